@@ -1,0 +1,50 @@
+// Errors raised inside the engine: a message, a hint on how to fix it, and a kind that the
+// harness boundary maps to verdicts and exit codes (bad input, unsupported → skip, internal).
+#pragma once
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace tandem {
+
+enum class ErrorKind { bad_input, unsupported, internal };
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorKind kind, std::string message, std::string hint = {})
+      : std::runtime_error(message + (hint.empty() ? "" : "\n  hint: " + hint)),
+        kind_(kind), message_(std::move(message)), hint_(std::move(hint)) {}
+  ErrorKind kind() const { return kind_; }
+  const std::string& message() const { return message_; }
+  const std::string& hint() const { return hint_; }
+
+ private:
+  ErrorKind kind_;
+  std::string message_, hint_;
+};
+
+// Builds a message from stream pieces: fail_bad_input("rank ", r, " out of range").
+template <class... A>
+std::string cat(const A&... a) {
+  std::ostringstream os;
+  (os << ... << a);
+  return os.str();
+}
+
+[[noreturn]] inline void throw_bad_input(std::string msg, std::string hint = {}) {
+  throw Error(ErrorKind::bad_input, std::move(msg), std::move(hint));
+}
+[[noreturn]] inline void throw_unsupported(std::string msg, std::string hint = {}) {
+  throw Error(ErrorKind::unsupported, std::move(msg), std::move(hint));
+}
+
+// Internal invariant check: prints the expression and file:line, never used for user input.
+#define TANDEM_CHECK(cond, ...)                                                          \
+  do {                                                                                   \
+    if (!(cond))                                                                         \
+      throw ::tandem::Error(::tandem::ErrorKind::internal,                               \
+                            ::tandem::cat("check failed: " #cond " at " __FILE__ ":",    \
+                                          __LINE__, " ", ##__VA_ARGS__));                \
+  } while (0)
+
+}  // namespace tandem

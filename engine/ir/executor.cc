@@ -1,0 +1,76 @@
+// Executor implementation: last-use analysis, then a straight walk over the equations.
+#include "engine/ir/executor.h"
+
+#include <chrono>
+#include <unordered_map>
+
+#include "engine/core/error.h"
+
+namespace tandem {
+
+std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>& inputs) {
+  if (inputs.size() != prog.in_vars.size())
+    throw_bad_input(cat("program takes ", prog.in_vars.size(), " inputs, got ", inputs.size()));
+  std::unordered_map<int64_t, Tensor> env;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const AType& want = prog.in_vars[i]->type;
+    if (inputs[i].type() != want)
+      throw_bad_input(cat("input ", i, " is ", inputs[i].type().str(), ", program expects ",
+                          want.str()));
+    env[prog.in_vars[i]->id] = inputs[i].to(device_);
+  }
+
+  // Last use of each var: the index of the last eqn reading it; program outputs live on.
+  const int64_t kForever = int64_t(prog.eqns.size());
+  std::unordered_map<int64_t, int64_t> last_use;
+  for (size_t e = 0; e < prog.eqns.size(); ++e)
+    for (const Atom& a : prog.eqns[e].in)
+      if (!a.is_literal()) last_use[a.var->id] = int64_t(e);
+  for (const Atom& a : prog.out_vars)
+    if (!a.is_literal()) last_use[a.var->id] = kForever;
+
+  auto value_of = [&](const Atom& a) -> Tensor {
+    if (a.is_literal()) return Tensor::scalar(a.literal->value, a.literal->dtype).to(device_);
+    auto it = env.find(a.var->id);
+    if (it == env.end()) throw_bad_input(cat("variable used before it is defined (id ", a.var->id, ")"));
+    return it->second;
+  };
+
+  EvalContext ctx{device_, [this](const Program& p, const std::vector<Tensor>& in) {
+                    Executor sub(device_);
+                    return sub.run(p, in);
+                  }};
+  if (timing_) timings_.clear();
+  for (size_t e = 0; e < prog.eqns.size(); ++e) {
+    const Eqn& eqn = prog.eqns[e];
+    const Impl& impl = eqn.prim->impl(device_.kind);
+    if (!impl)
+      throw_unsupported(cat(eqn.prim->name, " has no ", device_.str(), " implementation"),
+                        "run this case on another backend");
+    std::vector<Tensor> args;
+    args.reserve(eqn.in.size());
+    for (const Atom& a : eqn.in) args.push_back(value_of(a));
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<Tensor> outs = impl(args, eqn.params, ctx);
+    if (timing_) {
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      timings_.push_back({eqn.prim->name, s});
+    }
+    args.clear();
+    TANDEM_CHECK(outs.size() == eqn.out.size(), eqn.prim->name, " returned ", outs.size(), " outputs");
+    for (size_t k = 0; k < outs.size(); ++k) {
+      TANDEM_CHECK(outs[k].type() == eqn.out[k]->type, eqn.prim->name, " produced ",
+                   outs[k].type().str(), " where ", eqn.out[k]->type.str(), " was declared");
+      auto lu = last_use.find(eqn.out[k]->id);
+      if (lu != last_use.end()) env[eqn.out[k]->id] = std::move(outs[k]);  // else dead: drop now
+    }
+    for (const Atom& a : eqn.in)
+      if (!a.is_literal() && last_use[a.var->id] == int64_t(e)) env.erase(a.var->id);
+  }
+
+  std::vector<Tensor> result;
+  for (const Atom& a : prog.out_vars) result.push_back(value_of(a));
+  return result;
+}
+
+}  // namespace tandem

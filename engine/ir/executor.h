@@ -1,0 +1,33 @@
+// The executor: interprets a Program on one backend (the device picks the impl table),
+// frees each buffer right after its last use so the allocator's peak bytes mean something,
+// and can time each equation.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/ir/ir.h"
+#include "engine/ir/primitive.h"
+
+namespace tandem {
+
+struct EqnTiming {
+  std::string prim;
+  double seconds = 0;
+};
+
+class Executor {
+ public:
+  explicit Executor(Device device = Device::cpu()) : device_(device) {}
+  // Inputs must match the program's input types; they are moved to the device if needed.
+  std::vector<Tensor> run(const Program& program, const std::vector<Tensor>& inputs);
+  void set_timing(bool on) { timing_ = on; }
+  const std::vector<EqnTiming>& timings() const { return timings_; }
+  Device device() const { return device_; }
+
+ private:
+  Device device_;
+  bool timing_ = false;
+  std::vector<EqnTiming> timings_;
+};
+
+}  // namespace tandem

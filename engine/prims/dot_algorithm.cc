@@ -1,0 +1,144 @@
+// DotAlgorithm tables: storage and accumulation types, split formats, backend support.
+#include "engine/prims/dot_algorithm.h"
+
+#include "engine/core/error.h"
+
+namespace tandem {
+
+const std::vector<AlgorithmInfo>& all_algorithms() {
+  using A = DotAlgorithm;
+  static const std::vector<AlgorithmInfo> table = {
+      {A::DEFAULT, "DEFAULT", DType::f32, DType::f32},
+      {A::ANY_F8_ANY_F8_F32, "ANY_F8_ANY_F8_F32", DType::f32, DType::f32},
+      {A::ANY_F8_ANY_F8_F32_FAST_ACCUM, "ANY_F8_ANY_F8_F32_FAST_ACCUM", DType::f32, DType::f32},
+      {A::F16_F16_F16, "F16_F16_F16", DType::f16, DType::f16},
+      {A::F16_F16_F32, "F16_F16_F32", DType::f16, DType::f32},
+      {A::BF16_BF16_BF16, "BF16_BF16_BF16", DType::bf16, DType::bf16},
+      {A::BF16_BF16_F32, "BF16_BF16_F32", DType::bf16, DType::f32},
+      {A::BF16_BF16_F32_X3, "BF16_BF16_F32_X3", DType::f32, DType::f32, SplitFormat::bf16, 2, 3},
+      {A::BF16_BF16_F32_X6, "BF16_BF16_F32_X6", DType::f32, DType::f32, SplitFormat::bf16, 3, 6},
+      {A::BF16_BF16_F32_X9, "BF16_BF16_F32_X9", DType::f32, DType::f32, SplitFormat::bf16, 3, 9},
+      {A::TF32_TF32_F32, "TF32_TF32_F32", DType::f32, DType::f32, SplitFormat::none, 1, 1, true},
+      {A::TF32_TF32_F32_X3, "TF32_TF32_F32_X3", DType::f32, DType::f32, SplitFormat::tf32, 2, 3},
+      {A::F32_F32_F32, "F32_F32_F32", DType::f32, DType::f32},
+      {A::F64_F64_F64, "F64_F64_F64", DType::f64, DType::f64},
+  };
+  return table;
+}
+
+const AlgorithmInfo& algorithm_info(DotAlgorithm a) {
+  for (const auto& i : all_algorithms())
+    if (i.algorithm == a) return i;
+  throw Error(ErrorKind::internal, "algorithm missing from table");
+}
+
+std::optional<DotAlgorithm> parse_algorithm(const std::string& s) {
+  for (const auto& i : all_algorithms())
+    if (s == i.name) return i.algorithm;
+  return std::nullopt;
+}
+
+std::optional<Precision> parse_precision(const std::string& s) {
+  if (s == "DEFAULT" || s.empty()) return Precision::DEFAULT;
+  if (s == "HIGH") return Precision::HIGH;
+  if (s == "HIGHEST") return Precision::HIGHEST;
+  return std::nullopt;
+}
+
+static std::string known_names() {
+  std::string r = "HIGH, HIGHEST";
+  for (const auto& i : all_algorithms()) r += std::string(", ") + i.name;
+  return r;
+}
+
+SupportEntry algorithm_support(DotAlgorithm a, DeviceKind backend) {
+  using A = DotAlgorithm;
+  bool cpu = backend == DeviceKind::cpu;
+  switch (a) {
+    case A::ANY_F8_ANY_F8_F32:
+    case A::ANY_F8_ANY_F8_F32_FAST_ACCUM:
+      return {Support::unsupported, "needs f8 storage types, which tandem does not model"};
+    case A::DEFAULT:
+      return {Support::native, "resolved from precision and input dtype"};
+    case A::F32_F32_F32:
+      return {Support::native, cpu ? "sgemm" : "cuBLAS CUBLAS_COMPUTE_32F_PEDANTIC"};
+    case A::F64_F64_F64:
+      return {Support::native, cpu ? "dgemm" : "cuBLAS CUBLAS_COMPUTE_64F"};
+    case A::TF32_TF32_F32:
+      return cpu ? SupportEntry{Support::emulated, "inputs rounded to tf32 (RNE), sgemm"}
+                 : SupportEntry{Support::native, "cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32"};
+    case A::BF16_BF16_F32:
+      return cpu ? SupportEntry{Support::emulated, "inputs rounded to bf16 (RNE), sgemm"}
+                 : SupportEntry{Support::native, "cuBLAS bf16 inputs, CUBLAS_COMPUTE_32F"};
+    case A::F16_F16_F32:
+      return cpu ? SupportEntry{Support::emulated, "inputs rounded to f16 (RNE), sgemm"}
+                 : SupportEntry{Support::native, "cuBLAS f16 inputs, CUBLAS_COMPUTE_32F"};
+    case A::F16_F16_F16:
+      return cpu ? SupportEntry{Support::emulated, "f16 inputs, f16 accumulator rounded after every add (slow loop)"}
+                 : SupportEntry{Support::native, "cuBLAS CUBLAS_COMPUTE_16F"};
+    case A::BF16_BF16_BF16:
+      return cpu ? SupportEntry{Support::emulated, "bf16 inputs, bf16 accumulator rounded after every add (slow loop)"}
+                 : SupportEntry{Support::emulated, "device loop, bf16 accumulator rounded after every add (cuBLAS has no bf16 compute type)"};
+    case A::BF16_BF16_F32_X3:
+    case A::BF16_BF16_F32_X6:
+    case A::BF16_BF16_F32_X9:
+      return {Support::emulated, cat(algorithm_info(a).products,
+                                     " bf16 partial GEMMs (hi=trunc, lo=RNE), small terms first",
+                                     cpu ? ", sgemm" : ", cuBLAS bf16 inputs / 32F compute")};
+    case A::TF32_TF32_F32_X3:
+      return {Support::emulated, cat("3 tf32 partial GEMMs, small terms first",
+                                     cpu ? ", sgemm" : ", cuBLAS 32F_FAST_TF32")};
+  }
+  return {Support::unsupported, "unknown"};
+}
+
+const char* support_name(Support s) {
+  switch (s) {
+    case Support::native: return "native";
+    case Support::emulated: return "emulated";
+    case Support::unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType in, DeviceKind backend) {
+  using A = DotAlgorithm;
+  std::optional<DotAlgorithm> a = parse_algorithm(precision);
+  if (a && *a != A::DEFAULT) {
+    SupportEntry s = algorithm_support(*a, backend);
+    if (s.support == Support::unsupported)
+      throw_unsupported(cat("dot_general: algorithm ", precision, " is unsupported on ",
+                            backend == DeviceKind::cpu ? "cpu" : "cuda", ": ", s.how),
+                        "pick another preset (tandem list --algorithms)");
+    if (in == DType::i32 || in == DType::pred)
+      throw_bad_input(cat("dot_general: algorithm ", precision, " needs floating inputs, got ",
+                          dtype_name(in)));
+    return *a;
+  }
+  std::optional<Precision> p = a ? Precision::DEFAULT : parse_precision(precision);
+  if (!p)
+    throw_bad_input(cat("dot_general: unknown precision or algorithm '", precision, "'"),
+                    "one of DEFAULT, " + known_names());
+  switch (in) {
+    case DType::f64: return A::F64_F64_F64;
+    case DType::bf16: return A::BF16_BF16_F32;
+    case DType::f16: return A::F16_F16_F32;
+    case DType::f32:
+      // XLA:CPU runs every precision as plain f32; XLA:GPU lets DEFAULT and HIGH use TF32.
+      if (backend == DeviceKind::cuda && *p != Precision::HIGHEST) return A::TF32_TF32_F32;
+      return A::F32_F32_F32;
+    default: return A::DEFAULT;  // integers: exact integer product, no float algorithm
+  }
+}
+
+DType promote_dot_inputs(DType l, DType r) {
+  if (l == r) return l;
+  if (l == DType::pred || r == DType::pred)
+    throw_bad_input("dot_general: bool operands are not supported", "convert to a numeric dtype");
+  if (l == DType::i32) return r;
+  if (r == DType::i32) return l;
+  if (l == DType::f64 || r == DType::f64) return DType::f64;
+  return DType::f32;  // f32 with bf16/f16, or bf16 with f16
+}
+
+}  // namespace tandem

@@ -1,0 +1,58 @@
+// Precision / DotAlgorithm resolution and the support table: bad names and unsupported
+// presets are clear errors naming the preset and backend.
+#include <gtest/gtest.h>
+
+#include "engine/core/error.h"
+#include "engine/ir/builder.h"
+#include "engine/prims/dot_algorithm.h"
+
+namespace tandem {
+namespace {
+
+TEST(DotAlgorithm, PrecisionResolvesPerBackend) {
+  EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::f32, DeviceKind::cpu), DotAlgorithm::F32_F32_F32);
+  EXPECT_EQ(resolve_dot_algorithm("HIGHEST", DType::f32, DeviceKind::cuda), DotAlgorithm::F32_F32_F32);
+  EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::f32, DeviceKind::cuda), DotAlgorithm::TF32_TF32_F32);
+  EXPECT_EQ(resolve_dot_algorithm("HIGH", DType::bf16, DeviceKind::cpu), DotAlgorithm::BF16_BF16_F32);
+  EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::f64, DeviceKind::cpu), DotAlgorithm::F64_F64_F64);
+  EXPECT_EQ(resolve_dot_algorithm("BF16_BF16_F32_X6", DType::f64, DeviceKind::cpu),
+            DotAlgorithm::BF16_BF16_F32_X6);
+}
+
+TEST(DotAlgorithm, UnknownAndUnsupportedAreClear) {
+  try {
+    resolve_dot_algorithm("BF16_X3", DType::f32, DeviceKind::cpu);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+    EXPECT_NE(std::string(e.what()).find("BF16_BF16_F32_X3"), std::string::npos);  // hint lists names
+  }
+  try {
+    resolve_dot_algorithm("ANY_F8_ANY_F8_F32", DType::f32, DeviceKind::cpu);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+    EXPECT_NE(std::string(e.what()).find("ANY_F8_ANY_F8_F32 is unsupported on cpu"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DotAlgorithm, EveryPresetHasASupportEntryOnEveryBackend) {
+  for (const auto& info : all_algorithms())
+    for (DeviceKind k : {DeviceKind::cpu, DeviceKind::cuda})
+      EXPECT_FALSE(algorithm_support(info.algorithm, k).how.empty()) << info.name;
+}
+
+TEST(DotAlgorithm, BadDimensionNumbersAreClear) {
+  Builder b;
+  Value x = b.input({2, 3, 4}, DType::f32), y = b.input({2, 4, 5}, DType::f32);
+  EXPECT_NO_THROW(dot_general(x, y, {{2}, {1}, {0}, {0}}));
+  EXPECT_THROW(dot_general(x, y, {{2}, {1, 0}, {0}, {0}}), Error);    // count mismatch
+  EXPECT_THROW(dot_general(x, y, {{1}, {1}, {0}, {0}}), Error);       // 3 vs 4
+  EXPECT_THROW(dot_general(x, y, {{2}, {1}, {0}, {2}}), Error);       // batch 2 vs 5
+  EXPECT_THROW(dot_general(x, y, {{0}, {0}, {0}, {0}}), Error);       // batch and contracting
+  EXPECT_THROW(dot_general(x, y, {{7}, {1}, {}, {}}), Error);         // axis out of range
+  EXPECT_THROW(dot_general(x, y, {{2}, {1}, {0}, {0}}, "FAST"), Error);
+}
+
+}  // namespace
+}  // namespace tandem

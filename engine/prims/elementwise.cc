@@ -1,0 +1,279 @@
+// Elementwise primitives: unary math, binary arithmetic, compare, select and
+// convert_element_type. Shape rules follow lax: operands share dtype and shape, except that
+// a rank-0 operand (a literal, say) broadcasts against the other.
+#include <cmath>
+#include <limits>
+
+#include "engine/cpu/dispatch.h"
+#include "engine/ir/primitive.h"
+
+namespace tandem {
+namespace {
+using cpu::compute_t;
+using cpu::load;
+using cpu::store;
+
+std::vector<AType> unary_shape(const char* op, bool float_only, const std::vector<AType>& in) {
+  if (in.size() != 1) throw_bad_input(cat(op, " takes 1 operand, got ", in.size()));
+  if (in[0].dtype == DType::pred || (float_only && !is_floating(in[0].dtype)))
+    throw_bad_input(cat(op, " needs a floating operand, got ", in[0].str()),
+                    "convert_element_type the operand first");
+  return {in[0]};
+}
+
+Shape binary_out_shape(const char* op, const AType& a, const AType& b) {
+  if (a.shape == b.shape || b.rank() == 0) return a.shape;
+  if (a.rank() == 0) return b.shape;
+  throw_bad_input(cat(op, ": operand shapes differ: ", a.str(), " vs ", b.str()),
+                  "lax ops need equal shapes; use broadcast_in_dim first");
+}
+
+std::vector<AType> binary_shape(const char* op, const std::vector<AType>& in) {
+  if (in.size() != 2) throw_bad_input(cat(op, " takes 2 operands, got ", in.size()));
+  if (in[0].dtype != in[1].dtype)
+    throw_bad_input(cat(op, ": operand dtypes differ: ", in[0].str(), " vs ", in[1].str()),
+                    "convert_element_type one operand first");
+  if (in[0].dtype == DType::pred) throw_bad_input(cat(op, " is not defined on bool"));
+  return {AType{binary_out_shape(op, in[0], in[1]), in[0].dtype}};
+}
+
+template <class T, class F>
+void map_unary(const Tensor& x, Tensor& out, F f) {
+  const T* px = x.data<T>();
+  T* po = out.data<T>();
+  for (int64_t i = 0, n = x.numel(); i < n; ++i) po[i] = store<T>(f(load(px[i])));
+}
+
+// Applies f over two operands where either may be rank-0 (stride 0).
+template <class T, class R, class F>
+void map_binary(const Tensor& a, const Tensor& b, Tensor& out, F f) {
+  const T* pa = a.data<T>();
+  const T* pb = b.data<T>();
+  R* po = out.data<R>();
+  int64_t sa = a.rank() == 0 && out.rank() != 0 ? 0 : 1;
+  int64_t sb = b.rank() == 0 && out.rank() != 0 ? 0 : 1;
+  for (int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = f(load(pa[i * sa]), load(pb[i * sb]));
+}
+
+template <class C> C nan_max(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<C>::quiet_NaN();
+  }
+  return a > b ? a : b;
+}
+template <class C> C nan_min(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<C>::quiet_NaN();
+  }
+  return a < b ? a : b;
+}
+
+template <class C> C int_pow(C x, int64_t y) {
+  // Square-and-multiply, as XLA expands integer_pow; negative y takes the reciprocal.
+  C acc = C(1), base = x;
+  for (int64_t e = y < 0 ? -y : y; e > 0; e >>= 1, base *= base)
+    if (e & 1) acc *= base;
+  if (y < 0) return C(1) / acc;
+  return acc;
+}
+
+void register_unary(const char* name, bool float_only,
+                    std::function<double(double)> f64_fn, std::function<float(float)> f32_fn) {
+  Primitive p;
+  p.name = name;
+  p.shape = [name, float_only](const std::vector<AType>& in, const Params&) {
+    return unary_shape(name, float_only, in);
+  };
+  p.cpu = [name, f64_fn, f32_fn](const std::vector<Tensor>& in, const Params&, EvalContext&) {
+    Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
+    cpu::dispatch_numeric(in[0].dtype(), name, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, double>) map_unary<T>(in[0], out, f64_fn);
+      else if constexpr (std::is_same_v<T, int32_t>) map_unary<T>(in[0], out, [&](int32_t v) { return int32_t(f64_fn(v)); });
+      else map_unary<T>(in[0], out, f32_fn);
+    });
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
+template <class Op>
+void register_binary(const char* name, Op op) {
+  Primitive p;
+  p.name = name;
+  p.shape = [name](const std::vector<AType>& in, const Params&) { return binary_shape(name, in); };
+  p.cpu = [name, op](const std::vector<Tensor>& in, const Params&, EvalContext&) {
+    Tensor out = Tensor::empty(binary_out_shape(name, in[0].type(), in[1].type()), in[0].dtype());
+    cpu::dispatch_numeric(in[0].dtype(), name, [&](auto tag) {
+      using T = decltype(tag);
+      using C = compute_t<T>;
+      map_binary<T, T>(in[0], in[1], out, [&](C a, C b) { return store<T>(op(a, b)); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
+template <class C> bool compare_values(C a, C b, const std::string& d) {
+  if (d == "eq") return a == b;
+  if (d == "ne") return a != b;
+  if (d == "lt") return a < b;
+  if (d == "le") return a <= b;
+  if (d == "gt") return a > b;
+  return a >= b;
+}
+
+void check_direction(const std::string& d) {
+  for (const char* ok : {"eq", "ne", "lt", "le", "gt", "ge"})
+    if (d == ok) return;
+  throw_bad_input(cat("compare: unknown direction '", d, "'"), "use eq ne lt le gt ge");
+}
+
+void register_compare() {
+  Primitive p;
+  p.name = "compare";
+  p.shape = [](const std::vector<AType>& in, const Params& params) {
+    check_direction(params.get_string("direction", ""));
+    if (in.size() != 2) throw_bad_input("compare takes 2 operands");
+    if (in[0].dtype != in[1].dtype)
+      throw_bad_input(cat("compare: operand dtypes differ: ", in[0].str(), " vs ", in[1].str()));
+    return std::vector<AType>{AType{binary_out_shape("compare", in[0], in[1]), DType::pred}};
+  };
+  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
+    std::string d = params.get_string("direction", "");
+    Tensor out = Tensor::empty(binary_out_shape("compare", in[0].type(), in[1].type()), DType::pred);
+    cpu::dispatch_any(in[0].dtype(), "compare", [&](auto tag) {
+      using T = decltype(tag);
+      using C = compute_t<T>;
+      map_binary<T, uint8_t>(in[0], in[1], out,
+                             [&](C a, C b) { return uint8_t(compare_values(a, b, d)); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
+void register_select() {
+  Primitive p;
+  p.name = "select";
+  p.shape = [](const std::vector<AType>& in, const Params&) {
+    if (in.size() != 3) throw_bad_input("select takes 3 operands (pred, on_true, on_false)");
+    if (in[0].dtype != DType::pred)
+      throw_bad_input(cat("select: predicate must be bool, got ", in[0].str()));
+    if (in[1] != in[2])
+      throw_bad_input(cat("select: branch types differ: ", in[1].str(), " vs ", in[2].str()));
+    if (in[0].rank() != 0 && in[0].shape != in[1].shape)
+      throw_bad_input(cat("select: predicate shape ", in[0].str(), " vs operands ", in[1].str()),
+                      "the predicate is rank-0 or has the operands' shape");
+    return std::vector<AType>{in[1]};
+  };
+  p.cpu = [](const std::vector<Tensor>& in, const Params&, EvalContext&) {
+    Tensor out = Tensor::empty(in[1].shape(), in[1].dtype());
+    const uint8_t* pp = in[0].data<uint8_t>();
+    int64_t sp = in[0].rank() == 0 ? 0 : 1;
+    size_t es = dtype_size(out.dtype());
+    auto* po = static_cast<char*>(out.raw());
+    auto* pt = static_cast<const char*>(in[1].raw());
+    auto* pf = static_cast<const char*>(in[2].raw());
+    for (int64_t i = 0, n = out.numel(); i < n; ++i)
+      std::memcpy(po + i * es, (pp[i * sp] ? pt : pf) + i * es, es);
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
+template <class To, class From> To convert_one(From v) {
+  auto c = load(v);
+  if constexpr (std::is_same_v<To, int32_t>) {
+    if constexpr (std::is_floating_point_v<decltype(c)>) {
+      // Float→int truncates toward zero; NaN → 0 and out-of-range values saturate.
+      if (std::isnan(c)) return 0;
+      if (c >= 2147483647.0) return std::numeric_limits<int32_t>::max();
+      if (c <= -2147483648.0) return std::numeric_limits<int32_t>::min();
+    }
+    return int32_t(c);
+  } else if constexpr (std::is_same_v<To, uint8_t>) {
+    return uint8_t(c != 0);
+  } else if constexpr (std::is_same_v<To, bf16> && std::is_same_v<From, double>) {
+    return to_bf16(float(c));  // note: f64→f32→bf16; see tensor.cc on double rounding
+  } else {
+    return store<To>(compute_t<To>(c));
+  }
+}
+
+void register_convert() {
+  Primitive p;
+  p.name = "convert_element_type";
+  p.shape = [](const std::vector<AType>& in, const Params& params) {
+    if (in.size() != 1) throw_bad_input("convert_element_type takes 1 operand");
+    return std::vector<AType>{AType{in[0].shape, params.get_dtype("new_dtype")}};
+  };
+  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
+    DType to = params.get_dtype("new_dtype");
+    if (to == in[0].dtype()) return std::vector<Tensor>{in[0]};
+    Tensor out = Tensor::empty(in[0].shape(), to);
+    cpu::dispatch_any(in[0].dtype(), "convert", [&](auto from_tag) {
+      using From = decltype(from_tag);
+      cpu::dispatch_any(to, "convert", [&](auto to_tag) {
+        using To = decltype(to_tag);
+        const From* src = in[0].data<From>();
+        To* dst = out.data<To>();
+        for (int64_t i = 0, n = out.numel(); i < n; ++i) dst[i] = convert_one<To>(src[i]);
+      });
+    });
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
+void register_integer_pow() {
+  Primitive p;
+  p.name = "integer_pow";
+  p.shape = [](const std::vector<AType>& in, const Params& params) {
+    params.get_int("y");
+    return unary_shape("integer_pow", false, in);
+  };
+  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
+    int64_t y = params.get_int("y");
+    if (in[0].dtype() == DType::i32 && y < 0)
+      throw_bad_input("integer_pow: negative exponent on an integer operand");
+    Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
+    cpu::dispatch_numeric(in[0].dtype(), "integer_pow", [&](auto tag) {
+      using T = decltype(tag);
+      map_unary<T>(in[0], out, [&](compute_t<T> v) { return int_pow(v, y); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
+}  // namespace
+
+void register_elementwise_primitives() {
+  register_unary("neg", false, [](double x) { return -x; }, [](float x) { return -x; });
+  register_unary("exp", true, [](double x) { return std::exp(x); }, [](float x) { return std::exp(x); });
+  register_unary("log", true, [](double x) { return std::log(x); }, [](float x) { return std::log(x); });
+  register_unary("sin", true, [](double x) { return std::sin(x); }, [](float x) { return std::sin(x); });
+  register_unary("cos", true, [](double x) { return std::cos(x); }, [](float x) { return std::cos(x); });
+  register_unary("tanh", true, [](double x) { return std::tanh(x); }, [](float x) { return std::tanh(x); });
+  register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
+                 [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+  register_unary("sqrt", true, [](double x) { return std::sqrt(x); }, [](float x) { return std::sqrt(x); });
+  register_integer_pow();
+  register_binary("add", [](auto a, auto b) { return a + b; });
+  register_binary("sub", [](auto a, auto b) { return a - b; });
+  register_binary("mul", [](auto a, auto b) { return a * b; });
+  register_binary("div", [](auto a, auto b) {
+    if constexpr (std::is_integral_v<decltype(a)>) {
+      if (b == 0) throw_bad_input("div: integer division by zero");
+    }
+    return a / b;
+  });
+  register_binary("max", [](auto a, auto b) { return nan_max(a, b); });
+  register_binary("min", [](auto a, auto b) { return nan_min(a, b); });
+  register_compare();
+  register_select();
+  register_convert();
+}
+
+}  // namespace tandem
