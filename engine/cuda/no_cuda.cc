@@ -1,8 +1,16 @@
 // Built when the CUDA toolkit is absent: the CUDA backend adds no impls, so every CUDA case
-// reports "unsupported" with the reason below.
+// reports "unsupported", and the info functions report no device and no versions.
+#include "engine/cuda/cuda_info.h"
 #include "engine/prims/register_all.h"
 
 namespace tandem {
 void register_cuda_impls() {}
 bool cuda_backend_built() { return false; }
+int cuda_device_count() { return 0; }
+std::string cuda_device_name(int) { return ""; }
+std::string cuda_runtime_version() { return ""; }
+std::string cuda_driver_version() { return ""; }
+std::string cublas_version() { return ""; }
+std::string cudnn_version() { return ""; }
+void cuda_synchronize(int) {}
 }  // namespace tandem

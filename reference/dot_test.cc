@@ -1,0 +1,118 @@
+// Tests of dot_general: hand-worked matmuls, batch and contracting dims in any position,
+// output dim order, K = 0, accumulation width and the errors for bad dimension numbers.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <stdexcept>
+
+#include "reference/reference.h"
+
+namespace tandem::ref {
+namespace {
+
+using Shape = std::vector<int64_t>;
+using Values = std::vector<double>;
+
+Array arange(Shape shape, DType t = DType::f32) {
+  return convert(reshape(iota(DType::i32, {shape_numel(shape)}, 0), shape), t);
+}
+
+TEST(DotGeneral, Matmul) {
+  const Array a = make({2, 3}, DType::f32, {1, 2, 3, 4, 5, 6});
+  const Array b = make({3, 2}, DType::f32, {7, 8, 9, 10, 11, 12});
+  const Array c = dot_general(a, b, {{1}, {0}, {}, {}}, DType::f32);
+  EXPECT_EQ(c.shape, (Shape{2, 2}));
+  EXPECT_EQ(c.data, (Values{58, 64, 139, 154}));
+  const Array v = dot_general(make({3}, DType::f32, {1, 2, 3}), make({3}, DType::f32, {4, 5, 6}),
+                              {{0}, {0}, {}, {}}, DType::f32);
+  EXPECT_TRUE(v.shape.empty());
+  EXPECT_EQ(v.data, (Values{32}));
+  const Array outer = dot_general(make({2}, DType::f32, {1, 2}), make({2}, DType::f32, {3, 4}),
+                                  {{}, {}, {}, {}}, DType::f32);
+  EXPECT_EQ(outer.shape, (Shape{2, 2}));
+  EXPECT_EQ(outer.data, (Values{3, 4, 6, 8}));
+}
+
+TEST(DotGeneral, BatchedMatmul) {
+  // lhs [2,1,2], rhs [2,2,1]: per batch a (1x2)(2x1) product.
+  const Array l = make({2, 1, 2}, DType::f32, {1, 2, 5, 6});
+  const Array r = make({2, 2, 1}, DType::f32, {3, 4, 7, 8});
+  const Array c = dot_general(l, r, {{2}, {1}, {0}, {0}}, DType::f32);
+  EXPECT_EQ(c.shape, (Shape{2, 1, 1}));
+  EXPECT_EQ(c.data, (Values{11, 83}));
+}
+
+TEST(DotGeneral, BatchAndContractAnywhere) {
+  // lhs[k,b], rhs[b,k] -> out[b] = sum_k lhs[k,b] * rhs[b,k].
+  const Array l = make({2, 2}, DType::f32, {1, 2, 3, 4});
+  const Array r = make({2, 2}, DType::f32, {5, 6, 7, 8});
+  EXPECT_EQ(dot_general(l, r, {{0}, {1}, {1}, {0}}, DType::f32).data, (Values{23, 46}));
+  // lhs[b,m,k] = 3b + k + 1, rhs[k,b,n] = 4k + 2b + n -> out[b,m,n]: batch, lhs free, rhs free.
+  const Array lhs = make({2, 1, 3}, DType::f32, {1, 2, 3, 4, 5, 6});
+  const Array out = dot_general(lhs, arange({3, 2, 2}), {{2}, {0}, {0}, {1}}, DType::f32);
+  EXPECT_EQ(out.shape, (Shape{2, 1, 2}));
+  EXPECT_EQ(out.data, (Values{32, 38, 98, 113}));
+  // lhs[k,m] = 3k + m, rhs[n,k] = 2n + k -> out[m,n] (free dims keep operand order).
+  const Array t = dot_general(arange({2, 3}), arange({2, 2}), {{0}, {1}, {}, {}}, DType::f32);
+  EXPECT_EQ(t.shape, (Shape{3, 2}));
+  EXPECT_EQ(t.data, (Values{3, 9, 4, 14, 5, 19}));
+  // Two contracting dims, paired in order.
+  EXPECT_EQ(dot_general(l, r, {{0, 1}, {0, 1}, {}, {}}, DType::f32).data, (Values{70}));
+  EXPECT_EQ(dot_general(l, r, {{0, 1}, {1, 0}, {}, {}}, DType::f32).data, (Values{69}));
+}
+
+TEST(DotGeneral, EmptyContractionGivesZeros) {
+  const DotDims matmul{{1}, {0}, {}, {}};
+  const Array c =
+      dot_general(full({2, 0}, DType::f32, 1), full({0, 3}, DType::f32, 1), matmul, DType::f32);
+  EXPECT_EQ(c.shape, (Shape{2, 3}));
+  EXPECT_EQ(c.data, (Values(6, 0.0)));
+  const Array b = dot_general(full({2, 4, 0}, DType::bf16, 1), full({2, 0, 1}, DType::bf16, 1),
+                              {{2}, {1}, {0}, {0}}, DType::f32);
+  EXPECT_EQ(b.shape, (Shape{2, 4, 1}));
+  EXPECT_EQ(b.data, (Values(8, 0.0)));
+  const Array no_rows =
+      dot_general(full({0, 2}, DType::f32, 1), full({2, 3}, DType::f32, 1), matmul, DType::f32);
+  EXPECT_EQ(no_rows.shape, (Shape{0, 3}));
+}
+
+// sum_k a[k] * b[k] of two vectors of dtype t, rounded to out.
+double vdot(DType t, Values a, Values b, DType out) {
+  const auto n = static_cast<int64_t>(a.size());
+  return dot_general(make({n}, t, a), make({n}, t, b), {{0}, {0}, {}, {}}, out).data.at(0);
+}
+
+TEST(DotGeneral, ExactAccumulationRoundedOnceToOutDtype) {
+  // A left-to-right f32 sum would stay 1; the exact 1 + 2^-23 is an f32.
+  EXPECT_EQ(vdot(DType::f32, {1, 0x1p-24, 0x1p-24}, {1, 1, 1}, DType::f32), 1 + 0x1p-23);
+  EXPECT_EQ(vdot(DType::bf16, {1, 1}, {1, 0x1p-8}, DType::bf16), 1.0);  // 1 + 2^-8 ties to 1
+  EXPECT_EQ(vdot(DType::bf16, {1, 1}, {1, 0x1p-8}, DType::f64), 1 + 0x1p-8);
+  EXPECT_EQ(vdot(DType::f16, {300, 300}, {200, 200}, DType::f16),
+            std::numeric_limits<double>::infinity());
+  if (std::numeric_limits<long double>::digits >= 64) {  // 2^60 + 1 needs 61 bits
+    EXPECT_EQ(vdot(DType::f64, {0x1p60, 1, -0x1p60}, {1, 1, 1}, DType::f64), 1.0);
+  }
+}
+
+TEST(DotGeneral, IntegersWrap) {
+  EXPECT_EQ(vdot(DType::i32, {65536, 3}, {65536, -4}, DType::i32), -12.0);  // 2^32 - 12
+  EXPECT_EQ(vdot(DType::i32, {65536}, {65536}, DType::f32), 0x1p32);
+}
+
+TEST(DotGeneral, RejectsBadDimensionNumbers) {
+  const Array a = arange({2, 3}), b = arange({3, 2});
+  const auto bad = [](const Array& l, const Array& r, const DotDims& d) {
+    EXPECT_THROW(dot_general(l, r, d, DType::f32), std::invalid_argument);
+  };
+  bad(a, b, {{0}, {0}, {}, {}});                 // contracting sizes 2 vs 3
+  bad(a, b, {{1}, {}, {}, {}});                  // unpaired contracting dims
+  bad(a, b, {{2}, {0}, {}, {}});                 // axis out of range
+  bad(a, b, {{1, 1}, {0, 0}, {}, {}});           // axis used twice
+  bad(a, a, {{1}, {1}, {1}, {1}});               // axis both batch and contracting
+  bad(a, arange({3, 3}), {{1}, {0}, {0}, {1}});  // batch sizes 2 vs 3
+  bad(make({1}, DType::pred, {1}), make({1}, DType::pred, {1}), {{0}, {0}, {}, {}});
+  EXPECT_EQ(dot_general(a, b, {{1}, {0}, {0}, {1}}, DType::f32).shape, (Shape{2}));  // valid
+}
+
+}  // namespace
+}  // namespace tandem::ref

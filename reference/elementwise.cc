@@ -1,0 +1,181 @@
+// Elementwise reference ops (unary, integer_pow, binary, compare, select, convert): one plain
+// loop each, f64 arithmetic, one rounding to the output dtype at the end.
+#include "reference/elementwise.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+#include "reference/rounding.h"
+
+namespace tandem::ref {
+namespace {
+
+std::string name(DType t) { return std::string(dtype_name(t)); }
+
+// Wraps an exact integer result into int32 the way two's-complement arithmetic does.
+double wrap_i32(int64_t v) {
+  return static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(v)));
+}
+
+double unary_f64(const std::string& op, double x) {
+  if (op == "neg") return -x;
+  if (op == "exp") return std::exp(x);
+  if (op == "log") return std::log(x);
+  if (op == "sin") return std::sin(x);
+  if (op == "cos") return std::cos(x);
+  if (op == "tanh") return std::tanh(x);
+  if (op == "logistic") return 1.0 / (1.0 + std::exp(-x));
+  if (op == "sqrt") return std::sqrt(x);
+  throw std::invalid_argument("unary: unknown op '" + op + "'");
+}
+
+// Shape of an elementwise result of a and b: equal shapes, or a rank-0 side broadcasts.
+std::vector<int64_t> broadcast_shape(const char* what, const Array& a, const Array& b) {
+  check_array(a, what);
+  check_array(b, what);
+  require(a.dtype == b.dtype,
+          std::string(what) + ": dtype mismatch " + name(a.dtype) + " vs " + name(b.dtype));
+  if (a.shape == b.shape || b.shape.empty()) return a.shape;
+  if (a.shape.empty()) return b.shape;
+  throw std::invalid_argument(std::string(what) + ": shape mismatch " + shape_string(a.shape) +
+                              " vs " + shape_string(b.shape));
+}
+
+// Element i of x when x is either full-size or rank 0 (broadcast).
+double at(const Array& x, int64_t i) { return x.shape.empty() ? x.data[0] : x.data[i]; }
+
+double binary_i32(const std::string& op, int64_t a, int64_t b) {
+  if (op == "add") return wrap_i32(a + b);
+  if (op == "sub") return wrap_i32(a - b);
+  if (op == "mul") return wrap_i32(a * b);  // |a*b| <= 2^62: exact in int64
+  if (op == "div") {
+    require(b != 0, "binary: i32 division by zero");
+    return wrap_i32(a / b);  // C++ '/' truncates toward zero; INT32_MIN / -1 wraps
+  }
+  if (op == "max") return static_cast<double>(a > b ? a : b);
+  if (op == "min") return static_cast<double>(a < b ? a : b);
+  throw std::invalid_argument("binary: unknown op '" + op + "'");
+}
+
+double binary_f64(const std::string& op, double a, double b) {
+  if (op == "add") return a + b;
+  if (op == "sub") return a - b;
+  if (op == "mul") return a * b;
+  if (op == "div") return a / b;
+  if (op == "max" || op == "min") {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+    return op == "max" ? (a > b ? a : b) : (a < b ? a : b);
+  }
+  throw std::invalid_argument("binary: unknown op '" + op + "'");
+}
+
+// IEEE comparisons: every one involving NaN is false, except "ne".
+bool compare_f64(const std::string& direction, double x, double y) {
+  if (direction == "eq") return x == y;
+  if (direction == "ne") return x != y;
+  if (direction == "lt") return x < y;
+  if (direction == "le") return x <= y;
+  if (direction == "gt") return x > y;
+  if (direction == "ge") return x >= y;
+  throw std::invalid_argument("compare: unknown direction '" + direction + "'");
+}
+
+}  // namespace
+
+Array unary(const std::string& op, const Array& x) {
+  check_array(x, "unary " + op);
+  unary_f64(op, 0.0);  // rejects an unknown op before the dtype check
+  const bool int_neg = op == "neg" && x.dtype == DType::i32;
+  require(is_floating(x.dtype) || int_neg, "unary " + op + ": unsupported dtype " + name(x.dtype));
+  Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i)
+    out.data[i] = round_to(x.dtype, unary_f64(op, x.data[i]));
+  return out;
+}
+
+Array integer_pow(const Array& x, int64_t y) {
+  check_array(x, "integer_pow");
+  require(is_floating(x.dtype) || x.dtype == DType::i32,
+          "integer_pow: unsupported dtype " + name(x.dtype));
+  require(
+      x.dtype != DType::i32 || y >= 0,
+      "integer_pow: integers cannot be raised to a negative power (y = " + std::to_string(y) + ")");
+  Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) {
+    if (x.dtype == DType::i32) {
+      uint32_t base = static_cast<uint32_t>(static_cast<int32_t>(x.data[i]));
+      uint32_t r = 1;  // unsigned arithmetic wraps modulo 2^32 without undefined behaviour
+      for (int64_t k = y; k > 0; k >>= 1, base *= base)  // square-and-multiply
+        if (k & 1) r *= base;
+      out.data[i] = static_cast<double>(static_cast<int32_t>(r));
+    } else {
+      out.data[i] = round_to(x.dtype, y == 0 ? 1.0 : std::pow(x.data[i], static_cast<double>(y)));
+    }
+  }
+  return out;
+}
+
+Array binary(const std::string& op, const Array& a, const Array& b) {
+  std::vector<int64_t> shape = broadcast_shape("binary", a, b);
+  binary_f64(op, 0.0, 1.0);  // rejects an unknown op
+  const DType t = a.dtype;
+  require(t != DType::pred || op == "max" || op == "min",
+          "binary " + op + ": unsupported dtype pred");
+  Array out{std::move(shape), t, {}};
+  const int64_t n = out.numel();
+  out.data.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = at(a, i), y = at(b, i);
+    out.data[i] = t == DType::i32 ? binary_i32(op, static_cast<int64_t>(x), static_cast<int64_t>(y))
+                                  : round_to(t, binary_f64(op, x, y));
+  }
+  return out;
+}
+
+Array compare(const Array& a, const Array& b, const std::string& direction) {
+  std::vector<int64_t> shape = broadcast_shape("compare", a, b);
+  compare_f64(direction, 0.0, 0.0);  // rejects an unknown direction
+  Array out{std::move(shape), DType::pred, {}};
+  const int64_t n = out.numel();
+  out.data.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    out.data[i] = compare_f64(direction, at(a, i), at(b, i)) ? 1.0 : 0.0;
+  return out;
+}
+
+Array select(const Array& pred, const Array& on_true, const Array& on_false) {
+  check_array(pred, "select");
+  check_array(on_true, "select");
+  check_array(on_false, "select");
+  require(pred.dtype == DType::pred, "select: predicate must be pred, got " + name(pred.dtype));
+  require(on_true.dtype == on_false.dtype && on_true.shape == on_false.shape,
+          "select: branches differ: " + name(on_true.dtype) + shape_string(on_true.shape) + " vs " +
+              name(on_false.dtype) + shape_string(on_false.shape));
+  require(pred.shape.empty() || pred.shape == on_true.shape,
+          "select: predicate shape " + shape_string(pred.shape) + " is neither rank 0 nor " +
+              shape_string(on_true.shape));
+  Array out = on_true;
+  for (size_t i = 0; i < out.data.size(); ++i)
+    if (at(pred, static_cast<int64_t>(i)) == 0.0) out.data[i] = on_false.data[i];
+  return out;
+}
+
+Array convert(const Array& x, DType to) {
+  check_array(x, "convert");
+  Array out{x.shape, to, std::vector<double>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) {
+    const double v = x.data[i];
+    if (to == DType::i32 && is_floating(x.dtype)) {
+      out.data[i] = std::isnan(v)
+                        ? 0.0
+                        : std::trunc(std::fmin(std::fmax(v, -2147483648.0), 2147483647.0)) + 0.0;
+    } else {
+      out.data[i] = round_to(to, v);  // pred -> number: the stored 0 / 1 is exact
+    }
+  }
+  return out;
+}
+
+}  // namespace tandem::ref

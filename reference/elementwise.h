@@ -1,0 +1,35 @@
+// Elementwise reference ops: each result is computed in f64 and then rounded once to the
+// output dtype, so float results are correctly rounded (transcendentals to within libm).
+#pragma once
+#include <string>
+
+#include "reference/array.h"
+
+namespace tandem::ref {
+
+// op: "neg" "exp" "log" "sin" "cos" "tanh" "logistic" "sqrt". Float dtypes; "neg" also i32
+// (wrapping, so neg(INT32_MIN) = INT32_MIN). x: [...] -> [...], same dtype.
+Array unary(const std::string& op, const Array& x);
+
+// x^y for an integer y (y = 0 gives 1, even for 0 and NaN). Floats: pow in f64, rounded.
+// i32: exact, wrapping modulo 2^32; a negative y is rejected, as JAX does for integers.
+Array integer_pow(const Array& x, int64_t y);
+
+// op: "add" "sub" "mul" "div" "max" "min". a and b have one dtype and one shape, or one of
+// them is rank 0 and broadcasts. i32 wraps; i32 div truncates toward zero (INT32_MIN / -1
+// wraps to INT32_MIN) and throws on division by zero. max/min propagate NaN (as XLA).
+// pred allows only max (or) and min (and).
+Array binary(const std::string& op, const Array& a, const Array& b);
+
+// direction: "eq" "ne" "lt" "le" "gt" "ge"; shapes as for binary; result dtype pred.
+// Any comparison with NaN is false, except "ne" which is true.
+Array compare(const Array& a, const Array& b, const std::string& direction);
+
+// pred: dtype pred, rank 0 or the shape of on_true; on_true/on_false: same shape and dtype.
+Array select(const Array& pred, const Array& on_true, const Array& on_false);
+
+// Value conversion. float -> i32 truncates toward zero, NaN -> 0, clamped to the int32
+// range; anything -> pred is v != 0; pred -> number is 0 / 1; otherwise round_to(to, v).
+Array convert(const Array& x, DType to);
+
+}  // namespace tandem::ref

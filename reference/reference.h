@@ -1,0 +1,12 @@
+// tandem::ref, the oracle: a clean, minimal, independent implementation of every op that
+// tandem checks the engine against. Plain loops, f64 (or wider) accumulation, no BLAS, no
+// SIMD, no threads. It never includes engine/ and shares only common/dtype.h with it.
+#pragma once
+#include "reference/array.h"
+#include "reference/dot.h"
+#include "reference/elementwise.h"
+#include "reference/finite_difference.h"
+#include "reference/reduce.h"
+#include "reference/rounding.h"
+#include "reference/scan.h"
+#include "reference/structure.h"

@@ -1,0 +1,28 @@
+// Rounding an f64 value to each tandem dtype, written from the IEEE 754 definitions
+// (round to nearest, ties to even), directly from f64 -- never through f32.
+#pragma once
+#include "common/dtype.h"
+
+namespace tandem::ref {
+
+// f64: identity. f32/bf16/f16: round-to-nearest-even, keeping NaN, +-Inf and the sign of
+// zero, overflowing to +-Inf, with gradual underflow through the subnormals.
+// i32: truncate toward zero, then wrap modulo 2^32 into [-2^31, 2^31) the way integer
+// arithmetic overflow wraps (NaN and +-Inf give 0). pred: v != 0 (so NaN is true).
+double round_to(DType t, double v);
+
+// The binary floating-point format behind a float dtype.
+struct FloatFormat {
+  int precision;  // significand bits, counting the implicit leading 1 (f32: 24)
+  int emin;       // exponent of the smallest normal number (f32: -126)
+  int emax;       // exponent of the largest finite number (f32: 127)
+};
+FloatFormat float_format(DType t);  // throws std::invalid_argument for i32 / pred
+
+// Round-to-nearest-even of v into the format (the work behind round_to for floats).
+double round_to_format(const FloatFormat& f, double v);
+
+// Largest finite value of a float dtype (f16: 65504).
+double max_finite(DType t);
+
+}  // namespace tandem::ref

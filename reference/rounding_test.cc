@@ -1,0 +1,144 @@
+// Tests of round_to against known bit patterns and against independent conversions
+// (the hardware f64 -> f32 cast, a bit-trick f32 -> bf16, and _Float16 where available).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+#include "reference/reference.h"
+
+namespace tandem::ref {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+TEST(Rounding, Bf16TiesToEven) {
+  EXPECT_EQ(round_to(DType::bf16, 1 + 0x1p-8), 1.0);                   // tie, 1 is even
+  EXPECT_EQ(round_to(DType::bf16, 1 + 3 * 0x1p-8), 1 + 0x1p-6);        // tie, up to even
+  EXPECT_EQ(round_to(DType::bf16, 1 + 5 * 0x1p-8), 1 + 0x1p-6);        // tie, down to even
+  EXPECT_EQ(round_to(DType::bf16, 1 + 0x1p-8 + 0x1p-30), 1 + 0x1p-7);  // just above the tie
+  EXPECT_EQ(round_to(DType::bf16, 1 + 0x1p-8 - 0x1p-30), 1.0);         // just below it
+  EXPECT_EQ(round_to(DType::bf16, -(1 + 3 * 0x1p-8)), -(1 + 0x1p-6));
+  EXPECT_EQ(round_to(DType::bf16, 3.140625), 3.140625);  // exactly representable: kept
+}
+
+TEST(Rounding, Bf16RangeEnds) {
+  const double max = 0x1.fep127;
+  EXPECT_EQ(max_finite(DType::bf16), max);
+  EXPECT_EQ(round_to(DType::bf16, max), max);
+  EXPECT_EQ(round_to(DType::bf16, max + 0x1p119), kInf);  // max + half ulp: tie goes to inf
+  EXPECT_EQ(round_to(DType::bf16, max + 0x1p118), max);
+  EXPECT_EQ(round_to(DType::bf16, 0x1p-133), 0x1p-133);  // smallest subnormal
+  EXPECT_EQ(round_to(DType::bf16, 0x1p-134), 0.0);       // half of it: tie to even zero
+  EXPECT_EQ(round_to(DType::bf16, 3 * 0x1p-135), 0x1p-133);
+  EXPECT_EQ(round_to(DType::bf16, 1e300), kInf);
+  EXPECT_EQ(round_to(DType::bf16, -1e300), -kInf);
+}
+
+TEST(Rounding, F16KnownValues) {
+  EXPECT_EQ(max_finite(DType::f16), 65504.0);
+  EXPECT_EQ(round_to(DType::f16, 65504.0), 65504.0);
+  EXPECT_EQ(round_to(DType::f16, 65519.0), 65504.0);
+  EXPECT_EQ(round_to(DType::f16, 65520.0), kInf);
+  EXPECT_EQ(round_to(DType::f16, -65520.0), -kInf);
+  EXPECT_EQ(round_to(DType::f16, 0x1p-24), 0x1p-24);  // smallest subnormal
+  EXPECT_EQ(round_to(DType::f16, 0x1p-25), 0.0);      // tie to even (zero)
+  EXPECT_EQ(round_to(DType::f16, 3 * 0x1p-26), 0x1p-24);
+  EXPECT_EQ(round_to(DType::f16, 3 * 0x1p-25), 0x1p-23);        // 1.5 quanta: tie up to even 2
+  EXPECT_EQ(round_to(DType::f16, 0x1p-14 - 0x1p-25), 0x1p-14);  // rounds up into the normals
+  EXPECT_EQ(round_to(DType::f16, 1 + 0x1p-11), 1.0);
+  EXPECT_EQ(round_to(DType::f16, 1 + 3 * 0x1p-11), 1 + 0x1p-9);
+  EXPECT_EQ(round_to(DType::f16, 2049.0), 2048.0);
+  EXPECT_EQ(round_to(DType::f16, 2051.0), 2052.0);
+  EXPECT_EQ(round_to(DType::f16, 0.1), 0x1.998p-4);
+}
+
+TEST(Rounding, NanInfAndSignedZero) {
+  for (DType t : {DType::f64, DType::f32, DType::bf16, DType::f16}) {
+    EXPECT_TRUE(std::isnan(round_to(t, kNaN))) << dtype_name(t);
+    EXPECT_EQ(round_to(t, kInf), kInf);
+    EXPECT_EQ(round_to(t, -kInf), -kInf);
+    EXPECT_TRUE(std::signbit(round_to(t, -0.0)));
+  }
+  EXPECT_TRUE(std::signbit(round_to(DType::f16, -0x1p-40)));  // underflows to -0
+  EXPECT_EQ(round_to(DType::f16, -0x1p-40), 0.0);
+}
+
+TEST(Rounding, F32MatchesHardwareCast) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> exp(-160, 140);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  for (int i = 0; i < 200000; ++i) {
+    double v = std::ldexp(mant(rng), exp(rng)) * (i % 2 ? -1 : 1);
+    if (i % 3 == 0) {  // an exact tie: a random f32 plus half its ulp
+      const float f = static_cast<float>(v);
+      const float next = std::nextafter(f, 2 * f);
+      if (std::isfinite(next)) v = (static_cast<double>(f) + static_cast<double>(next)) / 2;
+    }
+    ASSERT_EQ(round_to(DType::f32, v), static_cast<double>(static_cast<float>(v))) << v;
+  }
+}
+
+// bf16 from an f32 bit pattern: add 0x7fff plus the lowest kept bit, drop 16 bits.
+double bf16_by_bits(float f) {
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  const uint32_t rounded = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+  return static_cast<double>(std::bit_cast<float>(rounded));
+}
+
+TEST(Rounding, Bf16MatchesBitTrickOnF32Values) {
+  std::mt19937 rng(11);
+  for (int i = 0; i < 200000; ++i) {
+    const float f = std::bit_cast<float>(static_cast<uint32_t>(rng()));
+    if (std::isnan(f)) continue;
+    ASSERT_EQ(round_to(DType::bf16, f), bf16_by_bits(f)) << f;
+  }
+}
+
+#ifdef __FLT16_MAX__
+TEST(Rounding, F16MatchesCompilerFloat16) {
+  std::mt19937_64 rng(13);
+  std::uniform_int_distribution<int> exp(-30, 17);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  for (int i = 0; i < 200000; ++i) {
+    const double v = std::ldexp(mant(rng), exp(rng)) * (i % 2 ? -1 : 1);
+    ASSERT_EQ(round_to(DType::f16, v), static_cast<double>(static_cast<_Float16>(v))) << v;
+  }
+}
+#endif
+
+TEST(Rounding, I32TruncatesAndWraps) {
+  EXPECT_EQ(round_to(DType::i32, 2.7), 2.0);
+  EXPECT_EQ(round_to(DType::i32, -2.7), -2.0);
+  EXPECT_FALSE(std::signbit(round_to(DType::i32, -0.5)));
+  EXPECT_EQ(round_to(DType::i32, 2147483647.0), 2147483647.0);
+  EXPECT_EQ(round_to(DType::i32, 2147483648.0), -2147483648.0);
+  EXPECT_EQ(round_to(DType::i32, -2147483649.0), 2147483647.0);
+  EXPECT_EQ(round_to(DType::i32, 4294967301.0), 5.0);
+  EXPECT_EQ(round_to(DType::i32, kNaN), 0.0);
+}
+
+TEST(Rounding, Pred) {
+  EXPECT_EQ(round_to(DType::pred, 0.0), 0.0);
+  EXPECT_EQ(round_to(DType::pred, -0.0), 0.0);
+  EXPECT_EQ(round_to(DType::pred, -3.5), 1.0);
+  EXPECT_EQ(round_to(DType::pred, kNaN), 1.0);
+}
+
+TEST(Array, MakeRoundsAndChecksSize) {
+  const Array a = make({2}, DType::bf16, {1 + 0x1p-8, 1 + 3 * 0x1p-8});
+  EXPECT_EQ(a.data, (std::vector<double>{1.0, 1 + 0x1p-6}));
+  EXPECT_EQ(scalar(DType::f16, 65520.0).data[0], kInf);
+  EXPECT_EQ(scalar(DType::f32, 1.0).numel(), 1);
+  EXPECT_THROW(make({2, 2}, DType::f32, {1, 2, 3}), std::invalid_argument);
+  EXPECT_THROW(make({-1}, DType::f32, {}), std::invalid_argument);
+  EXPECT_EQ(full({2, 0}, DType::f32, 1.0).numel(), 0);
+}
+
+}  // namespace
+}  // namespace tandem::ref

@@ -1,0 +1,63 @@
+// Case registry implementation.
+#include "suites/common/case.h"
+
+#include <regex>
+
+#include "engine/core/error.h"
+#include "suites/register_suites.h"
+
+namespace tandem {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    case Verdict::skip: return "skip";
+    case Verdict::error: return "error";
+  }
+  return "?";
+}
+
+void Registry::add(Case c) {
+  for (const Case& o : cases_)
+    TANDEM_CHECK(o.name != c.name, "case registered twice: ", c.name);
+  cases_.push_back(std::move(c));
+}
+
+std::vector<const Case*> Registry::select(const std::string& profile, const std::string& suite,
+                                          const std::string& name_regex) const {
+  std::regex re;
+  try {
+    re = std::regex(name_regex.empty() ? ".*" : name_regex);
+  } catch (const std::regex_error& e) {
+    throw_bad_input(cat("--filter '", name_regex, "' is not a valid regex: ", e.what()),
+                    "use ECMAScript regex syntax, e.g. 'dot/.*F32'");
+  }
+  std::vector<const Case*> r;
+  for (const Case& c : cases_)
+    if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) &&
+        std::regex_search(c.name, re))
+      r.push_back(&c);
+  return r;
+}
+
+Registry& registry() {
+  static Registry r = [] {
+    Registry reg;
+    register_all_suites(reg);
+    return reg;
+  }();
+  return r;
+}
+
+bool is_known_profile(const std::string& p) {
+  return p == "quick" || p == "nightly" || p == "full";
+}
+
+std::set<std::string> profiles_from(const std::string& narrowest) {
+  if (narrowest == "quick") return {"quick", "nightly", "full"};
+  if (narrowest == "nightly") return {"nightly", "full"};
+  return {"full"};
+}
+
+}  // namespace tandem

@@ -1,0 +1,82 @@
+// Cases and the registry: a case is a named, parametrised workload that makes seeded inputs,
+// runs on a backend, runs the reference, compares with an ErrorSpec and is timed. Suites
+// register their cases; profiles (quick, nightly, full) select the grid.
+#pragma once
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/device.h"
+
+namespace tandem {
+
+enum class Verdict { pass, fail, skip, error };
+const char* verdict_name(Verdict v);
+
+// A derived metric with its unit and which way is better ("higher", "lower", or "").
+struct Metric {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  std::string direction;
+};
+
+struct RunOptions {
+  Device device = Device::cpu();
+  bool check = true;        // compare against the reference
+  bool time = true;         // collect timing samples
+  int warmup = 1;
+  int repetitions = 5;
+  double min_time_s = 0.0;  // keep repeating until this much time has been measured
+};
+
+struct CaseResult {
+  Verdict verdict = Verdict::pass;
+  std::string message;               // failure report or skip reason
+  nlohmann::json correctness;        // metrics, tolerance, per-output reports
+  std::vector<double> samples_s;     // one wall time per repetition
+  std::vector<Metric> metrics;
+  nlohmann::json info = nlohmann::json::object();  // e.g. the algorithm actually run
+};
+
+// A case made concrete on one device: inputs generated, program built. `body` is the timed
+// work; `check` runs it once more and compares every output with the reference.
+struct CaseInstance {
+  std::function<void()> body;
+  std::function<CaseResult()> check;
+  nlohmann::json info = nlohmann::json::object();
+};
+
+struct Case {
+  std::string suite;
+  std::string name;          // carries its parameters: dot/M:64/K:256/N:64/alg:F32_F32_F32
+  nlohmann::json params;
+  std::set<std::string> profiles;  // see profiles_from()
+  double flops = 0;          // per run of body, for GFLOP/s
+  // Throws tandem::Error(unsupported) when the device cannot run this case: a skip.
+  std::function<CaseInstance(Device)> instantiate;
+};
+
+class Registry {
+ public:
+  void add(Case c);
+  const std::vector<Case>& cases() const { return cases_; }
+  // Cases of a profile (quick ⊂ nightly ⊂ full), optionally of one suite and name regex.
+  std::vector<const Case*> select(const std::string& profile, const std::string& suite,
+                                  const std::string& name_regex) const;
+
+ private:
+  std::vector<Case> cases_;
+};
+
+// Every suite's cases, registered once.
+Registry& registry();
+
+// Profiles nest: a case tagged "quick" also runs in nightly and full.
+std::set<std::string> profiles_from(const std::string& narrowest);
+bool is_known_profile(const std::string& p);
+
+}  // namespace tandem

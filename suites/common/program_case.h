@@ -1,0 +1,34 @@
+// The common shape of a case: an engine Program, seeded host inputs, and per-output checks
+// against reference_eval of the same Program. Suites build these in a few lines.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/core/tensor.h"
+#include "engine/ir/ir.h"
+#include "reference/reference.h"
+#include "suites/common/case.h"
+#include "suites/common/error_spec.h"
+
+namespace tandem {
+
+struct OutputCheck {
+  std::string name;            // "y", "h_n", ...
+  ErrorSpec spec;
+  std::vector<double> scale;   // optional per-element scale for spec.scaled
+};
+
+// Given the inputs and the reference's outputs, the check for each program output.
+using ChecksFn = std::function<std::vector<OutputCheck>(const std::vector<Tensor>& inputs,
+                                                        const std::vector<ref::Array>& want)>;
+
+CaseInstance program_instance(const Program& program, const std::vector<Tensor>& host_inputs,
+                              Device device, ChecksFn checks);
+
+// Seeded uniform values in [lo, hi), rounded to dtype; the seed comes from the case name so
+// every run and every rank makes the same inputs.
+Tensor seeded_uniform(const Shape& shape, DType dtype, const std::string& seed_key,
+                      double lo = -1, double hi = 1);
+
+}  // namespace tandem

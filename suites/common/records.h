@@ -1,0 +1,36 @@
+// Records: one JSON object per case × backend (suite, case, params, backend, device,
+// correctness, timing, derived metrics, context), and a writer that rewrites its file
+// atomically after every record, so a crash or a failing case never loses earlier records.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suites/common/case.h"
+
+namespace tandem {
+
+inline constexpr const char* kRecordSchema = "tandem.records/1";
+
+nlohmann::json make_record(const Case& c, const std::string& backend, const std::string& device,
+                           const CaseResult& r);
+
+// Writes `content` to `path` through a temporary file and rename(2).
+void write_file_atomically(const std::string& path, const std::string& content);
+
+class RecordWriter {
+ public:
+  explicit RecordWriter(std::string path) : path_(std::move(path)) {}
+  void add(nlohmann::json record);  // appends and rewrites the file atomically
+  const std::vector<nlohmann::json>& records() const { return records_; }
+
+ private:
+  std::string path_;
+  std::vector<nlohmann::json> records_;
+};
+
+// Google Benchmark's JSON format (context + benchmarks[]), so its compare.py reads our runs.
+nlohmann::json google_benchmark_json(const std::vector<nlohmann::json>& records);
+
+}  // namespace tandem
