@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's main job: installs what is missing, builds, and runs the quick profile of
+# every suite on the CPU backend, plus CUDA when a GPU is visible. Writes
+# results/quick/{records.json,benchmark.json,summary.md} and prints the summary.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/ci/install_deps.sh"
+"$root/ci/build.sh"
+"${BUILD_DIR:-$root/build}/tandem" run --profile quick --backend auto --out "$root/results/quick" "$@"

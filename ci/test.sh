@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds, and runs every test through
+# ctest (GoogleTest suites, the CLI contract, the reference-independence check and the
+# Python report/gate tests). GPU tests skip with a reason where no GPU is visible.
+# Output ends with ctest's summary line.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/ci/install_deps.sh"
+"$root/ci/build.sh"
+cd "${BUILD_DIR:-$root/build}"
+ctest --output-on-failure -j "${JOBS:-$(nproc)}" "$@"

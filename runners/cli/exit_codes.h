@@ -1,0 +1,12 @@
+// tandem's exit-code contract (DESIGN.md): CI and users branch on these. reports/exit_codes.py
+// holds the same numbers for the Python gate.
+#pragma once
+
+namespace tandem::exit_code {
+inline constexpr int pass = 0;
+inline constexpr int correctness_failure = 1;
+inline constexpr int performance_regression = 2;
+inline constexpr int inconclusive = 3;
+inline constexpr int bad_input = 4;
+inline constexpr int infrastructure_error = 5;
+}  // namespace tandem::exit_code

@@ -1,0 +1,35 @@
+// The tandem CLI: list | run | check | bench | report | gate | history | baseline.
+// Errors at this boundary become one clear message with a hint and the exit-code contract.
+#include <iostream>
+
+#include "engine/core/error.h"
+#include "runners/cli/commands.h"
+#include "runners/cli/exit_codes.h"
+
+int main(int argc, char** argv) {
+  using namespace tandem;
+  CLI::App app{"tandem: correctness and performance of JAX-style numerics, engine vs reference"};
+  app.require_subcommand(1);
+  int code = exit_code::pass;
+  add_list_command(app, code);
+  add_run_command(app, "run", /*timed=*/true, code);
+  add_run_command(app, "check", /*timed=*/false, code);
+  add_bench_command(app, code);
+  add_python_commands(app, code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return exit_code::bad_input;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.message() << "\n";
+    if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
+    return e.kind() == ErrorKind::bad_input ? exit_code::bad_input : exit_code::infrastructure_error;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return exit_code::infrastructure_error;
+  }
+  return code;
+}

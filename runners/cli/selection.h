@@ -1,0 +1,25 @@
+// The options every case-running command shares (--suite --filter --backend --profile) and
+// how they turn into (case, device) pairs. Bad values are bad-input errors with hints.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "suites/common/case.h"
+
+namespace tandem {
+
+struct Selection {
+  std::string suite;
+  std::string filter;
+  std::string backend = "auto";  // cpu | cuda | all | auto (cpu, plus cuda when a GPU is visible)
+  std::string profile = "quick";
+};
+
+void add_selection_options(CLI::App& cmd, Selection& s);
+std::vector<const Case*> selected_cases(const Selection& s);
+std::vector<Device> selected_devices(const Selection& s);
+std::string backend_name(Device d);
+
+}  // namespace tandem

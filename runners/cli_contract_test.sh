@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The CLI's contract, end to end: exit codes (0 pass, 1 correctness failure, 4 bad input,
+# 5 infrastructure error), records that parse and survive a failing case, clear errors.
+set -uo pipefail
+tandem=$1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail=0
+expect() {  # expect CODE DESCRIPTION -- COMMAND...
+  local want=$1 what=$2; shift 3
+  "$@" >"$out/stdout" 2>"$out/stderr"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $what: exit $got, want $want"; cat "$out/stderr" | head -5; fail=1
+  else
+    echo "ok: $what (exit $got)"
+  fi
+}
+expect 0 "check passes on a dot subset" -- "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --out "$out/a"
+python3 -c "import json,sys; d=json.load(open('$out/a/records.json')); assert d['records'] and all(r['verdict'] in ('pass','skip') for r in d['records'])" \
+  || { echo "FAIL: records.json invalid"; fail=1; }
+expect 0 "run times cases and writes benchmark.json" -- "$tandem" run -q -n 2 --suite dot --filter 'M:4/K:1/.*in:f32/alg:F32' --out "$out/b"
+python3 -c "import json; d=json.load(open('$out/b/benchmark.json')); assert d['benchmarks'][0]['real_time'] > 0" \
+  || { echo "FAIL: benchmark.json invalid"; fail=1; }
+expect 4 "unknown profile is bad input" -- "$tandem" run --profile weekly
+grep -q "hint: use quick, nightly or full" "$out/stderr" || { echo "FAIL: bad input without a hint"; fail=1; }
+expect 4 "unknown backend is bad input" -- "$tandem" run --backend tpu
+expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
+expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate
+TANDEM_SELFTEST=1 expect 1 "a wrong result is a correctness failure" -- "$tandem" check -q --suite selftest --out "$out/c"
+python3 -c "
+import json; d=json.load(open('$out/c/records.json'))
+v={r['case']:r['verdict'] for r in d['records']}
+assert v['selftest/passes/cpu']=='pass' and v['selftest/wrong/cpu']=='fail' and v['selftest/throws/cpu']=='error', v
+" || { echo "FAIL: a failing case lost other records"; fail=1; }
+TANDEM_SELFTEST=1 expect 5 "an internal error is an infrastructure error" -- "$tandem" check -q --filter 'selftest/throws' --out "$out/d"
+if [ $fail = 0 ]; then echo "cli contract: all ok"; fi
+exit $fail
