@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <string>
 #include <thread>
 
 #include "engine/cuda/cuda_info.h"
@@ -27,11 +28,13 @@ nlohmann::json run_context() {
         {"ranks", 1},
     };
 #ifdef TANDEM_BLAS_OPENBLAS
-    c["blas"] = std::string("OpenBLAS ") + openblas_get_config();
+    c["blas"] = std::string(openblas_get_config());  // "OpenBLAS 0.3.21 ... Zen"
     c["blas_threads"] = openblas_get_num_threads();
 #else
     c["blas"] = TANDEM_BLAS_NAME;
 #endif
+    if (std::string(TANDEM_MPI_VERSION).size()) c["mpi"] = TANDEM_MPI_VERSION;
+    if (std::string(TANDEM_NCCL_VERSION).size()) c["nccl"] = TANDEM_NCCL_VERSION;
     if (cuda_backend_built()) {
       c["cuda_runtime"] = cuda_runtime_version();
       c["cuda_driver"] = cuda_driver_version();
