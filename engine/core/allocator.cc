@@ -25,6 +25,7 @@ Allocator::Allocator() {
         return p;
       },
       [](void* p, int) { std::free(p); }};
+  register_cuda_memory(*this);
 }
 
 void Allocator::register_device_ops(DeviceKind kind, DeviceMemoryOps ops) {

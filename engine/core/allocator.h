@@ -42,4 +42,9 @@ class Allocator {
   std::map<int, DeviceMemoryOps> ops_;
 };
 
+// Registers device memory and host<->device copies for the CUDA backend; defined by
+// engine/cuda (or as a no-op by no_cuda.cc). The Allocator calls it once when it is created,
+// so a tensor can live on a GPU before any primitive has been looked up.
+void register_cuda_memory(Allocator& a);
+
 }  // namespace tandem

@@ -1,10 +1,12 @@
 // Built when the CUDA toolkit is absent: the CUDA backend adds no impls, so every CUDA case
 // reports "unsupported", and the info functions report no device and no versions.
+#include "engine/core/allocator.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/prims/register_all.h"
 
 namespace tandem {
 void register_cuda_impls() {}
+void register_cuda_memory(Allocator&) {}
 bool cuda_backend_built() { return false; }
 int cuda_device_count() { return 0; }
 std::string cuda_device_name(int) { return ""; }

@@ -28,8 +28,12 @@ void register_primitive(Primitive p) {
 }
 
 Primitive& mutable_primitive(const std::string& name) {
-  ensure_registered();
+  // Look before initialising: backends attach impls from inside register_all_primitives(),
+  // when the families they extend are already in the table, and must not re-enter it.
   auto it = table().find(name);
+  if (it != table().end()) return *it->second;
+  ensure_registered();
+  it = table().find(name);
   if (it == table().end())
     throw_bad_input(cat("unknown primitive '", name, "'"), "see `tandem list --primitives`");
   return *it->second;

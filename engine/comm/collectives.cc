@@ -1,0 +1,205 @@
+// JAX collective semantics over a Communicator. Each op: (1) local argument checks, agreed
+// across ranks when ctx.validate; (2) pack so each peer's block is contiguous when the axis
+// is not the leading one; (3) one transport call on the group communicator; (4) unpack.
+// With the leading axis there is no copy at all, so the op costs what the raw call costs.
+#include "engine/comm/collectives.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/comm/collectives_impl.h"
+#include "engine/comm/validate.h"
+#include "engine/comm/watchdog.h"
+#include "engine/core/error.h"
+
+namespace tandem::comm::detail {
+
+int64_t prod(const Shape& s, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to; ++i) p *= s[i];
+  return p;
+}
+
+// dst[b][a][:] = src[a][b][:] with blocks of `bytes` bytes: moves axis B in front of A.
+void swap01(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes) {
+  auto* s = static_cast<const char*>(src);
+  auto* d = static_cast<char*>(dst);
+  for (int64_t a = 0; a < A; ++a)
+    for (int64_t b = 0; b < B; ++b) std::memcpy(d + (b * A + a) * bytes, s + (a * B + b) * bytes, size_t(bytes));
+}
+
+void require_host(const Tensor& x, const char* op) {
+  if (x.device().kind != DeviceKind::cpu)
+    throw_unsupported(cat(op, " with a non-leading axis needs a host tensor on this build"),
+                      "use axis 0 for device buffers (no device pack kernel yet)");
+}
+
+std::string sig(const char* op, const Tensor& x, const std::string& params, const Groups& g) {
+  return cat(op, " ", x.type().str(), " ", params, " groups=", groups_str(g));
+}
+
+// Local checks + agreement, then the group communicator.
+Communicator& prepare(Collectives& c, const char* op, const std::string& signature, const Groups& g,
+                      bool equal_sizes, const std::function<void(int group_size)>& check) {
+  auto local = [&] {
+    check_groups(g, c.world().size(), equal_sizes, op);
+    check(g.empty() ? c.world().size() : int(g[0].size()));
+  };
+  if (c.validate) agree(c.world(), op, signature, local);
+  else local();
+  return c.group(g);
+}
+
+std::function<std::string()> what(const char* op, const Tensor& x, const Groups& g) {
+  return [=] { return cat(op, " ", x.type().str(), " (", x.nbytes(), " bytes) groups=", groups_str(g)); };
+}
+
+void check_out(const Tensor& out, const Shape& s, DType t, const char* op) {
+  if (out.shape() != s || out.dtype() != t)
+    throw_bad_input(cat(op, ": out is ", out.type().str(), " but the result is ", AType{s, t}.str()));
+}
+
+// For allocating a result before validation: the group size, or 1 for groups that are not
+// even well formed (the op's own agreed validation then reports them on every rank).
+int group_size_hint(Collectives& c, const Groups& g) {
+  return g.empty() ? c.world().size() : std::max<int>(1, int(g[0].size()));
+}
+Shape shape_or(const Shape& fallback, const std::function<Shape()>& f) {
+  try {
+    return f();
+  } catch (const Error&) {
+    return fallback;  // the *_into call reports the error, agreed across ranks
+  }
+}
+
+}  // namespace tandem::comm::detail
+
+namespace tandem::comm {
+using namespace detail;
+
+Communicator& Collectives::group(const Groups& groups) {
+  if (groups.empty()) return world_;
+  auto it = groups_.find(groups);
+  if (it != groups_.end()) return *it->second;
+  int color = 0, key = 0;
+  for (size_t i = 0; i < groups.size(); ++i)
+    for (size_t j = 0; j < groups[i].size(); ++j)
+      if (groups[i][j] == world_.rank()) color = int(i), key = int(j);
+  return *(groups_[groups] = world_.split(color, key));
+}
+
+void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor& out, const Groups& g) {
+  const char* name = op == ReduceOp::sum ? "psum" : op == ReduceOp::max ? "pmax" : "pmin";
+  Communicator& gc = prepare(c, name, sig(name, x, "", g), g, false, [&](int) {
+    check_out(out, x.shape(), x.dtype(), name);
+    if (x.dtype() == DType::pred) throw_bad_input(cat(name, ": bool input"), "convert to i32 first, as JAX does");
+  });
+  WatchScope w(c.watchdog, what(name, x, g));
+  gc.all_reduce(x.raw(), out.raw(), x.numel(), x.dtype(), op);
+}
+
+namespace {
+Tensor reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g) {
+  Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
+  all_reduce_into(c, op, x, out, g);
+  return out;
+}
+}  // namespace
+Tensor psum(Collectives& c, const Tensor& x, const Groups& g) { return reduce(c, ReduceOp::sum, x, g); }
+Tensor pmax(Collectives& c, const Tensor& x, const Groups& g) { return reduce(c, ReduceOp::max, x, g); }
+Tensor pmin(Collectives& c, const Tensor& x, const Groups& g) { return reduce(c, ReduceOp::min, x, g); }
+
+Tensor pmean(Collectives& c, const Tensor& x, const Groups& g) {
+  require_host(x, "pmean");
+  // Integers: the sum is taken in f32 (JAX divides after converting to float).
+  Tensor in = is_floating(x.dtype()) ? x : Tensor::from_f64(x.to_f64(), x.shape(), DType::f32);
+  Tensor s = psum(c, in, g);
+  const double n = double(c.group(g).size());
+  std::vector<double> v = s.to_f64();
+  for (double& e : v) e = in.dtype() == DType::f64 ? e / n : double(float(e) / float(n));
+  return Tensor::from_f64(v, x.shape(), in.dtype());
+}
+
+Tensor axis_index(Collectives& c, const Groups& g) {
+  Tensor dummy = Tensor::zeros({}, DType::i32);
+  prepare(c, "axis_index", sig("axis_index", dummy, "", g), g, false, [](int) {});
+  return Tensor::from_f64({double(c.axis_index(g))}, {}, DType::i32);
+}
+
+namespace {
+Tensor arg_reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g) {
+  require_host(x, "pargmax/pargmin");
+  Tensor best = reduce(c, op, x, g);
+  // Ranks holding the best value offer their axis index; the lowest one wins (pmin).
+  std::vector<double> xv = x.to_f64(), bv = best.to_f64(), idx(xv.size());
+  const double me = c.axis_index(g);
+  for (size_t i = 0; i < xv.size(); ++i) idx[i] = xv[i] == bv[i] ? me : 2147483647.0;
+  return pmin(c, Tensor::from_f64(idx, x.shape(), DType::i32), g);
+}
+}  // namespace
+Tensor pargmax(Collectives& c, const Tensor& x, const Groups& g) { return arg_reduce(c, ReduceOp::max, x, g); }
+Tensor pargmin(Collectives& c, const Tensor& x, const Groups& g) { return arg_reduce(c, ReduceOp::min, x, g); }
+
+Shape all_gather_shape(const Shape& x, int G, int64_t axis, bool tiled) {
+  Shape s = x;
+  const int a = normalize_axis(axis, int(x.size()) + (tiled ? 0 : 1), "all_gather axis");
+  if (tiled) s[a] *= G;
+  else s.insert(s.begin() + a, G);
+  return s;
+}
+
+void all_gather_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t axis, bool tiled, const Groups& g) {
+  Communicator& gc = prepare(c, "all_gather", sig("all_gather", x, cat("axis=", axis, " tiled=", tiled), g), g, true,
+                             [&](int G) { check_out(out, all_gather_shape(x.shape(), G, axis, tiled), x.dtype(), "all_gather"); });
+  const int a = normalize_axis(axis, x.rank() + (tiled ? 0 : 1), "all_gather axis");
+  const int64_t pre = prod(x.shape(), 0, size_t(a)), G = gc.size();
+  WatchScope w(c.watchdog, what("all_gather", x, g));
+  if (pre == 1) return gc.all_gather(x.raw(), out.raw(), x.numel(), x.dtype());
+  require_host(x, "all_gather");
+  Tensor buf = Tensor::empty({G, x.numel()}, x.dtype());  // [G, pre, inner] → out [pre, G, inner]
+  gc.all_gather(x.raw(), buf.raw(), x.numel(), x.dtype());
+  swap01(buf.raw(), out.raw(), G, pre, int64_t(x.nbytes()) / pre);
+}
+
+Tensor all_gather(Collectives& c, const Tensor& x, int64_t axis, bool tiled, const Groups& g) {
+  const int G = group_size_hint(c, g);
+  Tensor out = Tensor::empty(shape_or(x.shape(), [&] { return all_gather_shape(x.shape(), G, axis, tiled); }),
+                             x.dtype(), x.device());
+  all_gather_into(c, x, out, axis, tiled, g);
+  return out;
+}
+
+Shape psum_scatter_shape(const Shape& x, int G, int64_t dim, bool tiled) {
+  const int d = normalize_axis(dim, int(x.size()), "psum_scatter scatter_dimension");
+  if (tiled ? x[d] % G != 0 : x[d] != G)
+    throw_bad_input(cat("psum_scatter: scatter_dimension ", dim, " has size ", x[d],
+                        tiled ? ", not divisible by" : ", which must equal", " the group size ", G),
+                    tiled ? "pad the dimension to a multiple of the group size" : "use tiled=true to split a longer dimension");
+  Shape s = x;
+  if (tiled) s[d] /= G;
+  else s.erase(s.begin() + d);
+  return s;
+}
+
+void psum_scatter_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t dim, bool tiled, const Groups& g) {
+  Communicator& gc = prepare(c, "psum_scatter", sig("psum_scatter", x, cat("dim=", dim, " tiled=", tiled), g), g, true,
+                             [&](int G) { check_out(out, psum_scatter_shape(x.shape(), G, dim, tiled), x.dtype(), "psum_scatter"); });
+  const int d = normalize_axis(dim, x.rank(), "psum_scatter scatter_dimension");
+  const int64_t pre = prod(x.shape(), 0, size_t(d)), G = gc.size(), count = x.numel() / G;
+  WatchScope w(c.watchdog, what("psum_scatter", x, g));
+  if (pre == 1) return gc.reduce_scatter(x.raw(), out.raw(), count, x.dtype(), ReduceOp::sum);
+  require_host(x, "psum_scatter");
+  Tensor packed = Tensor::empty({G, count}, x.dtype());  // [pre, G, chunk] → [G, pre, chunk]
+  swap01(x.raw(), packed.raw(), pre, G, int64_t(x.nbytes()) / (pre * G));
+  gc.reduce_scatter(packed.raw(), out.raw(), count, x.dtype(), ReduceOp::sum);
+}
+
+Tensor psum_scatter(Collectives& c, const Tensor& x, int64_t dim, bool tiled, const Groups& g) {
+  const int G = group_size_hint(c, g);
+  Tensor out = Tensor::empty(shape_or(x.shape(), [&] { return psum_scatter_shape(x.shape(), G, dim, tiled); }),
+                             x.dtype(), x.device());
+  psum_scatter_into(c, x, out, dim, tiled, g);
+  return out;
+}
+
+}  // namespace tandem::comm

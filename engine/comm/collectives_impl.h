@@ -1,0 +1,27 @@
+// Helpers shared by the files implementing engine/comm/collectives.h: argument signatures,
+// agreed validation, the watchdog description, and the host pack/unpack of blocks.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "engine/comm/collectives.h"
+
+namespace tandem::comm::detail {
+
+int64_t prod(const Shape& s, size_t from, size_t to);
+// dst[b][a][:] = src[a][b][:] with blocks of `bytes` bytes.
+void swap01(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes);
+void require_host(const Tensor& x, const char* op);
+std::string sig(const char* op, const Tensor& x, const std::string& params, const Groups& g);
+// Local checks (groups, then `check(group_size)`), agreed across ranks when c.validate;
+// returns the group communicator.
+Communicator& prepare(Collectives& c, const char* op, const std::string& signature, const Groups& g,
+                      bool equal_sizes, const std::function<void(int group_size)>& check);
+std::function<std::string()> what(const char* op, const Tensor& x, const Groups& g);
+void check_out(const Tensor& out, const Shape& s, DType t, const char* op);
+// For allocating a result before validation: the group size (1 for malformed groups), and
+// the shape f() gives or `fallback` when f throws (the op then reports the agreed error).
+int group_size_hint(Collectives& c, const Groups& g);
+Shape shape_or(const Shape& fallback, const std::function<Shape()>& f);
+
+}  // namespace tandem::comm::detail

@@ -1,0 +1,127 @@
+// Validation before launch under MPI: a bad argument on any rank (or arguments that differ
+// between ranks) is the same bad-input error on every rank, and the communicator still
+// works afterwards. Also the watchdog's report on a collective that does not finish.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "engine/comm/collectives.h"
+#include "engine/comm/mpi_communicator.h"
+#include "engine/comm/watchdog.h"
+#include "engine/core/error.h"
+
+namespace tandem::comm {
+namespace {
+
+Collectives& ctx() {
+  static Collectives c(mpi_world());
+  return c;
+}
+int me() { return mpi_world().rank(); }
+int n() { return mpi_world().size(); }
+
+// Runs f, expects a bad-input error, and checks every rank saw the very same message.
+std::string same_error_everywhere(const std::function<void()>& f) {
+  std::string msg;
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+    msg = e.what();
+  }
+  EXPECT_FALSE(msg.empty()) << "no error raised";
+  for (const std::string& m : all_gather_strings(mpi_world(), msg)) EXPECT_EQ(m, msg);
+  // And the communicator is still healthy.
+  Tensor one = Tensor::from_f64({1}, {1}, DType::f32);
+  EXPECT_EQ(psum(ctx(), one).to_f64()[0], double(n()));
+  return msg;
+}
+
+Tensor x4() { return Tensor::from_f64({1, 2, 3, 4}, {4}, DType::f32); }
+
+TEST(Validation, GroupsMustPartition) {
+  std::string m = same_error_everywhere([] { psum(ctx(), x4(), {{0}, {0}}); });
+  EXPECT_NE(m.find("exactly once"), std::string::npos) << m;
+  same_error_everywhere([] { psum(ctx(), x4(), {{0, n()}}); });
+  if (n() >= 3) same_error_everywhere([&] { all_gather(ctx(), x4(), 0, false, {{0, 1}, {}}); });
+}
+
+TEST(Validation, UnevenGroupsOnlyForReductions) {
+  if (n() < 3) GTEST_SKIP() << "needs 3 ranks";
+  Groups uneven{{0, 1}, {}};
+  for (int r = 2; r < n(); ++r) uneven[1].push_back(r);
+  if (uneven[0].size() == uneven[1].size()) GTEST_SKIP();
+  std::string m = same_error_everywhere([&] { all_gather(ctx(), x4(), 0, false, uneven); });
+  EXPECT_NE(m.find("same size"), std::string::npos) << m;
+}
+
+TEST(Validation, PermutationPairsUnique) {
+  std::string m = same_error_everywhere([] { ppermute(ctx(), x4(), {{0, 0}, {0, 0}}); });
+  EXPECT_NE(m.find("unique"), std::string::npos) << m;
+  same_error_everywhere([] { ppermute(ctx(), x4(), {{0, n()}}); });
+}
+
+TEST(Validation, Divisibility) {
+  Tensor odd = Tensor::from_f64(std::vector<double>(size_t(n() + 1), 1), {n() + 1}, DType::f32);
+  if (n() > 1) {
+    same_error_everywhere([&] { psum_scatter(ctx(), odd, 0, true); });
+    same_error_everywhere([&] { all_to_all(ctx(), odd, 0, 0, true); });
+  }
+  same_error_everywhere([&] { all_to_all(ctx(), odd, 0, 0, false); });
+}
+
+TEST(Validation, ShapesDifferingBetweenRanks) {
+  if (n() < 2) GTEST_SKIP() << "needs 2 ranks";
+  Tensor x = Tensor::from_f64(std::vector<double>(size_t(me() == 1 ? 5 : 4), 1), {me() == 1 ? 5 : 4}, DType::f32);
+  std::string m = same_error_everywhere([&] { psum(ctx(), x); });
+  EXPECT_NE(m.find("disagree"), std::string::npos) << m;
+}
+
+TEST(Validation, BadArgumentOnOneRankOnly) {
+  if (n() < 2) GTEST_SKIP() << "needs 2 ranks";
+  // Only the last rank passes an out-of-range source: every rank reports it.
+  Tensor x = x4();
+  std::string m = same_error_everywhere([&] { pbroadcast(ctx(), x, me() == n() - 1 ? n() : 0); });
+  EXPECT_NE(m.find("rank"), std::string::npos) << m;
+}
+
+TEST(Validation, RaggedContract) {
+  // Everyone sends one row to everyone, but the last rank expects 2 rows from rank 0.
+  RaggedOffsets o;
+  for (int p = 0; p < n(); ++p) {
+    o.input_offsets.push_back(p);
+    o.send_sizes.push_back(1);
+    o.output_offsets.push_back(me() == 0 && p == n() - 1 ? 0 : me());
+    o.recv_sizes.push_back(me() == n() - 1 && p == 0 ? 2 : 1);
+  }
+  Tensor operand = Tensor::zeros({n()}, DType::f32), output = Tensor::zeros({n()}, DType::f32);
+  std::string m = same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o); });
+  EXPECT_NE(m.find("all_to_all(recv_sizes"), std::string::npos) << m;
+  o.recv_sizes.assign(size_t(n()), 1);
+  o.output_offsets.assign(size_t(n()), n());  // writes past every receiver's output
+  same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o); });
+  o.output_offsets.assign(size_t(n()), me());
+  o.send_sizes.assign(size_t(n()), 2);
+  o.recv_sizes.assign(size_t(n()), 2);  // consistent, but input slices overrun the operand
+  same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o); });
+}
+
+TEST(Watchdog, ReportsAHungCollective) {
+  Watchdog w(mpi_world(), 0.1);
+  std::string report;
+  w.on_expire = [&](const std::string& r) { report = r; };
+  w.arm("psum f32[1024] groups=all");
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  w.disarm();
+  EXPECT_NE(report.find("psum f32[1024]"), std::string::npos) << report;
+  EXPECT_NE(report.find("rank " + std::to_string(me())), std::string::npos) << report;
+  report.clear();
+  w.arm("quick");
+  w.disarm();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(report.empty());
+}
+
+}  // namespace
+}  // namespace tandem::comm

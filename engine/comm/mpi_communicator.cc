@@ -1,0 +1,212 @@
+// MPI backend implementation. Errors from MPI calls become tandem::Error(internal) naming
+// the call and the MPI error string; counts beyond INT_MAX are "unsupported" (no MPI-4
+// large-count calls here).
+#include "engine/comm/mpi_communicator.h"
+
+#include <climits>
+#include <cstdlib>
+#include <mutex>
+#include <type_traits>
+
+#include "engine/core/error.h"
+#include "engine/core/half.h"
+
+namespace tandem::comm {
+namespace {
+
+void check_mpi(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw Error(ErrorKind::internal, cat(call, " failed: ", std::string(msg, len)));
+}
+#define MPI_CHECK(call) check_mpi((call), #call)
+
+int as_int(int64_t n, const char* what) {
+  if (n < 0 || n > INT_MAX)
+    throw_unsupported(cat(what, " = ", n, " does not fit an MPI int count"),
+                      "split the message; MPI-4 large counts are not used");
+  return int(n);
+}
+
+// Elementwise combine in f32 for the 2-byte types, rounding back once per combine.
+template <class H, ReduceOp Op>
+void half_combine(void* in, void* inout, int* len, MPI_Datatype*) {
+  const H* a = static_cast<const H*>(in);
+  H* b = static_cast<H*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    float x = to_f32(a[i]), y = to_f32(b[i]), r;
+    if constexpr (Op == ReduceOp::sum) r = x + y;
+    else if (x != x || y != y) r = x + y;  // NaN propagates
+    else if constexpr (Op == ReduceOp::max) r = x > y ? x : y;
+    else r = x < y ? x : y;
+    if constexpr (std::is_same_v<H, bf16>) b[i] = to_bf16(r);
+    else b[i] = to_f16(r);
+  }
+}
+
+struct HalfTypes {
+  MPI_Datatype two_bytes = MPI_DATATYPE_NULL;
+  MPI_Op ops[2][3] = {};  // [bf16, f16][sum, max, min]
+};
+
+HalfTypes& half_types() {
+  static HalfTypes h = [] {
+    HalfTypes t;
+    MPI_Type_contiguous(2, MPI_BYTE, &t.two_bytes);
+    MPI_Type_commit(&t.two_bytes);
+    MPI_Op_create(&half_combine<bf16, ReduceOp::sum>, 1, &t.ops[0][0]);
+    MPI_Op_create(&half_combine<bf16, ReduceOp::max>, 1, &t.ops[0][1]);
+    MPI_Op_create(&half_combine<bf16, ReduceOp::min>, 1, &t.ops[0][2]);
+    MPI_Op_create(&half_combine<f16, ReduceOp::sum>, 1, &t.ops[1][0]);
+    MPI_Op_create(&half_combine<f16, ReduceOp::max>, 1, &t.ops[1][1]);
+    MPI_Op_create(&half_combine<f16, ReduceOp::min>, 1, &t.ops[1][2]);
+    return t;
+  }();
+  return h;
+}
+
+std::vector<int> ints(const std::vector<int64_t>& v, const char* what) {
+  std::vector<int> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = as_int(v[i], what);
+  return r;
+}
+
+}  // namespace
+
+const char* reduce_op_name(ReduceOp op) {
+  return op == ReduceOp::sum ? "sum" : op == ReduceOp::max ? "max" : "min";
+}
+
+MPI_Datatype mpi_datatype(DType t) {
+  switch (t) {
+    case DType::f64: return MPI_DOUBLE;
+    case DType::f32: return MPI_FLOAT;
+    case DType::i32: return MPI_INT32_T;
+    case DType::bf16: case DType::f16: return half_types().two_bytes;
+    case DType::pred: return MPI_C_BOOL;
+  }
+  return MPI_BYTE;
+}
+
+MPI_Op mpi_op(ReduceOp op, DType t) {
+  if (t == DType::bf16 || t == DType::f16)
+    return half_types().ops[t == DType::f16 ? 1 : 0][int(op)];
+  if (t == DType::pred) throw_unsupported("reductions of bool", "convert to i32 first, as JAX does");
+  return op == ReduceOp::sum ? MPI_SUM : op == ReduceOp::max ? MPI_MAX : MPI_MIN;
+}
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (owned_ && !finalized) MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<Communicator> MpiCommunicator::split(int color, int key) {
+  MPI_Comm sub;
+  MPI_CHECK(MPI_Comm_split(comm_, color, key, &sub));
+  return std::make_unique<MpiCommunicator>(sub, true);
+}
+
+void MpiCommunicator::all_reduce(const void* send, void* recv, int64_t count, DType t, ReduceOp op) {
+  MPI_CHECK(MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, as_int(count, "count"),
+                          mpi_datatype(t), mpi_op(op, t), comm_));
+}
+
+void MpiCommunicator::all_gather(const void* send, void* recv, int64_t count, DType t) {
+  MPI_CHECK(MPI_Allgather(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
+                          mpi_datatype(t), comm_));
+}
+
+void MpiCommunicator::reduce_scatter(const void* send, void* recv, int64_t count, DType t, ReduceOp op) {
+  MPI_CHECK(MPI_Reduce_scatter_block(send, recv, as_int(count, "count"), mpi_datatype(t),
+                                     mpi_op(op, t), comm_));
+}
+
+void MpiCommunicator::all_to_all(const void* send, void* recv, int64_t count, DType t) {
+  MPI_CHECK(MPI_Alltoall(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
+                         mpi_datatype(t), comm_));
+}
+
+void MpiCommunicator::all_to_all_v(const void* send, const std::vector<int64_t>& send_counts,
+                                   const std::vector<int64_t>& send_displs, void* recv,
+                                   const std::vector<int64_t>& recv_counts,
+                                   const std::vector<int64_t>& recv_displs, DType t) {
+  std::vector<int> sc = ints(send_counts, "send count"), sd = ints(send_displs, "send displ"),
+                   rc = ints(recv_counts, "recv count"), rd = ints(recv_displs, "recv displ");
+  MPI_CHECK(MPI_Alltoallv(send, sc.data(), sd.data(), mpi_datatype(t), recv, rc.data(),
+                          rd.data(), mpi_datatype(t), comm_));
+}
+
+void MpiCommunicator::broadcast(void* buf, int64_t count, DType t, int root) {
+  MPI_CHECK(MPI_Bcast(buf, as_int(count, "count"), mpi_datatype(t), root, comm_));
+}
+
+void MpiCommunicator::send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) {
+  const int n = as_int(count, "count");
+  MPI_CHECK(MPI_Sendrecv(send, n, mpi_datatype(t), dst < 0 ? MPI_PROC_NULL : dst, 7001, recv, n,
+                         mpi_datatype(t), src < 0 ? MPI_PROC_NULL : src, 7001, comm_,
+                         MPI_STATUS_IGNORE));
+}
+
+void MpiCommunicator::barrier() { MPI_CHECK(MPI_Barrier(comm_)); }
+
+void MpiCommunicator::host_all_gather(const void* send, void* recv, int64_t bytes) {
+  MPI_CHECK(MPI_Allgather(send, as_int(bytes, "bytes"), MPI_BYTE, recv, int(bytes), MPI_BYTE, comm_));
+}
+
+void MpiCommunicator::abort(int code) {
+  MPI_Abort(comm_, code);
+  std::_Exit(code);
+}
+
+int launcher_world_size(std::string* variable) {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS"}) {
+    if (const char* s = std::getenv(v); s && *s) {
+      if (variable) *variable = v;
+      return std::atoi(s);
+    }
+  }
+  return 0;
+}
+
+MpiCommunicator& mpi_world() {
+  static MpiCommunicator* world = [] {
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited) {
+      int provided = 0;
+      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      std::atexit([] {
+        int fin = 0;
+        MPI_Finalized(&fin);
+        if (!fin) MPI_Finalize();
+      });
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    return new MpiCommunicator(MPI_COMM_WORLD, false);
+  }();
+  std::string var;
+  if (int n = launcher_world_size(&var); world->size() == 1 && n > 1)
+    throw_bad_input(cat("MPI world has 1 rank but ", var, "=", n, " says the job has ", n),
+                    "the binary and mpirun/srun likely come from different MPI installations, "
+                    "or the launcher did not start it; use runners/launch/mpirun.sh or srun --mpi=pmix");
+  return *world;
+}
+
+std::string mpi_library_version() {
+  char v[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(v, &len);
+  std::string s(v, len);
+  if (auto nl = s.find_first_of(",\n"); nl != std::string::npos) s = s.substr(0, nl);
+  return s;
+}
+
+}  // namespace tandem::comm

@@ -1,0 +1,83 @@
+// Validation and agreement across ranks (see validate.h).
+#include "engine/comm/validate.h"
+
+#include <set>
+
+#include "engine/core/error.h"
+
+namespace tandem::comm {
+
+std::string groups_str(const Groups& g) {
+  if (g.empty()) return "all";
+  std::string s = "[";
+  for (size_t i = 0; i < g.size(); ++i) {
+    s += i ? ",[" : "[";
+    for (size_t j = 0; j < g[i].size(); ++j) s += (j ? "," : "") + std::to_string(g[i][j]);
+    s += "]";
+  }
+  return s + "]";
+}
+
+void check_groups(const Groups& groups, int n, bool equal_sizes, const char* op) {
+  if (groups.empty()) return;
+  const std::string hint = "axis_index_groups must cover 0.." + std::to_string(n - 1) +
+                           " exactly once, e.g. [[0,1],[2,3]] for 4 ranks";
+  std::set<int> seen;
+  size_t count = 0;
+  for (const auto& g : groups) {
+    if (g.empty()) throw_bad_input(cat(op, ": axis_index_groups ", groups_str(groups), " has an empty group"), hint);
+    if (equal_sizes && g.size() != groups[0].size())
+      throw_bad_input(cat(op, ": axis_index_groups ", groups_str(groups), " must all be the same size"),
+                      "only psum, pmax, pmin and pmean accept uneven groups");
+    for (int r : g) {
+      if (r < 0 || r >= n)
+        throw_bad_input(cat(op, ": axis_index_groups ", groups_str(groups), " names index ", r,
+                            " but the axis has size ", n), hint);
+      seen.insert(r);
+      ++count;
+    }
+  }
+  if (count != size_t(n) || seen.size() != size_t(n))
+    throw_bad_input(cat(op, ": axis_index_groups ", groups_str(groups),
+                        " must cover all indices exactly once"), hint);
+}
+
+void check_perm(const std::vector<std::pair<int, int>>& perm, int n) {
+  std::set<int> srcs, dsts;
+  for (auto [s, d] : perm) {
+    if (s < 0 || s >= n || d < 0 || d >= n)
+      throw_bad_input(cat("ppermute: pair (", s, ", ", d, ") is outside the axis of size ", n));
+    if (!srcs.insert(s).second || !dsts.insert(d).second)
+      throw_bad_input(cat("ppermute: sources and destinations must be unique; (", s, ", ", d,
+                          ") repeats one"),
+                      "each rank sends to at most one rank and receives from at most one");
+  }
+}
+
+void agree(Communicator& world, const std::string& op, const std::string& signature,
+           const std::function<void()>& local_check) {
+  std::string failure;
+  try {
+    local_check();
+  } catch (const Error& e) {
+    failure = e.kind() == ErrorKind::bad_input ? e.message() + "\x1f" + e.hint() : e.what();
+  }
+  // One gather carries both: "F<message>" on failure, "S<signature>" otherwise.
+  std::vector<std::string> all = all_gather_strings(world, failure.empty() ? "S" + signature : "F" + failure);
+  for (int r = 0; r < world.size(); ++r)
+    if (all[r][0] == 'F') {
+      std::string msg = all[r].substr(1), hint;
+      if (auto sep = msg.find('\x1f'); sep != std::string::npos) {
+        hint = msg.substr(sep + 1);
+        msg = msg.substr(0, sep);
+      }
+      throw_bad_input(world.size() > 1 ? cat(msg, " (rank ", r, ")") : msg, hint);
+    }
+  for (int r = 1; r < world.size(); ++r)
+    if (all[r] != all[0])
+      throw_bad_input(cat(op, ": ranks disagree on the arguments: rank 0 has ", all[0].substr(1),
+                          " but rank ", r, " has ", all[r].substr(1)),
+                      "every rank must call the same collective with the same shapes and parameters");
+}
+
+}  // namespace tandem::comm

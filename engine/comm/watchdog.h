@@ -1,0 +1,52 @@
+// Watchdog for hung collectives: a thread that, when one collective has been in flight
+// longer than the timeout, prints what it was (op, size, dtype, group), the rank and host,
+// and aborts the whole job through the communicator — CI fails fast instead of hanging.
+// Ranks that did finish have disarmed their watchdog, so the ranks that report are the
+// ones that did not finish.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "engine/comm/communicator.h"
+
+namespace tandem::comm {
+
+class Watchdog {
+ public:
+  Watchdog(Communicator& world, double timeout_s);
+  ~Watchdog();
+  void arm(std::string what);
+  void disarm();
+  double timeout_s() const { return timeout_s_; }
+  // What runs on expiry (default: print and world.abort(124)); tests replace it.
+  std::function<void(const std::string& report)> on_expire;
+
+ private:
+  void loop();
+  Communicator& world_;
+  double timeout_s_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::string what_;
+  bool armed_ = false, stop_ = false;
+  uint64_t generation_ = 0;
+  std::thread thread_;
+};
+
+// Arms for the lifetime of the scope when w is set; `what` is built only then.
+class WatchScope {
+ public:
+  WatchScope(Watchdog* w, const std::function<std::string()>& what) : w_(w) {
+    if (w_) w_->arm(what());
+  }
+  ~WatchScope() { if (w_) w_->disarm(); }
+
+ private:
+  Watchdog* w_;
+};
+
+}  // namespace tandem::comm

@@ -1,0 +1,234 @@
+// Rewrite for hoist_scan_reductions. Partials keep the reduced axes as size-1 dims ("keepdims",
+// as the seed's broadcast does), so each original reduce_sum stays valid with its own axes
+// and output var: it only reads the small partial instead of the stacked ys. Operands the
+// body lacks enter as extra consts (scalars) or extra xs (stacked along the scan axis).
+#include "engine/passes/hoist_rewrite.h"
+
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/core/error.h"
+#include "engine/ir/primitive.h"
+
+namespace tandem::hoist {
+namespace {
+
+// Appends prim(in) to `eqns`; the output var (new, or `out` when given) has the type the
+// primitive's shape rule gives, so the result typechecks by construction.
+Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params,
+         Var out = nullptr) {
+  Eqn e;
+  e.prim = &primitive(prim);
+  std::vector<AType> types;
+  for (const Atom& a : in) types.push_back(a.type());
+  std::vector<AType> outs = e.prim->shape(types, params);
+  TANDEM_CHECK(outs.size() == 1, prim, " has ", outs.size(), " outputs");
+  if (!out) out = new_var(outs[0]);
+  TANDEM_CHECK(out->type == outs[0], prim, " gives ", outs[0].str(), ", expected ", out->type.str());
+  e.in = std::move(in);
+  e.out = {out};
+  e.params = std::move(params);
+  eqns.push_back(std::move(e));
+  return out;
+}
+
+Shape drop_first(const Shape& s) { return Shape(s.begin() + 1, s.end()); }
+Shape prepend(int64_t d, const Shape& s) {
+  Shape r{d};
+  r.insert(r.end(), s.begin(), s.end());
+  return r;
+}
+
+// What one scan gains: the pieces are spliced into the body and the scan eqn at the end.
+struct Extension {
+  const Eqn& scan;
+  const Program& body;
+  size_t nc, nk;
+  int64_t length;
+  std::unordered_map<int64_t, Atom> to_body;  // outer var id → what the body reads instead
+  std::vector<Var> const_in, carry_in, x_in, carry_final, ys_outer;
+  std::vector<Atom> const_outer, carry_init, carry_out, x_outer, ys_body;
+  std::vector<Eqn> body_eqns, before_scan, after_scan;
+  std::map<size_t, std::vector<Eqn>> replace;  // outer reduce_sum → what finishes it
+  std::unordered_set<size_t> moved;            // outer chain eqns now in the body
+
+  Extension(const Eqn& s, const Program& b)
+      : scan(s), body(b), nc(size_t(s.params.get_int("num_consts"))),
+        nk(size_t(s.params.get_int("num_carry"))), length(s.params.get_int("length")) {
+    for (size_t i = 0; i < s.in.size(); ++i)
+      if ((i < nc || i >= nc + nk) && !s.in[i].is_literal()) to_body.emplace(s.in[i].var->id, b.in_vars[i]);
+    for (size_t i = nk; i < s.out.size(); ++i) to_body.emplace(s.out[i]->id, b.out_vars[i]);
+  }
+
+  Atom body_atom(const Atom& a) {
+    if (a.is_literal()) return a;
+    if (auto it = to_body.find(a.var->id); it != to_body.end()) return it->second;
+    const AType& t = a.var->type;
+    Var v;
+    if (t.rank() == 0) {  // a scalar from outside: one more const
+      v = new_var(t);
+      const_in.push_back(v);
+      const_outer.push_back(a);
+    } else {              // stacked along the scan axis (the analysis checked): one more xs
+      v = new_var(AType{drop_first(t.shape), t.dtype});
+      x_in.push_back(v);
+      x_outer.push_back(a);
+    }
+    to_body.emplace(a.var->id, v);
+    return v;
+  }
+
+  std::string add_group(const Program& p, size_t ys, const Group& g, const HoistOptions& opts) {
+    Atom value = body.out_vars[nk + ys];
+    std::string moved_ops;
+    for (size_t e : g.chain) {
+      const Eqn& eqn = p.eqns[e];
+      std::vector<Atom> in;
+      for (const Atom& a : eqn.in) in.push_back(body_atom(a));
+      value = emit(body_eqns, eqn.prim->name, in, eqn.params);
+      to_body[eqn.out[0]->id] = value;
+      moved.insert(e);
+      moved_ops += eqn.prim->name + ", ";
+    }
+    DType vt = value.type().dtype, acc = vt;
+    if (opts.accumulate_dtype && is_floating(vt) && is_floating(*opts.accumulate_dtype))
+      acc = *opts.accumulate_dtype;
+    if (acc != vt) value = emit(body_eqns, "convert_element_type", {value}, {{"new_dtype", acc}});
+    Shape keep = value.type().shape;
+    for (int64_t a : g.body_axes) keep[size_t(a)] = 1;
+    if (!g.body_axes.empty()) {
+      value = emit(body_eqns, "reduce_sum", {value}, {{"axes", g.body_axes}});
+      value = emit(body_eqns, "reshape", {value}, {{"new_sizes", keep}});
+    }
+    Atom partial;  // outer value with the ys' rank that the reductions now read
+    std::string where;
+    if (g.in_carry) {
+      Var acc_in = new_var(AType{keep, acc});
+      carry_in.push_back(acc_in);
+      carry_out.push_back(emit(body_eqns, "add", {acc_in, value}, {}));
+      carry_init.push_back(emit(before_scan, "broadcast_in_dim", {Literal{0.0, acc}},
+                                {{"shape", keep}, {"broadcast_dimensions", std::vector<int64_t>{}}}));
+      Var fin = new_var(AType{keep, acc});
+      carry_final.push_back(fin);
+      partial = emit(after_scan, "reshape", {fin}, {{"new_sizes", prepend(1, keep)}});
+      where = cat("accumulates ", fin->type.str(), " in a carry");
+    } else {
+      ys_body.push_back(value);
+      Var st = new_var(AType{prepend(length, keep), acc});
+      ys_outer.push_back(st);
+      partial = st;
+      where = cat("stacks ", st->type.str());
+    }
+    for (size_t r : g.reductions) {
+      const Eqn& red = p.eqns[r];
+      const Var& out = red.out[0];
+      std::vector<Eqn>& rep = replace[r];
+      if (acc == out->type.dtype) {
+        emit(rep, "reduce_sum", {partial}, red.params, out);
+      } else {
+        Var wide = emit(rep, "reduce_sum", {partial}, red.params);
+        emit(rep, "convert_element_type", {wide}, {{"new_dtype", out->type.dtype}}, out);
+      }
+    }
+    std::string per_step = g.body_axes.empty()
+                               ? "nothing reduced per step"
+                               : cat("reduce_sum over body axes {", shape_str(g.body_axes), "}");
+    return cat("moved ", moved_ops, per_step, " into the body; ", where, " instead of ", scan.out[nk + ys]->type.str(),
+               "; ", g.reductions.size(), " reduce_sum(s) finish outside");
+  }
+};
+
+template <class T>
+void append(std::vector<T>& dst, const std::vector<T>& src) { dst.insert(dst.end(), src.begin(), src.end()); }
+
+}  // namespace
+
+Program remove_dead_eqns(const Program& p) {
+  std::unordered_set<int64_t> live;
+  for (const Atom& a : p.out_vars)
+    if (!a.is_literal()) live.insert(a.var->id);
+  std::vector<bool> keep(p.eqns.size(), false);
+  for (size_t e = p.eqns.size(); e-- > 0;) {
+    for (const Var& v : p.eqns[e].out) keep[e] = keep[e] || live.count(v->id) > 0;
+    if (!keep[e]) continue;
+    for (const Atom& a : p.eqns[e].in)
+      if (!a.is_literal()) live.insert(a.var->id);
+  }
+  Program r{p.in_vars, {}, p.out_vars};
+  for (size_t e = 0; e < p.eqns.size(); ++e)
+    if (keep[e]) r.eqns.push_back(p.eqns[e]);
+  return r;
+}
+
+ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& plans,
+                         const HoistOptions& opts) {
+  const Eqn& scan = p.eqns[s];
+  const Program& body = *scan.params.get_program("body");
+  Extension x(scan, body);
+  ScanRewrite r;
+  for (const YsPlan& plan : plans)
+    for (const Group& g : plan.groups) r.details.push_back(x.add_group(p, plan.ys, g, opts));
+
+  // Outer equations after the scan: chains gone, reductions finished from the partials.
+  std::vector<Eqn> post;
+  for (size_t e = s + 1; e < p.eqns.size(); ++e) {
+    if (x.moved.count(e)) continue;
+    if (auto it = x.replace.find(e); it != x.replace.end()) append(post, it->second);
+    else post.push_back(p.eqns[e]);
+  }
+  // A ys nobody reads any more is dropped, so the scan no longer allocates L × its size.
+  std::unordered_set<int64_t> read;
+  for (const Eqn& e : post)
+    for (const Atom& a : e.in)
+      if (!a.is_literal()) read.insert(a.var->id);
+  for (const Atom& a : p.out_vars)
+    if (!a.is_literal()) read.insert(a.var->id);
+
+  Program nb;
+  auto body_in = [&](size_t from, size_t to) { return std::vector<Var>(body.in_vars.begin() + long(from), body.in_vars.begin() + long(to)); };
+  append(nb.in_vars, body_in(0, x.nc));
+  append(nb.in_vars, x.const_in);
+  append(nb.in_vars, body_in(x.nc, x.nc + x.nk));
+  append(nb.in_vars, x.carry_in);
+  append(nb.in_vars, body_in(x.nc + x.nk, body.in_vars.size()));
+  append(nb.in_vars, x.x_in);
+  nb.eqns = body.eqns;
+  append(nb.eqns, x.body_eqns);
+  Eqn ns;
+  ns.prim = scan.prim;
+  auto scan_in = [&](size_t from, size_t to) { return std::vector<Atom>(scan.in.begin() + long(from), scan.in.begin() + long(to)); };
+  append(ns.in, scan_in(0, x.nc));
+  append(ns.in, x.const_outer);
+  append(ns.in, scan_in(x.nc, x.nc + x.nk));
+  append(ns.in, x.carry_init);
+  append(ns.in, scan_in(x.nc + x.nk, scan.in.size()));
+  append(ns.in, x.x_outer);
+  nb.out_vars.assign(body.out_vars.begin(), body.out_vars.begin() + long(x.nk));
+  append(nb.out_vars, x.carry_out);
+  ns.out.assign(scan.out.begin(), scan.out.begin() + long(x.nk));
+  append(ns.out, x.carry_final);
+  for (size_t i = x.nk; i < scan.out.size(); ++i)
+    if (read.count(scan.out[i]->id)) {
+      nb.out_vars.push_back(body.out_vars[i]);
+      ns.out.push_back(scan.out[i]);
+    }
+  append(nb.out_vars, x.ys_body);
+  append(ns.out, x.ys_outer);
+  ns.params = scan.params;
+  ns.params.set("body", std::make_shared<const Program>(remove_dead_eqns(nb)));
+  ns.params.set("num_consts", int64_t(x.nc + x.const_in.size()));
+  ns.params.set("num_carry", int64_t(x.nk + x.carry_in.size()));
+
+  r.program.in_vars = p.in_vars;
+  r.program.out_vars = p.out_vars;
+  r.program.eqns.assign(p.eqns.begin(), p.eqns.begin() + long(s));
+  append(r.program.eqns, x.before_scan);
+  r.scan_index = r.program.eqns.size();
+  r.program.eqns.push_back(std::move(ns));
+  append(r.program.eqns, x.after_scan);
+  append(r.program.eqns, post);
+  return r;
+}
+
+}  // namespace tandem::hoist

@@ -1,0 +1,25 @@
+// Rewrite half of hoist_scan_reductions: given the plans of one scan's ys (hoist_analysis.h),
+// builds the new body (chains + per-step partial reductions, extra consts / xs / carries),
+// the new scan equation, and the outer equations that finish each reduction.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/ir/ir.h"
+#include "engine/passes/hoist_analysis.h"
+
+namespace tandem::hoist {
+
+struct ScanRewrite {
+  Program program;
+  size_t scan_index = 0;             // where the rewritten scan now sits
+  std::vector<std::string> details;  // one sentence per plan, for the log
+};
+
+ScanRewrite rewrite_scan(const Program& p, size_t scan_index, const std::vector<YsPlan>& plans,
+                         const HoistOptions& opts);
+
+// Drops equations none of whose outputs are read (scan bodies after their ys were removed).
+Program remove_dead_eqns(const Program& p);
+
+}  // namespace tandem::hoist

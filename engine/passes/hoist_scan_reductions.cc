@@ -1,0 +1,75 @@
+// hoist_scan_reductions driver: walks one program level, analyses every ys of every scan in
+// order (hoist_analysis), rewrites each scan with at least one plan (hoist_rewrite), then
+// recurses into sub-programs. The enclosing level goes first on purpose: hoisting an outer
+// scan moves reductions into its body, where they may then reach an inner scan's ys.
+#include "engine/passes/hoist_scan_reductions.h"
+
+#include <set>
+
+#include "engine/core/error.h"
+#include "engine/ir/primitive.h"
+#include "engine/passes/hoist_analysis.h"
+#include "engine/passes/hoist_rewrite.h"
+
+namespace tandem {
+namespace {
+
+void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, HoistResult& out) {
+  int scan_number = 0;
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    if (p.eqns[i].prim->name != "scan") continue;
+    std::string where = cat(path, "scan#", scan_number++);
+    hoist::Uses uses = hoist::compute_uses(p);
+    size_t nk = size_t(p.eqns[i].params.get_int("num_carry"));
+    size_t n_ys = p.eqns[i].out.size() - nk;
+    std::set<size_t> claimed;
+    std::vector<hoist::YsPlan> plans;
+    std::vector<std::string> plan_where;
+    for (size_t j = 0; j < n_ys; ++j) {
+      hoist::YsAnalysis a = hoist::analyze_ys(p, uses, i, j, opts, claimed);
+      if (a.decline) {
+        a.decline->where = cat(where, " ys ", j);
+        out.notes.push_back(*a.decline);
+      }
+      if (a.plan) {
+        for (size_t g = 0; g < a.plan->groups.size(); ++g) plan_where.push_back(cat(where, " ys ", j));
+        plans.push_back(std::move(*a.plan));
+      }
+    }
+    if (plans.empty()) continue;
+    hoist::ScanRewrite r = hoist::rewrite_scan(p, i, plans, opts);
+    for (size_t k = 0; k < r.details.size(); ++k)
+      out.notes.push_back(PassNote{true, "", plan_where[k], r.details[k]});
+    out.rewrites += int(plans.size());
+    p = std::move(r.program);
+    i = r.scan_index;  // equations before it only gained zero-initialised carries
+  }
+  if (!opts.recurse) return;
+  int scan_number_inner = 0;
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    Eqn& e = p.eqns[i];
+    std::string label = e.prim->name == "scan" ? cat("scan#", scan_number_inner++)
+                                                : cat(e.prim->name, "@", i);
+    std::vector<std::pair<std::string, ProgramPtr>> subs;
+    for (const auto& [key, param] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&param)) subs.emplace_back(key, *sub);
+    for (auto& [key, sub] : subs) {
+      Program inner = *sub;
+      int before = out.rewrites;
+      hoist_level(inner, opts, cat(path, label, "/", key, ": "), out);
+      if (out.rewrites != before) e.params.set(key, std::make_shared<const Program>(std::move(inner)));
+    }
+  }
+}
+
+}  // namespace
+
+HoistResult hoist_scan_reductions(const Program& program, const HoistOptions& options) {
+  HoistResult r;
+  r.program = program;
+  hoist_level(r.program, options, "", r);
+  r.log = note_strings(r.notes);
+  return r;
+}
+
+}  // namespace tandem

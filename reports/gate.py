@@ -1,0 +1,102 @@
+# The A/B gate: correctness first (any failed or errored case in the current run fails it),
+# then performance per case against the baseline (reports/stats.py), then one exit code and
+# the markdown summary (reports/gate_summary.py).
+import os
+import sys
+from dataclasses import dataclass
+
+from reports import atomic, baseline, context, exit_codes, records, stats
+from reports.gate_config import config_from_args
+from reports.gate_summary import summary
+
+TIME_UNITS = ("s", "ms", "us", "µs", "ns")
+
+
+def noisy(name, unit):
+    """Timing-derived metrics vary run to run; deterministic ones (bytes, counts) do not."""
+    return unit in TIME_UNITS or str(unit).endswith("/s") or "speedup" in name or name.startswith("time")
+
+
+def compare_case(b, c, cfg):
+    eff, alpha = cfg.effect(c["suite"]), cfg.alpha
+    out = []
+    bs, cs = records.timing_samples(b), records.timing_samples(c)
+    timed = bool(bs and cs)
+    if timed:
+        out.append(stats.compare_samples(bs, cs, "lower", eff, alpha, "time"))
+    bm, cm = records.metrics(b), records.metrics(c)
+    for name in [n for n in cm if n in bm]:
+        mb, mc = bm[name], cm[name]
+        direction = mc.get("direction") or mb.get("direction")
+        if direction not in ("lower", "higher"):
+            continue
+        sb, sc = mb.get("samples"), mc.get("samples")
+        if isinstance(sb, list) and isinstance(sc, list) and sb and sc:
+            sb, sc = [records.num(x) for x in sb], [records.num(x) for x in sc]
+            out.append(stats.compare_samples([x for x in sb if x is not None], [x for x in sc if x is not None],
+                                             direction, eff, alpha, name))
+        elif not noisy(name, mc.get("unit", "")):
+            out.append(stats.compare_values(mb["value"], mc["value"], direction, eff, True, name))
+        elif not timed:  # a timing-derived value is judged by the timing samples when there are some
+            out.append(stats.compare_values(mb["value"], mc["value"], direction, eff, False, name))
+    return out
+
+
+@dataclass
+class Outcome:
+    code: int
+    failures: list
+    cases: list  # (record, verdict, [Comparison])
+    not_compared: list  # (case, why)
+    context_changes: list
+
+
+def run(base_recs, cur_recs, cfg):
+    base = {r["case"]: r for r in base_recs}
+    failures = [r for r in cur_recs if r["verdict"] in records.FAILED]
+    cases, not_compared = [], []
+    for c in cur_recs:
+        b = base.get(c["case"])
+        if c["verdict"] == "skip":
+            not_compared.append((c["case"], "skipped: " + " ".join(str(c.get("message") or "").split())[:100]))
+        if c["verdict"] != "pass":
+            continue
+        if b is None:
+            not_compared.append((c["case"], "new: not in the baseline"))
+        elif b["verdict"] != "pass":
+            not_compared.append((c["case"], f"baseline verdict {b['verdict']}"))
+        else:
+            cases.append((c, None, compare_case(b, c, cfg)))
+    stats.adjust_family([x for _, _, comps in cases for x in comps], cfg.alpha)
+    cases = [(c, stats.combine([x.verdict for x in comps]), comps) for c, _, comps in cases]
+    current = {r["case"] for r in cur_recs}
+    not_compared += [(n, "missing from the current run") for n in base if n not in current]
+    verdicts = [v for _, v, _ in cases]
+    if failures:
+        code = exit_codes.CORRECTNESS_FAILURE
+    elif any(v in stats.REGRESSIONS for v in verdicts):
+        code = exit_codes.PERFORMANCE_REGRESSION
+    elif stats.INCONCLUSIVE in verdicts or (not cases and base_recs):
+        code = exit_codes.INCONCLUSIVE
+    else:
+        code = exit_codes.PASS
+    ctx = lambda recs: recs[0].get("context") if recs else {}
+    return Outcome(code, failures, cases, not_compared, context.differences(ctx(base_recs), ctx(cur_recs)))
+
+
+def main(a):
+    cfg = config_from_args(a)
+    cur = records.load(a.current)
+    base_path = baseline.require(a.baseline or baseline.path_for(baseline.resolve_kind(a.machine_kind, cur),
+                                                                 a.baselines_root))
+    base = records.load(base_path)
+    o = run(base, cur, cfg)
+    text = summary(o, cfg, base_path, a.current, len(base), len(cur))
+    if a.summary:
+        atomic.write_text(a.summary, text + "\n")
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # `tandem gate ... | head` keeps the gate's exit code
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    print(f"gate: {exit_codes.NAMES[o.code]} (exit {o.code})", file=sys.stderr)
+    return o.code

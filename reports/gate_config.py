@@ -1,0 +1,55 @@
+# The gate's settings: significance level and minimum effect size, overridable per suite by
+# flags (--min-effect, --suite-min-effect SUITE=10%) or a small JSON config (--config).
+import json
+from dataclasses import dataclass, field
+
+from reports.exit_codes import BadInput
+
+
+@dataclass
+class Config:
+    min_effect: float = 0.05
+    alpha: float = 0.05
+    suites: dict = field(default_factory=dict)  # suite → minimum effect
+
+    def effect(self, suite):
+        return self.suites.get(suite, self.min_effect)
+
+
+def parse_fraction(text, what):
+    try:
+        s = str(text).strip()
+        v = float(s[:-1]) / 100 if s.endswith("%") else float(s)
+    except ValueError:
+        raise BadInput(f"{what}: {text!r} is not a fraction", "write 0.05 or 5%")
+    if not 0 <= v < 10:
+        raise BadInput(f"{what}: {text!r} is out of range", "write 0.05 or 5%")
+    return v
+
+
+def load_config(path):
+    """JSON: {"min_effect": 0.05, "alpha": 0.05, "suites": {"collectives": {"min_effect": 0.1}}}."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        cfg = Config(min_effect=parse_fraction(doc.get("min_effect", 0.05), f"{path}: min_effect"),
+                     alpha=parse_fraction(doc.get("alpha", 0.05), f"{path}: alpha"))
+        for suite, o in (doc.get("suites") or {}).items():
+            cfg.suites[suite] = parse_fraction(o["min_effect"] if isinstance(o, dict) else o, f"{path}: suites.{suite}")
+        return cfg
+    except (OSError, ValueError, TypeError, AttributeError, KeyError) as e:
+        raise BadInput(f"gate config {path}: {e}", "see reports/README.md for the config's format")
+
+
+def config_from_args(a):
+    cfg = load_config(a.config) if a.config else Config()
+    if a.min_effect is not None:
+        cfg.min_effect = parse_fraction(a.min_effect, "--min-effect")
+    if a.alpha is not None:
+        cfg.alpha = parse_fraction(a.alpha, "--alpha")
+    for item in a.suite_min_effect or []:
+        suite, sep, v = item.partition("=")
+        if not sep:
+            raise BadInput(f"--suite-min-effect {item!r} is not SUITE=FRACTION", "e.g. --suite-min-effect collectives=10%")
+        cfg.suites[suite] = parse_fraction(v, f"--suite-min-effect {suite}")
+    return cfg

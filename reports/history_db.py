@@ -1,0 +1,111 @@
+# The nightly history in SQLite: one row per run (its context split into history-breaking
+# and informational fields), per case its verdict, per case and metric its value. A run's id
+# is a hash of its canonical content, so re-adding the same records adds nothing; each add
+# is one transaction, so a failure leaves the history as it was.
+import datetime
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+from reports import context, records
+from reports.exit_codes import PASS, BadInput, InfrastructureError
+
+DEFAULT_DB = "results/history.sqlite"
+VERSION = "1"
+DDL = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,   -- order of arrival: the x axis of trends
+  run_id TEXT NOT NULL UNIQUE,             -- sha256 of the canonical context + records
+  added_at TEXT NOT NULL, source TEXT, git_sha TEXT, host TEXT,
+  breaking TEXT NOT NULL,                  -- canonical JSON of the history-breaking fields
+  info TEXT NOT NULL);                     -- JSON of the informational fields
+CREATE TABLE IF NOT EXISTS results(
+  run_seq INTEGER NOT NULL REFERENCES runs(seq), case_name TEXT NOT NULL, suite TEXT NOT NULL,
+  backend TEXT, verdict TEXT NOT NULL, PRIMARY KEY(run_seq, case_name));
+CREATE TABLE IF NOT EXISTS metrics(
+  run_seq INTEGER NOT NULL REFERENCES runs(seq), case_name TEXT NOT NULL, name TEXT NOT NULL,
+  value REAL NOT NULL, unit TEXT, direction TEXT, PRIMARY KEY(run_seq, case_name, name));
+"""
+
+
+def canonical(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def connect(path, create):
+    p = Path(path)
+    if not create and not p.is_file():
+        raise BadInput(f"no history database at {p}", "add runs first: `tandem history add RECORDS --db FILE`")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)  # transactions are explicit
+        conn.executescript(DDL)
+        conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
+        (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    except sqlite3.DatabaseError as e:
+        if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+            raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
+        raise BadInput(f"{p}: not a tandem history database ({e})", "pass --db with a history file, or move this one away")
+    if v != VERSION:
+        raise BadInput(f"{p}: history schema version {v}, these tools use {VERSION}", "start a new --db file")
+    return conn
+
+
+def runs_in(recs):
+    """[(run_id, context, records)]: one run per distinct context in a records file."""
+    groups = {}
+    for r in recs:
+        groups.setdefault(canonical(r.get("context") or {}), []).append(r)
+    out = []
+    for ctx_text, rs in groups.items():
+        body = canonical({"context": json.loads(ctx_text), "records": sorted(rs, key=lambda r: r["case"])})
+        out.append((hashlib.sha256(body.encode()).hexdigest(), json.loads(ctx_text), rs))
+    return out
+
+
+def metric_rows(rec):
+    ms = records.metrics(rec)
+    if "time_median" not in ms and records.time_median(rec) is not None:
+        ms["time_median"] = {"value": records.time_median(rec), "unit": "s", "direction": "lower"}
+    return [(n, m["value"], m.get("unit"), m.get("direction")) for n, m in ms.items() if m["value"] == m["value"]
+            and abs(m["value"]) != float("inf")]
+
+
+def add(db, paths):
+    """Adds every run in `paths` in one transaction; returns (added, already present)."""
+    loaded = [(p, records.load(p)) for p in paths]  # all input is checked before any write
+    conn = connect(db, create=True)
+    added = present = 0
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for path, recs in loaded:
+            for run_id, ctx, rs in runs_in(recs):
+                if conn.execute("SELECT 1 FROM runs WHERE run_id=?", (run_id,)).fetchone():
+                    present += 1
+                    continue
+                breaking, info = context.split(ctx)
+                cur = conn.execute(
+                    "INSERT INTO runs(run_id, added_at, source, git_sha, host, breaking, info) VALUES(?,?,?,?,?,?,?)",
+                    (run_id, datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), str(path),
+                     ctx.get("git_sha"), ctx.get("host"), canonical(breaking), canonical(info)))
+                seq = cur.lastrowid
+                for r in {r["case"]: r for r in rs}.values():
+                    conn.execute("INSERT INTO results VALUES(?,?,?,?,?)", (seq, r["case"], r["suite"], r.get("backend"), r["verdict"]))
+                    conn.executemany("INSERT INTO metrics VALUES(?,?,?,?,?,?)", [(seq, r["case"], *m) for m in metric_rows(r)])
+                added += 1
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    finally:
+        conn.close()
+    return added, present
+
+
+def main_add(a):
+    added, present = add(a.db, a.records)
+    print(f"history {a.db}: {added} run(s) added, {present} already present")
+    return PASS

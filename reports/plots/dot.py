@@ -1,0 +1,116 @@
+# dot suite plots: the error of each DotAlgorithm preset (max relative error and error over
+# tolerance across the grid), the accuracy-order measurement, and GFLOP/s vs problem size.
+
+from reports.correctness import worst_check
+from reports.plots import style
+from reports.records import metrics, num
+
+SUITE = "dot"
+BACKEND_COLORS = {"cpu": "tab:blue", "cuda": "tab:green"}
+
+
+def plot(recs, out):
+    plots = []
+    for fn in (error_per_algorithm, accuracy_order, gflops_vs_size):
+        p = fn(recs, out)
+        if p:
+            plots.append(p)
+    return plots
+
+
+def error_per_algorithm(recs, out):
+    pts = []  # (algorithm, backend, max_rel, error/tol, failed)
+    for r in recs:
+        alg = (r.get("params") or {}).get("algorithm")
+        name, rep = worst_check(r)
+        if not alg or rep is None or r["verdict"] == "skip":
+            continue
+        rel, ratio = num(rep.get("max_rel")), num(rep.get("error_over_tolerance"))
+        if rel is None or ratio is None:
+            continue
+        pts.append((alg, r.get("backend", "?"), rel, ratio, rep.get("pass") is False))
+    if not pts:
+        return None
+    algs = sorted({p[0] for p in pts})
+    fig, (a1, a2) = style.figure("dot_general: error per DotAlgorithm preset", "", "", size=(12, 5.2), ncols=2)
+    rels, rel_floor, rel_top = style.floor_positive([p[2] for p in pts])
+    ratios, ratio_floor, ratio_top = style.floor_positive([p[3] for p in pts])
+    seen = set()
+    for i, p in enumerate(pts):
+        x = algs.index(p[0]) + ((i % 7) - 3) * 0.05  # small jitter shows overlapping cases
+        color, marker = BACKEND_COLORS.get(p[1], "tab:gray"), ("x" if p[4] else "o")
+        lab = p[1] if p[1] not in seen else None
+        seen.add(p[1])
+        for ax, y, top in ((a1, rels[i], rel_top), (a2, ratios[i], ratio_top)):
+            ax.scatter(x, y, color=color, marker="^" if y == top else marker, s=24 if y == top else 18,
+                       alpha=0.8, label=lab if ax is a1 else None)
+    a2.axhline(1.0, color="tab:red", ls="--", lw=1, label="tolerance (error/tol = 1)")
+    for ax, floor in ((a1, rel_floor), (a2, ratio_floor)):
+        if any(p[2 if ax is a1 else 3] == 0 for p in pts):
+            ax.axhline(floor, color="0.5", ls=":", lw=1)
+            ax.annotate("exact (0)", (1.0, floor), xycoords=("axes fraction", "data"), ha="right", va="bottom",
+                        fontsize="x-small", color="0.4")
+    for ax, ylab in ((a1, "max relative error (dimensionless, log)"), (a2, "max error / tolerance (log)")):
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(algs)))
+        ax.set_xticklabels(algs, rotation=45, ha="right", fontsize="small")
+        ax.set_xlabel("DotAlgorithm preset")
+        ax.set_ylabel(ylab)
+    a1.set_title("worst output per case (x failed, ▲ at top: inf/NaN)", fontsize="medium")
+    a2.set_title("below the red line passes", fontsize="medium")
+    style.legend(a1, len(seen), "backend")
+    style.legend(a2, 1)
+    return style.save(fig, out, "dot_error_per_algorithm.png", "Error per DotAlgorithm preset",
+                      f"{len(pts)} cases; exact results sit on the dotted 'exact (0)' line")
+
+
+def accuracy_order(recs, out):
+    rows = []  # (k, backend, {preset: error})
+    for r in recs:
+        table = (r.get("correctness") or {}).get("normalized_error")
+        if isinstance(table, dict) and table:
+            errs = {p: num(v.get("max_error_over_sum_abs")) for p, v in table.items() if isinstance(v, dict)}
+            rows.append(((r.get("params") or {}).get("k", "?"), r.get("backend", "?"), errs))
+    if not rows:
+        return None
+    presets = sorted({p for _, _, e in rows for p in e}, key=lambda p: -max(e.get(p) or 0 for _, _, e in rows))
+    fig, ax = style.figure("dot_general: accuracy of each preset on the same inputs",
+                           "DotAlgorithm preset", "max |error| / Σ|a·b|  (dimensionless, log)", size=(11, 5.2))
+    width = 0.8 / len(rows)
+    for j, (k, backend, errs) in enumerate(sorted(rows, key=lambda t: (str(t[1]), num(t[0]) or 0))):
+        vals, _, _ = style.floor_positive([errs.get(p) or 0.0 for p in presets], 1e-18)
+        ax.bar([i + j * width for i in range(len(presets))], vals, width, label=f"K={k} ({backend})")
+    ax.set_yscale("log")
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(presets))])
+    ax.set_xticklabels(presets, rotation=45, ha="right", fontsize="small")
+    style.legend(ax, len(rows), "reduction length")
+    return style.save(fig, out, "dot_accuracy_order.png", "Accuracy order of the presets",
+                      "lower is more accurate; F32_F32_F32 should sit below every reduced-precision preset")
+
+
+def gflops_vs_size(recs, out):
+    series = {}
+    for r in recs:
+        m, p = metrics(r).get("gflops"), r.get("params") or {}
+        if not m or r["verdict"] != "pass" or not all(num(p.get(k)) for k in ("m", "k", "n")):
+            continue
+        flops = 2 * (num(p.get("batch")) or 1) * num(p["m"]) * num(p["k"]) * num(p["n"])
+        key = f"{p.get('algorithm', '?')} ({r.get('backend', '?')})"
+        series.setdefault(key, []).append((flops, m["value"]))
+    if not series:
+        return None
+    fig, ax = style.figure("dot_general: throughput vs problem size",
+                           "work per call (FLOP, 2·B·M·K·N, log)", "throughput (GFLOP/s)")
+    for key, color in zip(sorted(series), style.colors(len(series))):
+        pts = series[key]
+        by_x = {}
+        for x, y in pts:
+            by_x.setdefault(x, []).append(y)
+        xs = sorted(by_x)  # a line through the median of the cases of equal work; every case as a dot
+        ax.plot(xs, [sorted(by_x[x])[len(by_x[x]) // 2] for x in xs], lw=1.2, color=color, label=key)
+        ax.scatter([x for x, _ in pts], [y for _, y in pts], s=10, alpha=0.45, color=color)
+    ax.set_xscale("log")
+    style.auto_log(ax, "y", [y for s in series.values() for _, y in s])
+    style.legend(ax, len(series), "preset (backend)")
+    return style.save(fig, out, "dot_gflops.png", "GFLOP/s vs problem size",
+                      "higher is better; lines join the median of cases of equal work")

@@ -1,0 +1,75 @@
+# `report RECORDS... -o DIR`: index.html (per suite a correctness table and its plots),
+# the PNGs, and summary.md (verdict counts, failures, plot list) from one or more records files.
+import html
+from pathlib import Path
+
+from reports import atomic, context, records
+from reports.correctness import COLUMNS, markdown_table, row, verdict_counts
+from reports.exit_codes import PASS, BadInput
+
+CSS = """body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.fail td,tr.error td{background:#fdd}
+tr.skip td{color:#888}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
+
+
+def context_lines(recs):
+    if not recs:
+        return []
+    breaking, info = context.split(recs[0].get("context"))
+    return [f"{k}: {v}" for k, v in list(breaking.items()) + list(info.items())]
+
+
+def html_table(rows):
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    body = "".join(f'<tr class="{html.escape(r["verdict"])}">' + "".join(
+        f"<td>{html.escape(str(r[c]))}</td>" for c in COLUMNS) + "</tr>" for r in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def counts_text(c):
+    return ", ".join(f"{n} {k}" for k, n in c.items() if n)
+
+
+def render(paths, out_dir, title="tandem report"):
+    from reports.plots import plots_for  # matplotlib is imported only when plots are drawn
+
+    recs = [r for p in paths for r in records.load(p)]
+    if not recs:
+        raise BadInput(f"no records in {', '.join(map(str, paths))}", "run some cases first: `tandem run --out FILE`")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    suites = records.by_suite(recs)
+    md = [f"# {title}", "", f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
+          "| suite | pass | fail | skip | error | plots |", "|---|---|---|---|---|---|"]
+    body, failures, all_plots = [], [], []
+    for suite in sorted(suites):
+        rs = suites[suite]
+        c = verdict_counts(rs)
+        plots = plots_for(suite, rs, out)
+        md.append(f"| {suite} | {c['pass']} | {c['fail']} | {c['skip']} | {c['error']} | {len(plots)} |")
+        failures += [row(r) for r in rs if r["verdict"] in records.FAILED]
+        body.append(f'<h2 id="{html.escape(suite)}">{html.escape(suite)}</h2><p>{html.escape(counts_text(c))}</p>')
+        body += [f'<figure><img src="{html.escape(p.file)}" alt="{html.escape(p.title)}">'
+                 f"<figcaption>{html.escape(p.title)} — {html.escape(p.caption)}</figcaption></figure>" for p in plots]
+        body.append("<details open><summary>Correctness</summary>" + html_table([row(r) for r in rs]) + "</details>")
+        all_plots += plots
+    ctx = context_lines(recs)
+    md += ["", "## Context", ""] + [f"- {line}" for line in ctx]
+    if failures:
+        md += ["", f"## Failures ({len(failures)})", "", markdown_table(failures)]
+    md += ["", "## Plots", ""] + [f"- [{p.title}]({p.file}): {p.caption}" for p in all_plots] + [""]
+    nav = " · ".join(f'<a href="#{html.escape(s)}">{html.escape(s)}</a>' for s in sorted(suites))
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1><p>{nav}</p>"
+            f"<p>{len(recs)} records: {html.escape(counts_text(verdict_counts(recs)))}</p>"
+            f"<details><summary>Context</summary><pre>{html.escape(chr(10).join(ctx))}</pre></details>"
+            + "".join(body) + "</body></html>\n")
+    atomic.write_text(out / "index.html", page)
+    atomic.write_text(out / "summary.md", "\n".join(md))
+    return recs
+
+
+def main(a):
+    recs = render(a.records, a.output, a.title)
+    print(f"report: {a.output}/index.html ({len(recs)} records)")
+    return PASS

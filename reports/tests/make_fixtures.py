@@ -1,0 +1,115 @@
+# Writes the generated fixture records under fixtures/ (one file per suite), seeded so they
+# never change: `/usr/bin/python3 reports/tests/make_fixtures.py`. Hand-made fixtures
+# (dot_small.json, the broken files) live beside them and are not touched.
+import json
+import random
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent / "fixtures"
+CONTEXT = {"git_sha": "5d38602abc", "compiler": "g++ 12.2.0", "build_type": "Release", "host": "ci-1",
+           "cpu_threads": 2, "ranks": 1, "blas": "OpenBLAS 0.3.21", "blas_threads": 2}
+rng = random.Random(5)
+
+
+def timing(median, reps=5, noise=0.02):
+    s = [round(median * (1 + rng.uniform(-noise, noise)), 9) for _ in range(reps)]
+    ss = sorted(s)
+    return {"unit": "s", "median": ss[reps // 2], "min": ss[0], "max": ss[-1], "p99": ss[-1],
+            "mean": round(sum(s) / reps, 12), "repetitions": reps, "samples": s}
+
+
+def record(suite, case, params, backend, metrics, t=None, verdict="pass", correctness=None, ctx=None):
+    r = {"schema": "tandem.records/1", "suite": suite, "case": f"{case}/{backend}", "params": params,
+         "backend": backend, "device": "cuda:0" if backend == "cuda" else "cpu", "verdict": verdict,
+         "message": "", "correctness": correctness, "info": {},
+         "metrics": [{"name": n, "value": v, "unit": u, "direction": d} for n, v, u, d in metrics],
+         "context": dict(ctx or CONTEXT)}
+    if t is not None:
+        r["timing"] = t
+    return r
+
+
+def check(max_abs, max_rel, ratio, rel_tol):
+    return {"out": {"pass": ratio <= 1, "count": 64, "bad": 0 if ratio <= 1 else 3, "max_abs": max_abs,
+                    "max_rel": max_rel, "error_over_tolerance": ratio,
+                    "tolerance": {"abs": 0, "rel": rel_tol, "scaled": 0, "why": "fixture"}}}
+
+
+def dot():
+    out = []
+    presets = {"F32_F32_F32": 6e-8, "BF16_BF16_F32": 4e-3, "BF16_BF16_F32_X3": 1e-5, "TF32_TF32_F32": 5e-4,
+               "F16_F16_F32": 5e-4}
+    for alg, u in presets.items():
+        for m, k, n in ((4, 8, 4), (17, 33, 9), (64, 256, 32)):
+            rel = u * rng.uniform(0.05, 0.8)
+            t = 2e-6 + 2 * m * k * n / (rng.uniform(5, 50) * 1e9)
+            out.append(record("dot", f"dot/B:1/M:{m}/K:{k}/N:{n}/in:f32/alg:{alg}",
+                              {"batch": 1, "m": m, "k": k, "n": n, "input_dtype": "f32", "algorithm": alg}, "cpu",
+                              [("gflops", 2 * m * k * n / t / 1e9, "GFLOP/s", "higher"), ("time_median", t, "s", "lower")],
+                              timing(t), correctness=check(rel * 3, rel, rel / (u * 4), u * 4)))
+    out[4]["verdict"], out[4]["correctness"] = "fail", check(0.5, 0.2, 12.0, 1e-7)
+    out[4].pop("timing")
+    table = {p: {"max_error_over_sum_abs": u * 0.3, "log2": 0} for p, u in presets.items()}
+    out.append(record("dot", "dot/accuracy_order/M:32/K:256/N:32", {"m": 32, "k": 256, "n": 32}, "cpu", [],
+                      correctness={"normalized_error": table, "checks": {"X3 more accurate than one bf16 pass": True}}))
+    out.append(record("dot", "dot/B:1/M:4/K:8/N:4/in:f32/alg:F32_F32_F32", {"algorithm": "F32_F32_F32"}, "cuda", [],
+                      verdict="skip"))
+    out[-1]["message"] = "no CUDA device: GPU cases skip"
+    return out
+
+
+def lstm():
+    out = []
+    for b, t, h in ((4, 16, 32), (8, 32, 64), (32, 64, 256)):
+        for backend, speed in (("cpu", 3.0), ("cuda", 400.0)):
+            g = speed * (h / 32) ** 0.7 * rng.uniform(0.9, 1.1)
+            out.append(record("lstm", f"lstm/B:{b}/T:{t}/I:{h}/H:{h}/L:2/bidi:1/lens:ragged",
+                              {"batch": b, "seq_len": t, "input_size": h, "hidden": h, "layers": 2, "bidirectional": True},
+                              backend, [("gflops", g, "GFLOP/s", "higher")], timing(1e-3 * h / g)))
+    return out
+
+
+def collectives():
+    out = []
+    for op, factor in (("psum", 2 * 7 / 8), ("all_gather", 7 / 8), ("ragged_all_to_all", 7 / 8)):
+        for e in range(10, 29, 3):
+            size = 2 ** e
+            algbw = 90 * size / (size + 2 ** 20)
+            t = size / (algbw * 1e9)
+            out.append(record("collectives", f"collectives/{op}/bytes:{size}/dtype:f32", {"op": op, "bytes": size, "dtype": "f32"},
+                              "cuda", [("algbw", algbw, "GB/s", "higher"), ("busbw", algbw * factor, "GB/s", "higher")],
+                              timing(t), ctx=dict(CONTEXT, ranks=8, gpu="NVIDIA H100 80GB HBM3", nccl="2.21.5")))
+    return out
+
+
+def remat():
+    out = []
+    policies = {"nothing_saveable": (1.6, 0.2), "everything_saveable": (1.0, 1.0), "dots_saveable": (1.15, 0.45),
+                "checkpoint_dots_with_no_batch_dims": (1.2, 0.5), "save_only_these_names": (1.4, 0.6)}
+    for model, base_t, base_mem in (("mlp", 2e-3, 2 ** 24), ("transformer_block", 9e-3, 2 ** 28)):
+        for pol, (tf, mf) in policies.items():
+            out.append(record("remat", f"remat/model:{model}/policy:{pol}", {"model": model, "policy": pol}, "cpu",
+                              [("peak_bytes", int(base_mem * mf), "B", "lower"),
+                               ("residual_bytes", int(base_mem * mf * 0.6), "B", "lower")], timing(base_t * tf)))
+    return out
+
+
+def scan_hoist():
+    out = []
+    for length in (16, 256, 4096):
+        out.append(record("scan_hoist", f"scan_hoist/length:{length}/reduce:sum", {"length": length, "reduce": "sum"}, "cpu",
+                          [("speedup", 1 + length / 1000, "x", "higher"), ("peak_bytes", 4096 * 8, "B", "lower"),
+                           ("peak_bytes_unhoisted", 4096 * length, "B", "lower")], timing(1e-6 * length)))
+    return out
+
+
+def vmap():  # a suite with no plots of its own: the generic fallback draws it
+    return [record("vmap", f"vmap/prim:{p}/batch:{b}", {"prim": p, "batch": b}, "cpu", [("time_median", 1e-5 * b, "s", "lower")],
+                   timing(1e-5 * b)) for p in ("dot", "reduce") for b in (1, 64)]
+
+
+if __name__ == "__main__":
+    for name, fn in (("dot", dot), ("lstm", lstm), ("collectives", collectives), ("remat", remat),
+                     ("scan_hoist", scan_hoist), ("vmap", vmap)):
+        lines = ",\n".join(json.dumps(r, separators=(",", ":")) for r in fn())
+        (HERE / f"{name}.json").write_text('{"schema": "tandem.records/1", "records": [\n' + lines + "\n]}\n")
