@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# For users' CI: build, run the quick profile with enough repetitions for the gate's
+# statistics, and gate it against the baseline of this machine kind (reports/baselines/).
+# Exit code: the gate's (0 pass, 1 correctness, 2 regression, 3 inconclusive, 4 bad input,
+# 5 infrastructure). The markdown summary, fit for a pull-request comment, is written to
+# results/gate/gate.md. Set TANDEM_MACHINE_KIND to pick the baseline explicitly.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/ci/install_deps.sh" && "$root/ci/build.sh" || exit 5
+tandem="${BUILD_DIR:-$root/build}/tandem"
+out="$root/results/gate"
+"$tandem" run -q --profile quick --backend auto -n "${GATE_REPETITIONS:-10}" --out "$out"
+run_rc=$?
+# A correctness failure still goes through the gate, whose summary names the failed cases.
+[ $run_rc = 0 ] || [ $run_rc = 1 ] || exit $run_rc
+kind_args=()
+[ -n "${TANDEM_MACHINE_KIND:-}" ] && kind_args=(--machine-kind "$TANDEM_MACHINE_KIND")
+"$tandem" gate --current "$out/records.json" "${kind_args[@]}" --summary "$out/gate.md" "$@"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# For users' nightly jobs: build, run the nightly profile, add the records to the SQLite
+# history (results/history.sqlite, or HISTORY_DB), and render the run's report and the
+# history's trend report with change points under results/nightly/<UTC date>/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/ci/install_deps.sh"
+"$root/ci/build.sh"
+tandem="${BUILD_DIR:-$root/build}/tandem"
+out="$root/results/nightly/$(date -u +%Y-%m-%d)"
+db="${HISTORY_DB:-$root/results/history.sqlite}"
+set +e
+"$tandem" run -q --profile nightly --backend auto -n "${NIGHTLY_REPETITIONS:-10}" --out "$out"
+run_rc=$?
+set -e
+"$tandem" history add "$out/records.json" --db "$db"
+"$tandem" report "$out/records.json" -o "$out/report"
+"$tandem" history report --db "$db" -o "$out/history"
+echo "nightly: report $out/report/index.html, history $out/history/index.html"
+exit $run_rc
