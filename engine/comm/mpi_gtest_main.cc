@@ -13,11 +13,14 @@ namespace {
 
 class FailureCollector : public ::testing::EmptyTestEventListener {
  public:
-  std::string log;
+  std::string log, current;
+  // (UnitTest::current_test_info() would deadlock inside OnTestPartResult: remember it here.)
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    current = std::string(info.test_suite_name()) + "." + info.name();
+  }
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (!r.failed()) return;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    log += std::string(info ? info->test_suite_name() : "?") + "." + (info ? info->name() : "?") + " at " +
+    log += current + " at " +
            (r.file_name() ? r.file_name() : "?") + ":" + std::to_string(r.line_number()) + "\n" + r.summary() + "\n";
   }
 };

@@ -3,6 +3,7 @@
 // come from ncclCommSplit. Control-plane calls go through the MPI communicator it wraps.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "engine/comm/mpi_communicator.h"
 

@@ -1,6 +1,10 @@
-// Watchdog implementation: one waiting thread, re-armed per collective by generation count.
+// Watchdog implementation: one thread that polls (every timeout/10, clamped to 1 ms..1 s)
+// whether the armed collective has been in flight longer than the timeout. arm() and
+// disarm() only take an uncontended lock and never wake the thread: waking it on every
+// call cost a context switch per collective, which dominated small messages.
 #include "engine/comm/watchdog.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -25,34 +29,39 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::arm(std::string what) {
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    what_ = std::move(what);
-    armed_ = true;
-    ++generation_;
-  }
-  cv_.notify_all();
+  std::lock_guard<std::mutex> lk(mu_);
+  what_ = std::move(what);
+  what_fn_ = nullptr;
+  armed_ = true;
+  ++generation_;
+  since_ = std::chrono::steady_clock::now();
+}
+
+void Watchdog::arm(const std::function<std::string()>* what) {
+  std::lock_guard<std::mutex> lk(mu_);
+  what_fn_ = what;
+  armed_ = true;
+  ++generation_;
+  since_ = std::chrono::steady_clock::now();
 }
 
 void Watchdog::disarm() {
   std::lock_guard<std::mutex> lk(mu_);
   armed_ = false;
+  what_fn_ = nullptr;
 }
 
 void Watchdog::loop() {
+  const auto timeout = std::chrono::duration<double>(timeout_s_);
+  const auto poll = std::chrono::duration<double>(std::min(1.0, std::max(1e-3, timeout_s_ / 10)));
   std::unique_lock<std::mutex> lk(mu_);
   while (!stop_) {
-    if (!armed_) {
-      cv_.wait(lk, [&] { return stop_ || armed_; });
-      continue;
-    }
-    const uint64_t gen = generation_;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
-    if (cv_.wait_until(lk, deadline, [&] { return stop_ || !armed_ || generation_ != gen; })) continue;
+    cv_.wait_for(lk, poll, [&] { return stop_; });
+    if (stop_ || !armed_ || std::chrono::steady_clock::now() - since_ < timeout) continue;
     char buf[160];
     std::snprintf(buf, sizeof buf, "[tandem watchdog] rank %d of %d (host %s): no progress for %.1f s in ",
                   world_.rank(), world_.size(), host_name().c_str(), timeout_s_);
-    std::string report = buf + what_ +
+    std::string report = buf + (what_fn_ ? (*what_fn_)() : what_) +
                          "; aborting the job (raise --watchdog-timeout if this op is just slow)";
     armed_ = false;
     lk.unlock();

@@ -5,6 +5,7 @@
 // ones that did not finish.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -20,6 +21,9 @@ class Watchdog {
   Watchdog(Communicator& world, double timeout_s);
   ~Watchdog();
   void arm(std::string what);
+  // Lazy form: *what is called only if the collective hangs (under the lock, so the caller
+  // must keep it alive until disarm(): WatchScope does).
+  void arm(const std::function<std::string()>* what);
   void disarm();
   double timeout_s() const { return timeout_s_; }
   // What runs on expiry (default: print and world.abort(124)); tests replace it.
@@ -32,21 +36,27 @@ class Watchdog {
   std::mutex mu_;
   std::condition_variable cv_;
   std::string what_;
+  const std::function<std::string()>* what_fn_ = nullptr;
   bool armed_ = false, stop_ = false;
   uint64_t generation_ = 0;
+  std::chrono::steady_clock::time_point since_;  // when the armed collective started
   std::thread thread_;
 };
 
-// Arms for the lifetime of the scope when w is set; `what` is built only then.
+// Arms for the lifetime of the scope when w is set; the description `what` is formatted
+// only if the watchdog fires (formatting it per call cost more than a small collective).
 class WatchScope {
  public:
-  WatchScope(Watchdog* w, const std::function<std::string()>& what) : w_(w) {
-    if (w_) w_->arm(what());
+  WatchScope(Watchdog* w, std::function<std::string()> what) : w_(w), what_(std::move(what)) {
+    if (w_) w_->arm(&what_);
   }
   ~WatchScope() { if (w_) w_->disarm(); }
+  WatchScope(const WatchScope&) = delete;
+  WatchScope& operator=(const WatchScope&) = delete;
 
  private:
   Watchdog* w_;
+  std::function<std::string()> what_;
 };
 
 }  // namespace tandem::comm

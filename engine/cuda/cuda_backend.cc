@@ -9,6 +9,7 @@
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/cuda/dot_cuda.h"
+#include "engine/cuda/lstm_cudnn.h"
 #include "engine/ir/primitive.h"
 #include "engine/prims/register_all.h"
 
@@ -76,6 +77,7 @@ void register_cuda_memory(Allocator& a) {
 void register_cuda_impls() {
   // Called by register_all_primitives() after every family is registered.
   mutable_primitive("dot_general").cuda = cuda_impl::dot_general_impl;
+  register_lstm_cudnn_impls();
 }
 
 }  // namespace tandem

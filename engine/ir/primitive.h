@@ -23,11 +23,12 @@ struct EvalContext {
 using ShapeRule = std::function<std::vector<AType>(const std::vector<AType>&, const Params&)>;
 using Impl = std::function<std::vector<Tensor>(const std::vector<Tensor>&, const Params&,
                                                EvalContext&)>;
-// Reverse mode: given primal inputs and output cotangents (traced Values), emit the
-// cotangent of each input (nullopt: not differentiable / zero).
-using VjpRule = std::function<std::vector<std::optional<Value>>(
-    const std::vector<Value>& primals_in, const std::vector<Value>& primals_out,
-    const std::vector<Value>& cotangents_out, const Params&)>;
+// Reverse mode (engine/passes/vjp.h defines VjpArgs): the rule reads primal inputs and
+// outputs on demand (each read may save a residual or recompute it, so read only what the
+// derivative needs) and returns the cotangent of each input (nullopt: zero / not
+// differentiable), emitted into args.builder.
+struct VjpArgs;
+using VjpRule = std::function<std::vector<std::optional<Value>>(const VjpArgs&, const Params&)>;
 // Batching: inputs with their batch axis (nullopt: unbatched) → outputs and theirs.
 using BatchRule = std::function<std::pair<std::vector<Value>, std::vector<std::optional<int>>>(
     const std::vector<Value>& in, const std::vector<std::optional<int>>& in_axes,

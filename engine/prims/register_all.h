@@ -6,6 +6,9 @@ void register_structure_primitives();
 void register_reduction_primitives();
 void register_dot_general_primitive();
 void register_scan_primitive();
+void register_lstm_primitives();
+void register_checkpoint_primitives();  // checkpoint.cc
+void register_vjp_rules();               // vjp_rules*.cc: after every family
 // Backends add their impls to the registered primitives (no-op when not built).
 void register_cuda_impls();
 inline void register_all_primitives() {
@@ -14,6 +17,9 @@ inline void register_all_primitives() {
   register_reduction_primitives();
   register_dot_general_primitive();
   register_scan_primitive();
+  register_lstm_primitives();
+  register_checkpoint_primitives();
+  register_vjp_rules();
   register_cuda_impls();
 }
 }  // namespace tandem

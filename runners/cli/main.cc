@@ -1,13 +1,26 @@
 // The tandem CLI: list | run | check | bench | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "engine/core/error.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/exit_codes.h"
 
+namespace tandem {
+void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
+}
+
 int main(int argc, char** argv) {
   using namespace tandem;
+  // `tandem run collectives ...` is the sweep: the same as `tandem collectives ...`.
+  std::vector<char*> args(argv, argv + argc);
+  if (argc >= 3 && std::string(argv[1]) == "run" && std::string(argv[2]) == "collectives") {
+    args.erase(args.begin() + 1);
+    --argc;
+    argv = args.data();
+  }
   CLI::App app{"tandem: correctness and performance of JAX-style numerics, engine vs reference"};
   app.require_subcommand(1);
   int code = exit_code::pass;
@@ -16,6 +29,7 @@ int main(int argc, char** argv) {
   add_run_command(app, "check", /*timed=*/false, code);
   add_bench_command(app, code);
   add_python_commands(app, code);
+  add_collectives_command(app, code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "engine/comm/rank_env.h"
 #include "engine/core/error.h"
 #include "runners/cli/exit_codes.h"
 #include "runners/cli/selection.h"
@@ -73,6 +74,9 @@ int run(const RunArgs& a, bool timed) {
     throw_bad_input("no case matches the selection", "`tandem list --profile " + a.sel.profile + "` shows the cases");
   if (a.repetitions < 1) throw_bad_input("--repetitions must be >= 1");
   RecordWriter writer(a.out + "/records.json");
+  // Under mpirun/srun every rank runs every case, but only rank 0 prints and writes files.
+  const bool writes = comm::is_writer_rank();
+  std::vector<nlohmann::json> unwritten;
   int counts[4] = {0, 0, 0, 0};
   size_t total = cases.size() * devices.size(), done = 0;
   auto t0 = std::chrono::steady_clock::now();
@@ -86,9 +90,10 @@ int run(const RunArgs& a, bool timed) {
       opts.min_time_s = a.min_time;
       CaseResult r = run_case(*c, opts);
       counts[int(r.verdict)]++;
-      writer.add(make_record(*c, backend_name(d), d.str(), r));
+      nlohmann::json rec = make_record(*c, backend_name(d), d.str(), r);
+      if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));
       ++done;
-      if (!a.quiet) {
+      if (!a.quiet && writes) {
         double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::cerr << "[" << done << "/" << total << " " << fmt_double(el, 3) << "s] " << c->name << "/"
                   << backend_name(d) << " " << verdict_name(r.verdict);
@@ -97,12 +102,14 @@ int run(const RunArgs& a, bool timed) {
         if (r.verdict == Verdict::fail || r.verdict == Verdict::error) std::cerr << r.message << "\n";
       }
     }
-  std::string md = summary_markdown(writer.records(), counts);
-  write_file_atomically(a.out + "/summary.md", md);
-  write_file_atomically(a.out + "/benchmark.json", google_benchmark_json(writer.records()).dump(1) + "\n");
-  if (!a.quiet) std::cout << md;
-  std::cout << counts[0] << " passed, " << counts[1] << " failed, " << counts[2] << " skipped\n";
-  std::cerr << "records: " << a.out << "/records.json  summary: " << a.out << "/summary.md\n";
+  std::string md = summary_markdown(writes ? writer.records() : unwritten, counts);
+  if (writes) {
+    write_file_atomically(a.out + "/summary.md", md);
+    write_file_atomically(a.out + "/benchmark.json", google_benchmark_json(writer.records()).dump(1) + "\n");
+    if (!a.quiet) std::cout << md;
+    std::cout << counts[0] << " passed, " << counts[1] << " failed, " << counts[2] << " skipped\n";
+    std::cerr << "records: " << a.out << "/records.json  summary: " << a.out << "/summary.md\n";
+  }
   if (counts[1] > 0) return exit_code::correctness_failure;
   if (counts[3] > 0) return exit_code::infrastructure_error;
   return exit_code::pass;

@@ -64,6 +64,8 @@ std::vector<ref::Array> eval_eqn(const Eqn& e, const std::vector<ref::Array>& in
     ref::DotDims d{s.lhs_contract, s.rhs_contract, s.lhs_batch, s.rhs_batch};
     return {ref::dot_general(in[0], in[1], d, s.out_dtype)};
   }
+  if (n == "checkpoint_name") return {in[0]};
+  if (n == "checkpoint") return reference_eval(*p.get_program("body"), in);
   if (n == "scan") {
     const Program& body = *p.get_program("body");
     size_t nc = size_t(p.get_int("num_consts")), nk = size_t(p.get_int("num_carry"));

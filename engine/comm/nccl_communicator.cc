@@ -1,0 +1,199 @@
+// The NCCL backend. Bootstrap: rank 0 calls ncclGetUniqueId and MPI_Bcast shares the id;
+// the local rank (launcher environment, else the MPI shared-memory split) picks the GPU
+// (device 0 when runners/launch/rank_env.sh already bound one per rank);
+// split() is ncclCommSplit alongside an MPI_Comm_split of the control communicator, so
+// host_all_gather / abort always have an MPI communicator of the same ranks. Every data
+// call is enqueued on the communicator's stream and synchronised before returning, so the
+// semantics match the blocking MPI backend. Without NCCL (no CUDA build) both entry points
+// report unsupported: a skip with the reason.
+#include "engine/comm/nccl_communicator.h"
+
+#include "engine/core/error.h"
+
+#if defined(TANDEM_HAVE_NCCL)
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdlib>
+
+#include "engine/comm/rank_env.h"
+
+namespace tandem::comm {
+namespace {
+
+void check_nccl(ncclResult_t rc, const char* call) {
+  if (rc == ncclSuccess) return;
+  throw Error(ErrorKind::internal, cat(call, " failed: ", ncclGetErrorString(rc)));
+}
+void check_cuda(cudaError_t rc, const char* call) {
+  if (rc == cudaSuccess) return;
+  throw Error(ErrorKind::internal, cat(call, " failed: ", cudaGetErrorString(rc)));
+}
+#define NCCL_CHECK(call) check_nccl((call), #call)
+#define CUDA_CHECK(call) check_cuda((call), #call)
+
+ncclDataType_t nccl_type(DType t) {
+  switch (t) {
+    case DType::f64: return ncclFloat64;
+    case DType::f32: return ncclFloat32;
+    case DType::f16: return ncclFloat16;
+    case DType::bf16: return ncclBfloat16;
+    case DType::i32: return ncclInt32;
+    default: throw_unsupported(cat("NCCL has no type for ", dtype_name(t)));
+  }
+}
+ncclRedOp_t nccl_op(ReduceOp op) {
+  return op == ReduceOp::sum ? ncclSum : op == ReduceOp::max ? ncclMax : ncclMin;
+}
+size_t bytes_of(int64_t n, DType t) { return size_t(n) * size_t(dtype_size(t)); }
+
+class NcclCommunicator final : public Communicator {
+ public:
+  // control: the MPI communicator of the same ranks (owned when `owned_control` is set).
+  NcclCommunicator(ncclComm_t comm, int gpu, Communicator* control, std::unique_ptr<Communicator> owned_control)
+      : comm_(comm), gpu_(gpu), control_(control), owned_(std::move(owned_control)) {
+    CUDA_CHECK(cudaSetDevice(gpu_));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  ~NcclCommunicator() override {
+    if (stream_) cudaStreamDestroy(stream_);
+    if (comm_) ncclCommDestroy(comm_);
+  }
+  int rank() const override { return control_->rank(); }
+  int size() const override { return control_->size(); }
+  std::string backend() const override { return "nccl"; }
+  Device device() const override { return Device::cuda(gpu_); }
+
+  std::unique_ptr<Communicator> split(int color, int key) override {
+    std::unique_ptr<Communicator> ctl = control_->split(color, key);
+    ncclComm_t sub = nullptr;
+    NCCL_CHECK(ncclCommSplit(comm_, color, key, &sub, nullptr));
+    return std::make_unique<NcclCommunicator>(sub, gpu_, ctl.get(), std::move(ctl));
+  }
+  void all_reduce(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
+    NCCL_CHECK(ncclAllReduce(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_));
+    sync();
+  }
+  void all_gather(const void* s, void* r, int64_t n, DType t) override {
+    NCCL_CHECK(ncclAllGather(s, r, size_t(n), nccl_type(t), comm_, stream_));
+    sync();
+  }
+  void reduce_scatter(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
+    NCCL_CHECK(ncclReduceScatter(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_));
+    sync();
+  }
+  void all_to_all(const void* s, void* r, int64_t n, DType t) override {
+    const size_t np = static_cast<size_t>(size());
+    std::vector<int64_t> counts(np, n), displs(np);
+    for (int p = 0; p < size(); ++p) displs[size_t(p)] = p * n;
+    all_to_all_v(s, counts, displs, r, counts, displs, t);
+  }
+  void all_to_all_v(const void* s, const std::vector<int64_t>& sc, const std::vector<int64_t>& sd, void* r,
+                    const std::vector<int64_t>& rc, const std::vector<int64_t>& rd, DType t) override {
+    const auto* sb = static_cast<const char*>(s);
+    auto* rb = static_cast<char*>(r);
+    const ncclDataType_t nt = nccl_type(t);
+    NCCL_CHECK(ncclGroupStart());
+    for (int p = 0; p < size(); ++p) {
+      const size_t i = size_t(p);
+      if (sc[i] > 0) NCCL_CHECK(ncclSend(sb + bytes_of(sd[i], t), size_t(sc[i]), nt, p, comm_, stream_));
+      if (rc[i] > 0) NCCL_CHECK(ncclRecv(rb + bytes_of(rd[i], t), size_t(rc[i]), nt, p, comm_, stream_));
+    }
+    NCCL_CHECK(ncclGroupEnd());
+    sync();
+  }
+  void broadcast(void* buf, int64_t n, DType t, int root) override {
+    NCCL_CHECK(ncclBroadcast(buf, buf, size_t(n), nccl_type(t), root, comm_, stream_));
+    sync();
+  }
+  void send_recv(const void* s, int dst, void* r, int src, int64_t n, DType t) override {
+    NCCL_CHECK(ncclGroupStart());
+    if (dst >= 0) NCCL_CHECK(ncclSend(s, size_t(n), nccl_type(t), dst, comm_, stream_));
+    if (src >= 0) NCCL_CHECK(ncclRecv(r, size_t(n), nccl_type(t), src, comm_, stream_));
+    NCCL_CHECK(ncclGroupEnd());
+    sync();
+  }
+  void barrier() override {
+    sync();
+    control_->barrier();
+  }
+  void host_all_gather(const void* s, void* r, int64_t bytes) override { control_->host_all_gather(s, r, bytes); }
+  [[noreturn]] void abort(int code) override {
+    ncclCommAbort(comm_);  // unblocks a hung kernel before the MPI abort ends the job
+    comm_ = nullptr;
+    control_->abort(code);
+    std::abort();  // (not reached: the MPI abort does not return)
+  }
+
+ private:
+  void sync() { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  ncclComm_t comm_ = nullptr;
+  int gpu_ = 0;
+  cudaStream_t stream_ = nullptr;
+  Communicator* control_;
+  std::unique_ptr<Communicator> owned_;
+};
+
+// The rank on this node: the launcher's variable, else a shared-memory split of the world.
+int local_rank(MpiCommunicator& mpi) {
+  if (int r = launcher_local_rank(); r >= 0) return r;
+  MPI_Comm node;
+  MPI_Comm_split_type(mpi.handle(), MPI_COMM_TYPE_SHARED, mpi.rank(), MPI_INFO_NULL, &node);
+  int r = 0;
+  MPI_Comm_rank(node, &r);
+  MPI_Comm_free(&node);
+  return r;
+}
+
+}  // namespace
+
+bool nccl_available(std::string* why) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    if (why) *why = "no CUDA device is visible";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi) {
+  // Every rank must agree before any NCCL call, or a rank without a GPU would hang the rest.
+  std::string why;
+  int ndev = 0, lr = -1;
+  if (nccl_available(&why)) {
+    cudaGetDeviceCount(&ndev);
+    // runners/launch/rank_env.sh binds one GPU per rank (CUDA_VISIBLE_DEVICES): use it.
+    lr = std::getenv("TANDEM_GPU_BOUND") ? 0 : local_rank(mpi);
+    if (lr >= ndev) why = cat("local rank ", lr, " has no GPU of its own (", ndev, " visible)");
+  }
+  const std::vector<std::string> whys = all_gather_strings(mpi, why);
+  for (int r = 0; r < mpi.size(); ++r)
+    if (!whys[size_t(r)].empty())
+      throw_unsupported(cat("NCCL backend: rank ", r, " (of ", mpi.size(), "): ", whys[size_t(r)]),
+                        "run on GPU nodes with at most one rank per GPU");
+  CUDA_CHECK(cudaSetDevice(lr));
+  ncclUniqueId id;
+  if (mpi.rank() == 0) NCCL_CHECK(ncclGetUniqueId(&id));
+  if (MPI_Bcast(&id, int(sizeof id), MPI_BYTE, 0, mpi.handle()) != MPI_SUCCESS)
+    throw Error(ErrorKind::internal, "MPI_Bcast of the NCCL unique id failed");
+  ncclComm_t comm = nullptr;
+  NCCL_CHECK(ncclCommInitRank(&comm, mpi.size(), id, mpi.rank()));
+  return std::make_unique<NcclCommunicator>(comm, lr, &mpi, nullptr);
+}
+
+}  // namespace tandem::comm
+
+#else  // no NCCL in this build
+
+namespace tandem::comm {
+bool nccl_available(std::string* why) {
+  if (why) *why = "this tandem was built without NCCL (no CUDA toolkit or nccl.h found)";
+  return false;
+}
+std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator&) {
+  std::string why;
+  nccl_available(&why);
+  throw_unsupported("NCCL backend: " + why, "configure with CUDA and NCCL installed");
+}
+}  // namespace tandem::comm
+#endif

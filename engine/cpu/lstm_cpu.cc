@@ -1,0 +1,187 @@
+// Fast CPU LSTM forward and backward (see lstm_cpu.h for the plan). Shapes in comments use
+// B batch, T steps, In layer input width, H hidden, D directions; "step s" is the s-th cell
+// applied to a row, at time t = s (forward) or len-1-s (reverse).
+#include "engine/cpu/lstm_cpu.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace tandem::cpu {
+namespace {
+
+int g_threads = 1;
+
+inline float sigmoidf(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+
+// C[M,N] = beta*C + op(A) op(B), row-major.
+void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+          const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+              int(M), int(N), int(K), 1.0f, A, int(std::max<int64_t>(1, lda)), B,
+              int(std::max<int64_t>(1, ldb)), beta, C, int(std::max<int64_t>(1, ldc)));
+}
+
+inline int64_t time_of(int64_t s, int64_t len, int64_t dir) { return dir == 0 ? s : len - 1 - s; }
+
+// One pseudo-layer forward over in [B,T,In]; writes out [B,T,D*H] at columns dir*H.
+// hs, cs: [T+1, B, H] (row 0 = h0, c0); gates: [T, B, 4H] activated (may be null).
+void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int64_t p,
+                          const float* in, const float* h0, const float* c0, const float* w,
+                          const int32_t* lens, float* out, float* hs, float* cs, float* gates) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, G = 4 * H, In = c.layer_input(p);
+  const int64_t DH = c.dirs() * H, dir = p % c.dirs();
+  const float* W_ih = w + lay.w_ih[p].offset;
+  const float* W_hh = w + lay.w_hh[p].offset;
+  const float* b_ih = w + lay.b_ih[p].offset;
+  const float* b_hh = w + lay.b_hh[p].offset;
+  // Input projection for every (b, t) at once: P[B*T, 4H] = bias + in · W_ih^T.
+  std::vector<float> P(size_t(B * T * G));
+  for (int64_t r = 0; r < B * T; ++r)
+    for (int64_t k = 0; k < G; ++k) P[r * G + k] = b_ih[k] + b_hh[k];
+  gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P.data(), G);
+  std::memcpy(hs, h0, sizeof(float) * B * H);
+  std::memcpy(cs, c0, sizeof(float) * B * H);
+  std::vector<float> R(static_cast<size_t>(B * G)), act(static_cast<size_t>(G));
+  for (int64_t s = 0; s < T; ++s) {
+    const float* hp = hs + s * B * H;
+    const float* cp = cs + s * B * H;
+    float* hn = hs + (s + 1) * B * H;
+    float* cn = cs + (s + 1) * B * H;
+    gemm(false, true, B, G, H, hp, H, W_hh, H, 0.0f, R.data(), G);  // R[B,4H] = h · W_hh^T
+    for (int64_t b = 0; b < B; ++b) {
+      if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
+        std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
+        std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
+        continue;
+      }
+      const int64_t t = time_of(s, lens[b], dir);
+      const float* pr = &P[(b * T + t) * G];
+      const float* rr = &R[b * G];
+      float* a = gates ? gates + (s * B + b) * G : act.data();
+      for (int64_t j = 0; j < H; ++j) {
+        float i = sigmoidf(pr[j] + rr[j]);
+        float f = sigmoidf(pr[H + j] + rr[H + j]);
+        float g = std::tanh(pr[2 * H + j] + rr[2 * H + j]);
+        float o = sigmoidf(pr[3 * H + j] + rr[3 * H + j]);
+        float cv = f * cp[b * H + j] + i * g;
+        float hv = o * std::tanh(cv);
+        a[j] = i; a[H + j] = f; a[2 * H + j] = g; a[3 * H + j] = o;
+        cn[b * H + j] = cv;
+        hn[b * H + j] = hv;
+        out[(b * T + t) * DH + dir * H + j] = hv;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void set_lstm_threads(int n) { g_threads = std::max(1, n); }
+
+void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
+                  const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
+                  LstmSaved* save) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, D = c.dirs(), P = c.pseudo_layers();
+  LstmWeightLayout lay = lstm_weight_layout(c.input, c.hidden, c.layers, c.bidirectional);
+  const int64_t state = B * H;
+  if (save) {
+    save->layer_in.assign(size_t(c.layers), {});
+    save->gates.assign(size_t(P), std::vector<float>(size_t(T * B * 4 * H)));
+    save->h.assign(size_t(P), std::vector<float>(size_t((T + 1) * state)));
+    save->c.assign(size_t(P), std::vector<float>(size_t((T + 1) * state)));
+  }
+  std::vector<float> hs, cs;
+  if (!save) { hs.resize(size_t((T + 1) * state)); cs.resize(size_t((T + 1) * state)); }
+  std::vector<float> cur(x, x + B * T * c.input), next;
+  for (int64_t l = 0; l < c.layers; ++l) {
+    const bool last = l + 1 == c.layers;
+    next.assign(last ? 0 : size_t(B * T * D * H), 0.0f);
+    float* out = last ? y : next.data();
+    if (last) std::fill(y, y + B * T * D * H, 0.0f);
+    for (int64_t d = 0; d < D; ++d) {
+      const int64_t p = l * D + d;
+      float* hp = save ? save->h[p].data() : hs.data();
+      float* cp = save ? save->c[p].data() : cs.data();
+      forward_pseudo_layer(c, lay, p, cur.data(), h0 + p * state, c0 + p * state, w, lens, out, hp,
+                           cp, save ? save->gates[p].data() : nullptr);
+      std::memcpy(h_n + p * state, hp + T * state, sizeof(float) * state);
+      std::memcpy(c_n + p * state, cp + T * state, sizeof(float) * state);
+    }
+    if (save) save->layer_in[l] = std::move(cur);
+    cur = std::move(next);
+  }
+}
+
+void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
+                   const LstmSaved& sv, const float* dy, const float* dh_n, const float* dc_n,
+                   float* dx, float* dh0, float* dc0, float* dw) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, G = 4 * H, D = c.dirs(), DH = D * H;
+  LstmWeightLayout lay = lstm_weight_layout(c.input, c.hidden, c.layers, c.bidirectional);
+  std::fill(dw, dw + lay.total, 0.0f);
+  std::vector<float> d_out(dy, dy + B * T * DH), d_in;
+  std::vector<float> da_step(size_t(T * B * G)), da_bt(size_t(B * T * G)), tmp(size_t(B * H));
+  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H));
+  for (int64_t l = c.layers - 1; l >= 0; --l) {
+    const int64_t In = c.layer_input(l * D);
+    const float* in = sv.layer_in[l].data();
+    d_in.assign(size_t(B * T * In), 0.0f);
+    for (int64_t d = 0; d < D; ++d) {
+      const int64_t p = l * D + d;
+      const float* gates = sv.gates[p].data();
+      const float* cs = sv.c[p].data();
+      std::memcpy(dh.data(), dh_n + p * B * H, sizeof(float) * B * H);
+      std::memcpy(dc.data(), dc_n + p * B * H, sizeof(float) * B * H);
+      std::fill(da_step.begin(), da_step.end(), 0.0f);
+      std::fill(da_bt.begin(), da_bt.end(), 0.0f);
+      const float* W_hh = w + lay.w_hh[p].offset;
+      for (int64_t s = T - 1; s >= 0; --s) {
+        for (int64_t b = 0; b < B; ++b) {
+          if (s >= lens[b]) continue;
+          const int64_t t = time_of(s, lens[b], d);
+          const float* a = gates + (s * B + b) * G;
+          const float* cnew = cs + ((s + 1) * B + b) * H;
+          const float* cprev = cs + (s * B + b) * H;
+          const float* go = &d_out[(b * T + t) * DH + d * H];
+          float* da = &da_step[(s * B + b) * G];
+          for (int64_t j = 0; j < H; ++j) {
+            float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
+            float dhj = dh[b * H + j] + go[j];
+            float tc = std::tanh(cnew[j]);
+            float dcj = dc[b * H + j] + dhj * o * (1 - tc * tc);
+            da[j] = dcj * g * i * (1 - i);
+            da[H + j] = dcj * cprev[j] * f * (1 - f);
+            da[2 * H + j] = dcj * i * (1 - g * g);
+            da[3 * H + j] = dhj * tc * o * (1 - o);
+            dc[b * H + j] = dcj * f;
+          }
+          std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
+        }
+        // dh_prev[B,H] = da[B,4H] · W_hh[4H,H]; rows past their length keep their carry.
+        gemm(false, false, B, H, G, &da_step[s * B * G], G, W_hh, H, 0.0f, tmp.data(), H);
+        for (int64_t b = 0; b < B; ++b)
+          if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
+      }
+      std::memcpy(dh0 + p * B * H, dh.data(), sizeof(float) * B * H);
+      std::memcpy(dc0 + p * B * H, dc.data(), sizeof(float) * B * H);
+      // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih.
+      gemm(true, false, G, H, T * B, da_step.data(), G, sv.h[p].data(), H, 0.0f,
+           dw + lay.w_hh[p].offset, H);
+      gemm(true, false, G, In, B * T, da_bt.data(), G, in, In, 0.0f, dw + lay.w_ih[p].offset, In);
+      gemm(false, false, B * T, In, G, da_bt.data(), G, w + lay.w_ih[p].offset, In,
+           d == 0 ? 0.0f : 1.0f, d_in.data(), In);
+      float* db_ih = dw + lay.b_ih[p].offset;
+      float* db_hh = dw + lay.b_hh[p].offset;
+      for (int64_t r = 0; r < B * T; ++r)
+        for (int64_t k = 0; k < G; ++k) db_ih[k] += da_bt[r * G + k];
+      std::memcpy(db_hh, db_ih, sizeof(float) * G);
+    }
+    d_out = std::move(d_in);
+  }
+  std::memcpy(dx, d_out.data(), sizeof(float) * B * T * c.input);
+}
+
+}  // namespace tandem::cpu

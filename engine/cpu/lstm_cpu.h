@@ -1,0 +1,37 @@
+// The fast CPU LSTM (f32): per pseudo-layer, the input projection of every time step is one
+// sgemm ([B*T, In] x W_ih^T, both biases folded in), then one small sgemm per step for the
+// recurrence with the gate nonlinearities and the cell update fused in one pass. Ragged
+// lengths by masking the carry; the reverse direction walks each row's prefix backwards, so
+// no flipped copy is made. The backward keeps the step-order cotangents so that dW_hh, dW_ih,
+// dx are each one sgemm over all steps. GEMMs use BLAS threads; the fused loops, std::thread.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "engine/prims/lstm.h"
+
+namespace tandem::cpu {
+
+// What the forward keeps for the backward (training mode).
+struct LstmSaved {
+  std::vector<std::vector<float>> layer_in;  // per layer: its input [B, T, In]
+  std::vector<std::vector<float>> gates;     // per pseudo-layer: [T(step), B, 4H] activated
+  std::vector<std::vector<float>> h, c;      // per pseudo-layer: [T+1(step), B, H], row 0 = h0
+};
+
+// Raw f32 host pointers; lens has B entries already checked to lie in [1, T].
+// save may be null (inference). y must hold B*T*D*H floats and is fully written.
+void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
+                  const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
+                  LstmSaved* save);
+
+// Needs the forward's LstmSaved. dy entries at padded steps are ignored. dx, dh0, dc0 are
+// overwritten; dw is overwritten (not accumulated).
+void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
+                   const LstmSaved& saved, const float* dy, const float* dh_n, const float* dc_n,
+                   float* dx, float* dh0, float* dc0, float* dw);
+
+// Number of threads the fused loops use (BLAS keeps its own setting).
+void set_lstm_threads(int n);
+
+}  // namespace tandem::cpu

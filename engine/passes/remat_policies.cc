@@ -1,0 +1,157 @@
+// Remat policies as predicates, and the small parser from policy strings.
+#include "engine/passes/remat_policies.h"
+
+#include <algorithm>
+
+#include "engine/core/error.h"
+#include "engine/ir/primitive.h"
+
+namespace tandem {
+namespace {
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+std::string join(const std::vector<std::string>& v, const char* sep = ",") {
+  std::string r;
+  for (size_t i = 0; i < v.size(); ++i) r += (i ? sep : "") + v[i];
+  return r;
+}
+bool is_dot(const Eqn& e) { return e.prim && e.prim->name == "dot_general"; }
+Remat yes(bool b) { return b ? Remat::save : Remat::recompute; }
+
+std::string trim(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+// Splits at top-level occurrences of `sep` (not inside parentheses).
+std::vector<std::string> split_top(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == sep && depth == 0) { out.push_back(trim(cur)); cur.clear(); continue; }
+    cur += c;
+  }
+  if (!trim(cur).empty() || !out.empty()) out.push_back(trim(cur));
+  return out;
+}
+std::vector<std::string> name_list(const std::string& s) {
+  std::vector<std::string> r;
+  for (auto& n : split_top(s, ','))
+    if (!n.empty()) r.push_back(n);
+  return r;
+}
+}  // namespace
+
+std::string eqn_name(const Eqn& e) {
+  if (!e.prim || e.prim->name != "checkpoint_name") return "";
+  return e.params.get_string("name", "");
+}
+
+std::vector<std::string> names_in(const Program& p) {
+  std::vector<std::string> r;
+  for (const Eqn& e : p.eqns) {
+    if (std::string n = eqn_name(e); !n.empty()) r.push_back(n);
+    for (auto& [k, v] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&v))
+        for (auto& n : names_in(**sub)) r.push_back(n);
+  }
+  return r;
+}
+
+Policy everything_saveable() { return {"everything_saveable", [](const Eqn&) { return Remat::save; }, {}}; }
+Policy nothing_saveable() { return {"nothing_saveable", [](const Eqn&) { return Remat::recompute; }, {}}; }
+Policy dots_saveable() { return {"dots_saveable", [](const Eqn& e) { return yes(is_dot(e)); }, {}}; }
+Policy dots_with_no_batch_dims_saveable() {
+  return {"dots_with_no_batch_dims_saveable", [](const Eqn& e) {
+            return yes(is_dot(e) && e.params.get_ints("lhs_batch_dimensions").empty());
+          }, {}};
+}
+Policy save_anything_except_these_names(const std::vector<std::string>& names) {
+  // Everything is saveable except the named values (unnamed values are saved too).
+  return {"save_anything_except_these_names(" + join(names) + ")",
+          [names](const Eqn& e) { return yes(!has(names, eqn_name(e))); }, names};
+}
+Policy save_any_names_but_these(const std::vector<std::string>& names) {
+  // Only named values are saveable, and not these.
+  return {"save_any_names_but_these(" + join(names) + ")", [names](const Eqn& e) {
+            std::string n = eqn_name(e);
+            return yes(!n.empty() && !has(names, n));
+          }, names};
+}
+Policy save_only_these_names(const std::vector<std::string>& names) {
+  return {"save_only_these_names(" + join(names) + ")", [names](const Eqn& e) {
+            std::string n = eqn_name(e);
+            return yes(!n.empty() && has(names, n));
+          }, names};
+}
+Policy save_and_offload_only_these_names(const std::vector<std::string>& saved,
+                                         const std::vector<std::string>& offloaded) {
+  std::vector<std::string> all = saved;
+  all.insert(all.end(), offloaded.begin(), offloaded.end());
+  return {"save_and_offload_only_these_names(" + join(saved) + "|" + join(offloaded) + ")",
+          [saved, offloaded](const Eqn& e) {
+            std::string n = eqn_name(e);
+            if (n.empty()) return Remat::recompute;
+            if (has(saved, n)) return Remat::save;
+            if (has(offloaded, n)) return Remat::offload;
+            return Remat::recompute;
+          }, all};
+}
+Policy save_from_both_policies(const Policy& a, const Policy& b) {
+  std::vector<std::string> names = a.names;
+  names.insert(names.end(), b.names.begin(), b.names.end());
+  return {"save_from_both_policies(" + a.spec + ";" + b.spec + ")", [a, b](const Eqn& e) {
+            Remat ra = a(e), rb = b(e);
+            if (ra == Remat::save || rb == Remat::save) return Remat::save;
+            if (ra == Remat::offload || rb == Remat::offload) return Remat::offload;
+            return Remat::recompute;
+          }, names};
+}
+
+Policy policy_from_string(const std::string& raw) {
+  std::string s = trim(raw);
+  std::string head = s, args;
+  bool has_args = false;
+  if (auto open = s.find('('); open != std::string::npos) {
+    if (s.back() != ')')
+      throw_bad_input(cat("remat policy '", s, "': unbalanced parentheses"),
+                      "write e.g. save_only_these_names(y,z)");
+    head = trim(s.substr(0, open));
+    args = s.substr(open + 1, s.size() - open - 2);
+    has_args = true;
+  }
+  if (head == "everything_saveable" && !has_args) return everything_saveable();
+  if ((head == "nothing_saveable" || head.empty()) && !has_args) return nothing_saveable();
+  if ((head == "dots_saveable" || head == "checkpoint_dots") && !has_args) return dots_saveable();
+  if ((head == "dots_with_no_batch_dims_saveable" ||
+       head == "checkpoint_dots_with_no_batch_dims") && !has_args)
+    return dots_with_no_batch_dims_saveable();
+  if (head == "save_anything_except_these_names") return save_anything_except_these_names(name_list(args));
+  if (head == "save_any_names_but_these") return save_any_names_but_these(name_list(args));
+  if (head == "save_only_these_names") return save_only_these_names(name_list(args));
+  if (head == "save_and_offload_only_these_names") {
+    auto parts = split_top(args, '|');
+    if (parts.size() != 2)
+      throw_bad_input(cat("remat policy '", s, "': needs saved|offloaded name lists"),
+                      "write save_and_offload_only_these_names(a,b|c)");
+    return save_and_offload_only_these_names(name_list(parts[0]), name_list(parts[1]));
+  }
+  if (head == "save_from_both_policies") {
+    auto parts = split_top(args, ';');
+    if (parts.size() != 2)
+      throw_bad_input(cat("remat policy '", s, "': needs two policies separated by ';'"),
+                      "write save_from_both_policies(dots_saveable;save_only_these_names(y))");
+    return save_from_both_policies(policy_from_string(parts[0]), policy_from_string(parts[1]));
+  }
+  throw_bad_input(cat("unknown remat policy '", s, "'"),
+                  "known: everything_saveable nothing_saveable dots_saveable "
+                  "dots_with_no_batch_dims_saveable save_anything_except_these_names(...) "
+                  "save_any_names_but_these(...) save_only_these_names(...) "
+                  "save_and_offload_only_these_names(a|b) save_from_both_policies(p;q)");
+}
+
+}  // namespace tandem

@@ -1,0 +1,33 @@
+// What a vjp saves, in the spirit of jax.ad_checkpoint.print_saved_residuals: each residual
+// with its type, where it comes from and its bytes, plus the totals (the offload pool counted
+// apart), the recompute counts, and a liveness-based prediction of forward+backward peak bytes.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/passes/vjp.h"
+
+namespace tandem {
+
+struct SavedResiduals {
+  std::vector<Residual> residuals;
+  int64_t bytes = 0;            // saved on the device (arguments included)
+  int64_t offloaded_bytes = 0;  // the separately counted offload pool
+  int64_t argument_bytes = 0;   // part of `bytes` that are the program's own inputs
+  RecomputeStats recompute;
+  int64_t count_non_arguments() const;
+};
+
+SavedResiduals saved_residuals(const VjpProgram& v);
+SavedResiduals saved_residuals(const Program& p, const Policy& top = everything_saveable(),
+                               std::vector<bool> wrt = {});
+// One line per residual ("f32[8,16]  512 B  named 'y'"), then the totals and recompute counts.
+std::string format_saved_residuals(const SavedResiduals& s);
+
+// Peak bytes the executor holds running `p` with its inputs held by the caller: inputs plus
+// the most bytes of live intermediates at any point (sub-program temporaries not modelled).
+int64_t predicted_peak_bytes(const Program& p);
+// Forward then backward (run_vjp), the caller holding inputs, outputs, residuals and cts.
+int64_t predicted_vjp_peak_bytes(const VjpProgram& v);
+
+}  // namespace tandem

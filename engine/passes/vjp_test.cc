@@ -1,0 +1,151 @@
+// vjp pass: every rule against central finite differences in f64 (through the engine's own
+// f64 path), scan, checkpoint, zero cotangents, precision reuse and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "engine/core/error.h"
+#include "engine/ir/executor.h"
+#include "engine/passes/vjp.h"
+#include "engine/prims/checkpoint.h"
+
+namespace tandem {
+namespace {
+
+Tensor rnd(const Shape& s, uint32_t seed, double lo = -1, double hi = 1) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<double> v(size_t(num_elements(s)));
+  for (double& x : v) x = u(g);
+  return Tensor::from_f64(v, s, DType::f64);
+}
+
+// L(x) = sum_k <out_k, ct_k>; compares dL/dx_i from the vjp with central differences.
+void check_grad(const Program& p, const std::vector<Tensor>& in) {
+  std::vector<Tensor> cts;
+  uint32_t seed = 100;
+  for (const AType& t : p.out_types()) cts.push_back(rnd(t.shape, seed++));
+  VjpRun r = run_vjp(vjp(p), in, cts);
+  auto loss = [&](const std::vector<Tensor>& x) {
+    auto out = Executor().run(p, x);
+    double s = 0;
+    for (size_t k = 0; k < out.size(); ++k) {
+      auto a = out[k].to_f64(), c = cts[k].to_f64();
+      for (size_t i = 0; i < a.size(); ++i) s += a[i] * c[i];
+    }
+    return s;
+  };
+  size_t gi = 0;
+  for (size_t k = 0; k < in.size(); ++k) {
+    auto g = r.cotangents.at(gi++).to_f64();
+    auto base = in[k].to_f64();
+    for (size_t i = 0; i < base.size(); ++i) {
+      const double h = 1e-6;
+      auto xs = in;
+      auto bp = base, bm = base;
+      bp[i] += h;
+      bm[i] -= h;
+      xs[k] = Tensor::from_f64(bp, in[k].shape(), in[k].dtype());
+      double fp = loss(xs);
+      xs[k] = Tensor::from_f64(bm, in[k].shape(), in[k].dtype());
+      double fd = (fp - loss(xs)) / (2 * h);
+      EXPECT_NEAR(g[i], fd, 1e-6 * (1 + std::abs(fd))) << "input " << k << " element " << i;
+    }
+  }
+}
+
+using Fn = std::function<std::vector<Value>(Builder&, const std::vector<Value>&)>;
+void check(const std::vector<Shape>& shapes, Fn fn, double lo = -1, double hi = 1) {
+  std::vector<AType> t;
+  std::vector<Tensor> in;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    t.push_back({shapes[i], DType::f64});
+    in.push_back(rnd(shapes[i], uint32_t(i + 1), lo, hi));
+  }
+  check_grad(trace(t, fn), in);
+}
+using V = std::vector<Value>;
+
+TEST(Vjp, Unary) {
+  for (const char* op : {"neg", "exp", "sin", "cos", "tanh", "logistic"})
+    check({{2, 3}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; });
+  check({{5}}, [](Builder&, auto& v) { return V{log(v[0]), sqrt(v[0])}; }, 0.5, 2);
+  for (int64_t n : {0, 1, 2, 3}) check({{4}}, [n](Builder&, auto& v) { return V{integer_pow(v[0], n) + v[0]}; });
+}
+
+TEST(Vjp, Binary) {
+  for (const char* op : {"add", "sub", "mul", "div", "max", "min"})
+    check({{3, 2}, {3, 2}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0], v[1]})}; }, 0.5, 2);
+  check({{4}, {}}, [](Builder&, auto& v) { return V{v[0] * v[1] + v[1], (v[0] - 1.0) * 3.0}; });
+  check({{4}}, [](Builder& b, auto& v) { return V{max(v[0], b.literal(0, DType::f64))}; });
+}
+
+TEST(Vjp, SelectConvertAndNames) {
+  check({{6}, {6}}, [](Builder&, auto& v) { return V{select(compare(v[0], v[1], "lt"), v[0] * v[1], sin(v[1]))}; });
+  check({{3}}, [](Builder&, auto& v) {
+    Value c = convert_element_type(convert_element_type(v[0], DType::f32), DType::f64);
+    return V{c * 0.0 + checkpoint_name(v[0] * v[0], "sq")};
+  });
+}
+
+TEST(Vjp, Structure) {
+  check({{3}}, [](Builder&, auto& v) { return V{broadcast_in_dim(v[0], {2, 3, 4}, {1})}; });
+  check({{1, 3}}, [](Builder&, auto& v) { return V{broadcast_in_dim(v[0], {2, 4, 3}, {1, 2})}; });
+  check({{2, 3}}, [](Builder&, auto& v) { return V{reshape(v[0], {3, 2}), transpose(v[0], {1, 0}), slice(v[0], {0, 1}, {2, 3})}; });
+  check({{2, 3}, {2, 1}}, [](Builder&, auto& v) { return V{concatenate({v[0], v[1], v[0]}, 1)}; });
+  check({{2, 3, 4}}, [](Builder&, auto& v) { return V{reduce_sum(v[0], {0, 2}), reduce_sum(v[0], {1})}; });
+}
+
+TEST(Vjp, DotGeneral) {
+  check({{3, 4}, {4, 5}}, [](Builder&, auto& v) { return V{dot(v[0], v[1])}; });
+  check({{2, 4, 3}, {2, 5, 4}}, [](Builder&, auto& v) { return V{dot_general(v[0], v[1], DotDims{{1}, {2}, {0}, {0}})}; });
+  check({{4, 3, 2}, {2, 4}}, [](Builder&, auto& v) { return V{dot_general(v[0], v[1], DotDims{{0, 2}, {1, 0}, {}, {}}, "HIGHEST")}; });
+}
+
+TEST(Vjp, DotTransposesKeepPrecision) {
+  Program p = trace({{{3, 4}, DType::f32}, {{4, 5}, DType::f32}}, [](Builder&, auto& v) { return V{dot(v[0], v[1], "HIGHEST")}; });
+  VjpProgram v = vjp(p);
+  int dots = 0;
+  for (const Eqn& e : v.backward.eqns)
+    if (e.prim->name == "dot_general") {
+      ++dots;
+      EXPECT_EQ(e.params.get_string("precision", ""), "HIGHEST");
+    }
+  EXPECT_EQ(dots, 2);
+}
+
+TEST(Vjp, Scan) {
+  AType s{{3}, DType::f64};
+  Program body = trace({s, s, s}, [](Builder&, auto& v) {  // (w, h, x) -> (h', sin h')
+    Value h = tanh(v[1] * v[0] + v[2]);
+    return V{h, sin(h)};
+  });
+  for (bool rev : {false, true})
+    check({{3}, {3}, {4, 3}}, [&](Builder&, auto& v) { return scan(body, {v[0]}, {v[1]}, {v[2]}, 4, rev); });
+}
+
+TEST(Vjp, CheckpointGradients) {
+  AType s{{4}, DType::f64};
+  Program body = trace({s, s}, [](Builder&, auto& v) { return V{sin(v[0] * v[1]) * v[0]}; });
+  for (const char* pol : {"nothing_saveable", "everything_saveable", "dots_saveable"})
+    check({{4}, {4}}, [&](Builder&, auto& v) { return V{cos(checkpoint(body, {v[0], v[1]}, pol)[0])}; });
+}
+
+TEST(Vjp, UnusedInputGetsZeros) {
+  Program p = trace({{{2}, DType::f32}, {{2}, DType::f32}}, [](Builder&, auto& v) { return V{sin(v[0])}; });
+  VjpRun r = run_vjp(vjp(p), {Tensor::zeros({2}, DType::f32), Tensor::zeros({2}, DType::f32)},
+                     {Tensor::from_f64({1, 1}, {2}, DType::f32)});
+  EXPECT_EQ(r.cotangents[0].to_f64(), (std::vector<double>{1, 1}));
+  EXPECT_EQ(r.cotangents[1].to_f64(), (std::vector<double>{0, 0}));
+}
+
+TEST(Vjp, BadInput) {
+  Program ints = trace({{{2}, DType::f32}}, [](Builder&, auto& v) { return V{convert_element_type(v[0], DType::i32)}; });
+  EXPECT_THROW(vjp(ints), Error);
+  Program p = trace({{{2}, DType::f32}}, [](Builder&, auto& v) { return V{sin(v[0])}; });
+  EXPECT_THROW(vjp(p, {true, false}), Error);
+}
+
+}  // namespace
+}  // namespace tandem

@@ -1,0 +1,59 @@
+// The LSTM as the engine sees it (jax.experimental.rnn semantics): its configuration, the
+// packed cuDNN weight layout (get_num_params_in_lstm, init_lstm_weight, unpack_lstm_weights),
+// the seq_lengths policy, and the lstm_fwd / lstm_bwd primitives' operands.
+//
+// lstm_fwd(x[B,T,I] f32, h0[S,B,H], c0[S,B,H], w[P], seq_lengths[B] i32) -> y[B,T,D*H], h_n, c_n
+// lstm_bwd(dy, dh_n, dc_n, x, h0, c0, w, seq_lengths) -> dx, dh0, dc0, dw
+//   (S = num_layers*D, D = 2 if bidirectional; lstm_bwd recomputes the forward it needs.)
+// params: input_size, hidden_size, num_layers, bidirectional, precision ("HIGHEST" default:
+// f32 math; "HIGH"/"" allow TF32 on CUDA; "DEFAULT" = bf16, not implemented, as in JAX).
+// Length policy: every seq_length must lie in [1, T]; 0 is rejected with a clear error (cuDNN
+// rejects it too, and JAX's reference would read step -1).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/tensor.h"
+#include "engine/ir/ir.h"
+
+namespace tandem {
+
+struct LstmConfig {
+  int64_t batch = 1, seq = 1, input = 1, hidden = 1, layers = 1;
+  bool bidirectional = false;
+  int64_t dirs() const { return bidirectional ? 2 : 1; }
+  int64_t pseudo_layers() const { return layers * dirs(); }
+  int64_t layer_input(int64_t p) const { return p < dirs() ? input : dirs() * hidden; }
+};
+
+// Where one matrix or bias sits in the flat weight vector: rows x cols at offset.
+struct LstmWeightSlot {
+  int64_t offset = 0, rows = 0, cols = 1;
+};
+struct LstmWeightLayout {
+  std::vector<LstmWeightSlot> w_ih, w_hh, b_ih, b_hh;  // by pseudo-layer fwd0, rev0, fwd1, ...
+  int64_t total = 0;
+};
+LstmWeightLayout lstm_weight_layout(int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
+int64_t get_num_params_in_lstm(int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
+// U(-k, k), k = 1/sqrt(hidden), f32, from a seeded generator.
+Tensor init_lstm_weight(uint64_t seed, int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
+
+struct LstmWeights {  // copies, by pseudo-layer: W_ih [4H, In], W_hh [4H, H], biases [4H]
+  std::vector<Tensor> w_ih, w_hh, b_ih, b_hh;
+};
+LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, int64_t layers,
+                                bool bidirectional);
+
+// The config from the primitive's params and x's shape; checks every operand's shape and
+// dtype (a bad-input error with a hint otherwise). `in` starts with x, h0, c0, w, seq_lengths.
+LstmConfig lstm_config(const std::vector<AType>& in, const Params& p);
+Params lstm_params(const LstmConfig& c, const std::string& precision = "HIGHEST");
+// Host seq_lengths checked against the policy [1, T]; bad input names the row otherwise.
+std::vector<int32_t> checked_lstm_lengths(const Tensor& lens_host, const LstmConfig& c);
+// True when the precision permits TF32 (HIGH or empty); HIGHEST → false; DEFAULT throws
+// unsupported (bf16 LSTM is not implemented); anything else is bad input.
+bool lstm_allow_tf32(const std::string& precision);
+
+}  // namespace tandem

@@ -1,0 +1,176 @@
+// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table).
+// Each rule reads only the primals its derivative needs, so the remat policy decides what
+// is actually saved. Scalar (rank-0) operands of binary ops get their cotangent summed.
+#include "engine/core/error.h"
+#include "engine/passes/vjp.h"
+#include "engine/prims/register_all.h"
+
+namespace tandem {
+namespace {
+using Cts = std::vector<std::optional<Value>>;
+
+Value lit(const VjpArgs& a, double v, DType d) { return a.builder->literal(v, d); }
+// Sums a cotangent down to a rank-0 operand that was broadcast against a tensor.
+Value unbroadcast(Value g, const AType& t) {
+  if (t.rank() == 0 && g.rank() > 0) {
+    std::vector<int64_t> all;
+    for (int i = 0; i < g.rank(); ++i) all.push_back(i);
+    return reduce_sum(g, all);
+  }
+  return g;
+}
+std::optional<Value> opt_if(bool want, const std::function<Value()>& f) {
+  return want ? std::optional<Value>(f()) : std::nullopt;
+}
+void set(const char* name, VjpRule r) { mutable_primitive(name).vjp = std::move(r); }
+void unary(const char* name, std::function<Value(const VjpArgs&, Value g)> f) {
+  set(name, [f](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return f(a, a.ct(0)); })};
+  });
+}
+
+void elementwise_rules() {
+  unary("neg", [](const VjpArgs&, Value g) { return -g; });
+  unary("exp", [](const VjpArgs& a, Value g) { return g * a.primal_out(0); });
+  unary("log", [](const VjpArgs& a, Value g) { return g / a.primal_in(0); });
+  unary("sin", [](const VjpArgs& a, Value g) { return g * cos(a.primal_in(0)); });
+  unary("cos", [](const VjpArgs& a, Value g) { return -(g * sin(a.primal_in(0))); });
+  unary("tanh", [](const VjpArgs& a, Value g) {
+    Value y = a.primal_out(0);
+    return g * sub(lit(a, 1, y.dtype()), y * y);
+  });
+  unary("logistic", [](const VjpArgs& a, Value g) {
+    Value y = a.primal_out(0);
+    return g * (y * sub(lit(a, 1, y.dtype()), y));
+  });
+  unary("sqrt", [](const VjpArgs& a, Value g) { return g / (a.primal_out(0) * 2.0); });
+  unary("checkpoint_name", [](const VjpArgs&, Value g) { return g; });
+  set("integer_pow", [](const VjpArgs& a, const Params& p) {
+    int64_t n = p.get_int("y");
+    return Cts{opt_if(a.wants(0), [&] {
+      Value g = a.ct(0);
+      if (n == 0) return zeros(*a.builder, a.in_types[0]);
+      if (n == 1) return g;
+      Value x = a.primal_in(0);
+      return g * ((n == 2 ? x : integer_pow(x, n - 1)) * double(n));
+    })};
+  });
+  set("add", [](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0), a.in_types[0]); }),
+               opt_if(a.wants(1), [&] { return unbroadcast(a.ct(0), a.in_types[1]); })};
+  });
+  set("sub", [](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0), a.in_types[0]); }),
+               opt_if(a.wants(1), [&] { return unbroadcast(-a.ct(0), a.in_types[1]); })};
+  });
+  set("mul", [](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0) * a.primal_in(1), a.in_types[0]); }),
+               opt_if(a.wants(1), [&] { return unbroadcast(a.ct(0) * a.primal_in(0), a.in_types[1]); })};
+  });
+  set("div", [](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0) / a.primal_in(1), a.in_types[0]); }),
+               opt_if(a.wants(1), [&] {
+                 Value b = a.primal_in(1);
+                 return unbroadcast(-((a.ct(0) * a.primal_out(0)) / b), a.in_types[1]);
+               })};
+  });
+  // max/min: the winner takes the cotangent, ties split it in half (as JAX does).
+  for (auto [name, dir] : {std::pair{"max", "gt"}, std::pair{"min", "lt"}}) {
+    std::string d = dir;
+    set(name, [d](const VjpArgs& a, const Params&) {
+      if (!a.wants(0) && !a.wants(1)) return Cts{std::nullopt, std::nullopt};
+      Value x = a.primal_in(0), y = a.primal_in(1), g = a.ct(0);
+      Value z = zeros(*a.builder, a.out_types[0]);
+      Value ga = select(compare(x, y, d), g, select(compare(x, y, "eq"), g * 0.5, z));
+      Value gb = g - ga;
+      return Cts{opt_if(a.wants(0), [&] { return unbroadcast(ga, a.in_types[0]); }),
+                 opt_if(a.wants(1), [&] { return unbroadcast(gb, a.in_types[1]); })};
+    });
+  }
+  set("select", [](const VjpArgs& a, const Params&) {
+    if (!a.wants(1) && !a.wants(2)) return Cts{std::nullopt, std::nullopt, std::nullopt};
+    Value p = a.primal_in(0), g = a.ct(0), z = zeros(*a.builder, a.out_types[0]);
+    return Cts{std::nullopt, opt_if(a.wants(1), [&] { return select(p, g, z); }),
+               opt_if(a.wants(2), [&] { return select(p, z, g); })};
+  });
+  set("convert_element_type", [](const VjpArgs& a, const Params&) {
+    bool ok = a.wants(0) && is_floating(a.out_types[0].dtype);
+    return Cts{opt_if(ok, [&] { return convert_element_type(a.ct(0), a.in_types[0].dtype); })};
+  });
+}
+
+void structure_rules() {
+  set("broadcast_in_dim", [](const VjpArgs& a, const Params& p) {
+    return Cts{opt_if(a.wants(0), [&] {
+      const AType& x = a.in_types[0];
+      Shape shape = p.get_ints("shape");
+      auto dims = p.get_ints("broadcast_dimensions");
+      std::vector<int64_t> axes;
+      std::vector<bool> kept(shape.size(), false);
+      for (size_t i = 0; i < dims.size(); ++i) kept[size_t(dims[i])] = x.shape[i] == shape[size_t(dims[i])];
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (!kept[d]) axes.push_back(int64_t(d));
+      Value g = a.ct(0);
+      if (!axes.empty()) g = reduce_sum(g, axes);
+      return g.shape() == x.shape ? g : reshape(g, x.shape);
+    })};
+  });
+  set("reshape", [](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return reshape(a.ct(0), a.in_types[0].shape); })};
+  });
+  set("transpose", [](const VjpArgs& a, const Params& p) {
+    auto perm = p.get_ints("permutation");
+    std::vector<int64_t> inv(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int64_t(i);
+    return Cts{opt_if(a.wants(0), [&] { return transpose(a.ct(0), inv); })};
+  });
+  set("slice", [](const VjpArgs& a, const Params& p) {
+    return Cts{opt_if(a.wants(0), [&] {
+      if (p.has("strides"))
+        for (int64_t s : p.get_ints("strides"))
+          if (s != 1) throw_unsupported("vjp of a strided slice", "slice with unit strides");
+      std::vector<Value> starts;
+      for (int64_t s : p.get_ints("start_indices")) starts.push_back(lit(a, double(s), DType::i32));
+      return dynamic_update_slice(zeros(*a.builder, a.in_types[0]), a.ct(0), starts);
+    })};
+  });
+  set("concatenate", [](const VjpArgs& a, const Params& p) {
+    Cts r;
+    Value g = a.ct(0);
+    int axis = normalize_axis(p.get_int("dimension"), g.rank(), "concatenate");
+    int64_t off = 0;
+    for (size_t i = 0; i < a.in_types.size(); ++i) {
+      const Shape& s = a.in_types[i].shape;
+      r.push_back(opt_if(a.wants(i), [&] {
+        std::vector<int64_t> start(s.size(), 0), limit = g.shape();
+        start[size_t(axis)] = off;
+        limit[size_t(axis)] = off + s[size_t(axis)];
+        return slice(g, start, limit);
+      }));
+      off += s[size_t(axis)];
+    }
+    return r;
+  });
+  set("reduce_sum", [](const VjpArgs& a, const Params& p) {
+    return Cts{opt_if(a.wants(0), [&] {
+      const AType& x = a.in_types[0];
+      std::vector<bool> red(size_t(x.rank()), false);
+      for (int64_t ax : p.get_ints("axes")) red[size_t(normalize_axis(ax, x.rank(), "reduce_sum"))] = true;
+      std::vector<int64_t> kept;
+      for (int d = 0; d < x.rank(); ++d)
+        if (!red[size_t(d)]) kept.push_back(d);
+      return broadcast_in_dim(a.ct(0), x.shape, kept);
+    })};
+  });
+}
+}  // namespace
+
+void register_dot_scan_vjp_rules();  // vjp_rules_dot_scan.cc
+
+void register_vjp_rules() {
+  elementwise_rules();
+  structure_rules();
+  register_dot_scan_vjp_rules();
+}
+
+}  // namespace tandem

@@ -1,0 +1,20 @@
+// The reference's gradient: central finite differences in f64 of a scalar function of
+// arrays (built from reference ops, or the reference interpreter of a program). It is the
+// independent check on the engine's reverse mode; slow (2 evaluations per input element),
+// so for small problems only.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "reference/array.h"
+
+namespace tandem::ref {
+
+using ScalarFn = std::function<double(const std::vector<Array>&)>;
+
+// d f / d x for every element of every input, each input evaluated in f64 (the returned
+// gradients have the inputs' shapes and dtype f64). h is the step for inputs of magnitude
+// <= 1; larger inputs use h * |x|.
+std::vector<Array> grad(const ScalarFn& f, const std::vector<Array>& x, double h = 1e-5);
+
+}  // namespace tandem::ref

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Launch tandem under Slurm: runners/launch/srun.sh [srun args...] -- [tandem args...]
+# e.g. runners/launch/srun.sh -N 8 --ntasks-per-node=8 --gpus-per-node=8 -- run collectives -o psum
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tandem=${TANDEM:-$here/../../build/tandem}
+srun_args=()
+while [[ $# -gt 0 && $1 != -- ]]; do srun_args+=("$1"); shift; done
+[[ ${1:-} == -- ]] && shift
+exec srun --mpi="${TANDEM_SRUN_MPI:-pmix}" "${srun_args[@]}" "$here/rank_env.sh" "$tandem" "$@"

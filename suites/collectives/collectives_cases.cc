@@ -1,0 +1,209 @@
+// Case logic of the collectives suite (see collectives_cases.h). Inputs: rank r, element i
+// holds ((7 r + 3 i) mod 13) − 6, a small integer, exact in every dtype and in any sum of
+// up to a few dozen ranks; so every op but pmean (a division) is checked bitwise.
+#include "suites/collectives/collectives_cases.h"
+
+#include "engine/comm/mpi_communicator.h"
+#include "engine/core/error.h"
+#include "reference/collectives.h"
+#include "suites/common/error_spec.h"
+#include "suites/common/reference_bridge.h"
+
+namespace tandem::coll {
+
+const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax", "axis_index",
+                                       "all_gather", "all_gather_tiled", "psum_scatter",
+                                       "psum_scatter_tiled", "all_to_all", "all_to_all_tiled",
+                                       "ppermute", "pbroadcast", "ragged_all_to_all"};
+const std::vector<std::string> kLayouts = {"all", "pairs", "interleaved", "uneven"};
+const std::vector<DType> kDTypes = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i32};
+
+namespace {
+
+bool is_reduction(const std::string& op) {
+  return op == "psum" || op == "pmax" || op == "pmin" || op == "pmean";
+}
+
+struct Inputs {
+  comm::Groups groups;
+  int G = 1, pos = 0, n = 1;             // group size, my position, world size
+  std::vector<ref::Array> xs;            // every rank's x
+  std::vector<ref::RaggedArgs> ragged;   // every rank's ragged arguments
+};
+
+double value(int r, int64_t i) { return double((7 * r + 3 * i) % 13) - 6; }
+
+ref::Array make_x(int r, const Shape& shape, DType t) {
+  std::vector<double> v(size_t(num_elements(shape)));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = value(r, int64_t(i));
+  return ref::make(shape, t, v);
+}
+
+// Ragged: the member at position p sends (p + q) % 3 + (p == q) rows to position q,
+// packed at the receiver in sender order; outputs start at −1 so kept rows are checked.
+ref::RaggedArgs make_ragged(int r, int p, const comm::Groups& g, int G, DType t) {
+  auto rows = [](int a, int b) { return int64_t((a + b) % 3 + (a == b)); };
+  ref::RaggedArgs a;
+  int64_t in = 0;
+  for (int q = 0; q < G; ++q) {
+    a.input_offsets.push_back(in);
+    a.send_sizes.push_back(rows(p, q));
+    int64_t at = 0;
+    for (int s = 0; s < p; ++s) at += rows(s, q);
+    a.output_offsets.push_back(at);
+    a.recv_sizes.push_back(rows(q, p));
+    in += rows(p, q);
+  }
+  a.operand = make_x(r, {in, 2}, t);
+  a.output = ref::full({int64_t(4 * G + 1), 2}, t, -1);
+  (void)g;
+  return a;
+}
+
+Inputs make_inputs(comm::Collectives& c, const CollSpec& s) {
+  Inputs in;
+  in.n = c.world().size();
+  std::string why;
+  in.groups = layout_groups(s.layout, in.n, s.op, &why);
+  if (!why.empty()) throw_unsupported(why, "run under mpirun with a world size that fits the layout");
+  comm::Groups g = in.groups.empty() ? comm::Groups{{}} : in.groups;
+  if (in.groups.empty()) for (int r = 0; r < in.n; ++r) g[0].push_back(r);
+  for (const auto& grp : g)
+    for (size_t p = 0; p < grp.size(); ++p)
+      if (grp[p] == c.world().rank()) in.pos = int(p), in.G = int(grp.size());
+  const int G0 = int(g[0].size());
+  const Shape shape = is_reduction(s.op) || s.op == "pargmax" ? Shape{2, 3} : Shape{G0, 2 * G0};
+  for (int r = 0; r < in.n; ++r) in.xs.push_back(make_x(r, shape, s.dtype));
+  if (s.op == "ragged_all_to_all")
+    for (const auto& grp : g)
+      for (size_t p = 0; p < grp.size(); ++p) {
+        in.ragged.resize(size_t(in.n));
+        in.ragged[size_t(grp[p])] = make_ragged(grp[p], int(p), g, int(grp.size()), s.dtype);
+      }
+  return in;
+}
+
+std::vector<std::pair<int, int>> ring(int n) {
+  std::vector<std::pair<int, int>> p;
+  for (int r = 0; r + 1 < n; ++r) p.push_back({r, r + 1});  // rank 0 is no destination: zeros
+  if (n == 1) p.push_back({0, 0});
+  return p;
+}
+
+Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
+  const int me = c.world().rank();
+  const Tensor x = from_ref(in.xs[size_t(me)]);
+  const auto& g = in.groups;
+  const std::string& op = s.op;
+  if (op == "psum") return comm::psum(c, x, g);
+  if (op == "pmax") return comm::pmax(c, x, g);
+  if (op == "pmin") return comm::pmin(c, x, g);
+  if (op == "pmean") return comm::pmean(c, x, g);
+  if (op == "pargmax") return comm::pargmax(c, x, g);
+  if (op == "axis_index") return comm::axis_index(c, g);
+  if (op == "all_gather") return comm::all_gather(c, x, 1, false, g);
+  if (op == "all_gather_tiled") return comm::all_gather(c, x, -1, true, g);
+  if (op == "psum_scatter") return comm::psum_scatter(c, x, 0, false, g);
+  if (op == "psum_scatter_tiled") return comm::psum_scatter(c, x, 1, true, g);
+  if (op == "all_to_all") return comm::all_to_all(c, x, 0, 1, false, g);
+  if (op == "all_to_all_tiled") return comm::all_to_all(c, x, 1, 0, true, g);
+  if (op == "ppermute") return comm::ppermute(c, x, ring(in.n));
+  if (op == "pbroadcast") return comm::pbroadcast(c, x, in.G - 1, g);
+  if (op == "ragged_all_to_all") {
+    const ref::RaggedArgs& a = in.ragged[size_t(me)];
+    return comm::ragged_all_to_all(c, from_ref(a.operand), from_ref(a.output),
+                                   {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, g);
+  }
+  throw_bad_input(cat("collectives: unknown op '", op, "'"));
+}
+
+ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
+  ref::Groups g(in.groups.begin(), in.groups.end());
+  const auto& xs = in.xs;
+  const std::string& op = s.op;
+  if (op == "psum") return ref::psum(xs, g);
+  if (op == "pmax") return ref::pmax(xs, g);
+  if (op == "pmin") return ref::pmin(xs, g);
+  if (op == "pmean") return ref::pmean(xs, g);
+  if (op == "pargmax") return ref::pargmax(xs, g);
+  if (op == "axis_index") return ref::axis_index(in.n, g);
+  if (op == "all_gather") return ref::all_gather(xs, 1, false, g);
+  if (op == "all_gather_tiled") return ref::all_gather(xs, -1, true, g);
+  if (op == "psum_scatter") return ref::psum_scatter(xs, 0, false, g);
+  if (op == "psum_scatter_tiled") return ref::psum_scatter(xs, 1, true, g);
+  if (op == "all_to_all") return ref::all_to_all(xs, 0, 1, false, g);
+  if (op == "all_to_all_tiled") return ref::all_to_all(xs, 1, 0, true, g);
+  if (op == "ppermute") return ref::ppermute(xs, ring(in.n));
+  if (op == "pbroadcast") return ref::pbroadcast(xs, in.G - 1, g);
+  return ref::ragged_all_to_all(in.ragged, g);
+}
+
+}  // namespace
+
+comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why) {
+  auto no = [&](const std::string& w) { *why = cat("groups:", layout, " ", w, " (world size ", n, ")"); return comm::Groups{}; };
+  if (layout == "all") return {};
+  if (op == "ppermute") return no("does not apply: ppermute takes no axis_index_groups");
+  if (layout == "pairs") {  // [[0,1],[2,3],...]
+    if (n < 2 || n % 2) return no("needs an even number of ranks; run with mpirun -np 2 or 4");
+    comm::Groups g;
+    for (int r = 0; r < n; r += 2) g.push_back({r, r + 1});
+    return g;
+  }
+  if (layout == "interleaved") {  // [[0,2,...],[..., 3,1]]: strided, one group listed backwards
+    if (n < 4 || n % 2) return no("needs an even number of ranks >= 4; run with mpirun -np 4");
+    comm::Groups g(2);
+    for (int r = 0; r < n; r += 2) g[0].push_back(r);
+    for (int r = n - 1; r > 0; r -= 2) g[1].push_back(r);
+    return g;
+  }
+  if (layout == "uneven") {  // [[0..n-2],[n-1]]: JAX allows it for psum/pmax/pmin/pmean
+    if (n < 3) return no("needs at least 3 ranks; run with mpirun -np 3 or 4");
+    if (!is_reduction(op)) return no("is only allowed for psum, pmax, pmin and pmean");
+    comm::Groups g(2);
+    for (int r = 0; r + 1 < n; ++r) g[0].push_back(r);
+    g[1].push_back(n - 1);
+    return g;
+  }
+  throw_bad_input(cat("unknown group layout '", layout, "'"), "one of: all, pairs, interleaved, uneven");
+}
+
+std::string case_name(const CollSpec& s) {
+  return cat("collectives/op:", s.op, "/dtype:", dtype_name(s.dtype), "/groups:", s.layout);
+}
+
+void run_once(comm::Collectives& c, const CollSpec& s) { engine_op(c, s, make_inputs(c, s)); }
+
+CaseResult check_collective(comm::Collectives& c, const CollSpec& s) {
+  const Inputs in = make_inputs(c, s);
+  const int me = c.world().rank();
+  const Tensor got = engine_op(c, s, in);
+  const ref::Array want = reference_op(s, in)[size_t(me)];
+  ErrorSpec spec{0, 0, 0, "exact: integer-valued inputs"};
+  if (s.op == "pmean" && (s.dtype == DType::f16 || s.dtype == DType::bf16))
+    spec = {0, 2 * unit_roundoff(s.dtype), 0, "pmean in 16-bit: sum, then one division rounded via f32"};
+  std::string mine;
+  CompareReport rep;
+  if (got.shape() != want.shape || got.dtype() != want.dtype) {
+    mine = cat("result ", got.type().str(), " but the reference is ", dtype_name(want.dtype), "[",
+               ref::shape_string(want.shape), "]");
+  } else {
+    rep = compare(want.data, got.to_f64(), spec);
+    if (!rep.pass) mine = rep.text();
+  }
+  // Gather every rank's verdict; all ranks return the same result.
+  const auto msgs = comm::all_gather_strings(c.world(), mine);
+  const auto hosts = comm::all_gather_strings(c.world(), comm::host_name());
+  CaseResult r;
+  r.correctness["rank0"] = rep.to_json();
+  r.correctness["tolerance"] = spec.why;
+  r.info["ranks"] = c.world().size();
+  for (int k = 0; k < c.world().size(); ++k)
+    if (!msgs[size_t(k)].empty()) {
+      r.verdict = Verdict::fail;
+      r.message += cat("rank ", k, " (host ", hosts[size_t(k)], "): ", msgs[size_t(k)], "\n");
+    }
+  return r;
+}
+
+}  // namespace tandem::coll

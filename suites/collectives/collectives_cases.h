@@ -1,0 +1,38 @@
+// The collectives suite's case definition, shared by the registry, the MPI test and the
+// sweep: an op, a dtype and a group layout; inputs that are small integers by construction
+// (so sums are exact in every dtype and checks are bitwise); the engine op on this rank;
+// the reference model on every rank's inputs; the verdict gathered so all ranks agree.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/comm/collectives.h"
+#include "suites/common/case.h"
+
+namespace tandem::coll {
+
+struct CollSpec {
+  std::string op;      // see kOps
+  DType dtype = DType::f32;
+  std::string layout;  // all | pairs | interleaved | uneven
+};
+
+// Ops and layouts the suite knows.
+extern const std::vector<std::string> kOps;
+extern const std::vector<std::string> kLayouts;
+extern const std::vector<DType> kDTypes;
+
+// The groups of a layout at world size n; "" in *why when the layout does not fit n (the
+// case is then a skip with that reason).
+comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why);
+
+// Runs the op once on this rank (the timed body).
+void run_once(comm::Collectives& c, const CollSpec& s);
+// Runs it, checks every rank against the reference, and returns the same result on every
+// rank (a failure names rank, host, first bad index, expected and got).
+CaseResult check_collective(comm::Collectives& c, const CollSpec& s);
+
+// Registered name: collectives/op:psum/dtype:f32/groups:pairs.
+std::string case_name(const CollSpec& s);
+
+}  // namespace tandem::coll

@@ -1,0 +1,88 @@
+// Inputs, tolerances and comparisons of the LSTM suite.
+#include "suites/lstm/lstm_check.h"
+
+#include <cmath>
+#include <random>
+
+#include "engine/core/error.h"
+#include "suites/common/program_case.h"
+
+namespace tandem {
+
+std::vector<Tensor> make_lstm_inputs(const LstmConfig& c, const std::vector<int32_t>& lens,
+                                     const std::string& seed) {
+  const int64_t S = c.pseudo_layers();
+  const double k = 1.0 / std::sqrt(double(c.hidden));
+  Shape state{S, c.batch, c.hidden}, y{c.batch, c.seq, c.dirs() * c.hidden};
+  std::vector<double> lv(lens.begin(), lens.end());
+  int64_t n = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
+  return {seeded_uniform({c.batch, c.seq, c.input}, DType::f32, seed + "/x"),
+          seeded_uniform(state, DType::f32, seed + "/h0"),
+          seeded_uniform(state, DType::f32, seed + "/c0"),
+          seeded_uniform({n}, DType::f32, seed + "/w", -k, k),
+          Tensor::from_f64(lv, {c.batch}, DType::i32),
+          seeded_uniform(y, DType::f32, seed + "/dy"),
+          seeded_uniform(state, DType::f32, seed + "/dh_n"),
+          seeded_uniform(state, DType::f32, seed + "/dc_n")};
+}
+
+ref::LstmShape ref_shape(const LstmConfig& c) {
+  return {c.batch, c.seq, c.input, c.hidden, c.layers, c.bidirectional};
+}
+
+std::vector<int64_t> lens_of(const Tensor& lens) {
+  std::vector<double> v = lens.to_f64();
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+LstmSpecs lstm_specs(const LstmConfig& c, bool tf32) {
+  const double u = tf32 ? 0x1p-11 : 0x1p-24;  // TF32 rounds GEMM inputs to 10 mantissa bits
+  const double k = double(std::max(c.input, c.dirs() * c.hidden) + c.hidden + 2);
+  const double chain = double(c.seq * c.layers);
+  const double fwd = 4 * u * k * chain;
+  const double bwd = 2 * fwd;  // the backward chain runs the same path again
+  const double dw = bwd * double(std::max<int64_t>(1, c.batch * c.seq));
+  auto spec = [&](double t, const char* what) {
+    return ErrorSpec{t, t, 0,
+                     cat(what, ": 4u·(In+H+2)·T·L", tf32 ? " (TF32 u=2^-11)" : " (f32 u=2^-24)",
+                         what[1] == 'w' ? " ·2·B·T" : (what[0] == 'f' ? "" : " ·2"))};
+  };
+  return {spec(fwd, "fwd"), spec(bwd, "bwd"), spec(dw, "dw")};
+}
+
+CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vector<Tensor>& got) {
+  TANDEM_CHECK(outs.size() == got.size(), "one expected array per output");
+  CaseResult r;
+  r.correctness = nlohmann::json::object();
+  for (size_t i = 0; i < outs.size(); ++i) {
+    CompareReport rep = compare(outs[i].want, got[i].to_f64(), outs[i].spec);
+    nlohmann::json j = rep.to_json();
+    j["tolerance"] = {{"abs", outs[i].spec.abs}, {"rel", outs[i].spec.rel}, {"why", outs[i].spec.why}};
+    r.correctness[outs[i].name] = j;
+    if (!rep.pass) {
+      r.verdict = Verdict::fail;
+      r.message += outs[i].name + ": " + rep.text() + "\n";
+    }
+  }
+  return r;
+}
+
+std::vector<int32_t> lengths_pattern(const std::string& tag, int64_t B, int64_t T,
+                                     const std::string& seed) {
+  std::vector<int32_t> v(static_cast<size_t>(B), int32_t(T));
+  if (tag == "ones") std::fill(v.begin(), v.end(), 1);
+  if (tag == "equal") std::fill(v.begin(), v.end(), int32_t(std::max<int64_t>(1, (T + 1) / 2)));
+  if (tag == "ragged") {
+    std::mt19937_64 g(std::hash<std::string>{}(seed + "/lens"));
+    for (int32_t& x : v) x = int32_t(1 + int64_t(g() % uint64_t(T)));
+  }
+  if (tag == "unsorted")  // neither ascending nor descending: 2, T, 1, T-1, 3, ...
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t pick[] = {2, T, 1, T - 1, 3};
+      v[b] = int32_t(std::clamp<int64_t>(pick[b % 5], 1, T));
+    }
+  if (tag == "zero") v[0] = 0;
+  return v;
+}
+
+}  // namespace tandem

@@ -1,0 +1,99 @@
+// LSTM performance shapes (nightly): DeepBench training (H {512,1024} × B {16,32,64}, T 25;
+// H 256, B 16, T 150), PyTorch fastrnns' default (T 100, B 64, I = H = 512), a 2-layer
+// bidirectional shape, and batch-1 inference. Each shape times the forward ("fwd", lstm_fwd)
+// and forward+backward ("train", lstm_fwd + lstm_bwd, whose bwd recomputes the forward).
+// FLOP formula (GEMM terms only; the gate math is O(B·T·H)): per pseudo-layer p,
+//   forward  = 2·B·T·4H·In_p (input projection) + 2·B·T·4H·H (recurrence),
+//   backward = 2 × forward (d(inputs) and d(weights)), so train = fwd + recompute + bwd = 4 × fwd
+// as the primitive runs it. The check compares batch row 0 (all rows full length, rows are
+// independent) with lstm_ref, so the f64 oracle stays affordable on large shapes.
+#include "engine/core/error.h"
+#include "engine/cuda/cuda_info.h"
+#include "engine/ir/executor.h"
+#include "suites/common/case.h"
+#include "suites/lstm/lstm_check.h"
+#include "suites/lstm/lstm_program.h"
+
+namespace tandem {
+namespace {
+
+struct Flops {
+  double projection = 0, recurrent = 0;
+};
+Flops forward_flops(const LstmConfig& c) {
+  Flops f;
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
+    f.projection += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.layer_input(p));
+    f.recurrent += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.hidden);
+  }
+  return f;
+}
+
+Case perf_case(const std::string& label, const LstmConfig& c, bool train) {
+  Case k;
+  k.suite = "lstm";
+  k.name = cat("lstm/perf/", label, "/B:", c.batch, "/T:", c.seq, "/I:", c.input, "/H:", c.hidden,
+               "/L:", c.layers, "/bidi:", int(c.bidirectional), train ? "/train" : "/fwd");
+  Flops f = forward_flops(c);
+  k.params = {{"batch", c.batch}, {"seq", c.seq}, {"input", c.input}, {"hidden", c.hidden},
+              {"layers", c.layers}, {"bidirectional", c.bidirectional}, {"mode", train ? "train" : "fwd"},
+              {"fwd_projection_flops", f.projection}, {"fwd_recurrent_flops", f.recurrent},
+              {"flop_formula", "fwd = sum_p 2*B*T*4H*(In_p + H); train = 4*fwd (bwd recomputes fwd)"}};
+  k.profiles = profiles_from("nightly");
+  k.flops = (train ? 4.0 : 1.0) * (f.projection + f.recurrent);
+  k.instantiate = [c, train, seed = k.name](Device dev) {
+    auto prog = std::make_shared<Program>(train ? lstm_train_program(c) : lstm_fwd_program(c));
+    std::vector<Tensor> host = make_lstm_inputs(c, lengths_pattern("full", c.batch, c.seq, seed), seed);
+    if (!train) host.resize(5);
+    auto in = std::make_shared<std::vector<Tensor>>();
+    for (const Tensor& t : host) in->push_back(t.to(dev));
+    CaseInstance inst;
+    inst.body = [prog, in, dev] {
+      Executor(dev).run(*prog, *in);
+      if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
+    };
+    inst.check = [prog, in, host, c, dev] {
+      std::vector<Tensor> got = Executor(dev).run(*prog, *in);
+      // Row 0 of x, h0, c0, y, h_n, c_n.
+      LstmConfig one = c;
+      one.batch = 1;
+      const int64_t S = c.pseudo_layers(), H = c.hidden;
+      auto row0 = [&](const Tensor& t, int64_t outer, int64_t inner) {
+        std::vector<double> a = t.to_f64(), r;
+        for (int64_t o = 0; o < outer; ++o)
+          r.insert(r.end(), a.begin() + o * c.batch * inner, a.begin() + (o * c.batch + 1) * inner);
+        return r;
+      };
+      ref::LstmOutputs f = ref::lstm_forward(ref_shape(one), row0(host[0], 1, c.seq * c.input),
+                                             row0(host[1], S, H), row0(host[2], S, H),
+                                             host[3].to_f64(), {c.seq});
+      LstmSpecs s = lstm_specs(c, false);
+      std::vector<Tensor> cmp;
+      for (auto& v : {row0(got[0], 1, c.seq * c.dirs() * H), row0(got[1], S, H), row0(got[2], S, H)})
+        cmp.push_back(Tensor::from_f64(v, {int64_t(v.size())}, DType::f32));
+      return compare_outputs({{"y[row 0]", f.y, s.fwd}, {"h_n[row 0]", f.h_n, s.fwd},
+                              {"c_n[row 0]", f.c_n, s.fwd}}, cmp);
+    };
+    return inst;
+  };
+  return k;
+}
+
+}  // namespace
+
+void register_lstm_perf_cases(Registry& r) {
+  std::vector<std::pair<std::string, LstmConfig>> shapes;
+  for (int64_t H : {512, 1024})
+    for (int64_t B : {16, 32, 64}) shapes.push_back({"deepbench", {B, 25, H, H, 1, false}});
+  shapes.push_back({"deepbench", {16, 150, 256, 256, 1, false}});
+  shapes.push_back({"fastrnns", {64, 100, 512, 512, 1, false}});
+  shapes.push_back({"bidi2", {32, 50, 256, 256, 2, true}});
+  for (const auto& [label, c] : shapes) {
+    r.add(perf_case(label, c, false));
+    r.add(perf_case(label, c, true));
+  }
+  r.add(perf_case("infer_b1", {1, 100, 512, 512, 1, false}, false));
+  r.add(perf_case("infer_b1", {1, 100, 1024, 1024, 1, false}, false));
+}
+
+}  // namespace tandem

@@ -1,0 +1,95 @@
+// Builds the LSTM Program (scan over a cell) and the primitive-path programs.
+#include "suites/lstm/lstm_program.h"
+
+#include "engine/ir/builder.h"
+
+namespace tandem {
+namespace {
+
+// body(W_ih[4H,In], W_hh[4H,H], b[4H]; h[B,H], c[B,H]; x_t[B,In], m_t pred[B]) -> (h, c, y_t)
+Program cell_program(int64_t B, int64_t In, int64_t H, const std::string& precision) {
+  const int64_t G = 4 * H;
+  Builder bb;
+  Value W_ih = bb.input({G, In}, DType::f32), W_hh = bb.input({G, H}, DType::f32);
+  Value bias = bb.input({G}, DType::f32);
+  Value h = bb.input({B, H}, DType::f32), c = bb.input({B, H}, DType::f32);
+  Value x = bb.input({B, In}, DType::f32), m = bb.input({B}, DType::pred);
+  DotDims rows_by_rows{{1}, {1}, {}, {}};  // [B,K] · [G,K]^T
+  Value a = dot_general(x, W_ih, rows_by_rows, precision) + dot_general(h, W_hh, rows_by_rows, precision) +
+            broadcast_in_dim(bias, {B, G}, {1});
+  auto gate = [&](int64_t k) { return slice(a, {0, k * H}, {B, (k + 1) * H}); };
+  Value i = logistic(gate(0)), f = logistic(gate(1)), g = tanh(gate(2)), o = logistic(gate(3));
+  Value c_new = f * c + i * g;
+  Value h_new = o * tanh(c_new);
+  Value live = broadcast_in_dim(m, {B, H}, {0});
+  Value zero = broadcast_in_dim(bb.literal(0.0, DType::f32), {B, H}, {});
+  return bb.build({select(live, h_new, h), select(live, c_new, c), select(live, h_new, zero)});
+}
+
+// A matrix slot as [rows, cols]; a bias slot (matrix = false) as [rows].
+Value weight(Value w, const LstmWeightSlot& s, bool matrix = true) {
+  Value v = slice(w, {s.offset}, {s.offset + s.rows * s.cols});
+  return matrix ? reshape(v, {s.rows, s.cols}) : v;
+}
+
+}  // namespace
+
+Program lstm_program(const LstmConfig& c, const std::string& precision) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, D = c.dirs(), S = c.pseudo_layers();
+  LstmWeightLayout lay = lstm_weight_layout(c.input, c.hidden, c.layers, c.bidirectional);
+  Builder b;
+  Value x = b.input({B, T, c.input}, DType::f32);
+  Value h0 = b.input({S, B, H}, DType::f32), c0 = b.input({S, B, H}, DType::f32);
+  Value w = b.input({lay.total}, DType::f32), lens = b.input({B}, DType::i32);
+  // mask[t, b] = t < seq_lengths[b]
+  Value mask = compare(iota(b, DType::i32, {T, B}, 0), broadcast_in_dim(lens, {T, B}, {1}), "lt");
+  Value seq = transpose(x, {1, 0, 2});  // time-major [T, B, In]
+  std::vector<Value> h_n, c_n;
+  for (int64_t l = 0; l < c.layers; ++l) {
+    std::vector<Value> outs;
+    for (int64_t d = 0; d < D; ++d) {
+      const int64_t p = l * D + d;
+      Program cell = cell_program(B, c.layer_input(p), H, precision);
+      Value bias = weight(w, lay.b_ih[p], false) + weight(w, lay.b_hh[p], false);
+      Value hp = reshape(slice(h0, {p, 0, 0}, {p + 1, B, H}), {B, H});
+      Value cp = reshape(slice(c0, {p, 0, 0}, {p + 1, B, H}), {B, H});
+      std::vector<Value> r = scan(cell, {weight(w, lay.w_ih[p]), weight(w, lay.w_hh[p]), bias},
+                                  {hp, cp}, {seq, mask}, T, /*reverse=*/d == 1);
+      h_n.push_back(reshape(r[0], {1, B, H}));
+      c_n.push_back(reshape(r[1], {1, B, H}));
+      outs.push_back(r[2]);
+    }
+    seq = D == 1 ? outs[0] : concatenate(outs, 2);
+  }
+  Value hn = S == 1 ? h_n[0] : concatenate(h_n, 0);
+  Value cn = S == 1 ? c_n[0] : concatenate(c_n, 0);
+  return b.build({transpose(seq, {1, 0, 2}), hn, cn});
+}
+
+Program lstm_fwd_program(const LstmConfig& c, const std::string& precision) {
+  const int64_t S = c.pseudo_layers();
+  Builder b;
+  Value x = b.input({c.batch, c.seq, c.input}, DType::f32);
+  Value h0 = b.input({S, c.batch, c.hidden}, DType::f32), c0 = b.input({S, c.batch, c.hidden}, DType::f32);
+  Value w = b.input({get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)}, DType::f32);
+  Value lens = b.input({c.batch}, DType::i32);
+  return b.build(b.bind("lstm_fwd", {x, h0, c0, w, lens}, lstm_params(c, precision)));
+}
+
+Program lstm_train_program(const LstmConfig& c, const std::string& precision) {
+  const int64_t S = c.pseudo_layers();
+  Builder b;
+  Value x = b.input({c.batch, c.seq, c.input}, DType::f32);
+  Value h0 = b.input({S, c.batch, c.hidden}, DType::f32), c0 = b.input({S, c.batch, c.hidden}, DType::f32);
+  Value w = b.input({get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)}, DType::f32);
+  Value lens = b.input({c.batch}, DType::i32);
+  Value dy = b.input({c.batch, c.seq, c.dirs() * c.hidden}, DType::f32);
+  Value dhn = b.input({S, c.batch, c.hidden}, DType::f32), dcn = b.input({S, c.batch, c.hidden}, DType::f32);
+  Params p = lstm_params(c, precision);
+  std::vector<Value> out = b.bind("lstm_fwd", {x, h0, c0, w, lens}, p);
+  std::vector<Value> g = b.bind("lstm_bwd", {dy, dhn, dcn, x, h0, c0, w, lens}, p);
+  out.insert(out.end(), g.begin(), g.end());
+  return b.build(out);
+}
+
+}  // namespace tandem

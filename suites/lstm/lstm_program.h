@@ -1,0 +1,22 @@
+// The LSTM as an IR Program: per layer and direction a scan over a cell built with the
+// builder API, so the same model runs through the generic executor (and later autodiff,
+// remat and hoisting). Inputs (x[B,T,I], h0[S,B,H], c0[S,B,H], w[P], seq_lengths i32[B]),
+// outputs (y[B,T,D*H], h_n, c_n), JAX's semantics: the carry is frozen and y is 0 past a
+// row's length; the reverse direction is a reverse scan under the same mask, which visits
+// each row's prefix backwards exactly as JAX's flip-within-length does.
+#pragma once
+#include <string>
+
+#include "engine/ir/ir.h"
+#include "engine/prims/lstm.h"
+
+namespace tandem {
+
+Program lstm_program(const LstmConfig& c, const std::string& precision = "HIGHEST");
+
+// The one-equation programs of the primitive path: lstm_fwd, and lstm_fwd + lstm_bwd with
+// inputs (x, h0, c0, w, seq_lengths, dy, dh_n, dc_n) → (y, h_n, c_n, dx, dh0, dc0, dw).
+Program lstm_fwd_program(const LstmConfig& c, const std::string& precision = "HIGHEST");
+Program lstm_train_program(const LstmConfig& c, const std::string& precision = "HIGHEST");
+
+}  // namespace tandem

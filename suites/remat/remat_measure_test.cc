@@ -1,0 +1,114 @@
+// Memory–time table of the remat policies (docs/PERFORMANCE.md "## Rematerialization"):
+// an 8-layer MLP with each layer checkpointed, and recursive checkpointing of a sin chain.
+// Disabled by default (a measurement, not a check); run with
+//   remat_measure_test --gtest_also_run_disabled_tests
+// The enabled test checks the ordering of measured peaks and the 10% prediction bound on
+// a small instance, quickly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "engine/core/allocator.h"
+#include "engine/core/error.h"
+#include "engine/passes/saved_residuals.h"
+#include "suites/common/harness.h"
+#include "suites/common/program_case.h"
+#include "suites/remat/remat_models.h"
+
+namespace tandem {
+namespace {
+
+struct Row {
+  std::string policy;
+  int64_t residuals, residual_bytes, offloaded, predicted, measured, recomputed;
+  double flops, seconds;
+};
+
+Row measure(const remat::Model& m, const std::string& policy, int reps) {
+  VjpProgram v = vjp(m.build(DType::f32, policy));
+  std::vector<Tensor> in;
+  for (size_t i = 0; i < v.forward.in_vars.size(); ++i)
+    in.push_back(seeded_uniform(v.forward.in_vars[i]->type.shape, DType::f32, cat(m.label(), i), -0.1, 0.1));
+  std::vector<Tensor> ct{Tensor::scalar(1, DType::f32)};
+  int64_t in_bytes = 0;
+  for (const Tensor& t : in) in_bytes += int64_t(t.nbytes());
+  Allocator& A = Allocator::instance();
+  int64_t live0 = A.stats(Device::cpu()).live_bytes;
+  A.reset_peak(Device::cpu());
+  run_vjp(v, in, ct);
+  int64_t measured = A.stats(Device::cpu()).peak_bytes - live0 + in_bytes;
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    run_vjp(v, in, ct);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  SavedResiduals s = saved_residuals(v);
+  return {policy, s.count_non_arguments(), s.bytes - s.argument_bytes, s.offloaded_bytes,
+          predicted_vjp_peak_bytes(v), measured, s.recompute.eqns, s.recompute.flops, t[t.size() / 2]};
+}
+
+std::vector<Row> table(const remat::Model& m, int reps) {
+  std::vector<Row> rows;
+  std::printf("%s\n| policy | residuals | residual MB | offloaded MB | predicted peak MB | measured peak MB | "
+              "recomputed eqns | recomputed GFLOP | fwd+bwd ms |\n|---|---|---|---|---|---|---|---|---|\n",
+              m.label().c_str());
+  for (const std::string& p : remat::policies_for(m)) {
+    Row r = measure(m, p, reps);
+    std::printf("| %s | %lld | %.2f | %.2f | %.2f | %.2f | %lld | %.3f | %.2f |\n", p.c_str(),
+                (long long)r.residuals, r.residual_bytes / 1e6, r.offloaded / 1e6, r.predicted / 1e6,
+                r.measured / 1e6, (long long)r.recomputed, r.flops / 1e9, r.seconds * 1e3);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+const Row& row(const std::vector<Row>& rows, const std::string& p) {
+  return *std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.policy == p; });
+}
+
+void check_done_when(const std::vector<Row>& rows, bool timing) {
+  const Row &nothing = row(rows, "nothing_saveable"), &dots = row(rows, "dots_saveable"),
+            &every = row(rows, "everything_saveable");
+  EXPECT_LT(nothing.measured, dots.measured);
+  EXPECT_LT(dots.measured, every.measured);
+  for (const Row& r : rows)
+    EXPECT_LE(std::abs(double(r.measured - r.predicted)), 0.10 * double(r.predicted)) << r.policy;
+  if (timing) EXPECT_LE(nothing.seconds, 1.4 * every.seconds);
+}
+
+TEST(RematMeasure, SmallMlpOrderingAndPrediction) {
+  check_done_when(table(remat::Model{"mlp", 8, 64, 64, 1, {"pre", "act"}}, 1), false);
+}
+
+// The suite's checks really run: each quick remat case compared against the f64 reference.
+TEST(RematSuite, QuickCasesCheckAgainstTheReference) {
+  RunOptions o;
+  o.time = false;
+  int n = 0;
+  for (const Case* c : registry().select("quick", "remat", "")) {
+    CaseResult r = run_case(*c, o);
+    EXPECT_EQ(r.verdict, Verdict::pass) << c->name << r.message;
+    EXPECT_TRUE(r.correctness.value("checked_against_reference", false)) << c->name;
+    double err = r.correctness.value("max_abs_err_vs_reference_fd", 1.0);
+    double scale = r.correctness.value("reference_grad_scale", 0.0);
+    EXPECT_GT(scale, 0) << c->name;
+    EXPECT_LE(err, 1e-3 * scale) << c->name;
+    ++n;
+  }
+  EXPECT_GE(n, 35);
+}
+
+TEST(RematMeasure, DISABLED_Mlp8Layers) {
+  check_done_when(table(remat::Model{"mlp", 8, 512, 512, 1, {"pre", "act"}}, 7), true);
+}
+
+TEST(RematMeasure, DISABLED_SinChain) {
+  for (int n : {16, 64, 256}) table(remat::Model{"sin_chain", n, 1, 1 << 16, 1, {"", ""}}, 3);
+}
+
+}  // namespace
+}  // namespace tandem

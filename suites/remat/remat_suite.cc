@@ -1,0 +1,159 @@
+// The remat suite (issue 6): for each model × policy, the vjp's gradients must be bitwise
+// identical to everything_saveable's on CPU (within tolerance elsewhere) and match central
+// finite differences of the reference interpreter in f64; the records carry the residual
+// count and bytes (offload pool apart), recomputed primitive applications and FLOPs, and
+// predicted vs measured (allocator) peak bytes of forward + backward. Timing is the harness's.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "engine/core/allocator.h"
+#include "engine/core/error.h"
+#include "engine/passes/saved_residuals.h"
+#include "reference/grad.h"
+#include "suites/common/case.h"
+#include "suites/common/program_case.h"
+#include "suites/common/reference_bridge.h"
+#include "suites/remat/remat_models.h"
+
+namespace tandem {
+namespace {
+using remat::Model;
+
+std::vector<Tensor> inputs_for(const Program& p, const std::string& key) {
+  std::vector<Tensor> in;
+  for (size_t i = 0; i < p.in_vars.size(); ++i) {
+    const AType& t = p.in_vars[i]->type;
+    if (t.dtype == DType::i32) {  // the LSTM's seq_lengths: ragged, T, T-1, ..., at least 1
+      std::vector<double> lens;
+      for (int64_t b = 0; b < num_elements(t.shape); ++b) lens.push_back(double(std::max<int64_t>(1, 4 - b)));
+      in.push_back(Tensor::from_f64(lens, t.shape, t.dtype));
+      continue;
+    }
+    in.push_back(seeded_uniform(t.shape, t.dtype, cat(key, "/", i), -0.8, 0.8));
+  }
+  return in;
+}
+
+// d loss / d inputs: ref::grad (central differences in f64) of the reference interpreter
+// running the model traced in f64. Cached per model: every policy compares with it.
+std::vector<double> reference_grad(const Model& m, const std::vector<Tensor>& in32) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<double>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache.find(m.label()); it != cache.end()) return it->second;
+  Program p64 = m.build(DType::f64, "everything_saveable");
+  std::vector<ref::Array> x, all;  // x: the floating inputs, differentiated
+  for (const Tensor& t : in32) {
+    all.push_back(ref::Array{t.shape(), is_floating(t.dtype()) ? DType::f64 : t.dtype(), t.to_f64()});
+    if (is_floating(t.dtype())) x.push_back(all.back());
+  }
+  auto g = ref::grad([&](const std::vector<ref::Array>& a) {
+    std::vector<ref::Array> args = all;
+    for (size_t i = 0, k = 0; i < args.size(); ++i)
+      if (args[i].dtype == DType::f64) args[i] = a[k++];
+    return reference_eval(p64, args).at(0).data.at(0);
+  }, x);
+  std::vector<double> flat;
+  for (const ref::Array& a : g) flat.insert(flat.end(), a.data.begin(), a.data.end());
+  return cache[m.label()] = flat;
+}
+
+std::vector<double> flat_grads(const VjpRun& r) {
+  std::vector<double> g;
+  for (const Tensor& t : r.cotangents) {
+    auto v = t.to_f64();
+    g.insert(g.end(), v.begin(), v.end());
+  }
+  return g;
+}
+
+Case remat_case(const Model& m, const std::string& policy, const std::string& profile, bool fd) {
+  Case c;
+  c.suite = "remat";
+  c.name = cat("remat/", m.label(), "/policy:", policy);
+  c.params = {{"model", m.kind}, {"layers", m.layers}, {"batch", m.batch}, {"width", m.width},
+              {"seq", m.seq}, {"policy", policy}};
+  c.profiles = profiles_from(profile);
+  c.instantiate = [m, policy, fd, name = m.label()](Device d) {
+    auto v = std::make_shared<VjpProgram>(vjp(m.build(DType::f32, policy)));
+    std::vector<Tensor> host = inputs_for(v->forward, name);
+    auto in = std::make_shared<std::vector<Tensor>>();
+    for (const Tensor& t : host) in->push_back(t.to(d));
+    auto ct = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{Tensor::scalar(1, DType::f32).to(d)});
+    CaseInstance inst;
+    inst.body = [v, in, ct, d] { run_vjp(*v, *in, *ct, d); };
+    inst.check = [m, v, in, ct, d, host, fd, policy] {
+      CaseResult r;
+      Allocator& A = Allocator::instance();
+      int64_t live0 = A.stats(d).live_bytes, in_bytes = 0;
+      for (const Tensor& t : *in) in_bytes += int64_t(t.nbytes());
+      A.reset_peak(d);
+      VjpRun run = run_vjp(*v, *in, *ct, d);
+      int64_t measured = A.stats(d).peak_bytes - live0 + in_bytes;
+      std::vector<double> g = flat_grads(run);
+      // 1. Identical to everything_saveable.
+      VjpProgram base = vjp(m.build(DType::f32, "everything_saveable"));
+      std::vector<double> gb = flat_grads(run_vjp(base, *in, *ct, d));
+      double max_diff = 0;
+      for (size_t i = 0; i < g.size(); ++i) max_diff = std::max(max_diff, std::abs(g[i] - gb[i]));
+      bool same = d.kind == DeviceKind::cpu ? g == gb : max_diff <= 1e-5;
+      if (!same) {
+        r.verdict = Verdict::fail;
+        r.message += cat("gradients differ from everything_saveable's by up to ", max_diff, "\n");
+      }
+      // 2. Against central differences of the f64 reference.
+      double err = 0, scale = 0;
+      if (fd) {
+        std::vector<double> want = reference_grad(m, host);
+        for (double w : want) scale = std::max(scale, std::abs(w));
+        for (size_t i = 0; i < g.size(); ++i) {
+          double e = std::abs(g[i] - want[i]);
+          err = std::max(err, e);
+          if (e > 1e-3 * std::abs(want[i]) + 2e-4 * scale + 1e-6) {
+            r.verdict = Verdict::fail;
+            r.message += cat("grad[", i, "] = ", g[i], ", reference ", want[i], "\n");
+            break;
+          }
+        }
+      }
+      SavedResiduals s = saved_residuals(*v);
+      r.correctness = {{"identical_to_everything_saveable", same}, {"max_diff_vs_everything", max_diff},
+                       {"max_abs_err_vs_reference_fd", err}, {"reference_grad_scale", scale},
+                       {"checked_against_reference", fd}};
+      r.metrics = {{"residuals", double(s.count_non_arguments()), "count", "lower"},
+                   {"residual_bytes", double(s.bytes - s.argument_bytes), "B", "lower"},
+                   {"offloaded_bytes", double(s.offloaded_bytes), "B", "lower"},
+                   {"recomputed_eqns", double(s.recompute.eqns), "count", "lower"},
+                   {"recomputed_flops", s.recompute.flops, "FLOP", "lower"},
+                   {"predicted_peak_bytes", double(predicted_vjp_peak_bytes(*v)), "B", "lower"},
+                   {"measured_peak_bytes", double(measured), "B", "lower"}};
+      r.info["saved_residuals"] = format_saved_residuals(s);
+      return r;
+    };
+    return inst;
+  };
+  return c;
+}
+}  // namespace
+
+void register_remat_suite(Registry& r) {
+  std::vector<std::pair<Model, std::string>> models = {
+      {Model{"mlp", 4, 4, 8, 4, {"pre", "act"}}, "quick"},
+      {Model{"attention", 1, 2, 8, 4, {"scores", "probs"}}, "quick"},
+      {Model{"scan_mlp", 4, 4, 8, 4, {"pre", "act"}}, "quick"},
+      {Model{"sin_chain", 16, 1, 8, 1, {"", ""}}, "quick"},
+      {Model{"lstm", 1, 3, 4, 4, {"", ""}}, "quick"},
+  };
+  for (auto& [m, profile] : models)
+    for (const std::string& p : remat::policies_for(m)) r.add(remat_case(m, p, profile, true));
+  // The memory-time trade: an 8-layer MLP, each layer checkpointed (no finite differences).
+  Model big{"mlp", 8, 512, 512, 1, {"pre", "act"}};
+  for (const std::string& p : remat::policies_for(big)) r.add(remat_case(big, p, "nightly", false));
+  Model chain{"sin_chain", 64, 1, 1 << 16, 1, {"", ""}};
+  for (const char* p : {"everything_saveable", "nothing_saveable"}) r.add(remat_case(chain, p, "nightly", false));
+}
+
+}  // namespace tandem

@@ -1,0 +1,90 @@
+// Measurement helpers and the error model behind the scan_hoist tolerances.
+#include "suites/scan_hoist/scan_hoist_measure.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "engine/core/allocator.h"
+#include "engine/core/error.h"
+#include "engine/ir/executor.h"
+#include "suites/scan_hoist/scan_hoist_workloads.h"
+
+namespace tandem {
+
+Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, int reps, Device d) {
+  Measured m;
+  Allocator& a = Allocator::instance();
+  a.reset_peak(d);
+  int64_t live = a.stats(d).live_bytes;
+  Executor first(d);
+  first.set_timing(true);
+  m.outputs = first.run(p, inputs);
+  m.peak_above_inputs = a.stats(d).peak_bytes - live;
+  for (const EqnTiming& t : first.timings()) m.time_by_eqn.push_back({t.prim, t.seconds});
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    Executor(d).run(p, inputs);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (!t.empty()) {
+    std::sort(t.begin(), t.end());
+    m.min_s = t.front();
+    m.median_s = t[t.size() / 2];
+  }
+  return m;
+}
+
+std::vector<Tensor> seeded_inputs(const Program& p, const std::string& key) {
+  std::vector<Tensor> r;
+  for (size_t i = 0; i < p.in_vars.size(); ++i) {
+    const AType& t = p.in_vars[i]->type;
+    std::mt19937_64 rng(std::hash<std::string>{}(cat(key, "/in", i)));
+    std::uniform_real_distribution<double> u(-1, 1);
+    Tensor x = Tensor::empty(t.shape, t.dtype);
+    for (int64_t k = 0, n = x.numel(); k < n; ++k) store_from_f64(x.raw(), t.dtype, k, u(rng));
+    r.push_back(x);
+  }
+  return r;
+}
+
+double growth_exponent(double x_a, double a, double x_b, double b) {
+  if (a <= 0 || b <= 0 || x_a == x_b) return 0;
+  return std::log(b / a) / std::log(x_b / x_a);
+}
+
+// First-order worst case of recursive summation (Higham, ch. 4): a chain of n additions in
+// unit roundoff u errs by ≤ n·u·Σ|terms|. The engine's reduce_sum keeps one sequential
+// accumulator per output in f32 for f32/bf16/f16 values (f64 for f64), and stores the
+// result in the value's dtype; a carry is stored in its dtype after every step.
+ErrorSpec sum_tolerance(const SumModel& m, DType dt, bool hoisted, const HoistOptions& o) {
+  auto compute_u = [](DType t) { return unit_roundoff(t == DType::f64 ? DType::f64 : DType::f32); };
+  double us = unit_roundoff(dt), uc = compute_u(dt);
+  bool wide = hoisted && o.accumulate_dtype && is_floating(*o.accumulate_dtype) && *o.accumulate_dtype != dt;
+  double units;  // of Σ|terms|
+  std::string how;
+  if (!hoisted) {
+    units = double(m.terms) * uc + us;
+    how = cat("one chain of ", m.terms, " additions (u=", uc, ") + 1 rounding to ", dtype_name(dt));
+  } else if (wide) {
+    double uw = compute_u(*o.accumulate_dtype);
+    units = double(m.per_step_chain + m.step_chain) * uw + us;
+    how = cat(m.per_step_chain, " additions per step + ", m.step_chain, " across steps in ",
+              dtype_name(*o.accumulate_dtype), " (u=", uw, ") + 1 rounding to ", dtype_name(dt));
+  } else {
+    double u_steps = o.accumulate_in_carry ? us : uc;
+    units = double(m.per_step_chain) * uc + double(m.step_chain) * u_steps + 2 * us;
+    how = cat(m.per_step_chain, " additions per step (u=", uc, ") + ", m.step_chain, " across steps (u=",
+              u_steps, ") + 2 roundings to ", dtype_name(dt));
+  }
+  double total = m.scale * double(m.terms) * m.term_bound;  // scale · Σ|terms| at most
+  ErrorSpec s;
+  s.abs = total * (units + (m.pointwise_units + 2) * us);
+  s.why = cat("first-order worst case: ", m.terms, " terms |t| <= ", m.term_bound, " x scale ", m.scale,
+              "; ", how, "; ", m.pointwise_units, "u per term; 2u for the final scaling");
+  return s;
+}
+
+}  // namespace tandem
