@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <random>
 
 #include "engine/core/error.h"
+#include "engine/core/test_values.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
@@ -17,14 +17,6 @@
 
 namespace tandem {
 namespace {
-
-std::vector<double> random_values(int64_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> v(static_cast<size_t>(n));
-  for (double& x : v) x = u(rng);
-  return v;
-}
 
 Tensor run_dot(Device d, const Tensor& l, const Tensor& r, const DotDims& dims,
                const std::string& prec, std::optional<DType> pref = std::nullopt) {
