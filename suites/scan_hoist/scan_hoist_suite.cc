@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "suites/common/case.h"
 #include "suites/scan_hoist/scan_hoist_cases.h"
+#include "suites/scan_hoist/scan_hoist_grad.h"
 
 namespace tandem {
 namespace {
@@ -54,6 +55,9 @@ void register_scan_hoist_suite(Registry& r) {
                    [] { return dependent_sums_workload(8, 5, 6); }, "stacked", "quick", 3));
   for (const DeclineWorkload& d : decline_workloads()) r.add(decline_case(d.kind, "quick"));
   r.add(sweep_case("quick", {16, 32, 64}, {256, 1024, 4096}, 3));
+  // Part 4: the gradient of the MSE, hoisted and not (residual shapes, fwd+bwd peak, time).
+  r.add(hoist_grad_case(30, {15, 12}, "quick", 3));
+  r.add(hoist_grad_case(64, {32, 32}, "quick", 3));
 
   // Nightly: length 10 → 1000 and 180 → ~10^6 elements per step, L·E capped near 10^8
   // (the unhoisted MSE then needs ~0.8 GB of inputs and ~0.8 GB above them).
@@ -70,6 +74,8 @@ void register_scan_hoist_suite(Registry& r) {
     }
   add_mse(r, 64, {1024, 1024}, f32, "stacked", "nightly", 5);  // the figure in docs/PERFORMANCE.md
   r.add(sweep_case("nightly", {16, 32, 64}, {65536, 262144, 1048576}, 3));
+  r.add(hoist_grad_case(1000, {256, 256}, "nightly", 3));
+  r.add(hoist_grad_case(64, {1024, 1024}, "nightly", 3));
 }
 
 }  // namespace tandem

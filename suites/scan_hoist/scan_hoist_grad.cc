@@ -1,0 +1,205 @@
+// Part 4 of the scan-hoisting issue: the gradient of the seed's MSE with and without the
+// rewrite. Reverse mode (engine/passes/vjp) over the original program must keep the stacked
+// ys, and the difference y − ys, as residuals of L×E elements each; over the hoisted program
+// the per-step loss lives inside the scan, whose vjp rule saves only the scan's operands
+// (the program's own inputs), so no residual of L×E elements may appear. The case asserts
+// that on the saved residuals' shapes, checks both gradients against the closed form in f64,
+// and measures the peak bytes and time of forward + backward for both programs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "engine/core/allocator.h"
+#include "engine/core/error.h"
+#include "engine/ir/typecheck.h"
+#include "engine/passes/saved_residuals.h"
+#include "engine/passes/vjp.h"
+#include "suites/scan_hoist/scan_hoist_cases.h"
+#include "suites/scan_hoist/scan_hoist_grad.h"
+#include "suites/scan_hoist/scan_hoist_measure.h"
+
+namespace tandem {
+
+int64_t largest_residual_elements(const SavedResiduals& s, std::string* source) {
+  int64_t best = 0;
+  for (const Residual& r : s.residuals) {
+    if (r.is_argument) continue;
+    int64_t n = num_elements(r.type.shape);
+    if (n > best) {
+      best = n;
+      if (source) *source = cat(r.type.str(), " ", r.source);
+    }
+  }
+  return best;
+}
+
+int64_t residuals_of_at_least(const SavedResiduals& s, int64_t elements) {
+  return std::count_if(s.residuals.begin(), s.residuals.end(), [&](const Residual& r) {
+    return !r.is_argument && num_elements(r.type.shape) >= elements;
+  });
+}
+
+std::vector<std::vector<double>> mse_gradient_closed_form(const std::vector<Tensor>& in) {
+  // loss = Σ (y − cos x)² / n over x, y of n elements each:
+  //   ∂/∂x1 = 0 (the carry does not reach the loss), ∂/∂x = 2 (y − cos x) sin x / n,
+  //   ∂/∂y = 2 (y − cos x) / n.
+  std::vector<double> x = in.at(1).to_f64(), y = in.at(2).to_f64();
+  double n = double(x.size());
+  std::vector<double> gx(x.size()), gy(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    double d = y[i] - std::cos(x[i]);
+    gx[i] = 2 * d * std::sin(x[i]) / n;
+    gy[i] = 2 * d / n;
+  }
+  return {std::vector<double>(size_t(in.at(0).numel()), 0.0), gx, gy};
+}
+
+GradMeasured measure_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs, int reps, Device d) {
+  GradMeasured m;
+  Allocator& a = Allocator::instance();
+  Tensor ct = Tensor::empty({}, v.forward.out_vars.at(0).type().dtype);
+  store_from_f64(ct.raw(), ct.dtype(), 0, 1.0);
+  a.reset_peak(d);
+  int64_t live = a.stats(d).live_bytes;
+  VjpRun first = run_vjp(v, inputs, {ct}, d);
+  m.peak_above_inputs = a.stats(d).peak_bytes - live;
+  m.cotangents = first.cotangents;
+  first = VjpRun{};
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    run_vjp(v, inputs, {ct}, d);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (!t.empty()) {
+    std::sort(t.begin(), t.end());
+    m.median_s = t[t.size() / 2];
+  }
+  return m;
+}
+
+namespace {
+
+// Each gradient element is a product of a few f32 operations on values bounded by 2, scaled
+// by 1/n: its error is at most a few units of roundoff of 4/n. 32u leaves room for cos/sin's
+// ulp error and the rounding of 1/n, and stays 10^4× below the gradient's magnitude.
+ErrorSpec gradient_tolerance(DType dt, int64_t n) {
+  double u = unit_roundoff(dt == DType::f64 ? DType::f64 : DType::f32);
+  double us = unit_roundoff(dt);
+  double bound = 4.0 / double(n);
+  return ErrorSpec{(32 * u + 2 * us) * bound, 0, 0,
+                   cat("elementwise gradient: (32u + 2u_store) × 4/n, n = ", n)};
+}
+
+void check_gradients(const char* label, const std::vector<Tensor>& got,
+                     const std::vector<std::vector<double>>& want, const ErrorSpec& spec, CaseResult& r) {
+  const char* names[] = {"d_x1", "d_x2", "d_y"};
+  for (size_t i = 0; i < want.size(); ++i) {
+    CompareReport rep = compare(want[i], got.at(i).to_f64(), spec);
+    nlohmann::json j = rep.to_json();
+    j["tolerance"] = {{"abs", spec.abs}, {"rel", spec.rel}, {"why", spec.why}};
+    r.correctness[cat(label, "/", names[i])] = j;
+    if (!rep.pass) {
+      r.verdict = Verdict::fail;
+      r.message += cat(label, " ", names[i], ": ", rep.text(), "\n");
+    }
+  }
+}
+
+}  // namespace
+
+Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, int reps) {
+  Case c;
+  c.suite = "scan_hoist";
+  c.name = cat("scan_hoist/grad/mse/L:", L, "/B:", row.at(0), "/F:", row.at(1), "/dtype:f32");
+  c.params = {{"program", "mse"}, {"L", L}, {"B", row[0]}, {"F", row[1]}, {"dtype", "f32"}, {"grad", true}};
+  c.profiles = profiles_from(profile);
+  c.instantiate = [L, row, reps, key = c.name](Device dev) {
+    if (dev.kind != DeviceKind::cpu)
+      throw_unsupported("scan has no CUDA implementation yet", "run the scan_hoist suite with --backend cpu");
+    auto w = std::make_shared<Workload>(mse_workload(L, row));
+    auto h = std::make_shared<HoistResult>(hoist_scan_reductions(w->program));
+    typecheck(h->program);
+    auto vo = std::make_shared<VjpProgram>(vjp(w->program));
+    auto vh = std::make_shared<VjpProgram>(vjp(h->program));
+    typecheck(vh->forward);
+    typecheck(vh->backward);
+    auto in = std::make_shared<std::vector<Tensor>>(seeded_inputs(w->program, key));
+    CaseInstance inst;
+    inst.body = [vh, in, dev] {
+      Tensor ct = Tensor::empty({}, DType::f32);
+      store_from_f64(ct.raw(), DType::f32, 0, 1.0);
+      run_vjp(*vh, *in, {ct}, dev);
+    };
+    inst.info = {{"timed_body", "forward + backward of the hoisted program"}};
+    inst.check = [w, h, vo, vh, in, dev, reps, L] {
+      CaseResult r;
+      r.info["log"] = h->log;
+      int64_t E = w->per_step, LE = L * E;
+      SavedResiduals so = saved_residuals(*vo), sh = saved_residuals(*vh);
+      std::string src_o, src_h;
+      int64_t big_o = largest_residual_elements(so, &src_o), big_h = largest_residual_elements(sh, &src_h);
+      int64_t n_big_o = residuals_of_at_least(so, LE), n_big_h = residuals_of_at_least(sh, LE);
+      r.info["residuals"] = {{"original", format_saved_residuals(so)}, {"hoisted", format_saved_residuals(sh)}};
+      r.info["largest_residual"] = {{"original", src_o}, {"hoisted", src_h}};
+      if (h->rewrites != 1) {
+        r.verdict = Verdict::fail;
+        r.message += cat("expected the pass to rewrite the MSE, it made ", h->rewrites, " rewrites\n");
+      }
+      // The goal of part 4: the hoisted gradient saves no length × batch residual.
+      if (n_big_h != 0) {
+        r.verdict = Verdict::fail;
+        r.message += cat("the hoisted program's vjp saves ", n_big_h, " residual(s) of ≥ L×E = ", LE,
+                         " elements; largest: ", src_h, "\n");
+      }
+      GradMeasured mo = measure_vjp(*vo, *in, reps, dev);
+      GradMeasured mh = measure_vjp(*vh, *in, reps, dev);
+      auto want = mse_gradient_closed_form(*in);
+      ErrorSpec spec = gradient_tolerance(w->dtype, LE);
+      check_gradients("original", mo.cotangents, want, spec, r);
+      check_gradients("hoisted", mh.cotangents, want, spec, r);
+      double max_between = 0;
+      for (size_t i = 0; i < mo.cotangents.size(); ++i) {
+        std::vector<double> a = mo.cotangents[i].to_f64(), b = mh.cotangents[i].to_f64();
+        for (size_t k = 0; k < a.size(); ++k) max_between = std::max(max_between, std::abs(a[k] - b[k]));
+      }
+      double elt = double(dtype_size(w->dtype));
+      // The gradients are outputs of L×E elements the caller holds either way; what is
+      // left above inputs and gradients is the cost of the differentiation itself.
+      double ct_bytes = 0;
+      for (const Tensor& t : mh.cotangents) ct_bytes += double(t.numel()) * elt;
+      double extra_o = double(mo.peak_above_inputs) - ct_bytes, extra_h = double(mh.peak_above_inputs) - ct_bytes;
+      // Same "small constant" as the forward's memory goal (scan_hoist_cases.cc).
+      if (extra_h > 16 * double(L + E) * elt + 65536) {
+        r.verdict = Verdict::fail;
+        r.message += cat("hoisted forward + backward peaks ", extra_h, " B above inputs and gradients: not O(L+E)\n");
+      }
+      r.metrics = {
+          {"residual_bytes_original", double(so.bytes - so.argument_bytes), "bytes", "lower"},
+          {"residual_bytes_hoisted", double(sh.bytes - sh.argument_bytes), "bytes", "lower"},
+          {"residuals_LxE_original", double(n_big_o), "", ""},
+          {"residuals_LxE_hoisted", double(n_big_h), "", "lower"},
+          {"largest_residual_elements_original", double(big_o), "", ""},
+          {"largest_residual_elements_hoisted", double(big_h), "", "lower"},
+          {"peak_above_inputs_fwd_bwd_original", double(mo.peak_above_inputs), "bytes", "lower"},
+          {"peak_above_inputs_fwd_bwd_hoisted", double(mh.peak_above_inputs), "bytes", "lower"},
+          {"peak_above_inputs_and_gradients_original", extra_o, "bytes", "lower"},
+          {"peak_above_inputs_and_gradients_hoisted", extra_h, "bytes", "lower"},
+          {"hoisted_extra_elements_per_L_plus_E", extra_h / elt / double(L + E), "", "lower"},
+          {"original_extra_elements_per_LxE", extra_o / elt / double(LE), "", ""},
+          {"time_fwd_bwd_original", mo.median_s, "s", "lower"},
+          {"time_fwd_bwd_hoisted", mh.median_s, "s", "lower"},
+          {"speedup_fwd_bwd", mh.median_s > 0 ? mo.median_s / mh.median_s : 0, "x", "higher"},
+          {"max_abs_gradient_difference", max_between, "abs", "lower"},
+      };
+      r.info["L"] = L;
+      r.info["E"] = E;
+      r.info["note"] = "peak above inputs includes the gradients (3 outputs, two of L×E elements)";
+      return r;
+    };
+    return inst;
+  };
+  return c;
+}
+
+}  // namespace tandem
