@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/cpu/dispatch.h"
+#include "engine/cpu/vector_math.h"
 #include "engine/ir/primitive.h"
 
 namespace tandem {
@@ -37,6 +38,7 @@ std::vector<AType> binary_shape(const char* op, const std::vector<AType>& in) {
   return {AType{binary_out_shape(op, in[0], in[1]), in[0].dtype}};
 }
 
+// f is a template parameter, not a std::function, so it inlines and the loop vectorizes.
 template <class T, class F>
 void map_unary(const Tensor& x, Tensor& out, F f) {
   const T* px = x.data<T>();
@@ -44,15 +46,26 @@ void map_unary(const Tensor& x, Tensor& out, F f) {
   for (int64_t i = 0, n = x.numel(); i < n; ++i) po[i] = store<T>(f(load(px[i])));
 }
 
-// Applies f over two operands where either may be rank-0 (stride 0).
+// Applies f over two operands where either may be rank-0 (stride 0). The three cases are
+// separate loops because a runtime stride keeps the compiler from vectorizing.
 template <class T, class R, class F>
 void map_binary(const Tensor& a, const Tensor& b, Tensor& out, F f) {
   const T* pa = a.data<T>();
   const T* pb = b.data<T>();
   R* po = out.data<R>();
-  int64_t sa = a.rank() == 0 && out.rank() != 0 ? 0 : 1;
-  int64_t sb = b.rank() == 0 && out.rank() != 0 ? 0 : 1;
-  for (int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = f(load(pa[i * sa]), load(pb[i * sb]));
+  const int64_t n = out.numel();
+  const bool a_scalar = a.rank() == 0 && out.rank() != 0, b_scalar = b.rank() == 0 && out.rank() != 0;
+  if (!a_scalar && !b_scalar) {
+    for (int64_t i = 0; i < n; ++i) po[i] = f(load(pa[i]), load(pb[i]));
+  } else if (b_scalar && !a_scalar) {
+    const auto vb = load(pb[0]);
+    for (int64_t i = 0; i < n; ++i) po[i] = f(load(pa[i]), vb);
+  } else if (a_scalar && !b_scalar) {
+    const auto va = load(pa[0]);
+    for (int64_t i = 0; i < n; ++i) po[i] = f(va, load(pb[i]));
+  } else {
+    for (int64_t i = 0; i < n; ++i) po[i] = f(load(pa[0]), load(pb[0]));
+  }
 }
 
 template <class C> C nan_max(C a, C b) {
@@ -77,20 +90,29 @@ template <class C> C int_pow(C x, int64_t y) {
   return acc;
 }
 
-void register_unary(const char* name, bool float_only,
-                    std::function<double(double)> f64_fn, std::function<float(float)> f32_fn) {
+// f32_array, when given, computes a whole f32 array at once (a vectorized kernel); bf16
+// and f16 go through f32_fn element by element, which must then compute the same function.
+using F32Array = void (*)(const float*, float*, int64_t);
+
+template <class F64, class F32>
+void register_unary(const char* name, bool float_only, F64 f64_fn, F32 f32_fn, F32Array f32_array = nullptr) {
   Primitive p;
   p.name = name;
   p.shape = [name, float_only](const std::vector<AType>& in, const Params&) {
     return unary_shape(name, float_only, in);
   };
-  p.cpu = [name, f64_fn, f32_fn](const std::vector<Tensor>& in, const Params&, EvalContext&) {
+  p.cpu = [name, f64_fn, f32_fn, f32_array](const std::vector<Tensor>& in, const Params&, EvalContext&) {
     Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
     cpu::dispatch_numeric(in[0].dtype(), name, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, double>) map_unary<T>(in[0], out, f64_fn);
       else if constexpr (std::is_same_v<T, int32_t>) map_unary<T>(in[0], out, [&](int32_t v) { return int32_t(f64_fn(v)); });
-      else map_unary<T>(in[0], out, f32_fn);
+      else if constexpr (std::is_same_v<T, float>) {
+        if (f32_array) f32_array(in[0].data<float>(), out.data<float>(), out.numel());
+        else map_unary<T>(in[0], out, f32_fn);
+      } else {
+        map_unary<T>(in[0], out, f32_fn);
+      }
     });
     return std::vector<Tensor>{out};
   };
@@ -240,7 +262,9 @@ void register_integer_pow() {
     Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
     cpu::dispatch_numeric(in[0].dtype(), "integer_pow", [&](auto tag) {
       using T = decltype(tag);
-      map_unary<T>(in[0], out, [&](compute_t<T> v) { return int_pow(v, y); });
+      // x² is int_pow's result bit for bit (1·(x·x)); as its own loop it vectorizes.
+      if (y == 2) map_unary<T>(in[0], out, [](compute_t<T> v) { return v * v; });
+      else map_unary<T>(in[0], out, [&](compute_t<T> v) { return int_pow(v, y); });
     });
     return std::vector<Tensor>{out};
   };
@@ -253,8 +277,14 @@ void register_elementwise_primitives() {
   register_unary("neg", false, [](double x) { return -x; }, [](float x) { return -x; });
   register_unary("exp", true, [](double x) { return std::exp(x); }, [](float x) { return std::exp(x); });
   register_unary("log", true, [](double x) { return std::log(x); }, [](float x) { return std::log(x); });
-  register_unary("sin", true, [](double x) { return std::sin(x); }, [](float x) { return std::sin(x); });
-  register_unary("cos", true, [](double x) { return std::cos(x); }, [](float x) { return std::cos(x); });
+  // f32 sin/cos (and bf16/f16, computed in f32) use the vectorized Cephes kernels of
+  // engine/cpu/vector_math.h, within 2 ulp; f64 stays on libm.
+  register_unary("sin", true, [](double x) { return std::sin(x); },
+                 [](float x) { return std::fabs(x) <= cpu::kSinCosVectorRange ? cpu::sin_f(x) : std::sin(x); },
+                 cpu::sin_f32);
+  register_unary("cos", true, [](double x) { return std::cos(x); },
+                 [](float x) { return std::fabs(x) <= cpu::kSinCosVectorRange ? cpu::cos_f(x) : std::cos(x); },
+                 cpu::cos_f32);
   register_unary("tanh", true, [](double x) { return std::tanh(x); }, [](float x) { return std::tanh(x); });
   register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
                  [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
