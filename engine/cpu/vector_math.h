@@ -7,6 +7,8 @@
 // most 1.6 ulp where |result| > 10^-3 and 7.7·10^-8 absolute anywhere on that range. Outside
 // it, and for Inf/NaN, the array kernels fall back to libm element by element.
 #pragma once
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 
 namespace tandem::cpu {
@@ -14,24 +16,27 @@ namespace tandem::cpu {
 // Above this |x| the three-part reduction loses bits: use libm.
 inline constexpr float kSinCosVectorRange = 8192.0f;
 
+// Written without branches or ?: on floats — quadrant choices are integer masks on the bit
+// patterns — because GCC turns such selects into jumps and then will not vectorize the loop.
 template <bool kCos>
 inline float sin_cos_f(float x) {
-  const float ax = x < 0.0f ? -x : x;
-  float t = ax * 1.27323954473516f;  // 4/π
-  t = t < 16384.0f ? t : 0.0f;       // keeps the int conversion defined for Inf/NaN (fixed up later)
-  const int32_t j = (int32_t(t) + 1) & ~1;  // the even octant at or above: z lands in [-π/4, π/4]
+  const uint32_t xbits = std::bit_cast<uint32_t>(x);
+  // |x|, clamped to 8192 on the bits (for non-negative floats, integer order is float order,
+  // and Inf/NaN compare above): keeps the int conversion defined; the caller fixes those up.
+  const float ax = std::bit_cast<float>(std::min(xbits & 0x7fffffffu, 0x46000000u));
+  const int32_t j = (int32_t(ax * 1.27323954473516f) + 1) & ~1;  // even octant at or above: z in [-π/4, π/4]
   const float y = float(j);
   const float z = ((ax - y * 0.78515625f) - y * 2.4187564849853515625e-4f) - y * 3.77489497744594108e-8f;
   const float zz = z * z;
   const float c = ((2.443315711809948e-5f * zz - 1.388731625493765e-3f) * zz + 4.166664568298827e-2f) * zz * zz -
                   0.5f * zz + 1.0f;
   const float s = ((-1.9515295891e-4f * zz + 8.3321608736e-3f) * zz - 1.6666654611e-1f) * zz * z + z;
-  const int32_t q = j & 7;  // 0, 2, 4 or 6: which quarter turn
-  // cos: +c, -s, -c, +s; sin (of |x|): +s, +c, -s, -c, then odd in x.
-  const bool use_c = kCos ? (q == 0 || q == 4) : (q == 2 || q == 6);
-  const bool negate = kCos ? (q == 2 || q == 4) : ((q >= 4) != (x < 0.0f));
-  const float r = use_c ? c : s;
-  return negate ? -r : r;
+  const uint32_t q = uint32_t(j) & 6u;  // 0, 2, 4 or 6: the quarter turn
+  // cos: +c, -s, -c, +s; sin of |x|: +s, +c, -s, -c, then odd in x.
+  const uint32_t pick_c = kCos ? ((q & 2u) >> 1) - 1u : 0u - ((q & 2u) >> 1);  // all ones: take c
+  const uint32_t sign = kCos ? ((q + 2u) & 4u) << 29 : ((q & 4u) << 29) ^ (xbits & 0x80000000u);
+  const uint32_t r = (std::bit_cast<uint32_t>(c) & pick_c) | (std::bit_cast<uint32_t>(s) & ~pick_c);
+  return std::bit_cast<float>(r ^ sign);
 }
 
 inline float cos_f(float x) { return sin_cos_f<true>(x); }
