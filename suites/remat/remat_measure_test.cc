@@ -105,6 +105,25 @@ TEST(RematSuite, QuickCasesCheckAgainstTheReference) {
   EXPECT_GE(n, 35);
 }
 
+// The sin chain's recompute counts reach the records: n = 16 re-runs 17 sins by default
+// (JAX's DCE'd remat) and 24 with every checkpointed body re-run whole (the count).
+TEST(RematSuite, SinChainRecomputeCountsInRecords) {
+  RunOptions o;
+  o.time = false;
+  auto recomputed = [&](const std::string& name) {
+    std::vector<const Case*> cs = registry().select("quick", "remat", name);
+    EXPECT_EQ(cs.size(), 1u) << name;
+    CaseResult r = run_case(*cs.at(0), o);
+    EXPECT_EQ(r.verdict, Verdict::pass) << name << r.message;
+    for (const Metric& m : r.metrics)
+      if (m.name == "recomputed_eqns") return m.value;
+    ADD_FAILURE() << name << " has no recomputed_eqns metric";
+    return -1.0;
+  };
+  EXPECT_EQ(recomputed("^remat/sin_chain/n:16/E:8/policy:nothing_saveable$"), 17);
+  EXPECT_EQ(recomputed("^remat/sin_chain/n:16/E:8/rerun:whole/policy:nothing_saveable$"), 24);
+}
+
 TEST(RematMeasure, DISABLED_Mlp8Layers) {
   check_done_when(table(remat::Model{"mlp", 8, 512, 512, 1, {"pre", "act"}}, 7), true);
 }

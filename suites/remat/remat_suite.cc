@@ -96,17 +96,19 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
   c.suite = "remat";
   c.name = cat("remat/", m.label(), "/policy:", policy);
   c.params = {{"model", m.kind}, {"layers", m.layers}, {"batch", m.batch}, {"width", m.width},
-              {"seq", m.seq}, {"policy", policy}};
+              {"seq", m.seq}, {"policy", policy}, {"rerun_whole_body", m.rerun_whole_body}};
   c.profiles = profiles_from(profile);
   c.instantiate = [m, policy, against_reference, name = m.label()](Device d) {
-    auto v = std::make_shared<VjpProgram>(vjp(m.build(DType::f32, policy)));
+    VjpOptions opt;
+    opt.rerun_whole_checkpoint_body = m.rerun_whole_body;
+    auto v = std::make_shared<VjpProgram>(vjp(m.build(DType::f32, policy), {}, everything_saveable(), opt));
     std::vector<Tensor> host = inputs_for(v->forward, name);
     auto in = std::make_shared<std::vector<Tensor>>();
     for (const Tensor& t : host) in->push_back(t.to(d));
     auto ct = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{Tensor::scalar(1, DType::f32).to(d)});
     CaseInstance inst;
     inst.body = [v, in, ct, d] { run_vjp(*v, *in, *ct, d); };
-    inst.check = [m, v, in, ct, d, host, against_reference, policy] {
+    inst.check = [m, v, in, ct, d, host, against_reference, policy, opt] {
       CaseResult r;
       Allocator& A = Allocator::instance();
       int64_t live0 = A.stats(d).live_bytes, in_bytes = 0;
@@ -116,7 +118,7 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       int64_t measured = A.stats(d).peak_bytes - live0 + in_bytes;
       std::vector<double> g = flat_grads(run);
       // 1. Identical to everything_saveable.
-      VjpProgram base = vjp(m.build(DType::f32, "everything_saveable"));
+      VjpProgram base = vjp(m.build(DType::f32, "everything_saveable"), {}, everything_saveable(), opt);
       std::vector<double> gb = flat_grads(run_vjp(base, *in, *ct, d));
       double max_diff = 0;
       for (size_t i = 0; i < g.size(); ++i) max_diff = std::max(max_diff, std::abs(g[i] - gb[i]));
@@ -173,6 +175,8 @@ void register_remat_suite(Registry& r) {
       {Model{"scan_mlp", 4, 4, 8, 4, {"pre", "act"}}, "quick"},
       {Model{"sin_chain", 16, 1, 8, 1, {"", ""}}, "quick"},
       {Model{"lstm", 1, 3, 4, 4, {"", ""}}, "quick"},
+      // The 2/8/24 model: every checkpointed body re-run whole (recompute 24 vs 17).
+      {Model{"sin_chain", 16, 1, 8, 1, {"", ""}, true}, "quick"},
   };
   for (auto& [m, profile] : models)
     for (const std::string& p : remat::policies_for(m)) r.add(remat_case(m, p, profile, true));
