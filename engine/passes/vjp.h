@@ -8,6 +8,8 @@
 // decides per equation (remat_policies.h). A checkpoint is linearized on its own (its body
 // gets a forward and a backward), its forward is inlined, and the enclosing level saves or
 // recomputes the inner residuals under its own policy: nesting gives recursive remat.
+// Recomputation is lazy (only what the cotangents read, as JAX's DCE'd remat); VjpOptions
+// can ask for every checkpointed body to be re-run whole instead.
 #pragma once
 #include <functional>
 #include <map>
