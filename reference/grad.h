@@ -1,7 +1,7 @@
-// The reference's gradient: central finite differences in f64 of a scalar function of
-// arrays (built from reference ops, or the reference interpreter of a program). It is the
-// independent check on the engine's reverse mode; slow (2 evaluations per input element),
-// so for small problems only.
+// Central finite differences in f64 of a scalar function of arrays (built from reference
+// ops, or the reference interpreter of a program). The reference's reverse mode is the tape
+// in grad_tape.h; these differences are the independent check on that tape (and, for small
+// problems, on the engine). Slow: 2 evaluations per input element.
 #pragma once
 #include <functional>
 #include <vector>

@@ -74,7 +74,8 @@ void check_names(const Policy& pol, const Program& body) {
                       "name values with checkpoint_name(x, \"name\") inside the checkpointed body");
 }
 
-VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, bool top) {
+VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, bool top,
+                     const VjpOptions& opt) {
   for (size_t i = 0; i < p.out_vars.size(); ++i)
     if (!is_floating(p.out_vars[i].type().dtype))
       throw_bad_input(cat(top ? "vjp" : "checkpoint", ": output ", i, " is ", p.out_vars[i].type().str(),
@@ -101,7 +102,7 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       const Program& body = *e.params.get_program("body");
       Policy inner_pol = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
       check_names(inner_pol, body);
-      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, false));
+      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, false, opt));
       size_t before = F.eqns().size();
       std::vector<Value> all = inline_program(F, t.inner->forward, args);
       for (size_t k = before; k < F.eqns().size(); ++k)
@@ -193,6 +194,12 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     auto it = cts.find(fv.atom().var->id);
     return it == cts.end() ? std::nullopt : std::optional<Value>(it->second);
   };
+  // Opt-in full re-run of a checkpointed body: every equation the policy leaves to
+  // recompute is re-emitted up front, in forward order, whether its cotangent path is dead
+  // or not (see VjpOptions). The lazy `need` below then finds them all already rebuilt.
+  if (!top && opt.rerun_whole_checkpoint_body)
+    for (const Eqn& fe : F.eqns())
+      if (!fe.out.empty() && pol(fe) == Remat::recompute) need(Value(&F, Atom(fe.out[0])));
   for (size_t ti = tasks.size(); ti-- > 0;) {
     Task& t = tasks[ti];
     if (t.inner) {  // checkpoint: its residuals (saved or recomputed here), then its backward
@@ -250,11 +257,12 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
 }
 }  // namespace
 
-VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy) {
+VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy,
+               const VjpOptions& options) {
   if (wrt.empty()) wrt = floating_inputs(p);
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
-  return linearize(p, wrt, top_policy, true);
+  return linearize(p, wrt, top_policy, true, options);
 }
 
 Program vjp_joint(const Program& p, std::vector<bool> wrt) {

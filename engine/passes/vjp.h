@@ -8,6 +8,8 @@
 // decides per equation (remat_policies.h). A checkpoint is linearized on its own (its body
 // gets a forward and a backward), its forward is inlined, and the enclosing level saves or
 // recomputes the inner residuals under its own policy: nesting gives recursive remat.
+// Recomputation is lazy (only what the cotangents read, as JAX's DCE'd remat); VjpOptions
+// can ask for every checkpointed body to be re-run whole instead.
 #pragma once
 #include <functional>
 #include <map>
@@ -61,9 +63,22 @@ struct VjpProgram {
   size_t num_outputs = 0;
 };
 
+// How a checkpoint's body is recomputed in the backward.
+struct VjpOptions {
+  // false (default, as JAX): the backward re-runs only the body's primal equations that its
+  // cotangent computation reads; an equation whose output only feeds the body's primal
+  // outputs (say the last sin of a sin chain) is dead there and is not re-run. JAX's
+  // remat_partial_eval DCEs its staged body the same way (jax test_remat_basic: a
+  // checkpointed sin(sin(x)) evaluates sin once in the backward).
+  // true: the backward re-runs every recomputable primal equation of each checkpointed
+  // body (nested checkpoints' forwards included), dead or not: the B(n) = 2·B(n/2) + n/2
+  // model (2, 8, 24 sins for n = 4, 8, 16 recursive sin chains).
+  bool rerun_whole_checkpoint_body = false;
+};
+
 // wrt: one flag per input (empty: all floating inputs). Every output must be floating.
 VjpProgram vjp(const Program& p, std::vector<bool> wrt = {},
-               const Policy& top_policy = everything_saveable());
+               const Policy& top_policy = everything_saveable(), const VjpOptions& options = {});
 
 // The joint program (inputs..., output cts...) -> (outputs..., cts of wrt inputs...).
 Program vjp_joint(const Program& p, std::vector<bool> wrt = {});

@@ -9,6 +9,7 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
+#include "engine/prims/lstm.h"
 
 namespace tandem {
 namespace {
@@ -22,11 +23,11 @@ Tensor rnd(const Shape& s, uint32_t seed, double lo = -1, double hi = 1) {
 }
 
 // L(x) = sum_k <out_k, ct_k>; compares dL/dx_i from the vjp with central differences.
-void check_grad(const Program& p, const std::vector<Tensor>& in) {
+void check_grad(const Program& p, const std::vector<Tensor>& in, const VjpOptions& opt = {}) {
   std::vector<Tensor> cts;
   uint32_t seed = 100;
   for (const AType& t : p.out_types()) cts.push_back(rnd(t.shape, seed++));
-  VjpRun r = run_vjp(vjp(p), in, cts);
+  VjpRun r = run_vjp(vjp(p, {}, everything_saveable(), opt), in, cts);
   auto loss = [&](const std::vector<Tensor>& x) {
     auto out = Executor().run(p, x);
     double s = 0;
@@ -38,6 +39,7 @@ void check_grad(const Program& p, const std::vector<Tensor>& in) {
   };
   size_t gi = 0;
   for (size_t k = 0; k < in.size(); ++k) {
+    if (!is_floating(in[k].dtype())) continue;  // i32 start indices: not differentiated
     auto g = r.cotangents.at(gi++).to_f64();
     auto base = in[k].to_f64();
     for (size_t i = 0; i < base.size(); ++i) {
@@ -97,6 +99,112 @@ TEST(Vjp, Structure) {
   check({{2, 3, 4}}, [](Builder&, auto& v) { return V{reduce_sum(v[0], {0, 2}), reduce_sum(v[0], {1})}; });
 }
 
+// Start indices as literals, as traced i32 inputs, and out of range (clamped like XLA).
+TEST(Vjp, DynamicSliceAndUpdate) {
+  auto i32 = [](Builder& b, double v) { return b.literal(v, DType::i32); };
+  check({{4, 5}}, [&](Builder& b, auto& v) {
+    return V{dynamic_slice(v[0], {i32(b, 1), i32(b, 2)}, {2, 3}),
+             dynamic_slice(v[0], {i32(b, 7), i32(b, -3)}, {3, 2})};
+  });
+  check({{4, 5}, {2, 3}}, [&](Builder& b, auto& v) {
+    return V{dynamic_update_slice(v[0], v[1], {i32(b, 2), i32(b, 1)}),
+             dynamic_update_slice(v[0] * v[0], sin(v[1]), {i32(b, 9), i32(b, 0)})};
+  });
+  AType x{{6}, DType::f64}, u{{2}, DType::f64}, idx{{}, DType::i32};
+  Program p = trace({x, u, idx}, [](Builder&, auto& v) {
+    return V{dynamic_update_slice(v[0], v[1] * v[1], {v[2]}) * dynamic_slice(v[0], {v[2]}, {6})};
+  });
+  for (double start : {0.0, 3.0, 5.0})
+    check_grad(p, {rnd({6}, 1), rnd({2}, 2), Tensor::from_f64({start}, {}, DType::i32)});
+}
+
+TEST(Vjp, StridedSlice) {
+  check({{7, 5}}, [](Builder&, auto& v) {
+    return V{slice(v[0], {1, 0}, {7, 5}, {2, 3}), slice(v[0], {0, 1}, {6, 4}, {3, 1}),
+             slice(v[0], {2, 4}, {3, 5}, {4, 4})};
+  });
+}
+
+// Distinct random values: the max is unique, where reduce_max is differentiable.
+TEST(Vjp, ReduceMax) {
+  check({{3, 4, 2}}, [](Builder&, auto& v) {
+    return V{reduce_max(v[0], {1}), reduce_max(sin(v[0]), {0, 2}), reduce_max(v[0], {0, 1, 2})};
+  });
+}
+
+// Ties share the cotangent evenly (JAX's location indicators over their count).
+TEST(Vjp, ReduceMaxTiesSplitTheCotangent) {
+  Program p = trace({{{2, 3}, DType::f64}}, [](Builder&, auto& v) { return V{reduce_max(v[0], {1})}; });
+  VjpRun r = run_vjp(vjp(p), {Tensor::from_f64({1, 5, 5, 2, 2, 2}, {2, 3}, DType::f64)},
+                     {Tensor::from_f64({6, 9}, {2}, DType::f64)});
+  EXPECT_EQ(r.cotangents[0].to_f64(), (std::vector<double>{0, 3, 3, 3, 3, 3}));
+}
+
+// compare and iota are not differentiable: they pass no cotangent, so the float paths
+// around them still get exact gradients.
+TEST(Vjp, CompareAndIotaPassNoCotangent) {
+  check({{2, 3}, {2, 3}}, [](Builder& b, auto& v) {
+    Value ramp = convert_element_type(iota(b, DType::i32, {2, 3}, 1), DType::f64);
+    Value mask = convert_element_type(compare(v[0], v[1], "gt"), DType::f64);
+    return V{v[0] * ramp + mask * v[1]};
+  });
+}
+
+// The LSTM primitive is f32 only: its rule (lstm_bwd) against f32 central differences.
+TEST(Vjp, LstmFwdUsesLstmBwd) {
+  LstmConfig c{2, 3, 2, 3, 1, false};
+  int64_t np = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
+  AType x{{c.batch, c.seq, c.input}, DType::f32}, h{{1, c.batch, c.hidden}, DType::f32};
+  AType w{{np}, DType::f32}, lens{{c.batch}, DType::i32};
+  Program p = trace({x, h, h, w, lens}, [&](Builder& b, auto& v) {
+    return b.bind("lstm_fwd", v, lstm_params(c));
+  });
+  auto f32 = [](const Shape& s, uint32_t seed) {
+    return Tensor::from_f64(rnd(s, seed, -0.5, 0.5).to_f64(), s, DType::f32);
+  };
+  std::vector<Tensor> in{f32(x.shape, 1), f32(h.shape, 2), f32(h.shape, 3), f32(w.shape, 4),
+                         Tensor::from_f64({3, 2}, {2}, DType::i32)};
+  std::vector<Tensor> cts;
+  for (const AType& t : p.out_types()) cts.push_back(f32(t.shape, 7 + uint32_t(cts.size())));
+  VjpRun r = run_vjp(vjp(p), in, cts);
+  ASSERT_EQ(r.cotangents.size(), 4u);
+  auto loss = [&](const std::vector<Tensor>& xs) {
+    auto out = Executor().run(p, xs);
+    double s = 0;
+    for (size_t k = 0; k < out.size(); ++k) {
+      auto a = out[k].to_f64(), ct = cts[k].to_f64();
+      for (size_t i = 0; i < a.size(); ++i) s += a[i] * ct[i];
+    }
+    return s;
+  };
+  for (size_t k = 0; k < 4; ++k) {
+    auto g = r.cotangents[k].to_f64();
+    auto base = in[k].to_f64();
+    for (size_t i = 0; i < base.size(); ++i) {
+      const double step = 1.0 / 64;  // exact in f32: the points evaluated are base ± step
+      auto xs = in;
+      auto bp = base, bm = base;
+      bp[i] += step;
+      bm[i] -= step;
+      xs[k] = Tensor::from_f64(bp, in[k].shape(), DType::f32);
+      double fp = loss(xs);
+      xs[k] = Tensor::from_f64(bm, in[k].shape(), DType::f32);
+      double fd = (fp - loss(xs)) / (2 * step);
+      EXPECT_NEAR(g[i], fd, 2e-3 + 2e-2 * std::abs(fd)) << "operand " << k << " element " << i;
+    }
+  }
+  EXPECT_THROW(vjp(trace({x, h, h, w, lens, x, h, h}, [&](Builder& b, auto& v) {
+                 return b.bind("lstm_bwd", {v[5], v[6], v[7], v[0], v[1], v[2], v[3], v[4]}, lstm_params(c));
+               })), Error);
+}
+
+// Every registered primitive has a reverse-mode rule; checkpoint is linearized by the
+// pass itself (its body gets its own forward and backward).
+TEST(Vjp, EveryPrimitiveHasARule) {
+  for (const std::string& n : primitive_names())
+    if (n != "checkpoint") EXPECT_TRUE(bool(primitive(n).vjp)) << n << " has no vjp rule";
+}
+
 TEST(Vjp, DotGeneral) {
   check({{3, 4}, {4, 5}}, [](Builder&, auto& v) { return V{dot(v[0], v[1])}; });
   check({{2, 4, 3}, {2, 5, 4}}, [](Builder&, auto& v) { return V{dot_general(v[0], v[1], DotDims{{1}, {2}, {0}, {0}})}; });
@@ -130,6 +238,15 @@ TEST(Vjp, CheckpointGradients) {
   Program body = trace({s, s}, [](Builder&, auto& v) { return V{sin(v[0] * v[1]) * v[0]}; });
   for (const char* pol : {"nothing_saveable", "everything_saveable", "dots_saveable"})
     check({{4}, {4}}, [&](Builder&, auto& v) { return V{cos(checkpoint(body, {v[0], v[1]}, pol)[0])}; });
+  // Re-running whole bodies (VjpOptions) changes what is recomputed, not the gradient.
+  VjpOptions whole;
+  whole.rerun_whole_checkpoint_body = true;
+  Program nested = trace({s, s}, [&](Builder&, auto& v) {
+    Value y = checkpoint(body, {v[0], v[1]}, "nothing_saveable")[0];
+    return V{sin(y) * v[1]};
+  });
+  Program p = trace({s, s}, [&](Builder&, auto& v) { return V{tanh(checkpoint(nested, v, "nothing_saveable")[0])}; });
+  check_grad(p, {rnd({4}, 1), rnd({4}, 2)}, whole);
 }
 
 TEST(Vjp, UnusedInputGetsZeros) {

@@ -1,4 +1,6 @@
-// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table).
+// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table);
+// slicing, reductions by max and the LSTM are in vjp_rules_indexing.cc, dot and scan in
+// vjp_rules_dot_scan.cc.
 // Each rule reads only the primals its derivative needs, so the remat policy decides what
 // is actually saved. Scalar (rank-0) operands of binary ops get their cotangent summed.
 #include "engine/core/error.h"
@@ -124,16 +126,6 @@ void structure_rules() {
     for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int64_t(i);
     return Cts{opt_if(a.wants(0), [&] { return transpose(a.ct(0), inv); })};
   });
-  set("slice", [](const VjpArgs& a, const Params& p) {
-    return Cts{opt_if(a.wants(0), [&] {
-      if (p.has("strides"))
-        for (int64_t s : p.get_ints("strides"))
-          if (s != 1) throw_unsupported("vjp of a strided slice", "slice with unit strides");
-      std::vector<Value> starts;
-      for (int64_t s : p.get_ints("start_indices")) starts.push_back(lit(a, double(s), DType::i32));
-      return dynamic_update_slice(zeros(*a.builder, a.in_types[0]), a.ct(0), starts);
-    })};
-  });
   set("concatenate", [](const VjpArgs& a, const Params& p) {
     Cts r;
     Value g = a.ct(0);
@@ -166,11 +158,13 @@ void structure_rules() {
 }  // namespace
 
 void register_dot_scan_vjp_rules();  // vjp_rules_dot_scan.cc
+void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
 
 void register_vjp_rules() {
   elementwise_rules();
   structure_rules();
   register_dot_scan_vjp_rules();
+  register_indexing_vjp_rules();
 }
 
 }  // namespace tandem

@@ -84,7 +84,8 @@ TEST(RematMeasure, SmallMlpOrderingAndPrediction) {
   check_done_when(table(remat::Model{"mlp", 8, 64, 64, 1, {"pre", "act"}}, 1), false);
 }
 
-// The suite's checks really run: each quick remat case compared against the f64 reference.
+// The suite's checks really run: each quick remat case compared against the f64 reference's
+// reverse mode, and that reverse mode against the reference's central differences.
 TEST(RematSuite, QuickCasesCheckAgainstTheReference) {
   RunOptions o;
   o.time = false;
@@ -93,13 +94,34 @@ TEST(RematSuite, QuickCasesCheckAgainstTheReference) {
     CaseResult r = run_case(*c, o);
     EXPECT_EQ(r.verdict, Verdict::pass) << c->name << r.message;
     EXPECT_TRUE(r.correctness.value("checked_against_reference", false)) << c->name;
-    double err = r.correctness.value("max_abs_err_vs_reference_fd", 1.0);
+    double err = r.correctness.value("max_abs_err_vs_reference", 1.0);
+    double ref_vs_fd = r.correctness.value("reference_tape_vs_fd_max_abs", 1.0);
     double scale = r.correctness.value("reference_grad_scale", 0.0);
     EXPECT_GT(scale, 0) << c->name;
     EXPECT_LE(err, 1e-3 * scale) << c->name;
+    EXPECT_LE(ref_vs_fd, 1e-6 * scale) << c->name;  // f64 tape vs f64 central differences
     ++n;
   }
   EXPECT_GE(n, 35);
+}
+
+// The sin chain's recompute counts reach the records: n = 16 re-runs 17 sins by default
+// (JAX's DCE'd remat) and 24 with every checkpointed body re-run whole (the count).
+TEST(RematSuite, SinChainRecomputeCountsInRecords) {
+  RunOptions o;
+  o.time = false;
+  auto recomputed = [&](const std::string& name) {
+    std::vector<const Case*> cs = registry().select("quick", "remat", name);
+    EXPECT_EQ(cs.size(), 1u) << name;
+    CaseResult r = run_case(*cs.at(0), o);
+    EXPECT_EQ(r.verdict, Verdict::pass) << name << r.message;
+    for (const Metric& m : r.metrics)
+      if (m.name == "recomputed_eqns") return m.value;
+    ADD_FAILURE() << name << " has no recomputed_eqns metric";
+    return -1.0;
+  };
+  EXPECT_EQ(recomputed("^remat/sin_chain/n:16/E:8/policy:nothing_saveable$"), 17);
+  EXPECT_EQ(recomputed("^remat/sin_chain/n:16/E:8/rerun:whole/policy:nothing_saveable$"), 24);
 }
 
 TEST(RematMeasure, DISABLED_Mlp8Layers) {

@@ -81,6 +81,11 @@ Program retype(const Program& p, DType from, DType to) {
 }  // namespace
 
 std::string Model::label() const {
+  if (rerun_whole_body) {
+    Model m = *this;
+    m.rerun_whole_body = false;
+    return cat(m.label(), "/rerun:whole");
+  }
   if (kind == "attention") return cat(kind, "/B:", batch, "/T:", seq, "/D:", width);
   if (kind == "sin_chain") return cat(kind, "/n:", layers, "/E:", width);
   if (kind == "lstm") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width, "/L:", layers);

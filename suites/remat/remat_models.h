@@ -14,6 +14,7 @@ struct Model {
   std::string kind;             // mlp | attention | scan_mlp | sin_chain
   int64_t layers = 4, batch = 4, width = 8, seq = 4;
   std::string names[2];         // the values it names with checkpoint_name ("" if none)
+  bool rerun_whole_body = false;  // VjpOptions::rerun_whole_checkpoint_body (label: /rerun:whole)
   Program build(DType dtype, const std::string& policy) const;
   std::string label() const;    // "mlp/L:4/B:4/D:8"
 };

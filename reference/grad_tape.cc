@@ -1,0 +1,378 @@
+// The store-everything tape (grad_tape.h): each op runs the reference op forward and records
+// a closure holding whatever primal values its derivative needs; gradients() replays the
+// closures in reverse. Derivatives are plain loops over row-major indices, in f64.
+#include "reference/grad_tape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "reference/elementwise.h"
+#include "reference/reduce.h"
+#include "reference/structure.h"
+
+namespace tandem::ref {
+namespace {
+
+bool floating(DType t) { return t == DType::f64 || t == DType::f32 || t == DType::bf16 || t == DType::f16; }
+
+// A cotangent: f64 zeros of a shape.
+Array zeros_like(const std::vector<int64_t>& shape) { return Array{shape, DType::f64, std::vector<double>(size_t(shape_numel(shape)), 0.0)}; }
+Array none() { return Array{{}, DType::f64, {}}; }  // "no contribution"
+
+// Sums a full-size cotangent down to a rank-0 operand that was broadcast against it.
+Array to_operand(const Array& g, const Array& operand) {
+  if (!operand.shape.empty() || g.shape.empty()) return g;
+  double s = 0;
+  for (double v : g.data) s += v;
+  return Array{{}, DType::f64, {s}};
+}
+double at(const Array& x, size_t i) { return x.shape.empty() ? x.data[0] : x.data[i]; }
+
+// For every output position of a reduction or broadcast, the flat index into the smaller
+// array that keeps only the dims in `kept` (in order). Visits all positions of `full`.
+template <class F>
+void for_each_kept(const std::vector<int64_t>& full, const std::vector<int64_t>& kept, F f) {
+  std::vector<int64_t> small;
+  for (int64_t d : kept) small.push_back(full[size_t(d)]);
+  std::vector<int64_t> st = row_major_strides(small), idx(full.size(), 0);
+  for (int64_t i = 0, n = shape_numel(full); i < n; ++i) {
+    int64_t o = 0;
+    for (size_t k = 0; k < kept.size(); ++k) o += idx[size_t(kept[k])] * st[k];
+    f(i, o);
+    next_index(idx, full);
+  }
+}
+
+std::vector<int64_t> clamp_starts(std::vector<int64_t> s, const std::vector<int64_t>& x,
+                                  const std::vector<int64_t>& window) {
+  for (size_t i = 0; i < s.size(); ++i) s[i] = std::clamp<int64_t>(s[i], 0, x[i] - window[i]);
+  return s;
+}
+
+std::vector<int64_t> kept_dims(size_t rank, const std::vector<int64_t>& axes) {
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < int64_t(rank); ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
+  return kept;
+}
+
+double d_unary(const std::string& op, double x, double y) {
+  if (op == "neg") return -1;
+  if (op == "exp") return y;
+  if (op == "log") return 1 / x;
+  if (op == "sin") return std::cos(x);
+  if (op == "cos") return -std::sin(x);
+  if (op == "tanh") return 1 - y * y;
+  if (op == "logistic") return y * (1 - y);
+  if (op == "sqrt") return 0.5 / y;
+  throw std::invalid_argument("Tape::unary: no derivative for '" + op + "'");
+}
+}  // namespace
+
+Tape::Id Tape::push(Array v, std::vector<Id> parents, Backward bw) {
+  Node n{std::move(v), std::move(parents), std::move(bw), false};
+  for (Id p : n.parents) n.needs_grad = n.needs_grad || node(p).needs_grad;
+  if (!n.backward) n.needs_grad = false;
+  nodes_.push_back(std::move(n));
+  return Id(nodes_.size() - 1);
+}
+const Tape::Node& Tape::node(Id id) const {
+  require(id >= 0 && size_t(id) < nodes_.size(), "Tape: unknown value id " + std::to_string(id));
+  return nodes_[size_t(id)];
+}
+Tape::Id Tape::input(Array v) {
+  check_array(v, "Tape::input");
+  nodes_.push_back(Node{std::move(v), {}, nullptr, true});
+  return Id(nodes_.size() - 1);
+}
+Tape::Id Tape::constant(Array v) { return push(std::move(v), {}, nullptr); }
+const Array& Tape::value(Id id) const { return node(id).value; }
+
+Tape::Id Tape::unary(const std::string& op, Id x) {
+  Array y = ref::unary(op, value(x));
+  Array xv = value(x), yv = y;
+  return push(std::move(y), {x}, [op, xv, yv](const Array& g) {
+    Array r = zeros_like(xv.shape);
+    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d_unary(op, xv.data[i], yv.data[i]);
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::integer_pow(Id x, int64_t n) {
+  Array xv = value(x);
+  return push(ref::integer_pow(xv, n), {x}, [xv, n](const Array& g) {
+    Array r = zeros_like(xv.shape);
+    for (size_t i = 0; i < r.data.size(); ++i)
+      r.data[i] = n == 0 ? 0 : g.data[i] * double(n) * std::pow(xv.data[i], double(n - 1));
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::binary(const std::string& op, Id a, Id b) {
+  Array av = value(a), bv = value(b);
+  Array out = ref::binary(op, av, bv);
+  return push(std::move(out), {a, b}, [op, av, bv](const Array& g) {
+    Array ga = zeros_like(g.shape), gb = zeros_like(g.shape);
+    for (size_t i = 0; i < g.data.size(); ++i) {
+      double x = at(av, i), y = at(bv, i), c = g.data[i];
+      if (op == "add") ga.data[i] = c, gb.data[i] = c;
+      else if (op == "sub") ga.data[i] = c, gb.data[i] = -c;
+      else if (op == "mul") ga.data[i] = c * y, gb.data[i] = c * x;
+      else if (op == "div") ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
+      else {  // max / min: the winner takes it, a tie splits it (as JAX)
+        bool a_wins = op == "max" ? x > y : x < y;
+        double share = a_wins ? 1.0 : x == y ? 0.5 : 0.0;
+        ga.data[i] = c * share, gb.data[i] = c * (1 - share);
+      }
+    }
+    return std::vector<Array>{to_operand(ga, av), to_operand(gb, bv)};
+  });
+}
+
+Tape::Id Tape::compare(Id a, Id b, const std::string& direction) {
+  return push(ref::compare(value(a), value(b), direction), {a, b}, nullptr);
+}
+
+Tape::Id Tape::select(Id pred, Id t, Id f) {
+  Array p = value(pred);
+  return push(ref::select(p, value(t), value(f)), {pred, t, f}, [p](const Array& g) {
+    Array gt = zeros_like(g.shape), gf = zeros_like(g.shape);
+    for (size_t i = 0; i < g.data.size(); ++i) (at(p, i) != 0 ? gt : gf).data[i] = g.data[i];
+    return std::vector<Array>{none(), gt, gf};
+  });
+}
+
+Tape::Id Tape::convert(Id x, DType to) {
+  bool diff = floating(value(x).dtype) && floating(to);
+  return push(ref::convert(value(x), to), {x},
+              diff ? Backward([](const Array& g) { return std::vector<Array>{g}; }) : nullptr);
+}
+
+Tape::Id Tape::broadcast_in_dim(Id x, std::vector<int64_t> shape, std::vector<int64_t> dims) {
+  Array xv = value(x);
+  Array y = ref::broadcast_in_dim(xv, shape, dims);
+  return push(std::move(y), {x}, [xv, shape, dims](const Array& g) {
+    // Out position -> operand position: operand dim i follows out dim dims[i] (or stays 0
+    // where the operand has size 1 and is repeated).
+    Array r = zeros_like(xv.shape);
+    std::vector<int64_t> st = row_major_strides(xv.shape), idx(shape.size(), 0);
+    for (size_t i = 0; i < g.data.size(); ++i) {
+      int64_t o = 0;
+      for (size_t k = 0; k < dims.size(); ++k)
+        if (xv.shape[k] != 1) o += idx[size_t(dims[k])] * st[k];
+      r.data[size_t(o)] += g.data[i];
+      next_index(idx, shape);
+    }
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::reshape(Id x, std::vector<int64_t> shape) {
+  std::vector<int64_t> from = value(x).shape;
+  return push(ref::reshape(value(x), shape), {x}, [from](const Array& g) {
+    return std::vector<Array>{Array{from, DType::f64, g.data}};
+  });
+}
+
+Tape::Id Tape::transpose(Id x, std::vector<int64_t> perm) {
+  std::vector<int64_t> from = value(x).shape;
+  Array y = ref::transpose(value(x), perm);
+  std::vector<int64_t> out_shape = y.shape;
+  return push(std::move(y), {x}, [from, perm, out_shape](const Array& g) {
+    Array r = zeros_like(from);
+    std::vector<int64_t> st = row_major_strides(from), idx(out_shape.size(), 0);
+    for (size_t i = 0; i < g.data.size(); ++i) {
+      int64_t o = 0;
+      for (size_t k = 0; k < perm.size(); ++k) o += idx[k] * st[size_t(perm[k])];
+      r.data[size_t(o)] = g.data[i];
+      next_index(idx, out_shape);
+    }
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::slice(Id x, std::vector<int64_t> start, std::vector<int64_t> limit,
+                     std::vector<int64_t> strides) {
+  std::vector<int64_t> from = value(x).shape;
+  Array y = ref::slice(value(x), start, limit, strides);
+  if (strides.empty()) strides.assign(from.size(), 1);
+  std::vector<int64_t> out_shape = y.shape;
+  return push(std::move(y), {x}, [from, start, strides, out_shape](const Array& g) {
+    Array r = zeros_like(from);
+    std::vector<int64_t> st = row_major_strides(from), idx(out_shape.size(), 0);
+    for (size_t i = 0; i < g.data.size(); ++i) {
+      int64_t o = 0;
+      for (size_t k = 0; k < idx.size(); ++k) o += (start[k] + idx[k] * strides[k]) * st[k];
+      r.data[size_t(o)] += g.data[i];
+      next_index(idx, out_shape);
+    }
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::dynamic_slice(Id x, std::vector<int64_t> starts, std::vector<int64_t> sizes) {
+  std::vector<int64_t> from = value(x).shape;
+  Array y = ref::dynamic_slice(value(x), starts, sizes);
+  std::vector<int64_t> s = clamp_starts(starts, from, sizes);  // as the op clamps them
+  return push(std::move(y), {x}, [from, s, sizes](const Array& g) {
+    Array r = zeros_like(from);
+    std::vector<int64_t> st = row_major_strides(from), idx(sizes.size(), 0);
+    for (size_t i = 0; i < g.data.size(); ++i) {
+      int64_t o = 0;
+      for (size_t k = 0; k < idx.size(); ++k) o += (s[k] + idx[k]) * st[k];
+      r.data[size_t(o)] += g.data[i];
+      next_index(idx, sizes);
+    }
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::dynamic_update_slice(Id x, Id update, std::vector<int64_t> starts) {
+  std::vector<int64_t> from = value(x).shape, us = value(update).shape;
+  Array y = ref::dynamic_update_slice(value(x), value(update), starts);
+  std::vector<int64_t> s = clamp_starts(starts, from, us);
+  return push(std::move(y), {x, update}, [from, us, s](const Array& g) {
+    Array gx = g, gu = zeros_like(us);
+    gx.dtype = DType::f64;
+    std::vector<int64_t> st = row_major_strides(from), idx(us.size(), 0);
+    for (size_t i = 0; i < gu.data.size(); ++i) {  // the window: to the update, not to x
+      int64_t o = 0;
+      for (size_t k = 0; k < idx.size(); ++k) o += (s[k] + idx[k]) * st[k];
+      gu.data[i] = g.data[size_t(o)];
+      gx.data[size_t(o)] = 0;
+      next_index(idx, us);
+    }
+    return std::vector<Array>{gx, gu};
+  });
+}
+
+Tape::Id Tape::concatenate(const std::vector<Id>& xs, int64_t dim) {
+  std::vector<Array> vals;
+  for (Id x : xs) vals.push_back(value(x));
+  Array y = ref::concatenate(vals, dim);
+  std::vector<std::vector<int64_t>> shapes;
+  for (const Array& v : vals) shapes.push_back(v.shape);
+  std::vector<int64_t> out_shape = y.shape;
+  return push(std::move(y), xs, [shapes, dim, out_shape](const Array& g) {
+    std::vector<Array> r;
+    int64_t off = 0;
+    for (const auto& s : shapes) {
+      Array part = zeros_like(s);
+      std::vector<int64_t> st = row_major_strides(out_shape), idx(s.size(), 0);
+      for (size_t i = 0; i < part.data.size(); ++i) {
+        int64_t o = 0;
+        for (size_t k = 0; k < idx.size(); ++k) o += (idx[k] + (int64_t(k) == dim ? off : 0)) * st[k];
+        part.data[i] = g.data[size_t(o)];
+        next_index(idx, s);
+      }
+      off += s[size_t(dim)];
+      r.push_back(std::move(part));
+    }
+    return r;
+  });
+}
+
+Tape::Id Tape::reduce_sum(Id x, std::vector<int64_t> axes) {
+  std::vector<int64_t> from = value(x).shape, kept = kept_dims(from.size(), axes);
+  return push(ref::reduce_sum(value(x), axes), {x}, [from, kept](const Array& g) {
+    Array r = zeros_like(from);
+    for_each_kept(from, kept, [&](int64_t i, int64_t o) { r.data[size_t(i)] = g.data[size_t(o)]; });
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
+  Array xv = value(x);
+  Array y = ref::reduce_max(xv, axes);
+  std::vector<int64_t> kept = kept_dims(xv.shape.size(), axes);
+  Array yv = y;
+  return push(std::move(y), {x}, [xv, yv, kept](const Array& g) {
+    // Every position equal to its max gets an equal share of the cotangent.
+    std::vector<double> ties(yv.data.size(), 0.0);
+    for_each_kept(xv.shape, kept, [&](int64_t i, int64_t o) { ties[size_t(o)] += xv.data[size_t(i)] == yv.data[size_t(o)]; });
+    Array r = zeros_like(xv.shape);
+    for_each_kept(xv.shape, kept, [&](int64_t i, int64_t o) {
+      if (xv.data[size_t(i)] == yv.data[size_t(o)]) r.data[size_t(i)] = g.data[size_t(o)] / ties[size_t(o)];
+    });
+    return std::vector<Array>{r};
+  });
+}
+
+Tape::Id Tape::dot_general(Id lhs, Id rhs, const DotDims& d, DType out_dtype) {
+  Array l = value(lhs), r = value(rhs);
+  Array y = ref::dot_general(l, r, d, out_dtype);
+  std::vector<int64_t> out_shape = y.shape;
+  return push(std::move(y), {lhs, rhs}, [l, r, d, out_shape](const Array& g) {
+    // out[b, i, j] = sum_c lhs[b, i, c] rhs[b, j, c] in JAX's dimension order: walk every
+    // (out position, contracting position) pair and spread g to both operands.
+    auto free = [](size_t rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+      std::vector<int64_t> f;
+      for (int64_t k = 0; k < int64_t(rank); ++k)
+        if (std::find(a.begin(), a.end(), k) == a.end() && std::find(b.begin(), b.end(), k) == b.end()) f.push_back(k);
+      return f;
+    };
+    std::vector<int64_t> lf = free(l.shape.size(), d.lhs_contract, d.lhs_batch);
+    std::vector<int64_t> rf = free(r.shape.size(), d.rhs_contract, d.rhs_batch);
+    std::vector<int64_t> csize;
+    for (int64_t c : d.lhs_contract) csize.push_back(l.shape[size_t(c)]);
+    std::vector<int64_t> ls = row_major_strides(l.shape), rs = row_major_strides(r.shape);
+    Array gl = zeros_like(l.shape), gr = zeros_like(r.shape);
+    std::vector<int64_t> o(out_shape.size(), 0);
+    int64_t nc = shape_numel(csize);
+    for (size_t oi = 0; oi < g.data.size(); ++oi) {
+      int64_t lb = 0, rb = 0;
+      size_t k = 0;
+      for (size_t b = 0; b < d.lhs_batch.size(); ++b, ++k) {
+        lb += o[k] * ls[size_t(d.lhs_batch[b])];
+        rb += o[k] * rs[size_t(d.rhs_batch[b])];
+      }
+      for (int64_t f : lf) lb += o[k++] * ls[size_t(f)];
+      for (int64_t f : rf) rb += o[k++] * rs[size_t(f)];
+      std::vector<int64_t> c(csize.size(), 0);
+      for (int64_t ci = 0; ci < nc; ++ci) {
+        int64_t li = lb, ri = rb;
+        for (size_t q = 0; q < c.size(); ++q) {
+          li += c[q] * ls[size_t(d.lhs_contract[q])];
+          ri += c[q] * rs[size_t(d.rhs_contract[q])];
+        }
+        gl.data[size_t(li)] += g.data[oi] * r.data[size_t(ri)];
+        gr.data[size_t(ri)] += g.data[oi] * l.data[size_t(li)];
+        next_index(c, csize);
+      }
+      next_index(o, out_shape);
+    }
+    return std::vector<Array>{gl, gr};
+  });
+}
+
+std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seeds,
+                                   const std::vector<Id>& wrt) const {
+  std::vector<Array> ct(nodes_.size());
+  std::vector<bool> has(nodes_.size(), false);
+  auto accumulate = [&](Id id, const Array& g) {
+    const Node& n = node(id);
+    require(g.data.size() == n.value.data.size(),
+            "Tape::gradients: cotangent of " + shape_string(g.shape) + " for a value of " + shape_string(n.value.shape));
+    if (!has[size_t(id)]) {
+      ct[size_t(id)] = Array{n.value.shape, DType::f64, g.data};
+      has[size_t(id)] = true;
+      return;
+    }
+    for (size_t i = 0; i < g.data.size(); ++i) ct[size_t(id)].data[i] += g.data[i];
+  };
+  for (const auto& [id, g] : seeds)
+    if (node(id).needs_grad) accumulate(id, g);
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    const Node& n = nodes_[i];
+    if (!has[i] || !n.backward) continue;
+    std::vector<Array> parts = n.backward(ct[i]);
+    for (size_t p = 0; p < n.parents.size(); ++p)
+      if (!parts[p].data.empty() && nodes_[size_t(n.parents[p])].needs_grad) accumulate(n.parents[p], parts[p]);
+  }
+  std::vector<Array> r;
+  for (Id w : wrt) r.push_back(has[size_t(w)] ? ct[size_t(w)] : zeros_like(node(w).value.shape));
+  return r;
+}
+
+}  // namespace tandem::ref

@@ -1,0 +1,66 @@
+// The reference's own reverse mode: a naive store-everything tape over reference ops.
+// Every op evaluates with the reference (ref::unary, ref::dot_general, ...) and records its
+// operands and result; gradients() walks the tape backwards once, each op's derivative
+// written out as plain loops here (independent of the engine's rules in engine/prims).
+// No rematerialization, no policies: it is the oracle the engine's vjp is compared with,
+// itself checked against central finite differences (grad.h) in grad_tape_test.cc.
+// Cotangents are f64 arrays with their primal's shape, whatever the primal dtype.
+#pragma once
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reference/array.h"
+#include "reference/dot.h"
+
+namespace tandem::ref {
+
+class Tape {
+ public:
+  using Id = int;
+
+  Id input(Array v);     // a leaf that gradients() can be asked for
+  Id constant(Array v);  // a leaf no cotangent flows into (integer indices, literals)
+  const Array& value(Id id) const;
+
+  // Ops with the reference's semantics (elementwise.h, structure.h, reduce.h, dot.h). Results
+  // of compare and iota, and of anything computed from constants only, carry no gradient.
+  Id unary(const std::string& op, Id x);
+  Id integer_pow(Id x, int64_t y);
+  Id binary(const std::string& op, Id a, Id b);
+  Id compare(Id a, Id b, const std::string& direction);
+  Id select(Id pred, Id on_true, Id on_false);
+  Id convert(Id x, DType to);
+  Id broadcast_in_dim(Id x, std::vector<int64_t> shape, std::vector<int64_t> dims);
+  Id reshape(Id x, std::vector<int64_t> shape);
+  Id transpose(Id x, std::vector<int64_t> permutation);
+  Id slice(Id x, std::vector<int64_t> start, std::vector<int64_t> limit, std::vector<int64_t> strides);
+  Id dynamic_slice(Id x, std::vector<int64_t> starts, std::vector<int64_t> sizes);
+  Id dynamic_update_slice(Id x, Id update, std::vector<int64_t> starts);
+  Id concatenate(const std::vector<Id>& xs, int64_t dimension);
+  Id reduce_sum(Id x, std::vector<int64_t> axes);
+  Id reduce_max(Id x, std::vector<int64_t> axes);
+  Id dot_general(Id lhs, Id rhs, const DotDims& dims, DType out_dtype);
+
+  // d(sum_k <value(seed_k), ct_k>) / d value(w) for each w in wrt (zeros where no path).
+  std::vector<Array> gradients(const std::vector<std::pair<Id, Array>>& seeds,
+                               const std::vector<Id>& wrt) const;
+  size_t size() const { return nodes_.size(); }
+
+ private:
+  // Given the output cotangent, the cotangent of each parent (in parents' order; an empty
+  // Array's data means "no contribution").
+  using Backward = std::function<std::vector<Array>(const Array& ct)>;
+  struct Node {
+    Array value;
+    std::vector<Id> parents;
+    Backward backward;
+    bool needs_grad = false;
+  };
+  Id push(Array v, std::vector<Id> parents, Backward bw);
+  const Node& node(Id id) const;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace tandem::ref

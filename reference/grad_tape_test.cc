@@ -1,0 +1,149 @@
+// The reference's reverse mode (Tape) against central finite differences (ref::grad) in
+// f64, op by op, plus a composite (a two-layer tanh MLP) and the no-gradient cases.
+#include "reference/grad_tape.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "reference/grad.h"
+
+namespace tandem::ref {
+namespace {
+
+using Ids = std::vector<Tape::Id>;
+using Build = std::function<Ids(Tape&, const Ids&)>;
+
+// Deterministic values in [lo, hi), distinct (so max/min have no ties).
+Array values(std::vector<int64_t> shape, int seed, double lo = -1, double hi = 1) {
+  Array a{shape, DType::f64, std::vector<double>(size_t(shape_numel(shape)))};
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    double u = std::fmod(0.6180339887 * double(i + 1) * double(seed + 3) + 0.1 * seed, 1.0);
+    a.data[i] = lo + (hi - lo) * u;
+  }
+  return a;
+}
+
+// L = sum_k <out_k, ct_k>: the tape's dL/dx against central differences of L.
+void check(const std::vector<Array>& x, const Build& f) {
+  std::vector<Array> cts;
+  auto loss = [&](Tape& t, const Ids& outs) {
+    if (cts.empty())
+      for (size_t k = 0; k < outs.size(); ++k) cts.push_back(values(t.value(outs[k]).shape, 50 + int(k)));
+    double s = 0;
+    for (size_t k = 0; k < outs.size(); ++k)
+      for (size_t i = 0; i < cts[k].data.size(); ++i) s += t.value(outs[k]).data[i] * cts[k].data[i];
+    return s;
+  };
+  Tape t;
+  Ids in;
+  for (const Array& a : x) in.push_back(t.input(a));
+  Ids outs = f(t, in);
+  loss(t, outs);
+  std::vector<std::pair<Tape::Id, Array>> seeds;
+  for (size_t k = 0; k < outs.size(); ++k) seeds.push_back({outs[k], cts[k]});
+  std::vector<Array> got = t.gradients(seeds, in);
+  std::vector<Array> want = grad([&](const std::vector<Array>& a) {
+    Tape u;
+    Ids ui;
+    for (const Array& v : a) ui.push_back(u.input(v));
+    return loss(u, f(u, ui));
+  }, x);
+  for (size_t k = 0; k < x.size(); ++k) {
+    ASSERT_EQ(got[k].shape, x[k].shape);
+    for (size_t i = 0; i < want[k].data.size(); ++i)
+      EXPECT_NEAR(got[k].data[i], want[k].data[i], 1e-7 * (1 + std::abs(want[k].data[i])))
+          << "input " << k << " element " << i;
+  }
+}
+
+TEST(RefTape, Elementwise) {
+  for (const char* op : {"neg", "exp", "sin", "cos", "tanh", "logistic"})
+    check({values({2, 3}, 1)}, [op](Tape& t, const Ids& v) { return Ids{t.unary(op, v[0])}; });
+  check({values({4}, 2, 0.5, 2)}, [](Tape& t, const Ids& v) { return Ids{t.unary("log", v[0]), t.unary("sqrt", v[0])}; });
+  for (int64_t n : {0, 1, 2, 3})
+    check({values({4}, 3)}, [n](Tape& t, const Ids& v) { return Ids{t.integer_pow(v[0], n)}; });
+  for (const char* op : {"add", "sub", "mul", "div", "max", "min"}) {
+    check({values({3, 2}, 4, 0.5, 2), values({3, 2}, 5, 0.5, 2)},
+          [op](Tape& t, const Ids& v) { return Ids{t.binary(op, v[0], v[1])}; });
+    check({values({3}, 6, 0.5, 2), values({}, 7, 0.5, 2)},  // a rank-0 operand broadcasts
+          [op](Tape& t, const Ids& v) { return Ids{t.binary(op, v[0], v[1]), t.binary(op, v[1], v[0])}; });
+  }
+}
+
+TEST(RefTape, SelectCompareConvert) {
+  check({values({6}, 1), values({6}, 2)}, [](Tape& t, const Ids& v) {
+    Tape::Id p = t.compare(v[0], v[1], "lt");
+    Tape::Id mask = t.convert(p, DType::f64);  // from pred: no gradient
+    return Ids{t.select(p, t.binary("mul", v[0], v[1]), t.unary("sin", v[1])), t.binary("mul", mask, v[0]),
+               t.convert(v[0], DType::f64)};
+  });
+  // Through a narrower float the cotangent passes unchanged (finite differences would only
+  // see f32's rounding steps, so this one is checked by value).
+  Tape t;
+  Tape::Id x = t.input(values({2}, 1));
+  Tape::Id y = t.convert(t.convert(x, DType::f32), DType::f64);
+  EXPECT_EQ(t.gradients({{y, Array{{2}, DType::f64, {2, -3}}}}, {x})[0].data, (std::vector<double>{2, -3}));
+}
+
+TEST(RefTape, Structure) {
+  check({values({3}, 1)}, [](Tape& t, const Ids& v) { return Ids{t.broadcast_in_dim(v[0], {2, 3, 4}, {1})}; });
+  check({values({1, 3}, 2)}, [](Tape& t, const Ids& v) { return Ids{t.broadcast_in_dim(v[0], {2, 4, 3}, {1, 2})}; });
+  check({values({2, 3, 4}, 3)}, [](Tape& t, const Ids& v) {
+    return Ids{t.reshape(v[0], {6, 4}), t.transpose(v[0], {2, 0, 1}), t.slice(v[0], {0, 1, 0}, {2, 3, 4}, {1, 1, 3})};
+  });
+  check({values({2, 3}, 4), values({2, 1}, 5)}, [](Tape& t, const Ids& v) { return Ids{t.concatenate({v[0], v[1], v[0]}, 1)}; });
+  check({values({4, 5}, 6), values({2, 3}, 7)}, [](Tape& t, const Ids& v) {
+    return Ids{t.dynamic_slice(v[0], {1, 4}, {2, 3}), t.dynamic_update_slice(v[0], v[1], {9, -1}),
+               t.dynamic_update_slice(v[0], t.unary("sin", v[1]), {1, 1})};
+  });
+}
+
+TEST(RefTape, Reductions) {
+  check({values({3, 4, 2}, 1)}, [](Tape& t, const Ids& v) {
+    return Ids{t.reduce_sum(v[0], {0, 2}), t.reduce_max(v[0], {1}), t.reduce_max(v[0], {0, 1, 2})};
+  });
+  // Ties share the cotangent evenly.
+  Tape t;
+  Tape::Id x = t.input(Array{{2, 3}, DType::f64, {1, 5, 5, 2, 2, 2}});
+  Tape::Id m = t.reduce_max(x, {1});
+  Array g = t.gradients({{m, Array{{2}, DType::f64, {6, 9}}}}, {x})[0];
+  EXPECT_EQ(g.data, (std::vector<double>{0, 3, 3, 3, 3, 3}));
+}
+
+TEST(RefTape, DotGeneral) {
+  check({values({3, 4}, 1), values({4, 5}, 2)}, [](Tape& t, const Ids& v) {
+    return Ids{t.dot_general(v[0], v[1], DotDims{{1}, {0}, {}, {}}, DType::f64)};
+  });
+  check({values({2, 4, 3}, 3), values({2, 5, 4}, 4)}, [](Tape& t, const Ids& v) {
+    return Ids{t.dot_general(v[0], v[1], DotDims{{1}, {2}, {0}, {0}}, DType::f64)};
+  });
+  check({values({4, 3, 2}, 5), values({2, 4}, 6)}, [](Tape& t, const Ids& v) {
+    return Ids{t.dot_general(v[0], v[1], DotDims{{0, 2}, {1, 0}, {}, {}}, DType::f64)};
+  });
+}
+
+TEST(RefTape, TwoLayerMlpAndReuse) {
+  check({values({3, 4}, 1), values({4, 4}, 2), values({4, 2}, 3)}, [](Tape& t, const Ids& v) {
+    DotDims mm{{1}, {0}, {}, {}};
+    Tape::Id h = t.unary("tanh", t.dot_general(v[0], v[1], mm, DType::f64));
+    Tape::Id o = t.dot_general(h, v[2], mm, DType::f64);
+    return Ids{t.reduce_sum(t.binary("mul", o, o), {0, 1}), t.binary("add", h, h)};  // h used twice
+  });
+}
+
+TEST(RefTape, ConstantsAndUnreachedInputsGetNoGradient) {
+  Tape t;
+  Tape::Id x = t.input(values({3}, 1)), y = t.input(values({3}, 2));
+  Tape::Id c = t.constant(values({3}, 3));
+  Tape::Id out = t.binary("mul", x, c);
+  std::vector<Array> g = t.gradients({{out, Array{{3}, DType::f64, {1, 1, 1}}}}, {x, y, c});
+  EXPECT_EQ(g[0].data, t.value(c).data);
+  EXPECT_EQ(g[1].data, (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(g[2].data, (std::vector<double>{0, 0, 0}));
+  EXPECT_THROW(t.gradients({{out, Array{{2}, DType::f64, {1, 1}}}}, {x}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tandem::ref

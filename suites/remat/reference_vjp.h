@@ -1,0 +1,19 @@
+// The reference's reverse mode applied to an engine Program: interprets the program with
+// the reference's taped ops (reference/grad_tape.h: every intermediate stored, no remat, no
+// policies, checkpoints inlined, scans unrolled step by step) and returns the cotangents.
+// The oracle the remat suite compares the engine's vjp with; it reads only the IR's plain
+// structure here (the reference itself never sees engine/).
+#pragma once
+#include <vector>
+
+#include "engine/ir/ir.h"
+#include "reference/array.h"
+
+namespace tandem {
+
+// d(sum_k <out_k, out_cts_k>)/d in_i for every floating input i, in input order; integer
+// and bool inputs are constants (no cotangent returned for them).
+std::vector<ref::Array> reference_vjp(const Program& program, const std::vector<ref::Array>& inputs,
+                                      const std::vector<ref::Array>& out_cts);
+
+}  // namespace tandem
