@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "engine/comm/collectives.h"
@@ -105,6 +106,37 @@ TEST(Validation, RaggedContract) {
   o.send_sizes.assign(size_t(n()), 2);
   o.recv_sizes.assign(size_t(n()), 2);  // consistent, but input slices overrun the operand
   same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o); });
+}
+
+TEST(Validation, RaggedContractInOneGroupOnly) {
+  if (n() < 4 || n() % 2) GTEST_SKIP() << "needs an even number of ranks >= 4";
+  Groups pairs;
+  for (int r = 0; r < n(); r += 2) pairs.push_back({r, r + 1});
+  // Every pair exchanges one row each way, but the last rank expects 2 from its partner:
+  // only that pair sees it, yet every rank of the world must report it.
+  const int q = me() % 2;
+  RaggedOffsets o{{0, 1}, {1, 1}, {q, q}, {me() == n() - 1 ? 2 : 1, 1}};
+  Tensor operand = Tensor::zeros({2}, DType::f32), output = Tensor::zeros({2}, DType::f32);
+  std::string m = same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o, pairs); });
+  EXPECT_NE(m.find("rank " + std::to_string(n() - 2) + " sends 1 rows"), std::string::npos) << m;
+}
+
+// Run only by the ctest entry comm_mpi_watchdog_aborts (watchdog_abort_test.sh): every rank
+// but TANDEM_SELFTEST_HANG_RANK enters a psum that rank never joins; their watchdogs must
+// name the op, size and group, report themselves, and abort the job instead of hanging.
+TEST(SelfTest, WatchdogAbortsAHungPsum) {
+  const char* hang = std::getenv("TANDEM_SELFTEST_HANG_RANK");
+  if (!hang) GTEST_SKIP() << "set TANDEM_SELFTEST_HANG_RANK to prove the watchdog aborts a hung collective";
+  Watchdog w(mpi_world(), 1.0);
+  Collectives c(mpi_world());
+  c.watchdog = &w;
+  c.validate = false;  // validation would itself be the collective that hangs
+  if (me() == std::atoi(hang)) {
+    std::this_thread::sleep_for(std::chrono::seconds(60));  // the abort ends this rank too
+  } else {
+    psum(c, Tensor::zeros({1024}, DType::f32));
+  }
+  ADD_FAILURE() << "the hung psum returned or the job was not aborted";
 }
 
 TEST(Watchdog, ReportsAHungCollective) {

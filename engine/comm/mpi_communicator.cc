@@ -161,6 +161,10 @@ void MpiCommunicator::host_all_gather(const void* send, void* recv, int64_t byte
   MPI_CHECK(MPI_Allgather(send, as_int(bytes, "bytes"), MPI_BYTE, recv, int(bytes), MPI_BYTE, comm_));
 }
 
+void MpiCommunicator::host_all_to_all(const void* send, void* recv, int64_t bytes) {
+  MPI_CHECK(MPI_Alltoall(send, as_int(bytes, "bytes"), MPI_BYTE, recv, int(bytes), MPI_BYTE, comm_));
+}
+
 void MpiCommunicator::abort(int code) {
   MPI_Abort(comm_, code);
   std::_Exit(code);

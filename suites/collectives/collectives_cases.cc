@@ -3,7 +3,10 @@
 // up to a few dozen ranks; so every op but pmean (a division) is checked bitwise.
 #include "suites/collectives/collectives_cases.h"
 
+#include <memory>
+
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/nccl_communicator.h"
 #include "engine/core/error.h"
 #include "reference/collectives.h"
 #include "suites/common/error_spec.h"
@@ -92,7 +95,8 @@ std::vector<std::pair<int, int>> ring(int n) {
 
 Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   const int me = c.world().rank();
-  const Tensor x = from_ref(in.xs[size_t(me)]);
+  const Device dev = c.world().device();
+  const Tensor x = from_ref(in.xs[size_t(me)]).to(dev);
   const auto& g = in.groups;
   const std::string& op = s.op;
   if (op == "psum") return comm::psum(c, x, g);
@@ -111,7 +115,7 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   if (op == "pbroadcast") return comm::pbroadcast(c, x, in.G - 1, g);
   if (op == "ragged_all_to_all") {
     const ref::RaggedArgs& a = in.ragged[size_t(me)];
-    return comm::ragged_all_to_all(c, from_ref(a.operand), from_ref(a.output),
+    return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
                                    {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, g);
   }
   throw_bad_input(cat("collectives: unknown op '", op, "'"));
@@ -172,12 +176,33 @@ std::string case_name(const CollSpec& s) {
   return cat("collectives/op:", s.op, "/dtype:", dtype_name(s.dtype), "/groups:", s.layout);
 }
 
+comm::Collectives& backend_collectives(Device d) {
+  static comm::Collectives mpi(comm::mpi_world());
+  if (d.kind == DeviceKind::cpu) return mpi;
+  // NCCL: made once; a failure (unsupported, agreed across ranks) is remembered, so every
+  // later case skips with the same reason without another attempt.
+  static std::unique_ptr<comm::Communicator> nccl;
+  static std::unique_ptr<comm::Collectives> ctx;
+  static std::string unavailable;
+  if (!ctx && unavailable.empty()) {
+    try {
+      nccl = comm::make_nccl_communicator(comm::mpi_world());
+      ctx = std::make_unique<comm::Collectives>(*nccl);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::unsupported) throw;
+      unavailable = e.message();
+    }
+  }
+  if (!ctx) throw_unsupported(unavailable, "NCCL cases need a CUDA+NCCL build and one GPU per rank");
+  return *ctx;
+}
+
 void run_once(comm::Collectives& c, const CollSpec& s) { engine_op(c, s, make_inputs(c, s)); }
 
 CaseResult check_collective(comm::Collectives& c, const CollSpec& s) {
   const Inputs in = make_inputs(c, s);
   const int me = c.world().rank();
-  const Tensor got = engine_op(c, s, in);
+  const Tensor got = engine_op(c, s, in).to(Device::cpu());
   const ref::Array want = reference_op(s, in)[size_t(me)];
   ErrorSpec spec{0, 0, 0, "exact: integer-valued inputs"};
   if (s.op == "pmean" && (s.dtype == DType::f16 || s.dtype == DType::bf16))
