@@ -14,10 +14,11 @@
 
 namespace tandem::coll {
 
-const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax", "axis_index",
+const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax", "pargmin", "axis_index",
                                        "all_gather", "all_gather_tiled", "psum_scatter",
                                        "psum_scatter_tiled", "all_to_all", "all_to_all_tiled",
-                                       "ppermute", "pbroadcast", "ragged_all_to_all"};
+                                       "pswapaxes", "ppermute", "pshuffle", "pbroadcast",
+                                       "ragged_all_to_all"};
 const std::vector<std::string> kLayouts = {"all", "pairs", "interleaved", "uneven"};
 const std::vector<DType> kDTypes = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i32};
 
@@ -75,7 +76,7 @@ Inputs make_inputs(comm::Collectives& c, const CollSpec& s) {
     for (size_t p = 0; p < grp.size(); ++p)
       if (grp[p] == c.world().rank()) in.pos = int(p), in.G = int(grp.size());
   const int G0 = int(g[0].size());
-  const Shape shape = is_reduction(s.op) || s.op == "pargmax" ? Shape{2, 3} : Shape{G0, 2 * G0};
+  const Shape shape = is_reduction(s.op) || s.op == "pargmax" || s.op == "pargmin" ? Shape{2, 3} : Shape{G0, 2 * G0};
   for (int r = 0; r < in.n; ++r) in.xs.push_back(make_x(r, shape, s.dtype));
   if (s.op == "ragged_all_to_all")
     for (const auto& grp : g)
@@ -93,6 +94,12 @@ std::vector<std::pair<int, int>> ring(int n) {
   return p;
 }
 
+std::vector<int> reversed(int n) {  // pshuffle: rank i takes rank n-1-i's input
+  std::vector<int> perm;
+  for (int i = n - 1; i >= 0; --i) perm.push_back(i);
+  return perm;
+}
+
 Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   const int me = c.world().rank();
   const Device dev = c.world().device();
@@ -104,6 +111,7 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   if (op == "pmin") return comm::pmin(c, x, g);
   if (op == "pmean") return comm::pmean(c, x, g);
   if (op == "pargmax") return comm::pargmax(c, x, g);
+  if (op == "pargmin") return comm::pargmin(c, x, g);
   if (op == "axis_index") return comm::axis_index(c, g);
   if (op == "all_gather") return comm::all_gather(c, x, 1, false, g);
   if (op == "all_gather_tiled") return comm::all_gather(c, x, -1, true, g);
@@ -111,7 +119,9 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   if (op == "psum_scatter_tiled") return comm::psum_scatter(c, x, 1, true, g);
   if (op == "all_to_all") return comm::all_to_all(c, x, 0, 1, false, g);
   if (op == "all_to_all_tiled") return comm::all_to_all(c, x, 1, 0, true, g);
+  if (op == "pswapaxes") return comm::pswapaxes(c, x, 0, g);
   if (op == "ppermute") return comm::ppermute(c, x, ring(in.n));
+  if (op == "pshuffle") return comm::pshuffle(c, x, reversed(in.n));
   if (op == "pbroadcast") return comm::pbroadcast(c, x, in.G - 1, g);
   if (op == "ragged_all_to_all") {
     const ref::RaggedArgs& a = in.ragged[size_t(me)];
@@ -130,6 +140,7 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
   if (op == "pmin") return ref::pmin(xs, g);
   if (op == "pmean") return ref::pmean(xs, g);
   if (op == "pargmax") return ref::pargmax(xs, g);
+  if (op == "pargmin") return ref::pargmin(xs, g);
   if (op == "axis_index") return ref::axis_index(in.n, g);
   if (op == "all_gather") return ref::all_gather(xs, 1, false, g);
   if (op == "all_gather_tiled") return ref::all_gather(xs, -1, true, g);
@@ -137,7 +148,9 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
   if (op == "psum_scatter_tiled") return ref::psum_scatter(xs, 1, true, g);
   if (op == "all_to_all") return ref::all_to_all(xs, 0, 1, false, g);
   if (op == "all_to_all_tiled") return ref::all_to_all(xs, 1, 0, true, g);
+  if (op == "pswapaxes") return ref::pswapaxes(xs, 0, g);
   if (op == "ppermute") return ref::ppermute(xs, ring(in.n));
+  if (op == "pshuffle") return ref::pshuffle(xs, reversed(in.n));
   if (op == "pbroadcast") return ref::pbroadcast(xs, in.G - 1, g);
   return ref::ragged_all_to_all(in.ragged, g);
 }
@@ -147,7 +160,7 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
 comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why) {
   auto no = [&](const std::string& w) { *why = cat("groups:", layout, " ", w, " (world size ", n, ")"); return comm::Groups{}; };
   if (layout == "all") return {};
-  if (op == "ppermute") return no("does not apply: ppermute takes no axis_index_groups");
+  if (op == "ppermute" || op == "pshuffle") return no(cat("does not apply: ", op, " takes no axis_index_groups"));
   if (layout == "pairs") {  // [[0,1],[2,3],...]
     if (n < 2 || n % 2) return no("needs an even number of ranks; run with mpirun -np 2 or 4");
     comm::Groups g;

@@ -35,12 +35,12 @@ expect_rank0_only() {
   done
 }
 
-# JSON array in $1 with exactly $2 records.
+# A records document in $1 with exactly $2 records.
 expect_records() {
   python3 - "$1" "$2" <<'EOF' || fail "$1: not $2 complete records"
 import json, sys
-records = json.load(open(sys.argv[1]))
-assert isinstance(records, list) and len(records) == int(sys.argv[2]), len(records)
+records = json.load(open(sys.argv[1]))["records"]
+assert len(records) == int(sys.argv[2]), len(records)
 assert all(r["suite"] == "collectives" for r in records)
 EOF
 }
