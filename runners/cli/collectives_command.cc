@@ -24,6 +24,8 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
       ->delimiter(',');
   cmd->add_option("--inplace", o->inplace, "out | in | both (default both; ops without an in-place form skip it)");
   cmd->add_option("-g,--groups", o->groups, "group layout: all pairs interleaved uneven (default all)");
+  cmd->add_option("--interleave", o->interleave, "1: the ops of one size take turns iteration by iteration, so a "
+                  "machine stall hits a tandem op and its raw MPI call alike (default 0: each op's iterations in one block)");
   cmd->add_option("--time-reduce", o->time_reduce, "reduce per-iteration times across ranks: max avg min (default max)");
   cmd->add_option("--watchdog-timeout", o->watchdog_s, "seconds before a hung collective aborts the job (default 300)");
   cmd->add_option("--out", o->out, "directory for records.json (rank 0 writes)");
