@@ -121,6 +121,31 @@ TEST(Validation, RaggedContractInOneGroupOnly) {
   EXPECT_NE(m.find("rank " + std::to_string(n() - 2) + " sends 1 rows"), std::string::npos) << m;
 }
 
+// Without validation (a timed loop's calls) the receiver that sees a broken contract
+// refuses to write, yet still completes the exchange, so the others do not hang.
+TEST(Validation, RaggedUnvalidatedViolationRefusedWithoutAHang) {
+  Collectives c(mpi_world());
+  c.validate = false;
+  RaggedOffsets o;
+  for (int p = 0; p < n(); ++p) {
+    o.input_offsets.push_back(p);
+    o.send_sizes.push_back(1);
+    o.output_offsets.push_back(me() == 0 && p == n() - 1 ? 2 * n() - 1 : me());  // past the last rank's rows
+    o.recv_sizes.push_back(1);
+  }
+  Tensor operand = Tensor::zeros({n()}, DType::f32), output = Tensor::zeros({n()}, DType::f32);
+  bool threw = false;
+  try {
+    ragged_all_to_all(c, operand, output, o);
+  } catch (const Error& e) {
+    threw = true;
+    EXPECT_NE(std::string(e.what()).find("writes rows"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(threw, me() == n() - 1);
+  Tensor one = Tensor::from_f64({1}, {1}, DType::f32);
+  EXPECT_EQ(psum(ctx(), one).to_f64()[0], double(n()));
+}
+
 // Run only by the ctest entry comm_mpi_watchdog_aborts (watchdog_abort_test.sh): every rank
 // but TANDEM_SELFTEST_HANG_RANK enters a psum that rank never joins; their watchdogs must
 // name the op, size and group, report themselves, and abort the job instead of hanging.

@@ -10,7 +10,9 @@
 // The data then moves with one all_to_all_v straight from `operand` into the output when
 // each peer's slices are back to back (always so with one slice per peer); only a side
 // whose slices are scattered goes through a staging buffer.
+#include <algorithm>
 #include <cstring>
+#include <exception>
 
 #include "engine/comm/collectives_impl.h"
 #include "engine/comm/validate.h"
@@ -124,18 +126,31 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
                               me, "'s output, which has ", M, " rows"));
       }
   };
-  // Unvalidated calls (arguments already agreed, e.g. a timed loop) still refuse to write
-  // out of bounds, but only on the rank that sees it.
-  if (c.validate) agree_verdict(c.world(), check_received);
-  else check_received();
+  // Unvalidated calls (arguments agreed before, e.g. a timed loop) still refuse to write out
+  // of bounds, but only on the rank that sees it; that rank still takes part in the data
+  // exchange (into scratch, with the senders' counts) so its peers do not hang.
+  std::exception_ptr refused;
+  if (c.validate) {
+    agree_verdict(c.world(), check_received);
+  } else {
+    try {
+      check_received();
+    } catch (const Error&) {
+      refused = std::current_exception();
+    }
+  }
 
   bool send_direct = peer_layout(G, per, row, [&](int p, int64_t l) {
     const size_t k = size_t(p * per + l);
     return std::pair{o.input_offsets[k], o.send_sizes[k]};
   }, sc, sd);
-  const bool recv_direct = peer_layout(G, per, row, [&](int s, int64_t l) {
-    return std::pair{offset_in(s, l), rows_in(s, l)};
+  bool recv_direct = peer_layout(G, per, row, [&](int s, int64_t l) {
+    return std::pair{offset_in(s, l), std::max<int64_t>(0, rows_in(s, l))};
   }, rc, rd);
+  if (recv_direct && refused) {
+    recv_direct = false;
+    pack_displs(rc, rd);
+  }
   if (send_direct && overlap(operand, out)) {  // receiving would overwrite rows still to be sent
     send_direct = false;
     pack_displs(sc, sd);
@@ -159,6 +174,7 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
     recv = recv_stage.raw();
   }
   gc.all_to_all_v(send, sc, sd, recv, rc, rd, out.dtype());
+  if (refused) std::rethrow_exception(refused);
   if (!recv_direct) {
     const char* src = recv_stage.data<char>();
     for (int s = 0; s < G; ++s)
