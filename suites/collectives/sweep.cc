@@ -69,8 +69,8 @@ int run_sweep(const SweepOptions& o) {
   int failures = 0;
   // Sizes outermost, ops inside: every op of one size is timed back to back, so a tandem op
   // and the raw MPI call next to it in -o see the same machine state (load, caches). With
-  // --interleave the rows of one size even take turns iteration by iteration, so a stall of
-  // the machine hits them alike instead of one row's whole block.
+  // --interleave the rows of one size even take turns iteration by iteration (starting at a
+  // rotating row), so a stall of the machine hits them alike instead of one row's block.
   for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes; bytes = std::max(bytes + 1, int64_t(std::llround(bytes * o.factor)))) {
     struct Row {
       std::string op;
@@ -113,8 +113,10 @@ int run_sweep(const SweepOptions& o) {
       for (int i = 0; i < o.warmup; ++i)
         for (Row& row : rows) row.s.run();
       world.barrier();
+      // The starting row rotates, so no row always follows the same one (the op after a
+      // slow one absorbs the ranks' skew).
       for (int i = 0; i < o.iters; ++i)
-        for (Row& row : rows) time_one(row, i);
+        for (size_t j = 0; j < rows.size(); ++j) time_one(rows[(size_t(i) + j) % rows.size()], i);
     } else {
       for (Row& row : rows) {
         for (int i = 0; i < o.warmup; ++i) row.s.run();
