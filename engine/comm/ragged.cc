@@ -80,8 +80,8 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
   const size_t K = o.input_offsets.size();
   Shape trailing = out.shape();
   if (!trailing.empty()) trailing.erase(trailing.begin());
-  Communicator& gc = prepare(c, op, cat(op, " ", dtype_name(out.dtype()), "[*,", shape_str(trailing), "] K=", K,
-                                        " groups=", groups_str(g)), g, true, [&](int G) {
+  Communicator& gc = prepare(c, op, c.validate ? cat(op, " ", dtype_name(out.dtype()), "[*,", shape_str(trailing), "] K=", K,
+                                        " groups=", groups_str(g)) : std::string(), g, true, [&](int G) {
     if (K < 1 || o.send_sizes.size() != K || o.output_offsets.size() != K || o.recv_sizes.size() != K)
       throw_bad_input(cat(op, ": input_offsets, send_sizes, output_offsets and recv_sizes must have one length >= 1"));
     if (K % size_t(G) != 0)
