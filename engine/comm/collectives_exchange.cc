@@ -78,19 +78,22 @@ void ppermute_into(Collectives& c, const Tensor& x, const Tensor& out, const std
     if (x.raw() == out.raw()) throw_bad_input("ppermute cannot run in place", "pass a separate output tensor");
   });
   int dst = -1, src = -1;
+  bool host_copy = int(perm.size()) < w.size();  // some rank is no destination: zeros
   for (auto [s, d] : perm) {
     if (s == w.rank()) dst = d;
     if (d == w.rank()) src = s;
+    host_copy = host_copy || s == d;
   }
+  // Decided from perm alone, so every rank refuses a device tensor alike, before any
+  // transfer: a refusal on only the ranks that copy would leave the others hanging.
+  if (host_copy) require_host(x, "ppermute with a self pair or a rank that receives zeros");
   WatchScope scope(c.watchdog, what("ppermute", x, {}));
   if (src == w.rank() && dst == w.rank()) {
-    require_host(x, "ppermute (to itself)");
     std::memcpy(out.raw(), x.raw(), x.nbytes());
     return;
   }
   w.send_recv(x.raw(), dst, out.raw(), src, x.numel(), x.dtype());
   if (src < 0) {
-    require_host(out, "ppermute (zero fill)");
     std::memset(out.raw(), 0, out.nbytes());
   }
 }
@@ -118,8 +121,8 @@ void pbroadcast_into(Collectives& c, const Tensor& x, const Tensor& out, int sou
       throw_bad_input(cat("pbroadcast: source ", source, " is outside the group of size ", G));
     check_out(out, x.shape(), x.dtype(), "pbroadcast");
   });
+  if (out.raw() != x.raw()) require_host(x, "pbroadcast out of place");  // every rank alike (see ppermute)
   if (gc.rank() == source && out.raw() != x.raw()) {
-    require_host(x, "pbroadcast (out of place)");
     std::memcpy(out.raw(), x.raw(), x.nbytes());
   }
   WatchScope w(c.watchdog, what("pbroadcast", x, g));
