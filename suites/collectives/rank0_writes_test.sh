@@ -45,8 +45,8 @@ assert all(r["suite"] == "collectives" for r in records)
 EOF
 }
 
-# The sweep: 2 ops × 3 sizes, out of place → 6 rows.
-launch sweep run collectives -b 1024 -e 4096 -f 2 -n 2 -w 1 --inplace out -o psum,all_gather --out out
+# The sweep: 2 ops × 3 sizes (nccl-tests size suffixes), out of place → 6 rows.
+launch sweep run collectives -b 1K -e 4K -f 2 -n 2 -w 1 --inplace out -o psum,all_gather --out out
 expect_rank0_only sweep records.json
 expect_records "$work/sweep/rank0/out/records.json" 6
 grep -q "^psum" "$work/sweep.log" || fail "sweep: rank 0 printed no table"
