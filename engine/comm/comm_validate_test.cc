@@ -156,6 +156,9 @@ TEST(SelfTest, WatchdogAbortsAHungPsum) {
   Collectives c(mpi_world());
   c.watchdog = &w;
   c.validate = false;  // validation would itself be the collective that hangs
+  // Enter together, so every stuck rank's watchdog fires within the other's grace period
+  // (the test wants each of them named, not only the first to time out).
+  mpi_world().barrier();
   if (me() == std::atoi(hang)) {
     std::this_thread::sleep_for(std::chrono::seconds(60));  // the abort ends this rank too
   } else {

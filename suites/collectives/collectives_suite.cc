@@ -2,6 +2,8 @@
 // on the host through MPI and on a GPU through NCCL (device buffers). Cases run on the MPI
 // world this process is part of (world size 1 without a launcher); a layout that does not
 // fit the world size, or a GPU case without NCCL or a GPU, is a skip with the reason.
+#include <algorithm>
+
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/error.h"
 #include "suites/collectives/collectives_cases.h"
@@ -21,8 +23,14 @@ void register_collectives_suite(Registry& reg) {
         c.profiles = profiles_from("quick");
         // On the host: the MPI backend; on a GPU (--backend cuda): NCCL on device buffers.
         c.instantiate = [s](Device d) -> CaseInstance {
-          comm::Collectives& ctx = coll::backend_collectives(d);
+          // The world size the launcher announces (1 without one) decides whether the
+          // layout fits before MPI starts: a test process that only skips then costs no
+          // MPI_Init (a third of a second per process as a singleton). mpi_world() refuses
+          // a world that disagrees with the launcher, so the two sizes are the same.
           std::string why;
+          coll::layout_groups(s.layout, std::max(1, comm::launcher_world_size()), s.op, &why);
+          if (!why.empty()) throw_unsupported(why);
+          comm::Collectives& ctx = coll::backend_collectives(d);
           coll::layout_groups(s.layout, ctx.world().size(), s.op, &why);
           if (!why.empty()) throw_unsupported(why);
           CaseInstance inst;
