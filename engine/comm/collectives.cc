@@ -90,7 +90,7 @@ Communicator& Collectives::group(const Groups& groups) {
 
 void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor& out, const Groups& g) {
   const char* name = op == ReduceOp::sum ? "psum" : op == ReduceOp::max ? "pmax" : "pmin";
-  Communicator& gc = prepare(c, name, sig(name, x, "", g), g, false, [&](int) {
+  Communicator& gc = prepare(c, name, c.validate ? sig(name, x, "", g) : std::string(), g, false, [&](int) {
     check_out(out, x.shape(), x.dtype(), name);
     if (x.dtype() == DType::pred) throw_bad_input(cat(name, ": bool input"), "convert to i32 first, as JAX does");
   });
@@ -122,7 +122,7 @@ Tensor pmean(Collectives& c, const Tensor& x, const Groups& g) {
 
 Tensor axis_index(Collectives& c, const Groups& g) {
   Tensor dummy = Tensor::zeros({}, DType::i32);
-  prepare(c, "axis_index", sig("axis_index", dummy, "", g), g, false, [](int) {});
+  prepare(c, "axis_index", c.validate ? sig("axis_index", dummy, "", g) : std::string(), g, false, [](int) {});
   return Tensor::from_f64({double(c.axis_index(g))}, {}, DType::i32);
 }
 
@@ -149,7 +149,7 @@ Shape all_gather_shape(const Shape& x, int G, int64_t axis, bool tiled) {
 }
 
 void all_gather_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t axis, bool tiled, const Groups& g) {
-  Communicator& gc = prepare(c, "all_gather", sig("all_gather", x, cat("axis=", axis, " tiled=", tiled), g), g, true,
+  Communicator& gc = prepare(c, "all_gather", c.validate ? sig("all_gather", x, cat("axis=", axis, " tiled=", tiled), g) : std::string(), g, true,
                              [&](int G) { check_out(out, all_gather_shape(x.shape(), G, axis, tiled), x.dtype(), "all_gather"); });
   const int a = normalize_axis(axis, x.rank() + (tiled ? 0 : 1), "all_gather axis");
   const int64_t pre = prod(x.shape(), 0, size_t(a)), G = gc.size();
@@ -182,7 +182,7 @@ Shape psum_scatter_shape(const Shape& x, int G, int64_t dim, bool tiled) {
 }
 
 void psum_scatter_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t dim, bool tiled, const Groups& g) {
-  Communicator& gc = prepare(c, "psum_scatter", sig("psum_scatter", x, cat("dim=", dim, " tiled=", tiled), g), g, true,
+  Communicator& gc = prepare(c, "psum_scatter", c.validate ? sig("psum_scatter", x, cat("dim=", dim, " tiled=", tiled), g) : std::string(), g, true,
                              [&](int G) { check_out(out, psum_scatter_shape(x.shape(), G, dim, tiled), x.dtype(), "psum_scatter"); });
   const int d = normalize_axis(dim, x.rank(), "psum_scatter scatter_dimension");
   const int64_t pre = prod(x.shape(), 0, size_t(d)), G = gc.size(), count = x.numel() / G;

@@ -79,5 +79,9 @@ struct RaggedOffsets {
 };
 Tensor ragged_all_to_all(Collectives& c, const Tensor& operand, const Tensor& output,
                          const RaggedOffsets& o, const Groups& g = {});
+// Writes the received slices into `out` itself (its other rows are kept): no copy of the
+// output, and no staging when each peer's slices are contiguous on both sides.
+void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor& out,
+                            const RaggedOffsets& o, const Groups& g = {});
 
 }  // namespace tandem::comm

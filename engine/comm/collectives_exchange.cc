@@ -31,7 +31,7 @@ Shape all_to_all_shape(const Shape& x, int G, int64_t split, int64_t concat, boo
 
 void all_to_all_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t split, int64_t concat,
                      bool tiled, const Groups& g) {
-  Communicator& gc = prepare(c, "all_to_all", sig("all_to_all", x, cat("split=", split, " concat=", concat, " tiled=", tiled), g),
+  Communicator& gc = prepare(c, "all_to_all", c.validate ? sig("all_to_all", x, cat("split=", split, " concat=", concat, " tiled=", tiled), g) : std::string(),
                              g, true, [&](int G) {
                                check_out(out, all_to_all_shape(x.shape(), G, split, concat, tiled), x.dtype(), "all_to_all");
                              });
@@ -72,25 +72,28 @@ Tensor pswapaxes(Collectives& c, const Tensor& x, int64_t axis, const Groups& g)
 void ppermute_into(Collectives& c, const Tensor& x, const Tensor& out, const std::vector<std::pair<int, int>>& perm) {
   std::string p;
   for (auto [s, d] : perm) p += cat("(", s, ",", d, ")");
-  Communicator& w = prepare(c, "ppermute", sig("ppermute", x, "perm=" + p, {}), {}, false, [&](int n) {
+  Communicator& w = prepare(c, "ppermute", c.validate ? sig("ppermute", x, "perm=" + p, {}) : std::string(), {}, false, [&](int n) {
     check_perm(perm, n);
     check_out(out, x.shape(), x.dtype(), "ppermute");
     if (x.raw() == out.raw()) throw_bad_input("ppermute cannot run in place", "pass a separate output tensor");
   });
   int dst = -1, src = -1;
+  bool host_copy = int(perm.size()) < w.size();  // some rank is no destination: zeros
   for (auto [s, d] : perm) {
     if (s == w.rank()) dst = d;
     if (d == w.rank()) src = s;
+    host_copy = host_copy || s == d;
   }
+  // Decided from perm alone, so every rank refuses a device tensor alike, before any
+  // transfer: a refusal on only the ranks that copy would leave the others hanging.
+  if (host_copy) require_host(x, "ppermute with a self pair or a rank that receives zeros");
   WatchScope scope(c.watchdog, what("ppermute", x, {}));
   if (src == w.rank() && dst == w.rank()) {
-    require_host(x, "ppermute (to itself)");
     std::memcpy(out.raw(), x.raw(), x.nbytes());
     return;
   }
   w.send_recv(x.raw(), dst, out.raw(), src, x.numel(), x.dtype());
   if (src < 0) {
-    require_host(out, "ppermute (zero fill)");
     std::memset(out.raw(), 0, out.nbytes());
   }
 }
@@ -113,13 +116,13 @@ Tensor pshuffle(Collectives& c, const Tensor& x, const std::vector<int>& perm) {
 }
 
 void pbroadcast_into(Collectives& c, const Tensor& x, const Tensor& out, int source, const Groups& g) {
-  Communicator& gc = prepare(c, "pbroadcast", sig("pbroadcast", x, cat("source=", source), g), g, true, [&](int G) {
+  Communicator& gc = prepare(c, "pbroadcast", c.validate ? sig("pbroadcast", x, cat("source=", source), g) : std::string(), g, true, [&](int G) {
     if (source < 0 || source >= G)
       throw_bad_input(cat("pbroadcast: source ", source, " is outside the group of size ", G));
     check_out(out, x.shape(), x.dtype(), "pbroadcast");
   });
+  if (out.raw() != x.raw()) require_host(x, "pbroadcast out of place");  // every rank alike (see ppermute)
   if (gc.rank() == source && out.raw() != x.raw()) {
-    require_host(x, "pbroadcast (out of place)");
     std::memcpy(out.raw(), x.raw(), x.nbytes());
   }
   WatchScope w(c.watchdog, what("pbroadcast", x, g));

@@ -14,7 +14,8 @@ void swap01(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes);
 void require_host(const Tensor& x, const char* op);
 std::string sig(const char* op, const Tensor& x, const std::string& params, const Groups& g);
 // Local checks (groups, then `check(group_size)`), agreed across ranks when c.validate;
-// returns the group communicator.
+// returns the group communicator. `signature` is only read when c.validate, so callers pass
+// `c.validate ? sig(...) : std::string()`: formatting it cost more than a small collective.
 Communicator& prepare(Collectives& c, const char* op, const std::string& signature, const Groups& g,
                       bool equal_sizes, const std::function<void(int group_size)>& check);
 std::function<std::string()> what(const char* op, const Tensor& x, const Groups& g);

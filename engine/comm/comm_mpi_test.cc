@@ -123,5 +123,68 @@ TEST(Collectives, RaggedSeveralPeersPacked) {
   EXPECT_EQ(v(out), want);
 }
 
+// Two slices per peer, rows of 3, neither side back to back: slices sit in the operand in
+// reverse order with a gap row between them, and land in the output reversed per sender
+// with gaps, so both the send packing and the receive scatter paths run.
+TEST(Collectives, RaggedTwoSlicesPerPeerScattered) {
+  const int64_t per = 2, K = per * n(), C = 3;
+  auto rows = [](int s, int d, int64_t l) { return int64_t((s + 2 * d + l) % 2 + 1); };
+  auto landing = [&](int d, int s, int64_t l) {  // row of receiver d where (s, l) lands
+    int64_t at = 0;
+    for (int s2 = 0; s2 < n(); ++s2)
+      for (int64_t l2 = per - 1; l2 >= 0; --l2) {
+        if (s2 == s && l2 == l) return at;
+        at += rows(s2, d, l2) + 1;
+      }
+    return at;
+  };
+  auto value = [](int s, int d, int64_t l, int64_t i, int64_t e) { return 4.0 * (1000 * s + 100 * d + 10 * l + i) + e; };
+  RaggedOffsets o;
+  o.input_offsets.resize(size_t(K));
+  int64_t in = 0;
+  for (int64_t k = K - 1; k >= 0; --k) o.input_offsets[size_t(k)] = in, in += rows(me(), int(k / per), k % per) + 1;
+  std::vector<double> operand(size_t(in * C), -7);
+  for (int64_t k = 0; k < K; ++k) {
+    const int d = int(k / per);
+    const int64_t l = k % per;
+    o.send_sizes.push_back(rows(me(), d, l));
+    o.output_offsets.push_back(landing(d, me(), l));
+    o.recv_sizes.push_back(rows(d, me(), l));  // recv_sizes[s * per + l]: from sender s = d
+    for (int64_t i = 0; i < rows(me(), d, l); ++i)
+      for (int64_t e = 0; e < C; ++e) operand[size_t((o.input_offsets[size_t(k)] + i) * C + e)] = value(me(), d, l, i, e);
+  }
+  const int64_t M = landing(me(), n() - 1, 0) + rows(n() - 1, me(), 0) + 1;
+  std::vector<double> want(size_t(M * C), -1);
+  for (int s = 0; s < n(); ++s)
+    for (int64_t l = 0; l < per; ++l)
+      for (int64_t i = 0; i < rows(s, me(), l); ++i)
+        for (int64_t e = 0; e < C; ++e) want[size_t((landing(me(), s, l) + i) * C + e)] = value(s, me(), l, i, e);
+  const Tensor x = Tensor::from_f64(operand, {in, C}, DType::f32);
+  const Tensor initial = Tensor::from_f64(std::vector<double>(size_t(M * C), -1), {M, C}, DType::f32);
+  EXPECT_EQ(v(ragged_all_to_all(ctx(), x, initial, o)), want);
+  EXPECT_EQ(v(initial), std::vector<double>(size_t(M * C), -1)) << "the functional form must not write `output`";
+  Tensor out = Tensor::from_f64(std::vector<double>(size_t(M * C), -1), {M, C}, DType::f32);
+  ragged_all_to_all_into(ctx(), x, out, o);
+  EXPECT_EQ(v(out), want);
+}
+
+// operand and output the same buffer, every rank's row s going to rank s's row me: an
+// in-place transpose, correct only if no row is overwritten before it is sent.
+TEST(Collectives, RaggedIntoItsOwnOperand) {
+  RaggedOffsets o;
+  std::vector<double> x0, want;
+  for (int d = 0; d < n(); ++d) {
+    o.input_offsets.push_back(d);
+    o.send_sizes.push_back(1);
+    o.output_offsets.push_back(me());
+    o.recv_sizes.push_back(1);
+    x0.push_back(100 * me() + d);
+    want.push_back(100 * d + me());
+  }
+  Tensor x = Tensor::from_f64(x0, {n()}, DType::f64);
+  ragged_all_to_all_into(ctx(), x, x, o);
+  EXPECT_EQ(v(x), want);
+}
+
 }  // namespace
 }  // namespace tandem::comm

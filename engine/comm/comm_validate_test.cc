@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "engine/comm/collectives.h"
@@ -105,6 +106,65 @@ TEST(Validation, RaggedContract) {
   o.send_sizes.assign(size_t(n()), 2);
   o.recv_sizes.assign(size_t(n()), 2);  // consistent, but input slices overrun the operand
   same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o); });
+}
+
+TEST(Validation, RaggedContractInOneGroupOnly) {
+  if (n() < 4 || n() % 2) GTEST_SKIP() << "needs an even number of ranks >= 4";
+  Groups pairs;
+  for (int r = 0; r < n(); r += 2) pairs.push_back({r, r + 1});
+  // Every pair exchanges one row each way, but the last rank expects 2 from its partner:
+  // only that pair sees it, yet every rank of the world must report it.
+  const int q = me() % 2;
+  RaggedOffsets o{{0, 1}, {1, 1}, {q, q}, {me() == n() - 1 ? 2 : 1, 1}};
+  Tensor operand = Tensor::zeros({2}, DType::f32), output = Tensor::zeros({2}, DType::f32);
+  std::string m = same_error_everywhere([&] { ragged_all_to_all(ctx(), operand, output, o, pairs); });
+  EXPECT_NE(m.find("rank " + std::to_string(n() - 2) + " sends 1 rows"), std::string::npos) << m;
+}
+
+// Without validation (a timed loop's calls) the receiver that sees a broken contract
+// refuses to write, yet still completes the exchange, so the others do not hang.
+TEST(Validation, RaggedUnvalidatedViolationRefusedWithoutAHang) {
+  Collectives c(mpi_world());
+  c.validate = false;
+  RaggedOffsets o;
+  for (int p = 0; p < n(); ++p) {
+    o.input_offsets.push_back(p);
+    o.send_sizes.push_back(1);
+    o.output_offsets.push_back(me() == 0 && p == n() - 1 ? 2 * n() - 1 : me());  // past the last rank's rows
+    o.recv_sizes.push_back(1);
+  }
+  Tensor operand = Tensor::zeros({n()}, DType::f32), output = Tensor::zeros({n()}, DType::f32);
+  bool threw = false;
+  try {
+    ragged_all_to_all(c, operand, output, o);
+  } catch (const Error& e) {
+    threw = true;
+    EXPECT_NE(std::string(e.what()).find("writes rows"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(threw, me() == n() - 1);
+  Tensor one = Tensor::from_f64({1}, {1}, DType::f32);
+  EXPECT_EQ(psum(ctx(), one).to_f64()[0], double(n()));
+}
+
+// Run only by the ctest entry comm_mpi_watchdog_aborts (watchdog_abort_test.sh): every rank
+// but TANDEM_SELFTEST_HANG_RANK enters a psum that rank never joins; their watchdogs must
+// name the op, size and group, report themselves, and abort the job instead of hanging.
+TEST(SelfTest, WatchdogAbortsAHungPsum) {
+  const char* hang = std::getenv("TANDEM_SELFTEST_HANG_RANK");
+  if (!hang) GTEST_SKIP() << "set TANDEM_SELFTEST_HANG_RANK to prove the watchdog aborts a hung collective";
+  Watchdog w(mpi_world(), 1.0);
+  Collectives c(mpi_world());
+  c.watchdog = &w;
+  c.validate = false;  // validation would itself be the collective that hangs
+  // Enter together, so every stuck rank's watchdog fires within the other's grace period
+  // (the test wants each of them named, not only the first to time out).
+  mpi_world().barrier();
+  if (me() == std::atoi(hang)) {
+    std::this_thread::sleep_for(std::chrono::seconds(60));  // the abort ends this rank too
+  } else {
+    psum(c, Tensor::zeros({1024}, DType::f32));
+  }
+  ADD_FAILURE() << "the hung psum returned or the job was not aborted";
 }
 
 TEST(Watchdog, ReportsAHungCollective) {

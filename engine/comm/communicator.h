@@ -48,6 +48,9 @@ class Communicator {
 
   // Control plane, host memory: bytes from each rank, concatenated in rank order.
   virtual void host_all_gather(const void* send, void* recv, int64_t bytes) = 0;
+  // Control plane, host memory: block p (bytes) of send goes to rank p; recv block p came
+  // from p. Small metadata only (ragged_all_to_all's sizes and offsets).
+  virtual void host_all_to_all(const void* send, void* recv, int64_t bytes) = 0;
   // Ends every rank of the job now (a hung collective, a fatal error).
   [[noreturn]] virtual void abort(int code) = 0;
 };

@@ -34,6 +34,7 @@ class MpiCommunicator final : public Communicator {
   void send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) override;
   void barrier() override;
   void host_all_gather(const void* send, void* recv, int64_t bytes) override;
+  void host_all_to_all(const void* send, void* recv, int64_t bytes) override;
   [[noreturn]] void abort(int code) override;
 
  private:

@@ -118,6 +118,7 @@ class NcclCommunicator final : public Communicator {
     control_->barrier();
   }
   void host_all_gather(const void* s, void* r, int64_t bytes) override { control_->host_all_gather(s, r, bytes); }
+  void host_all_to_all(const void* s, void* r, int64_t bytes) override { control_->host_all_to_all(s, r, bytes); }
   [[noreturn]] void abort(int code) override {
     ncclCommAbort(comm_);  // unblocks a hung kernel before the MPI abort ends the job
     comm_ = nullptr;

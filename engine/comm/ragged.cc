@@ -1,9 +1,18 @@
 // ragged_all_to_all with JAX semantics: K = G * per slices; slice k of the sender goes to
 // member k / per and lands at the sender's output_offsets[k] on that receiver, whose
-// recv_sizes entry (sender * per + k % per) must match. Metadata is gathered from every
-// rank of the world, so the whole contract is checked identically everywhere; data moves
-// with one all_to_all_v on the group.
+// recv_sizes entry (sender * per + k % per) must match.
+//
+// Why it is shaped this way (docs/PERFORMANCE.md, Collectives): a receiver needs only the
+// (size, offset) pairs of the slices coming to it, so one small control-plane all_to_all
+// (16·per bytes per peer) carries exactly those; each receiver checks its own slices
+// against its recv_sizes and its output's rows, and with ctx.validate the verdicts are
+// agreed with one 8-byte all-gather, so a violation is still the same error on every rank.
+// The data then moves with one all_to_all_v straight from `operand` into the output when
+// each peer's slices are back to back (always so with one slice per peer); only a side
+// whose slices are scattered goes through a staging buffer.
+#include <algorithm>
 #include <cstring>
+#include <exception>
 
 #include "engine/comm/collectives_impl.h"
 #include "engine/comm/validate.h"
@@ -12,91 +21,178 @@
 
 namespace tandem::comm {
 using namespace detail;
+namespace {
 
-Tensor ragged_all_to_all(Collectives& c, const Tensor& operand, const Tensor& output, const RaggedOffsets& o,
-                         const Groups& g) {
+// Displacements of blocks packed back to back in peer order.
+void pack_displs(const std::vector<int64_t>& counts, std::vector<int64_t>& displs) {
+  int64_t at = 0;
+  for (size_t p = 0; p < counts.size(); ++p) displs[p] = at, at += counts[p];
+}
+
+// Element counts and displacements of G peers' row ranges, `per` ranges each, given by
+// at(p, l) = {first row, rows}. Returns true when every peer's non-empty ranges are back
+// to back, so the transport can read or write the tensor itself at those displacements;
+// otherwise the displacements describe a staging buffer packed in (peer, slice) order.
+template <class At>
+bool peer_layout(int G, int64_t per, int64_t row, At at, std::vector<int64_t>& counts, std::vector<int64_t>& displs) {
+  counts.assign(size_t(G), 0);
+  displs.assign(size_t(G), 0);
+  bool direct = true;
+  for (int p = 0; p < G; ++p) {
+    int64_t first = -1, end = 0, rows = 0;
+    for (int64_t l = 0; l < per; ++l) {
+      auto [off, n] = at(p, l);
+      if (n == 0) continue;
+      if (first < 0) first = off;
+      else if (off != end) direct = false;
+      end = off + n;
+      rows += n;
+    }
+    counts[size_t(p)] = rows * row;
+    displs[size_t(p)] = first < 0 ? 0 : first * row;
+  }
+  if (!direct) pack_displs(counts, displs);
+  return direct;
+}
+
+bool overlap(const Tensor& a, const Tensor& b) {
+  const char *a0 = a.data<char>(), *b0 = b.data<char>();
+  return a0 < b0 + b.nbytes() && b0 < a0 + a.nbytes();
+}
+
+// The world rank at position i of the group holding world rank `me` (messages only).
+int world_rank_of(const Groups& g, int me, int i) {
+  if (g.empty()) return i;
+  for (const auto& grp : g)
+    for (int r : grp)
+      if (r == me) return grp[size_t(i)];
+  return i;
+}
+
+}  // namespace
+
+void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor& out, const RaggedOffsets& o,
+                            const Groups& g) {
   const char* op = "ragged_all_to_all";
+  if (operand.device().kind != DeviceKind::cpu || out.device().kind != DeviceKind::cpu)
+    throw_unsupported(cat(op, " needs host tensors on this build"),
+                      "its staging copies have no device kernel yet; use the MPI backend");
   const size_t K = o.input_offsets.size();
-  Shape trailing = output.shape();
+  Shape trailing = out.shape();
   if (!trailing.empty()) trailing.erase(trailing.begin());
-  Communicator& gc = prepare(c, op, cat(op, " ", dtype_name(output.dtype()), "[*,", shape_str(trailing), "] K=", K,
-                                        " groups=", groups_str(g)), g, true, [&](int G) {
+  Communicator& gc = prepare(c, op, c.validate ? cat(op, " ", dtype_name(out.dtype()), "[*,", shape_str(trailing), "] K=", K,
+                                        " groups=", groups_str(g)) : std::string(), g, true, [&](int G) {
     if (K < 1 || o.send_sizes.size() != K || o.output_offsets.size() != K || o.recv_sizes.size() != K)
       throw_bad_input(cat(op, ": input_offsets, send_sizes, output_offsets and recv_sizes must have one length >= 1"));
     if (K % size_t(G) != 0)
       throw_bad_input(cat(op, ": the offset arrays have length ", K, ", not divisible by the group size ", G));
     Shape ot = operand.shape();
-    if (ot.empty() || output.rank() < 1 || operand.dtype() != output.dtype() ||
+    if (ot.empty() || out.rank() < 1 || operand.dtype() != out.dtype() ||
         !std::equal(ot.begin() + 1, ot.end(), trailing.begin(), trailing.end()))
-      throw_bad_input(cat(op, ": operand ", operand.type().str(), " and output ", output.type().str(),
+      throw_bad_input(cat(op, ": operand ", operand.type().str(), " and output ", out.type().str(),
                           " must be [N,...] and [M,...] with the same trailing dims and dtype"));
     for (size_t k = 0; k < K; ++k)
       if (o.send_sizes[k] < 0 || o.input_offsets[k] < 0 || o.input_offsets[k] + o.send_sizes[k] > ot[0])
         throw_bad_input(cat(op, ": slice ", k, " [", o.input_offsets[k], ", +", o.send_sizes[k],
                             ") is outside the operand's ", ot[0], " rows"));
   });
-  require_host(operand, op);
-  const int n = c.world().size(), G = gc.size();
-  const int64_t per = int64_t(K) / G, row = num_elements(trailing);
-  const int64_t row_bytes = row * dtype_size(output.dtype());
-  // All ranks' metadata: [M, send_sizes(K), output_offsets(K), recv_sizes(K)] per rank.
-  std::vector<int64_t> mine{output.shape()[0]};
-  for (const auto* v : {&o.send_sizes, &o.output_offsets, &o.recv_sizes}) mine.insert(mine.end(), v->begin(), v->end());
-  const std::vector<int64_t> all = all_gather_ints(c.world(), mine);
-  const size_t stride = 1 + 3 * K;
-  auto M = [&](int r) { return all[size_t(r) * stride]; };
-  auto send_sz = [&](int r, int64_t k) { return all[size_t(r) * stride + 1 + size_t(k)]; };
-  auto out_off = [&](int r, int64_t k) { return all[size_t(r) * stride + 1 + K + size_t(k)]; };
-  auto recv_sz = [&](int r, int64_t k) { return all[size_t(r) * stride + 1 + 2 * K + size_t(k)]; };
-  Groups members = g;
-  if (members.empty()) {
-    members.emplace_back();
-    for (int i = 0; i < n; ++i) members[0].push_back(i);
-  }
-  for (const auto& grp : members)  // the contract, checked the same way on every rank
-    for (int si = 0; si < G; ++si)
-      for (int64_t k = 0; k < int64_t(K); ++k) {
-        const int s = grp[size_t(si)], d = grp[size_t(k / per)];
-        const int64_t j = si * per + k % per;
-        if (send_sz(s, k) != recv_sz(d, j))
-          throw_bad_input(cat(op, ": rank ", s, " sends ", send_sz(s, k), " rows as slice ", k, " but rank ", d,
-                              " expects recv_sizes[", j, "] = ", recv_sz(d, j)),
+  const int G = gc.size(), q = gc.rank(), me = c.world().rank();
+  const int64_t per = int64_t(K) / G, row = num_elements(trailing), M = out.shape()[0];
+  const int64_t row_bytes = row * dtype_size(out.dtype());
+  // One watch over the metadata exchange, the agreement and the data exchange: all of it is
+  // this op, and one arm per call is cheaper than three.
+  WatchScope watch(c.watchdog, what(op, operand, g));
+
+  // Metadata: block p carries (send_sizes[k], output_offsets[k]) of the slices k for peer p;
+  // block s received holds what member s sends here. Scratch reused across calls: the
+  // per-call cost is what this op adds to the transport's.
+  thread_local std::vector<int64_t> meta_out, meta_in, sc, sd, rc, rd;
+  meta_out.resize(2 * K);
+  meta_in.resize(2 * K);
+  for (size_t k = 0; k < K; ++k) meta_out[2 * k] = o.send_sizes[k], meta_out[2 * k + 1] = o.output_offsets[k];
+  gc.host_all_to_all(meta_out.data(), meta_in.data(), int64_t(2 * per * sizeof(int64_t)));
+  auto rows_in = [&](int s, int64_t l) { return meta_in[size_t(2 * (s * per + l))]; };
+  auto offset_in = [&](int s, int64_t l) { return meta_in[size_t(2 * (s * per + l) + 1)]; };
+  auto check_received = [&] {
+    for (int s = 0; s < G; ++s)
+      for (int64_t l = 0; l < per; ++l) {
+        const int64_t j = s * per + l, n = rows_in(s, l), at = offset_in(s, l);
+        if (n != o.recv_sizes[size_t(j)])
+          throw_bad_input(cat(op, ": rank ", world_rank_of(g, me, s), " sends ", n, " rows as slice ", q * per + l,
+                              " but rank ", me, " expects recv_sizes[", j, "] = ", o.recv_sizes[size_t(j)]),
                           "send_sizes must equal all_to_all(recv_sizes, tiled=True)");
-        if (out_off(s, k) < 0 || out_off(s, k) + send_sz(s, k) > M(d))
-          throw_bad_input(cat(op, ": rank ", s, " writes rows [", out_off(s, k), ", +", send_sz(s, k),
-                              ") of rank ", d, "'s output, which has ", M(d), " rows"));
+        if (at < 0 || at + n > M)
+          throw_bad_input(cat(op, ": rank ", world_rank_of(g, me, s), " writes rows [", at, ", +", n, ") of rank ",
+                              me, "'s output, which has ", M, " rows"));
       }
-  // Pack what goes to each peer, exchange, then scatter into a copy of `output`.
-  const std::vector<int>* mine_grp = &members[0];
-  for (const auto& m : members)
-    for (int r : m)
-      if (r == c.world().rank()) mine_grp = &m;
-  const std::vector<int>& grp = *mine_grp;
-  std::vector<int64_t> sc(size_t(G), 0), sd(size_t(G), 0), rc(size_t(G), 0), rd(size_t(G), 0);
-  for (int p = 0; p < G; ++p)
-    for (int64_t l = 0; l < per; ++l) {
-      sc[size_t(p)] += o.send_sizes[size_t(p * per + l)] * row;
-      rc[size_t(p)] += o.recv_sizes[size_t(p * per + l)] * row;
+  };
+  // Unvalidated calls (arguments agreed before, e.g. a timed loop) still refuse to write out
+  // of bounds, but only on the rank that sees it; that rank still takes part in the data
+  // exchange (into scratch, with the senders' counts) so its peers do not hang.
+  std::exception_ptr refused;
+  if (c.validate) {
+    agree_verdict(c.world(), check_received);
+  } else {
+    try {
+      check_received();
+    } catch (const Error&) {
+      refused = std::current_exception();
     }
-  for (int p = 1; p < G; ++p) sd[size_t(p)] = sd[size_t(p - 1)] + sc[size_t(p - 1)], rd[size_t(p)] = rd[size_t(p - 1)] + rc[size_t(p - 1)];
-  Tensor send = Tensor::empty({sd.back() + sc.back()}, output.dtype());
-  Tensor recv = Tensor::empty({rd.back() + rc.back()}, output.dtype());
-  char* sp = send.data<char>();
-  for (size_t k = 0; k < K; ++k, sp += o.send_sizes[k - 1] * row_bytes)
-    std::memcpy(sp, operand.data<char>() + o.input_offsets[k] * row_bytes, size_t(o.send_sizes[k] * row_bytes));
-  {
-    WatchScope w(c.watchdog, what(op, operand, g));
-    gc.all_to_all_v(send.raw(), sc, sd, recv.raw(), rc, rd, output.dtype());
   }
-  Tensor result = Tensor::empty(output.shape(), output.dtype());
-  std::memcpy(result.raw(), output.raw(), output.nbytes());
-  const char* rp = recv.data<char>();
-  for (int i = 0; i < G; ++i)
-    for (int64_t l = 0; l < per; ++l) {
-      const int64_t j = i * per + l, rows = o.recv_sizes[size_t(j)];
-      std::memcpy(result.data<char>() + out_off(grp[size_t(i)], gc.rank() * per + l) * row_bytes, rp, size_t(rows * row_bytes));
-      rp += rows * row_bytes;
+
+  bool send_direct = peer_layout(G, per, row, [&](int p, int64_t l) {
+    const size_t k = size_t(p * per + l);
+    return std::pair{o.input_offsets[k], o.send_sizes[k]};
+  }, sc, sd);
+  bool recv_direct = peer_layout(G, per, row, [&](int s, int64_t l) {
+    return std::pair{offset_in(s, l), std::max<int64_t>(0, rows_in(s, l))};
+  }, rc, rd);
+  if (recv_direct && refused) {
+    recv_direct = false;
+    pack_displs(rc, rd);
+  }
+  if (send_direct && overlap(operand, out)) {  // receiving would overwrite rows still to be sent
+    send_direct = false;
+    pack_displs(sc, sd);
+  }
+
+  Tensor send_stage, recv_stage;
+  const void* send = operand.raw();
+  void* recv = out.raw();
+  if (!send_direct) {
+    send_stage = Tensor::empty({sd.back() + sc.back()}, out.dtype());
+    char* dst = send_stage.data<char>();
+    for (size_t k = 0; k < K; ++k) {
+      const size_t n = size_t(o.send_sizes[k] * row_bytes);
+      std::memcpy(dst, operand.data<char>() + o.input_offsets[k] * row_bytes, n);
+      dst += n;
     }
+    send = send_stage.raw();
+  }
+  if (!recv_direct) {
+    recv_stage = Tensor::empty({rd.back() + rc.back()}, out.dtype());
+    recv = recv_stage.raw();
+  }
+  gc.all_to_all_v(send, sc, sd, recv, rc, rd, out.dtype());
+  if (refused) std::rethrow_exception(refused);
+  if (!recv_direct) {
+    const char* src = recv_stage.data<char>();
+    for (int s = 0; s < G; ++s)
+      for (int64_t l = 0; l < per; ++l) {
+        const size_t n = size_t(rows_in(s, l) * row_bytes);
+        std::memcpy(out.data<char>() + offset_in(s, l) * row_bytes, src, n);
+        src += n;
+      }
+  }
+}
+
+Tensor ragged_all_to_all(Collectives& c, const Tensor& operand, const Tensor& output, const RaggedOffsets& o,
+                         const Groups& g) {
+  // JAX returns a new array that keeps `output`'s rows where nothing lands: a copy here,
+  // which ragged_all_to_all_into avoids by writing into a caller's buffer.
+  Tensor result = Tensor::empty(output.shape(), output.dtype(), output.device());
+  if (output.device().kind == DeviceKind::cpu) std::memcpy(result.raw(), output.raw(), output.nbytes());
+  ragged_all_to_all_into(c, operand, result, o, g);
   return result;
 }
 

@@ -54,30 +54,51 @@ void check_perm(const std::vector<std::pair<int, int>>& perm, int n) {
   }
 }
 
-void agree(Communicator& world, const std::string& op, const std::string& signature,
-           const std::function<void()>& local_check) {
-  std::string failure;
+namespace {
+
+std::string failure_of(const std::function<void()>& local_check) {
   try {
     local_check();
   } catch (const Error& e) {
-    failure = e.kind() == ErrorKind::bad_input ? e.message() + "\x1f" + e.hint() : e.what();
+    return e.kind() == ErrorKind::bad_input ? e.message() + "\x1f" + e.hint() : e.what();
   }
+  return "";
+}
+
+// "message\x1fhint" of `rank` → the bad-input error every rank throws.
+[[noreturn]] void throw_failure(const Communicator& world, int rank, std::string msg) {
+  std::string hint;
+  if (auto sep = msg.find('\x1f'); sep != std::string::npos) {
+    hint = msg.substr(sep + 1);
+    msg = msg.substr(0, sep);
+  }
+  throw_bad_input(world.size() > 1 ? cat(msg, " (rank ", rank, ")") : msg, hint);
+}
+
+}  // namespace
+
+void agree(Communicator& world, const std::string& op, const std::string& signature,
+           const std::function<void()>& local_check) {
+  const std::string failure = failure_of(local_check);
   // One gather carries both: "F<message>" on failure, "S<signature>" otherwise.
   std::vector<std::string> all = all_gather_strings(world, failure.empty() ? "S" + signature : "F" + failure);
   for (int r = 0; r < world.size(); ++r)
-    if (all[r][0] == 'F') {
-      std::string msg = all[r].substr(1), hint;
-      if (auto sep = msg.find('\x1f'); sep != std::string::npos) {
-        hint = msg.substr(sep + 1);
-        msg = msg.substr(0, sep);
-      }
-      throw_bad_input(world.size() > 1 ? cat(msg, " (rank ", r, ")") : msg, hint);
-    }
+    if (all[r][0] == 'F') throw_failure(world, r, all[r].substr(1));
   for (int r = 1; r < world.size(); ++r)
     if (all[r] != all[0])
       throw_bad_input(cat(op, ": ranks disagree on the arguments: rank 0 has ", all[0].substr(1),
                           " but rank ", r, " has ", all[r].substr(1)),
                       "every rank must call the same collective with the same shapes and parameters");
+}
+
+void agree_verdict(Communicator& world, const std::function<void()>& local_check) {
+  const std::string failure = failure_of(local_check);
+  const std::vector<int64_t> failed = all_gather_ints(world, {failure.empty() ? 0 : 1});
+  for (int r = 0; r < world.size(); ++r)
+    if (failed[size_t(r)]) {
+      const std::vector<std::string> all = all_gather_strings(world, failure);
+      throw_failure(world, r, all[size_t(r)]);
+    }
 }
 
 }  // namespace tandem::comm

@@ -27,6 +27,12 @@ void check_perm(const std::vector<std::pair<int, int>>& perm, int n);
 void agree(Communicator& world, const std::string& op, const std::string& signature,
            const std::function<void()>& local_check);
 
+// The same contract for checks that can only run after a data-dependent exchange (ragged
+// offsets seen by the receiver): one 8-byte all-gather when every rank passed, and only on
+// failure a second gather of the messages, so every rank throws the lowest failing rank's
+// error. Cheap enough to run on every call.
+void agree_verdict(Communicator& world, const std::function<void()>& local_check);
+
 // "groups=[[0,1],[2,3]]" and "[4,8]" for signatures and messages.
 std::string groups_str(const Groups& g);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace tandem::comm {
 
@@ -14,6 +15,10 @@ Watchdog::Watchdog(Communicator& world, double timeout_s) : world_(world), timeo
   on_expire = [this](const std::string& report) {
     std::fprintf(stderr, "%s\n", report.c_str());
     std::fflush(stderr);
+    // The other stuck ranks' watchdogs fire within one poll of this one: give them time to
+    // print their own line before the abort kills them, so the log names every rank that
+    // did not finish, not just the first to time out.
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(2.0, timeout_s_)));
     world_.abort(124);
   };
   thread_ = std::thread([this] { loop(); });

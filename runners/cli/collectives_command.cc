@@ -12,8 +12,11 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<coll::SweepOptions>();
   CLI::App* cmd = app.add_subcommand("collectives",
       "sweep collectives over sizes under mpirun/srun (also `tandem run collectives`)");
-  cmd->add_option("-b,--min-bytes", o->min_bytes, "smallest message in bytes (nccl-tests' S; default 1024)");
-  cmd->add_option("-e,--max-bytes", o->max_bytes, "largest message in bytes (default 16 MiB)");
+  // Sizes take nccl-tests' suffixes: 1K = 1024, 16M = 16 MiB, 1G.
+  cmd->add_option("-b,--min-bytes", o->min_bytes, "smallest message in bytes, e.g. 1024 or 1K (nccl-tests' S; default 1K)")
+      ->transform(CLI::AsSizeValue(false));
+  cmd->add_option("-e,--max-bytes", o->max_bytes, "largest message in bytes, e.g. 16M (default 16M)")
+      ->transform(CLI::AsSizeValue(false));
   cmd->add_option("-f,--step-factor", o->factor, "size multiplier between rows (default 2)");
   cmd->add_option("-n,--iters", o->iters, "timed iterations per row, identical on every rank (default 20)");
   cmd->add_option("-w,--warmup-iters", o->warmup, "untimed warm-up iterations (default 5)");
@@ -24,6 +27,8 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
       ->delimiter(',');
   cmd->add_option("--inplace", o->inplace, "out | in | both (default both; ops without an in-place form skip it)");
   cmd->add_option("-g,--groups", o->groups, "group layout: all pairs interleaved uneven (default all)");
+  cmd->add_option("--interleave", o->interleave, "1: the ops of one size take turns iteration by iteration, so a "
+                  "machine stall hits a tandem op and its raw MPI call alike (default 0: each op's iterations in one block)");
   cmd->add_option("--time-reduce", o->time_reduce, "reduce per-iteration times across ranks: max avg min (default max)");
   cmd->add_option("--watchdog-timeout", o->watchdog_s, "seconds before a hung collective aborts the job (default 300)");
   cmd->add_option("--out", o->out, "directory for records.json (rank 0 writes)");

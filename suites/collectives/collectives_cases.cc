@@ -3,7 +3,10 @@
 // up to a few dozen ranks; so every op but pmean (a division) is checked bitwise.
 #include "suites/collectives/collectives_cases.h"
 
+#include <memory>
+
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/nccl_communicator.h"
 #include "engine/core/error.h"
 #include "reference/collectives.h"
 #include "suites/common/error_spec.h"
@@ -11,10 +14,11 @@
 
 namespace tandem::coll {
 
-const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax", "axis_index",
+const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax", "pargmin", "axis_index",
                                        "all_gather", "all_gather_tiled", "psum_scatter",
                                        "psum_scatter_tiled", "all_to_all", "all_to_all_tiled",
-                                       "ppermute", "pbroadcast", "ragged_all_to_all"};
+                                       "pswapaxes", "ppermute", "pshuffle", "pbroadcast",
+                                       "ragged_all_to_all"};
 const std::vector<std::string> kLayouts = {"all", "pairs", "interleaved", "uneven"};
 const std::vector<DType> kDTypes = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i32};
 
@@ -72,7 +76,7 @@ Inputs make_inputs(comm::Collectives& c, const CollSpec& s) {
     for (size_t p = 0; p < grp.size(); ++p)
       if (grp[p] == c.world().rank()) in.pos = int(p), in.G = int(grp.size());
   const int G0 = int(g[0].size());
-  const Shape shape = is_reduction(s.op) || s.op == "pargmax" ? Shape{2, 3} : Shape{G0, 2 * G0};
+  const Shape shape = is_reduction(s.op) || s.op == "pargmax" || s.op == "pargmin" ? Shape{2, 3} : Shape{G0, 2 * G0};
   for (int r = 0; r < in.n; ++r) in.xs.push_back(make_x(r, shape, s.dtype));
   if (s.op == "ragged_all_to_all")
     for (const auto& grp : g)
@@ -90,9 +94,16 @@ std::vector<std::pair<int, int>> ring(int n) {
   return p;
 }
 
+std::vector<int> reversed(int n) {  // pshuffle: rank i takes rank n-1-i's input
+  std::vector<int> perm;
+  for (int i = n - 1; i >= 0; --i) perm.push_back(i);
+  return perm;
+}
+
 Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   const int me = c.world().rank();
-  const Tensor x = from_ref(in.xs[size_t(me)]);
+  const Device dev = c.world().device();
+  const Tensor x = from_ref(in.xs[size_t(me)]).to(dev);
   const auto& g = in.groups;
   const std::string& op = s.op;
   if (op == "psum") return comm::psum(c, x, g);
@@ -100,6 +111,7 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   if (op == "pmin") return comm::pmin(c, x, g);
   if (op == "pmean") return comm::pmean(c, x, g);
   if (op == "pargmax") return comm::pargmax(c, x, g);
+  if (op == "pargmin") return comm::pargmin(c, x, g);
   if (op == "axis_index") return comm::axis_index(c, g);
   if (op == "all_gather") return comm::all_gather(c, x, 1, false, g);
   if (op == "all_gather_tiled") return comm::all_gather(c, x, -1, true, g);
@@ -107,11 +119,13 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   if (op == "psum_scatter_tiled") return comm::psum_scatter(c, x, 1, true, g);
   if (op == "all_to_all") return comm::all_to_all(c, x, 0, 1, false, g);
   if (op == "all_to_all_tiled") return comm::all_to_all(c, x, 1, 0, true, g);
+  if (op == "pswapaxes") return comm::pswapaxes(c, x, 0, g);
   if (op == "ppermute") return comm::ppermute(c, x, ring(in.n));
+  if (op == "pshuffle") return comm::pshuffle(c, x, reversed(in.n));
   if (op == "pbroadcast") return comm::pbroadcast(c, x, in.G - 1, g);
   if (op == "ragged_all_to_all") {
     const ref::RaggedArgs& a = in.ragged[size_t(me)];
-    return comm::ragged_all_to_all(c, from_ref(a.operand), from_ref(a.output),
+    return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
                                    {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, g);
   }
   throw_bad_input(cat("collectives: unknown op '", op, "'"));
@@ -126,6 +140,7 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
   if (op == "pmin") return ref::pmin(xs, g);
   if (op == "pmean") return ref::pmean(xs, g);
   if (op == "pargmax") return ref::pargmax(xs, g);
+  if (op == "pargmin") return ref::pargmin(xs, g);
   if (op == "axis_index") return ref::axis_index(in.n, g);
   if (op == "all_gather") return ref::all_gather(xs, 1, false, g);
   if (op == "all_gather_tiled") return ref::all_gather(xs, -1, true, g);
@@ -133,7 +148,9 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
   if (op == "psum_scatter_tiled") return ref::psum_scatter(xs, 1, true, g);
   if (op == "all_to_all") return ref::all_to_all(xs, 0, 1, false, g);
   if (op == "all_to_all_tiled") return ref::all_to_all(xs, 1, 0, true, g);
+  if (op == "pswapaxes") return ref::pswapaxes(xs, 0, g);
   if (op == "ppermute") return ref::ppermute(xs, ring(in.n));
+  if (op == "pshuffle") return ref::pshuffle(xs, reversed(in.n));
   if (op == "pbroadcast") return ref::pbroadcast(xs, in.G - 1, g);
   return ref::ragged_all_to_all(in.ragged, g);
 }
@@ -143,7 +160,7 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
 comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why) {
   auto no = [&](const std::string& w) { *why = cat("groups:", layout, " ", w, " (world size ", n, ")"); return comm::Groups{}; };
   if (layout == "all") return {};
-  if (op == "ppermute") return no("does not apply: ppermute takes no axis_index_groups");
+  if (op == "ppermute" || op == "pshuffle") return no(cat("does not apply: ", op, " takes no axis_index_groups"));
   if (layout == "pairs") {  // [[0,1],[2,3],...]
     if (n < 2 || n % 2) return no("needs an even number of ranks; run with mpirun -np 2 or 4");
     comm::Groups g;
@@ -172,12 +189,33 @@ std::string case_name(const CollSpec& s) {
   return cat("collectives/op:", s.op, "/dtype:", dtype_name(s.dtype), "/groups:", s.layout);
 }
 
+comm::Collectives& backend_collectives(Device d) {
+  static comm::Collectives mpi(comm::mpi_world());
+  if (d.kind == DeviceKind::cpu) return mpi;
+  // NCCL: made once; a failure (unsupported, agreed across ranks) is remembered, so every
+  // later case skips with the same reason without another attempt.
+  static std::unique_ptr<comm::Communicator> nccl;
+  static std::unique_ptr<comm::Collectives> ctx;
+  static std::string unavailable;
+  if (!ctx && unavailable.empty()) {
+    try {
+      nccl = comm::make_nccl_communicator(comm::mpi_world());
+      ctx = std::make_unique<comm::Collectives>(*nccl);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::unsupported) throw;
+      unavailable = e.message();
+    }
+  }
+  if (!ctx) throw_unsupported(unavailable, "NCCL cases need a CUDA+NCCL build and one GPU per rank");
+  return *ctx;
+}
+
 void run_once(comm::Collectives& c, const CollSpec& s) { engine_op(c, s, make_inputs(c, s)); }
 
 CaseResult check_collective(comm::Collectives& c, const CollSpec& s) {
   const Inputs in = make_inputs(c, s);
   const int me = c.world().rank();
-  const Tensor got = engine_op(c, s, in);
+  const Tensor got = engine_op(c, s, in).to(Device::cpu());
   const ref::Array want = reference_op(s, in)[size_t(me)];
   ErrorSpec spec{0, 0, 0, "exact: integer-valued inputs"};
   if (s.op == "pmean" && (s.dtype == DType::f16 || s.dtype == DType::bf16))

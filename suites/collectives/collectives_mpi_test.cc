@@ -1,5 +1,6 @@
 // Every collectives case (op × dtype × group layout) against the reference model, under
-// mpirun at 1, 2, 3 and 4 ranks; a layout that does not fit the world size skips.
+// mpirun at 1, 2, 3 and 4 ranks, on the MPI backend and on NCCL; a layout that does not fit
+// the world size skips, and so does NCCL without a GPU.
 #include <gtest/gtest.h>
 
 #include "suites/common/harness.h"
@@ -20,13 +21,20 @@ const Registry& collectives_registry() {
 
 class CollectiveCase : public ::testing::TestWithParam<const Case*> {};
 
-TEST_P(CollectiveCase, MatchesReferenceOnEveryRank) {
+void check_on(const Case& c, Device d) {
   RunOptions opts;
   opts.time = false;
-  CaseResult r = run_case(*GetParam(), opts);
+  opts.device = d;
+  CaseResult r = run_case(c, opts);
   if (r.verdict == Verdict::skip) GTEST_SKIP() << r.message;
-  EXPECT_EQ(r.verdict, Verdict::pass) << GetParam()->name << "\n" << r.message;
+  EXPECT_EQ(r.verdict, Verdict::pass) << c.name << "\n" << r.message;
 }
+
+// The MPI backend, host buffers.
+TEST_P(CollectiveCase, MatchesReferenceOnEveryRank) { check_on(*GetParam(), Device::cpu()); }
+// The NCCL backend, device buffers: skips with the reason without a CUDA+NCCL build or a
+// GPU per rank (one GPU allows the 1-rank run).
+TEST_P(CollectiveCase, NcclMatchesReferenceOnEveryRank) { check_on(*GetParam(), Device::cuda(0)); }
 
 INSTANTIATE_TEST_SUITE_P(All, CollectiveCase, ::testing::ValuesIn(collectives_registry().select("quick", "collectives", "")),
                          [](const auto& info) {

@@ -1,6 +1,9 @@
-// The collectives suite's registration: every op × dtype × group layout as a quick case.
-// Cases run on the MPI world this process is part of (world size 1 without a launcher); a
-// layout that does not fit the world size is a skip with the reason and the mpirun to use.
+// The collectives suite's registration: every op × dtype × group layout as a quick case,
+// on the host through MPI and on a GPU through NCCL (device buffers). Cases run on the MPI
+// world this process is part of (world size 1 without a launcher); a layout that does not
+// fit the world size, or a GPU case without NCCL or a GPU, is a skip with the reason.
+#include <algorithm>
+
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/error.h"
 #include "suites/collectives/collectives_cases.h"
@@ -18,18 +21,23 @@ void register_collectives_suite(Registry& reg) {
         c.name = coll::case_name(s);
         c.params = {{"op", op}, {"dtype", dtype_name(t)}, {"groups", layout}};
         c.profiles = profiles_from("quick");
+        // On the host: the MPI backend; on a GPU (--backend cuda): NCCL on device buffers.
         c.instantiate = [s](Device d) -> CaseInstance {
-          if (d.kind != DeviceKind::cpu)
-            throw_unsupported("collectives cases run on the MPI backend (host buffers)",
-                              "`tandem run collectives` sweeps; NCCL cases are not registered yet");
-          static comm::Collectives ctx(comm::mpi_world());
+          // The world size the launcher announces (1 without one) decides whether the
+          // layout fits before MPI starts: a test process that only skips then costs no
+          // MPI_Init (a third of a second per process as a singleton). mpi_world() refuses
+          // a world that disagrees with the launcher, so the two sizes are the same.
           std::string why;
+          coll::layout_groups(s.layout, std::max(1, comm::launcher_world_size()), s.op, &why);
+          if (!why.empty()) throw_unsupported(why);
+          comm::Collectives& ctx = coll::backend_collectives(d);
           coll::layout_groups(s.layout, ctx.world().size(), s.op, &why);
           if (!why.empty()) throw_unsupported(why);
           CaseInstance inst;
-          inst.body = [s] { coll::run_once(ctx, s); };
-          inst.check = [s] { return coll::check_collective(ctx, s); };
+          inst.body = [s, &ctx] { coll::run_once(ctx, s); };
+          inst.check = [s, &ctx] { return coll::check_collective(ctx, s); };
           inst.info["ranks"] = ctx.world().size();
+          inst.info["transport"] = ctx.world().backend();
           return inst;
         };
         reg.add(std::move(c));

@@ -58,8 +58,9 @@ int run_sweep(const SweepOptions& o) {
   if (root) {
     std::filesystem::create_directories(o.out);
     writer = std::make_unique<RecordWriter>(o.out + "/records.json");
-    std::printf("# tandem collectives: %d ranks, dtype %s, groups %s, %d warm-up + %d timed iterations, time = %s over ranks\n",
-                world.size(), o.dtype.c_str(), o.groups.c_str(), o.warmup, o.iters, o.time_reduce.c_str());
+    std::printf("# tandem collectives: %d ranks, dtype %s, groups %s, %d warm-up + %d timed iterations%s, time = %s over ranks\n",
+                world.size(), o.dtype.c_str(), o.groups.c_str(), o.warmup, o.iters,
+                o.interleave ? " (rows of a size interleaved)" : "", o.time_reduce.c_str());
     std::printf("%-20s %12s %6s %11s %11s %11s %11s %9s %9s %6s\n", "op", "bytes", "place", "p50(us)", "p99(us)",
                 "min(us)", "max(us)", "algbw", "busbw", "check");
   }
@@ -67,64 +68,94 @@ int run_sweep(const SweepOptions& o) {
   context["ranks"] = world.size();
   int failures = 0;
   // Sizes outermost, ops inside: every op of one size is timed back to back, so a tandem op
-  // and the raw MPI call next to it in -o see the same machine state (load, caches).
-  for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes; bytes = std::max(bytes + 1, int64_t(std::llround(bytes * o.factor))))
+  // and the raw MPI call next to it in -o see the same machine state (load, caches). With
+  // --interleave the rows of one size even take turns iteration by iteration (starting at a
+  // rotating row), so a stall of the machine hits them alike instead of one row's block.
+  for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes; bytes = std::max(bytes + 1, int64_t(std::llround(bytes * o.factor)))) {
+    struct Row {
+      std::string op;
+      int inplace;
+      SweepOp s;
+      std::string verdict;
+      std::vector<double> samples;
+    };
+    std::vector<Row> rows;
+    ctx.validate = true;
     for (const auto& op : o.ops)
       for (int inplace : {0, 1}) {
         if ((inplace && o.inplace == "out") || (!inplace && o.inplace == "in")) continue;
-        SweepOp s;
+        Row row{op, inplace, {}, o.check ? "pass" : "-", std::vector<double>(size_t(o.iters))};
         try {
-          ctx.validate = true;
-          s = make_sweep_op(ctx, op, groups, bytes, *t, inplace);
+          row.s = make_sweep_op(ctx, op, groups, bytes, *t, inplace);
         } catch (const Error& e) {
           if (e.kind() == ErrorKind::unsupported) continue;  // e.g. no in-place form: same on every rank
           throw;
         }
-        std::string bad = o.check ? check_row(s) : "";
+        std::string bad = o.check ? check_row(row.s) : "";
         const auto msgs = comm::all_gather_strings(world, bad);
         const auto hosts = comm::all_gather_strings(world, comm::host_name());
-        std::string verdict = o.check ? "pass" : "-";
         for (int r = 0; r < world.size(); ++r)
           if (!msgs[size_t(r)].empty()) {
-            verdict = "FAIL";
-            if (root) std::fprintf(stderr, "%s %lld bytes: rank %d (host %s): %s\n", op.c_str(), (long long)s.bytes, r,
+            row.verdict = "FAIL";
+            if (root) std::fprintf(stderr, "%s %lld bytes: rank %d (host %s): %s\n", op.c_str(), (long long)row.s.bytes, r,
                                    hosts[size_t(r)].c_str(), msgs[size_t(r)].c_str());
           }
-        failures += verdict == "FAIL";
-        ctx.validate = false;  // validated once above; the timed loop is the bare op
-        for (int i = 0; i < o.warmup; ++i) s.run();
-        std::vector<double> samples(size_t(o.iters));
-        world.barrier();
-        for (int i = 0; i < o.iters; ++i) {
-          const double t0 = MPI_Wtime();
-          s.run();
-          samples[size_t(i)] = MPI_Wtime() - t0;
-        }
-        const auto red = o.time_reduce == "min" ? comm::ReduceOp::min : o.time_reduce == "max" ? comm::ReduceOp::max : comm::ReduceOp::sum;
-        world.all_reduce(samples.data(), samples.data(), o.iters, DType::f64, red);
-        if (o.time_reduce == "avg") for (double& x : samples) x /= world.size();
-        TimingStats ts = summarize(samples);
-        const double algbw = s.bytes / ts.mean * 1e-9, busbw = algbw * s.busfactor;
-        if (!root) continue;
-        std::printf("%-20s %12lld %6s %11.1f %11.1f %11.1f %11.1f %9.3f %9.3f %6s\n", op.c_str(), (long long)s.bytes,
-                    inplace ? "in" : "out", ts.median * 1e6, ts.p99 * 1e6, ts.min * 1e6, ts.max * 1e6, algbw, busbw,
-                    verdict.c_str());
-        std::fflush(stdout);
-        nlohmann::json rec = {
-            {"schema", kRecordSchema}, {"suite", "collectives"},
-            {"case", cat("collectives/sweep/op:", op, "/dtype:", o.dtype, "/bytes:", s.bytes, "/inplace:", inplace, "/groups:", o.groups)},
-            {"params", {{"op", op}, {"dtype", o.dtype}, {"bytes", s.bytes}, {"inplace", bool(inplace)}, {"groups", o.groups},
-                        {"ranks", world.size()}, {"time_reduce", o.time_reduce}}},
-            {"backend", "mpi"}, {"device", "cpu"},
-            {"verdict", verdict == "FAIL" ? "fail" : "pass"}, {"message", verdict == "FAIL" ? "check failed (see stderr)" : ""},
-            {"correctness", {{"checked", o.check}}},
-            {"timing", {{"median", ts.median}, {"p99", ts.p99}, {"min", ts.min}, {"max", ts.max}, {"mean", ts.mean},
-                        {"repetitions", o.iters}, {"unit", "s"}}},
-            {"metrics", {{{"name", "algbw"}, {"value", algbw}, {"unit", "GB/s"}, {"direction", "higher"}},
-                         {{"name", "busbw"}, {"value", busbw}, {"unit", "GB/s"}, {"direction", "higher"}}}},
-            {"context", context}};
-        writer->add(rec);
+        failures += row.verdict == "FAIL";
+        rows.push_back(std::move(row));
       }
+    ctx.validate = false;  // validated once above; the timed loop is the bare op
+    auto time_one = [&](Row& row, int i) {
+      const double t0 = MPI_Wtime();
+      row.s.run();
+      row.samples[size_t(i)] = MPI_Wtime() - t0;
+    };
+    if (o.interleave) {
+      for (int i = 0; i < o.warmup; ++i)
+        for (Row& row : rows) row.s.run();
+      world.barrier();
+      // The starting row rotates, so no row always follows the same one (the op after a
+      // slow one absorbs the ranks' skew).
+      for (int i = 0; i < o.iters; ++i)
+        for (size_t j = 0; j < rows.size(); ++j) time_one(rows[(size_t(i) + j) % rows.size()], i);
+    } else {
+      for (Row& row : rows) {
+        for (int i = 0; i < o.warmup; ++i) row.s.run();
+        world.barrier();
+        for (int i = 0; i < o.iters; ++i) time_one(row, i);
+      }
+    }
+    for (Row& row : rows) {
+      const SweepOp& s = row.s;
+      std::vector<double>& samples = row.samples;
+      const std::string& op = row.op;
+      const int inplace = row.inplace;
+      const std::string& verdict = row.verdict;
+      const auto red = o.time_reduce == "min" ? comm::ReduceOp::min : o.time_reduce == "max" ? comm::ReduceOp::max : comm::ReduceOp::sum;
+      world.all_reduce(samples.data(), samples.data(), o.iters, DType::f64, red);
+      if (o.time_reduce == "avg") for (double& x : samples) x /= world.size();
+      TimingStats ts = summarize(samples);
+      const double algbw = s.bytes / ts.mean * 1e-9, busbw = algbw * s.busfactor;
+      if (!root) continue;
+      std::printf("%-20s %12lld %6s %11.1f %11.1f %11.1f %11.1f %9.3f %9.3f %6s\n", op.c_str(), (long long)s.bytes,
+                  inplace ? "in" : "out", ts.median * 1e6, ts.p99 * 1e6, ts.min * 1e6, ts.max * 1e6, algbw, busbw,
+                  verdict.c_str());
+      std::fflush(stdout);
+      nlohmann::json rec = {
+          {"schema", kRecordSchema}, {"suite", "collectives"},
+          {"case", cat("collectives/sweep/op:", op, "/dtype:", o.dtype, "/bytes:", s.bytes, "/inplace:", inplace, "/groups:", o.groups)},
+          {"params", {{"op", op}, {"dtype", o.dtype}, {"bytes", s.bytes}, {"inplace", bool(inplace)}, {"groups", o.groups},
+                      {"ranks", world.size()}, {"time_reduce", o.time_reduce}, {"interleave", o.interleave}}},
+          {"backend", "mpi"}, {"device", "cpu"},
+          {"verdict", verdict == "FAIL" ? "fail" : "pass"}, {"message", verdict == "FAIL" ? "check failed (see stderr)" : ""},
+          {"correctness", {{"checked", o.check}}},
+          {"timing", {{"median", ts.median}, {"p99", ts.p99}, {"min", ts.min}, {"max", ts.max}, {"mean", ts.mean},
+                      {"repetitions", o.iters}, {"unit", "s"}}},
+          {"metrics", {{{"name", "algbw"}, {"value", algbw}, {"unit", "GB/s"}, {"direction", "higher"}},
+                       {{"name", "busbw"}, {"value", busbw}, {"unit", "GB/s"}, {"direction", "higher"}}}},
+          {"context", context}};
+      writer->add(rec);
+    }
+  }
   if (root) std::printf("# %d row(s) failed the check; records: %s/records.json\n", failures, o.out.c_str());
   return failures ? exit_code::correctness_failure : exit_code::pass;
 }

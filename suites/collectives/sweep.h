@@ -24,6 +24,7 @@ struct SweepOptions {
   std::string inplace = "both";  // out | in | both
   std::string groups = "all";
   std::string time_reduce = "max";  // max | avg | min
+  bool interleave = false;  // rows of one size take turns per iteration (fair A/B on a noisy machine)
   double watchdog_s = 300;
   std::string out = "results";
 };

@@ -95,9 +95,9 @@ SweepOp make_sweep_op(comm::Collectives& c, const std::string& op, const comm::G
         o.output_offsets.push_back(p * n);
         o.recv_sizes.push_back(n);
       }
-      auto result = std::make_shared<Tensor>();
-      s.run = [&c, g, s, o, result] { *result = comm::ragged_all_to_all(c, s.send, s.recv, o, g); };
-      s.result = [result] { return *result; };
+      // Into recv, as MPI_Alltoallv writes its recv: the functional form's copy of `output`
+      // is JAX's value semantics, not transport cost.
+      s.run = [&c, g, s, o] { comm::ragged_all_to_all_into(c, s.send, s.recv, o, g); };
     }
   } else if (op == "ppermute") {
     out_of_place_only();

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A real hung collective under mpirun: rank 1 never joins a psum that ranks 0 and 2 enter
+# (SelfTest.WatchdogAbortsAHungPsum). The job must end non-zero within the ctest timeout,
+# and the log must name the op, its size, the group and each rank that did not finish.
+# usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST
+set -uo pipefail
+mpiexec=${1:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}
+test_bin=${2:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+TANDEM_SELFTEST_HANG_RANK=1 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root -x TANDEM_SELFTEST_HANG_RANK \
+  "$test_bin" --gtest_filter=SelfTest.WatchdogAbortsAHungPsum > "$log" 2>&1
+rc=$?
+cat "$log"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[[ $rc != 0 ]] || fail "the job exited 0: the hang was not reported as a failure"
+for r in 0 2; do
+  grep -q "\[tandem watchdog\] rank $r of 3 (host .*): no progress for 1.0 s in psum f32\[1024\] (4096 bytes) groups=all" "$log" ||
+    fail "no watchdog report from stuck rank $r naming op, size and group"
+done
+! grep -q "\[tandem watchdog\] rank 1 of 3" "$log" || fail "rank 1 finished (never entered) but was reported"
+echo "PASS: the watchdog aborted the hung psum (exit $rc) and named ranks 0 and 2"
