@@ -7,12 +7,62 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <thread>
+
+#ifdef TANDEM_BLAS_OPENBLAS
+extern "C" int openblas_get_num_threads(void);
+extern "C" void openblas_set_num_threads(int);
+#endif
 
 namespace tandem::cpu {
 namespace {
 
-int g_threads = 1;
+// TANDEM_LSTM_THREADS, else every hardware thread (as OpenBLAS defaults to).
+int default_threads() {
+  if (const char* e = std::getenv("TANDEM_LSTM_THREADS")) return std::max(1, std::atoi(e));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+int g_threads = default_threads();
+
+// Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
+// first on the calling thread. LSTM rows are independent, so each chunk runs its whole
+// recurrence (its own small step GEMMs and gate loops) with no synchronization per step;
+// each row's arithmetic is the same whatever the chunking, so results do not depend on the
+// thread count. While chunks run side by side, OpenBLAS is held to one thread, since its
+// own threads would only oversubscribe the cores ours occupy; with one chunk (batch 1, or
+// one thread) the step GEMMs keep BLAS's threads.
+template <class F>
+void for_row_chunks(int64_t B, F&& fn) {
+  const int64_t n = std::min<int64_t>(g_threads, B);
+  if (n <= 1) {
+    fn(int64_t(0), B);
+    return;
+  }
+#ifdef TANDEM_BLAS_OPENBLAS
+  const int blas_threads = openblas_get_num_threads();
+  openblas_set_num_threads(1);
+#endif
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(n));
+  auto chunk = [&](int64_t k) {
+    try {
+      fn(B * k / n, B * (k + 1) / n);
+    } catch (...) {
+      errors[size_t(k)] = std::current_exception();
+    }
+  };
+  for (int64_t k = 1; k < n; ++k) pool.emplace_back(chunk, k);
+  chunk(0);
+  for (std::thread& t : pool) t.join();
+#ifdef TANDEM_BLAS_OPENBLAS
+  openblas_set_num_threads(blas_threads);
+#endif
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
 
 inline float sigmoidf(float v) { return 1.0f / (1.0f + std::exp(-v)); }
 
@@ -45,42 +95,46 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P.data(), G);
   std::memcpy(hs, h0, sizeof(float) * B * H);
   std::memcpy(cs, c0, sizeof(float) * B * H);
-  std::vector<float> R(static_cast<size_t>(B * G)), act(static_cast<size_t>(G));
-  for (int64_t s = 0; s < T; ++s) {
-    const float* hp = hs + s * B * H;
-    const float* cp = cs + s * B * H;
-    float* hn = hs + (s + 1) * B * H;
-    float* cn = cs + (s + 1) * B * H;
-    gemm(false, true, B, G, H, hp, H, W_hh, H, 0.0f, R.data(), G);  // R[B,4H] = h · W_hh^T
-    for (int64_t b = 0; b < B; ++b) {
-      if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
-        std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
-        std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
-        continue;
-      }
-      const int64_t t = time_of(s, lens[b], dir);
-      const float* pr = &P[(b * T + t) * G];
-      const float* rr = &R[b * G];
-      float* a = gates ? gates + (s * B + b) * G : act.data();
-      for (int64_t j = 0; j < H; ++j) {
-        float i = sigmoidf(pr[j] + rr[j]);
-        float f = sigmoidf(pr[H + j] + rr[H + j]);
-        float g = std::tanh(pr[2 * H + j] + rr[2 * H + j]);
-        float o = sigmoidf(pr[3 * H + j] + rr[3 * H + j]);
-        float cv = f * cp[b * H + j] + i * g;
-        float hv = o * std::tanh(cv);
-        a[j] = i; a[H + j] = f; a[2 * H + j] = g; a[3 * H + j] = o;
-        cn[b * H + j] = cv;
-        hn[b * H + j] = hv;
-        out[(b * T + t) * DH + dir * H + j] = hv;
+  for_row_chunks(B, [&](int64_t b0, int64_t b1) {
+    const int64_t nb = b1 - b0;
+    std::vector<float> R(static_cast<size_t>(nb * G)), act(static_cast<size_t>(G));
+    for (int64_t s = 0; s < T; ++s) {
+      const float* hp = hs + s * B * H;
+      const float* cp = cs + s * B * H;
+      float* hn = hs + (s + 1) * B * H;
+      float* cn = cs + (s + 1) * B * H;
+      gemm(false, true, nb, G, H, hp + b0 * H, H, W_hh, H, 0.0f, R.data(), G);  // R = h · W_hh^T
+      for (int64_t b = b0; b < b1; ++b) {
+        if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
+          std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
+          std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
+          continue;
+        }
+        const int64_t t = time_of(s, lens[b], dir);
+        const float* pr = &P[(b * T + t) * G];
+        const float* rr = &R[(b - b0) * G];
+        float* a = gates ? gates + (s * B + b) * G : act.data();
+        for (int64_t j = 0; j < H; ++j) {
+          float i = sigmoidf(pr[j] + rr[j]);
+          float f = sigmoidf(pr[H + j] + rr[H + j]);
+          float g = std::tanh(pr[2 * H + j] + rr[2 * H + j]);
+          float o = sigmoidf(pr[3 * H + j] + rr[3 * H + j]);
+          float cv = f * cp[b * H + j] + i * g;
+          float hv = o * std::tanh(cv);
+          a[j] = i; a[H + j] = f; a[2 * H + j] = g; a[3 * H + j] = o;
+          cn[b * H + j] = cv;
+          hn[b * H + j] = hv;
+          out[(b * T + t) * DH + dir * H + j] = hv;
+        }
       }
     }
-  }
+  });
 }
 
 }  // namespace
 
 void set_lstm_threads(int n) { g_threads = std::max(1, n); }
+int lstm_threads() { return g_threads; }
 
 void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
                   const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
@@ -138,33 +192,36 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       std::fill(da_step.begin(), da_step.end(), 0.0f);
       std::fill(da_bt.begin(), da_bt.end(), 0.0f);
       const float* W_hh = w + lay.w_hh[p].offset;
-      for (int64_t s = T - 1; s >= 0; --s) {
-        for (int64_t b = 0; b < B; ++b) {
-          if (s >= lens[b]) continue;
-          const int64_t t = time_of(s, lens[b], d);
-          const float* a = gates + (s * B + b) * G;
-          const float* cnew = cs + ((s + 1) * B + b) * H;
-          const float* cprev = cs + (s * B + b) * H;
-          const float* go = &d_out[(b * T + t) * DH + d * H];
-          float* da = &da_step[(s * B + b) * G];
-          for (int64_t j = 0; j < H; ++j) {
-            float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
-            float dhj = dh[b * H + j] + go[j];
-            float tc = std::tanh(cnew[j]);
-            float dcj = dc[b * H + j] + dhj * o * (1 - tc * tc);
-            da[j] = dcj * g * i * (1 - i);
-            da[H + j] = dcj * cprev[j] * f * (1 - f);
-            da[2 * H + j] = dcj * i * (1 - g * g);
-            da[3 * H + j] = dhj * tc * o * (1 - o);
-            dc[b * H + j] = dcj * f;
+      for_row_chunks(B, [&](int64_t b0, int64_t b1) {
+        for (int64_t s = T - 1; s >= 0; --s) {
+          for (int64_t b = b0; b < b1; ++b) {
+            if (s >= lens[b]) continue;
+            const int64_t t = time_of(s, lens[b], d);
+            const float* a = gates + (s * B + b) * G;
+            const float* cnew = cs + ((s + 1) * B + b) * H;
+            const float* cprev = cs + (s * B + b) * H;
+            const float* go = &d_out[(b * T + t) * DH + d * H];
+            float* da = &da_step[(s * B + b) * G];
+            for (int64_t j = 0; j < H; ++j) {
+              float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
+              float dhj = dh[b * H + j] + go[j];
+              float tc = std::tanh(cnew[j]);
+              float dcj = dc[b * H + j] + dhj * o * (1 - tc * tc);
+              da[j] = dcj * g * i * (1 - i);
+              da[H + j] = dcj * cprev[j] * f * (1 - f);
+              da[2 * H + j] = dcj * i * (1 - g * g);
+              da[3 * H + j] = dhj * tc * o * (1 - o);
+              dc[b * H + j] = dcj * f;
+            }
+            std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
           }
-          std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
+          // dh_prev[rows,H] = da[rows,4H] · W_hh[4H,H]; rows past their length keep their carry.
+          gemm(false, false, b1 - b0, H, G, &da_step[(s * B + b0) * G], G, W_hh, H, 0.0f,
+               &tmp[b0 * H], H);
+          for (int64_t b = b0; b < b1; ++b)
+            if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
         }
-        // dh_prev[B,H] = da[B,4H] · W_hh[4H,H]; rows past their length keep their carry.
-        gemm(false, false, B, H, G, &da_step[s * B * G], G, W_hh, H, 0.0f, tmp.data(), H);
-        for (int64_t b = 0; b < B; ++b)
-          if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
-      }
+      });
       std::memcpy(dh0 + p * B * H, dh.data(), sizeof(float) * B * H);
       std::memcpy(dc0 + p * B * H, dc.data(), sizeof(float) * B * H);
       // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih.

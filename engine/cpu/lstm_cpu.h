@@ -3,7 +3,9 @@
 // recurrence with the gate nonlinearities and the cell update fused in one pass. Ragged
 // lengths by masking the carry; the reverse direction walks each row's prefix backwards, so
 // no flipped copy is made. The backward keeps the step-order cotangents so that dW_hh, dW_ih,
-// dx are each one sgemm over all steps. GEMMs use BLAS threads; the fused loops, std::thread.
+// dx are each one sgemm over all steps. Threads: the all-steps GEMMs use BLAS's threads; the
+// recurrence is split by batch rows across std::threads (rows are independent, so no step
+// needs a barrier and results are bit-identical for every thread count).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,7 +33,9 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
                    const LstmSaved& saved, const float* dy, const float* dh_n, const float* dc_n,
                    float* dx, float* dh0, float* dc0, float* dw);
 
-// Number of threads the fused loops use (BLAS keeps its own setting).
+// Threads the recurrence is split across (default: TANDEM_LSTM_THREADS, else every hardware
+// thread). BLAS keeps its own setting (OPENBLAS_NUM_THREADS) for the all-steps GEMMs.
 void set_lstm_threads(int n);
+int lstm_threads();
 
 }  // namespace tandem::cpu

@@ -1,0 +1,140 @@
+// lstm_cpu_bench: times the fast CPU LSTM (engine/cpu/lstm_cpu) on the suite's performance
+// shapes — forward (inference, nothing saved) and forward+backward (training forward that
+// saves, then the backward) — and prints JSON that suites/lstm/perf_table.py sets next to
+// torch_lstm_bench.py's. Threads: --threads for the recurrence, OPENBLAS_NUM_THREADS for BLAS.
+// FLOPs count the GEMM terms only: forward = Σ_p 2·B·T·4H·In_p (input projection) +
+// Σ_p 2·B·T·4H·H (recurrence); forward+backward = 3 × forward (the backward's d(inputs) and
+// d(weights) GEMMs each cost one forward), the convention PyTorch's fastrnns uses too.
+//   lstm_cpu_bench [--threads N] [--reps N] [--filter SUBSTR] [--list-shapes]
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "engine/cpu/lstm_cpu.h"
+#include "suites/lstm/lstm_perf_shapes.h"
+
+#ifdef TANDEM_BLAS_OPENBLAS
+extern "C" int openblas_get_num_threads(void);
+#endif
+
+namespace tandem {
+namespace {
+
+struct Flops {
+  double projection = 0, recurrent = 0;
+};
+Flops forward_flops(const LstmConfig& c) {
+  Flops f;
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
+    f.projection += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.layer_input(p));
+    f.recurrent += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.hidden);
+  }
+  return f;
+}
+
+template <class F>
+std::vector<double> time_reps(int reps, F&& body) {
+  body();  // warm-up: first-touch page faults, BLAS buffers
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    body();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+nlohmann::json shape_json(const LstmPerfShape& s) {
+  const LstmConfig& c = s.config;
+  return {{"label", s.label}, {"batch", c.batch}, {"seq", c.seq}, {"input", c.input},
+          {"hidden", c.hidden}, {"layers", c.layers}, {"bidirectional", c.bidirectional},
+          {"train", s.train}};
+}
+
+}  // namespace
+}  // namespace tandem
+
+int main(int argc, char** argv) {
+  using namespace tandem;
+  int threads = cpu::lstm_threads(), reps = 3;
+  std::string filter;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) { std::cerr << "error: " << a << " needs a value\n"; std::exit(4); }
+      return argv[++i];
+    };
+    if (a == "--threads") threads = std::stoi(next());
+    else if (a == "--reps") reps = std::stoi(next());
+    else if (a == "--filter") filter = next();
+    else if (a == "--list-shapes") list = true;
+    else {
+      std::cerr << "error: unknown option " << a
+                << "\n  hint: lstm_cpu_bench [--threads N] [--reps N] [--filter SUBSTR] [--list-shapes]\n";
+      return 4;
+    }
+  }
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const LstmPerfShape& s : lstm_perf_shapes()) shapes.push_back(shape_json(s));
+  if (list) {
+    std::cout << shapes.dump(1) << "\n";
+    return 0;
+  }
+  cpu::set_lstm_threads(threads);
+  nlohmann::json out = {{"tool", "tandem lstm_cpu"}, {"threads", threads}, {"reps", reps}};
+#ifdef TANDEM_BLAS_OPENBLAS
+  out["blas_threads"] = openblas_get_num_threads();
+#endif
+  nlohmann::json results = nlohmann::json::array();
+  std::mt19937 g(1);
+  std::uniform_real_distribution<float> u(-0.1f, 0.1f);
+  for (const LstmPerfShape& s : lstm_perf_shapes()) {
+    const LstmConfig& c = s.config;
+    nlohmann::json j = shape_json(s);
+    if (!filter.empty() && j.dump().find(filter) == std::string::npos &&
+        s.label.find(filter) == std::string::npos)
+      continue;
+    const int64_t S = c.pseudo_layers(), state = S * c.batch * c.hidden;
+    const int64_t ny = c.batch * c.seq * c.dirs() * c.hidden;
+    auto fill = [&](int64_t n) { std::vector<float> v(static_cast<size_t>(n)); for (float& x : v) x = u(g); return v; };
+    std::vector<float> x = fill(c.batch * c.seq * c.input), h0 = fill(state), c0 = fill(state),
+                       w = fill(get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)),
+                       dy = fill(ny), dhn = fill(state), dcn = fill(state);
+    std::vector<float> y(size_t(ny)), hn(size_t(state)), cn(size_t(state)), dx(x.size()),
+        dh0(size_t(state)), dc0(size_t(state)), dw(w.size());
+    std::vector<int32_t> lens(size_t(c.batch), int32_t(c.seq));
+    const Flops f = forward_flops(c);
+    auto record = [&](const char* mode, double factor, const std::vector<double>& t) {
+      nlohmann::json r = j;
+      const double flops = factor * (f.projection + f.recurrent);
+      r.update({{"mode", mode}, {"median_s", t[t.size() / 2]}, {"min_s", t.front()}, {"reps", t.size()},
+                {"flops", flops}, {"projection_flops", factor * f.projection},
+                {"recurrent_flops", factor * f.recurrent}, {"gflops", flops / t[t.size() / 2] / 1e9}});
+      std::cerr << s.label << " B" << c.batch << " T" << c.seq << " H" << c.hidden << " L" << c.layers
+                << (c.bidirectional ? " bidi " : " ") << mode << ": " << t[t.size() / 2] * 1e3 << " ms, "
+                << r["gflops"].get<double>() << " GFLOP/s\n";
+      results.push_back(r);
+    };
+    record("fwd", 1.0, time_reps(reps, [&] {
+      cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
+                        cn.data(), nullptr);
+    }));
+    if (s.train)
+      record("fwd+bwd", 3.0, time_reps(reps, [&] {
+        cpu::LstmSaved saved;
+        cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
+                          cn.data(), &saved);
+        cpu::lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), dx.data(),
+                           dh0.data(), dc0.data(), dw.data());
+      }));
+  }
+  out["results"] = results;
+  std::cout << out.dump(1) << "\n";
+  return 0;
+}
