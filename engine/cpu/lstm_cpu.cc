@@ -2,6 +2,7 @@
 // B batch, T steps, In layer input width, H hidden, D directions; "step s" is the s-th cell
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
+#include "engine/cpu/lstm_gates.h"
 
 #include <cblas.h>
 
@@ -18,6 +19,61 @@ extern "C" void openblas_set_num_threads(int);
 #endif
 
 namespace tandem::cpu {
+// The per-row cell loops, compiled twice — AVX2+FMA and baseline x86-64 — and picked at load
+// time (GCC/Clang function multiversioning), so one binary vectorizes wide where it can.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TANDEM_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TANDEM_VECTOR_CLONES
+#endif
+
+namespace detail {
+
+// One row's step: pre-activations pr + rr [4H] → activated gates a [4H] (i f g o), the new
+// cell and hidden state, and the row's y slice (= h).
+TANDEM_VECTOR_CLONES
+void cell_forward_row(int64_t H, const float* __restrict pr, const float* __restrict rr,
+                      const float* __restrict c_prev, float* __restrict a, float* __restrict c_new,
+                      float* __restrict h_new, float* __restrict y) {
+  using namespace gates;
+  for (int64_t j = 0; j < H; ++j) {
+    const float i = sigmoid_f(pr[j] + rr[j]);
+    const float f = sigmoid_f(pr[H + j] + rr[H + j]);
+    const float g = tanh_f(pr[2 * H + j] + rr[2 * H + j]);
+    const float o = sigmoid_f(pr[3 * H + j] + rr[3 * H + j]);
+    const float cv = f * c_prev[j] + i * g;
+    const float hv = o * tanh_f(cv);
+    a[j] = i;
+    a[H + j] = f;
+    a[2 * H + j] = g;
+    a[3 * H + j] = o;
+    c_new[j] = cv;
+    h_new[j] = hv;
+    y[j] = hv;
+  }
+}
+
+// One row's step backward: from the saved gates a, the cell states and the incoming dh (carry
+// + dy), the pre-activation cotangents da [4H]; dc is the cell carry, updated in place.
+TANDEM_VECTOR_CLONES
+void cell_backward_row(int64_t H, const float* __restrict a, const float* __restrict c_new,
+                       const float* __restrict c_prev, const float* __restrict dh_carry,
+                       const float* __restrict dy, float* __restrict dc, float* __restrict da) {
+  for (int64_t j = 0; j < H; ++j) {
+    const float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
+    const float dhj = dh_carry[j] + dy[j];
+    const float tc = gates::tanh_f(c_new[j]);
+    const float dcj = dc[j] + dhj * o * (1 - tc * tc);
+    da[j] = dcj * g * i * (1 - i);
+    da[H + j] = dcj * c_prev[j] * f * (1 - f);
+    da[2 * H + j] = dcj * i * (1 - g * g);
+    da[3 * H + j] = dhj * tc * o * (1 - o);
+    dc[j] = dcj * f;
+  }
+}
+
+}  // namespace detail
+
 namespace {
 
 // TANDEM_LSTM_THREADS, else every hardware thread (as OpenBLAS defaults to).
@@ -64,7 +120,6 @@ void for_row_chunks(int64_t B, F&& fn) {
     if (e) std::rethrow_exception(e);
 }
 
-inline float sigmoidf(float v) { return 1.0f / (1.0f + std::exp(-v)); }
 
 // C[M,N] = beta*C + op(A) op(B), row-major.
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
@@ -114,18 +169,8 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
         const float* pr = &P[(b * T + t) * G];
         const float* rr = &R[(b - b0) * G];
         float* a = gates ? gates + (s * B + b) * G : act.data();
-        for (int64_t j = 0; j < H; ++j) {
-          float i = sigmoidf(pr[j] + rr[j]);
-          float f = sigmoidf(pr[H + j] + rr[H + j]);
-          float g = std::tanh(pr[2 * H + j] + rr[2 * H + j]);
-          float o = sigmoidf(pr[3 * H + j] + rr[3 * H + j]);
-          float cv = f * cp[b * H + j] + i * g;
-          float hv = o * std::tanh(cv);
-          a[j] = i; a[H + j] = f; a[2 * H + j] = g; a[3 * H + j] = o;
-          cn[b * H + j] = cv;
-          hn[b * H + j] = hv;
-          out[(b * T + t) * DH + dir * H + j] = hv;
-        }
+        detail::cell_forward_row(H, pr, rr, cp + b * H, a, cn + b * H, hn + b * H,
+                                 out + (b * T + t) * DH + dir * H);
       }
     }
   });
@@ -202,17 +247,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
             const float* cprev = cs + (s * B + b) * H;
             const float* go = &d_out[(b * T + t) * DH + d * H];
             float* da = &da_step[(s * B + b) * G];
-            for (int64_t j = 0; j < H; ++j) {
-              float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
-              float dhj = dh[b * H + j] + go[j];
-              float tc = std::tanh(cnew[j]);
-              float dcj = dc[b * H + j] + dhj * o * (1 - tc * tc);
-              da[j] = dcj * g * i * (1 - i);
-              da[H + j] = dcj * cprev[j] * f * (1 - f);
-              da[2 * H + j] = dcj * i * (1 - g * g);
-              da[3 * H + j] = dhj * tc * o * (1 - o);
-              dc[b * H + j] = dcj * f;
-            }
+            detail::cell_backward_row(H, a, cnew, cprev, &dh[b * H], go, &dc[b * H], da);
             std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
           }
           // dh_prev[rows,H] = da[rows,4H] · W_hh[4H,H]; rows past their length keep their carry.

@@ -33,6 +33,13 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
                    const LstmSaved& saved, const float* dy, const float* dh_n, const float* dc_n,
                    float* dx, float* dh0, float* dc0, float* dw);
 
+namespace detail {  // the per-row step loops (vectorized; exposed for their test)
+void cell_forward_row(int64_t H, const float* pr, const float* rr, const float* c_prev, float* a,
+                      float* c_new, float* h_new, float* y);
+void cell_backward_row(int64_t H, const float* a, const float* c_new, const float* c_prev,
+                       const float* dh_carry, const float* dy, float* dc, float* da);
+}  // namespace detail
+
 // Threads the recurrence is split across (default: TANDEM_LSTM_THREADS, else every hardware
 // thread). BLAS keeps its own setting (OPENBLAS_NUM_THREADS) for the all-steps GEMMs.
 void set_lstm_threads(int n);

@@ -106,8 +106,8 @@ int main(int argc, char** argv) {
     std::vector<float> x = fill(c.batch * c.seq * c.input), h0 = fill(state), c0 = fill(state),
                        w = fill(get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)),
                        dy = fill(ny), dhn = fill(state), dcn = fill(state);
-    std::vector<float> y(size_t(ny)), hn(size_t(state)), cn(size_t(state)), dx(x.size()),
-        dh0(size_t(state)), dc0(size_t(state)), dw(w.size());
+    const size_t st = static_cast<size_t>(state);
+    std::vector<float> y(static_cast<size_t>(ny)), hn(st), cn(st), dx(x.size()), dh0(st), dc0(st), dw(w.size());
     std::vector<int32_t> lens(size_t(c.batch), int32_t(c.seq));
     const Flops f = forward_flops(c);
     auto record = [&](const char* mode, double factor, const std::vector<double>& t) {
