@@ -130,6 +130,20 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int
               int(std::max<int64_t>(1, ldb)), beta, C, int(std::max<int64_t>(1, ldc)));
 }
 
+// The step products when the whole batch is one row: y[N] = op(B) x, a matrix-vector product
+// that sgemv streams at memory speed, where sgemm with M = 1 pays its packing. Chosen by the
+// batch size (not the chunk size) so that results never depend on the thread count.
+void step_product(bool whole_batch_is_one_row, bool tb, int64_t M, int64_t N, int64_t K, const float* A,
+                  const float* Bm, float* C) {
+  if (!whole_batch_is_one_row) {
+    gemm(false, tb, M, N, K, A, K, Bm, tb ? K : N, 0.0f, C, N);
+    return;
+  }
+  // tb: Bm is [N, K] and C = Bm · a; else Bm is [K, N] and C = Bm^T · a.
+  cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, int(tb ? N : K), int(tb ? K : N), 1.0f, Bm,
+              int(tb ? K : N), A, 1, 0.0f, C, 1);
+}
+
 inline int64_t time_of(int64_t s, int64_t len, int64_t dir) { return dir == 0 ? s : len - 1 - s; }
 
 // One pseudo-layer forward over in [B,T,In]; writes out [B,T,D*H] at columns dir*H.
@@ -158,7 +172,7 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
       const float* cp = cs + s * B * H;
       float* hn = hs + (s + 1) * B * H;
       float* cn = cs + (s + 1) * B * H;
-      gemm(false, true, nb, G, H, hp + b0 * H, H, W_hh, H, 0.0f, R.data(), G);  // R = h · W_hh^T
+      step_product(B == 1, true, nb, G, H, hp + b0 * H, W_hh, R.data());  // R[nb,4H] = h · W_hh^T
       for (int64_t b = b0; b < b1; ++b) {
         if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
           std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
@@ -251,8 +265,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
             std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
           }
           // dh_prev[rows,H] = da[rows,4H] · W_hh[4H,H]; rows past their length keep their carry.
-          gemm(false, false, b1 - b0, H, G, &da_step[(s * B + b0) * G], G, W_hh, H, 0.0f,
-               &tmp[b0 * H], H);
+          step_product(B == 1, false, b1 - b0, H, G, &da_step[(s * B + b0) * G], W_hh, &tmp[b0 * H]);
           for (int64_t b = b0; b < b1; ++b)
             if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
         }

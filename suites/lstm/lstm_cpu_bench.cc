@@ -2,12 +2,16 @@
 // shapes — forward (inference, nothing saved) and forward+backward (training forward that
 // saves, then the backward) — and prints JSON that suites/lstm/perf_table.py sets next to
 // torch_lstm_bench.py's. Threads: --threads for the recurrence, OPENBLAS_NUM_THREADS for BLAS.
-// FLOPs count the GEMM terms only: forward = Σ_p 2·B·T·4H·In_p (input projection) +
+// Reported per shape: min wall time over --reps (after a warm-up) and GFLOP/s from it, and the
+// min process CPU time (all threads) with GFLOP per CPU-second — on a shared machine the
+// latter is the single-threaded figure least disturbed by other jobs. FLOPs count the GEMM terms only: forward = Σ_p 2·B·T·4H·In_p (input projection) +
 // Σ_p 2·B·T·4H·H (recurrence); forward+backward = 3 × forward (the backward's d(inputs) and
 // d(weights) GEMMs each cost one forward), the convention PyTorch's fastrnns uses too.
 //   lstm_cpu_bench [--threads N] [--reps N] [--filter SUBSTR] [--list-shapes]
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -36,16 +40,35 @@ Flops forward_flops(const LstmConfig& c) {
   return f;
 }
 
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+double load_average() {
+  double l[1] = {0};
+  return getloadavg(l, 1) == 1 ? l[0] : -1;
+}
+
+// Sorted wall times and sorted process CPU times (all threads) of `reps` runs after a warm-up.
+// On a shared machine the single-threaded CPU time is the figure other jobs disturb least.
+struct Times {
+  std::vector<double> wall, cpu;
+};
 template <class F>
-std::vector<double> time_reps(int reps, F&& body) {
+Times time_reps(int reps, F&& body) {
   body();  // warm-up: first-touch page faults, BLAS buffers
-  std::vector<double> t;
+  Times t;
   for (int r = 0; r < reps; ++r) {
+    const double c0 = process_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     body();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    t.wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    t.cpu.push_back(process_cpu_seconds() - c0);
   }
-  std::sort(t.begin(), t.end());
+  std::sort(t.wall.begin(), t.wall.end());
+  std::sort(t.cpu.begin(), t.cpu.end());
   return t;
 }
 
@@ -110,15 +133,18 @@ int main(int argc, char** argv) {
     std::vector<float> y(static_cast<size_t>(ny)), hn(st), cn(st), dx(x.size()), dh0(st), dc0(st), dw(w.size());
     std::vector<int32_t> lens(size_t(c.batch), int32_t(c.seq));
     const Flops f = forward_flops(c);
-    auto record = [&](const char* mode, double factor, const std::vector<double>& t) {
+    auto record = [&](const char* mode, double factor, const Times& t) {
       nlohmann::json r = j;
       const double flops = factor * (f.projection + f.recurrent);
-      r.update({{"mode", mode}, {"median_s", t[t.size() / 2]}, {"min_s", t.front()}, {"reps", t.size()},
-                {"flops", flops}, {"projection_flops", factor * f.projection},
-                {"recurrent_flops", factor * f.recurrent}, {"gflops", flops / t[t.size() / 2] / 1e9}});
+      r.update({{"mode", mode}, {"median_s", t.wall[t.wall.size() / 2]}, {"min_s", t.wall.front()},
+                {"min_cpu_s", t.cpu.front()}, {"reps", t.wall.size()}, {"flops", flops},
+                {"projection_flops", factor * f.projection}, {"recurrent_flops", factor * f.recurrent},
+                {"gflops", flops / t.wall.front() / 1e9}, {"gflops_cpu", flops / t.cpu.front() / 1e9},
+                {"load_average", load_average()}});
       std::cerr << s.label << " B" << c.batch << " T" << c.seq << " H" << c.hidden << " L" << c.layers
-                << (c.bidirectional ? " bidi " : " ") << mode << ": " << t[t.size() / 2] * 1e3 << " ms, "
-                << r["gflops"].get<double>() << " GFLOP/s\n";
+                << (c.bidirectional ? " bidi " : " ") << mode << ": min " << t.wall.front() * 1e3 << " ms wall, "
+                << t.cpu.front() * 1e3 << " ms cpu; " << r["gflops"].get<double>() << " GFLOP/s wall, "
+                << r["gflops_cpu"].get<double>() << " per cpu-second\n";
       results.push_back(r);
     };
     record("fwd", 1.0, time_reps(reps, [&] {

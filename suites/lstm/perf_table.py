@@ -2,7 +2,9 @@
 """Sets lstm_cpu_bench and torch_lstm_bench JSON results side by side as a Markdown table
 (docs/PERFORMANCE.md, "LSTM"): per shape and mode, GFLOP/s of each run and tandem/torch.
 
-    perf_table.py tandem_1t.json torch_1t.json [tandem_all.json torch_all.json ...]
+    perf_table.py [--cpu] tandem_1t.json torch_1t.json [tandem_all.json torch_all.json ...]
+
+GFLOP/s from the min wall time, or with --cpu GFLOP per process-CPU-second.
 
 Files are given in (tandem, torch) pairs; each pair becomes two columns and a ratio.
 """
@@ -14,7 +16,13 @@ def key(r):
     return (r["label"], r["batch"], r["seq"], r["input"], r["hidden"], r["layers"], r["bidirectional"], r["mode"])
 
 
+METRIC = "gflops"  # or gflops_cpu with --cpu
+
+
 def main(paths):
+    global METRIC
+    if paths and paths[0] == "--cpu":
+        METRIC, paths = "gflops_cpu", paths[1:]
     if len(paths) % 2:
         sys.exit("error: give (tandem, torch) JSON files in pairs\n  hint: perf_table.py t1.json p1.json")
     runs = [json.load(open(p)) for p in paths]
@@ -41,9 +49,9 @@ def main(paths):
                f"{any_r['projection_flops'] / 1e9:.2f} + {any_r['recurrent_flops'] / 1e9:.2f} |")
         for i in range(0, len(runs), 2):
             a, b = by[i].get(k), by[i + 1].get(k)
-            fa = f"{a['gflops']:.1f}" if a else "-"
-            fb = f"{b['gflops']:.1f}" if b else "-"
-            ratio = f"{a['gflops'] / b['gflops']:.2f}x" if a and b else "-"
+            fa = f"{a[METRIC]:.1f}" if a else "-"
+            fb = f"{b[METRIC]:.1f}" if b else "-"
+            ratio = f"{a[METRIC] / b[METRIC]:.2f}x" if a and b else "-"
             row += f" {fa} | {fb} | {ratio} |"
         print(row)
 

@@ -5,7 +5,10 @@ Optional: needs Debian's python3-torch (`apt-get install python3-torch`, not in 
 it is large). The shapes come from `lstm_cpu_bench --list-shapes`, so both tools time the same
 list. Forward is inference (torch.no_grad); forward+backward is the forward with autograd then
 backward of a seeded cotangent on y (dh_n, dc_n too), as lstm_cpu_bench does. FLOPs use
-the same formula (GEMM terms; forward+backward = 3 x forward).
+the same formula (GEMM terms; forward+backward = 3 x forward). Reported: min wall time
+over --reps and GFLOP/s from it, and min process CPU time with GFLOP per CPU-second.
+Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS, whose
+threads torch.set_num_threads does not govern.
 
     torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] > torch.json
 """
@@ -31,13 +34,15 @@ def forward_flops(s):
 
 
 def time_reps(reps, body):
-    body()  # warm-up
-    times = []
+    """Sorted wall and process-CPU (all threads) seconds of `reps` runs after a warm-up."""
+    body()
+    wall, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         body()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return sorted(wall), sorted(cpu)
 
 
 def main():
@@ -74,13 +79,15 @@ def main():
 
         modes = [("fwd", 1.0, fwd)] + ([("fwd+bwd", 3.0, fwd_bwd)] if s["train"] else [])
         for mode, factor, body in modes:
-            t = time_reps(a.reps, body)
-            med = statistics.median(t)
-            r = dict(s, mode=mode, median_s=med, min_s=t[0], reps=len(t), flops=factor * (proj + rec),
-                     projection_flops=factor * proj, recurrent_flops=factor * rec,
-                     gflops=factor * (proj + rec) / med / 1e9)
+            wall, cpu = time_reps(a.reps, body)
+            flops = factor * (proj + rec)
+            r = dict(s, mode=mode, median_s=statistics.median(wall), min_s=wall[0], min_cpu_s=cpu[0],
+                     reps=len(wall), flops=flops, projection_flops=factor * proj, recurrent_flops=factor * rec,
+                     gflops=flops / wall[0] / 1e9, gflops_cpu=flops / cpu[0] / 1e9,
+                     load_average=os.getloadavg()[0])
             print(f"{s['label']} B{B} T{T} H{H} L{L}{' bidi' if d == 2 else ''} {mode}: "
-                  f"{med * 1e3:.1f} ms, {r['gflops']:.2f} GFLOP/s", file=sys.stderr)
+                  f"min {wall[0] * 1e3:.1f} ms wall, {cpu[0] * 1e3:.1f} ms cpu; {r['gflops']:.2f} GFLOP/s wall, "
+                  f"{r['gflops_cpu']:.2f} per cpu-second", file=sys.stderr)
             results.append(r)
     json.dump({"tool": f"torch {torch.__version__} nn.LSTM", "threads": torch.get_num_threads(),
                "reps": a.reps, "results": results}, sys.stdout, indent=1)
