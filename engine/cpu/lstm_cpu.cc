@@ -237,7 +237,8 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
   std::fill(dw, dw + lay.total, 0.0f);
   std::vector<float> d_out(dy, dy + B * T * DH), d_in;
   std::vector<float> da_step(size_t(T * B * G)), da_bt(size_t(B * T * G)), tmp(size_t(B * H));
-  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H));
+  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H)), ones(size_t(B * T), 1.0f);
+  const bool ragged = std::any_of(lens, lens + B, [T](int32_t n) { return n < T; });
   for (int64_t l = c.layers - 1; l >= 0; --l) {
     const int64_t In = c.layer_input(l * D);
     const float* in = sv.layer_in[l].data();
@@ -248,8 +249,10 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       const float* cs = sv.c[p].data();
       std::memcpy(dh.data(), dh_n + p * B * H, sizeof(float) * B * H);
       std::memcpy(dc.data(), dc_n + p * B * H, sizeof(float) * B * H);
-      std::fill(da_step.begin(), da_step.end(), 0.0f);
-      std::fill(da_bt.begin(), da_bt.end(), 0.0f);
+      if (ragged) {  // padded steps are never written below but are read by the GEMMs
+        std::fill(da_step.begin(), da_step.end(), 0.0f);
+        std::fill(da_bt.begin(), da_bt.end(), 0.0f);
+      }
       const float* W_hh = w + lay.w_hh[p].offset;
       for_row_chunks(B, [&](int64_t b0, int64_t b1) {
         for (int64_t s = T - 1; s >= 0; --s) {
@@ -280,8 +283,9 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
            d == 0 ? 0.0f : 1.0f, d_in.data(), In);
       float* db_ih = dw + lay.b_ih[p].offset;
       float* db_hh = dw + lay.b_hh[p].offset;
-      for (int64_t r = 0; r < B * T; ++r)
-        for (int64_t k = 0; k < G; ++k) db_ih[k] += da_bt[r * G + k];
+      // db[4H] = Σ_bt da (db_hh is the same sum: both biases enter every gate alike).
+      cblas_sgemv(CblasRowMajor, CblasTrans, int(B * T), int(G), 1.0f, da_bt.data(), int(G), ones.data(), 1,
+                  0.0f, db_ih, 1);
       std::memcpy(db_hh, db_ih, sizeof(float) * G);
     }
     d_out = std::move(d_in);
