@@ -83,22 +83,30 @@ int default_threads() {
 }
 int g_threads = default_threads();
 
+bool g_always_split_rows = false;
+
 // Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
 // first on the calling thread. LSTM rows are independent, so each chunk runs its whole
 // recurrence (its own small step GEMMs and gate loops) with no synchronization per step;
 // each row's arithmetic is the same whatever the chunking, so results do not depend on the
-// thread count. While chunks run side by side, OpenBLAS is held to one thread, since its
-// own threads would only oversubscribe the cores ours occupy; with one chunk (batch 1, or
-// one thread) the step GEMMs keep BLAS's threads.
+// thread count. While chunks run side by side, OpenBLAS is held to one thread.
+// When OpenBLAS itself has several threads, rows are not split (unless forced): measured on
+// the nightly shapes (docs/PERFORMANCE.md, LSTM), BLAS-threaded step GEMMs were faster on 18
+// of 20 rows and level on 2 — each chunk's thinner GEMM re-packs all of W_hh, and at batch
+// 16 a chunk's GEMM has only 8 rows. So the split serves OPENBLAS_NUM_THREADS=1 (e.g. one
+// process per core) or a BLAS whose threads tandem cannot see.
 template <class F>
 void for_row_chunks(int64_t B, F&& fn) {
-  const int64_t n = std::min<int64_t>(g_threads, B);
+  int64_t n = std::min<int64_t>(g_threads, B);
+#ifdef TANDEM_BLAS_OPENBLAS
+  const int blas_threads = openblas_get_num_threads();
+  if (blas_threads > 1 && !g_always_split_rows) n = 1;
+#endif
   if (n <= 1) {
     fn(int64_t(0), B);
     return;
   }
 #ifdef TANDEM_BLAS_OPENBLAS
-  const int blas_threads = openblas_get_num_threads();
   openblas_set_num_threads(1);
 #endif
   std::vector<std::thread> pool;
@@ -193,6 +201,7 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
 }  // namespace
 
 void set_lstm_threads(int n) { g_threads = std::max(1, n); }
+void set_lstm_always_split_rows(bool always) { g_always_split_rows = always; }
 int lstm_threads() { return g_threads; }
 
 void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,

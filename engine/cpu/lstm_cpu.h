@@ -4,8 +4,9 @@
 // lengths by masking the carry; the reverse direction walks each row's prefix backwards, so
 // no flipped copy is made. The backward keeps the step-order cotangents so that dW_hh, dW_ih,
 // dx are each one sgemm over all steps. Threads: the all-steps GEMMs use BLAS's threads; the
-// recurrence is split by batch rows across std::threads (rows are independent, so no step
-// needs a barrier and results are bit-identical for every thread count).
+// recurrence either uses BLAS-threaded step GEMMs or, when BLAS is single-threaded, is split
+// by batch rows across std::threads (rows are independent, so no step needs a barrier and
+// results are bit-identical for every thread count).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -40,9 +41,13 @@ void cell_backward_row(int64_t H, const float* a, const float* c_new, const floa
                        const float* dh_carry, const float* dy, float* dc, float* da);
 }  // namespace detail
 
-// Threads the recurrence is split across (default: TANDEM_LSTM_THREADS, else every hardware
-// thread). BLAS keeps its own setting (OPENBLAS_NUM_THREADS) for the all-steps GEMMs.
+// Threads the recurrence is split across by batch rows (default: TANDEM_LSTM_THREADS, else
+// every hardware thread). The split applies when BLAS runs single-threaded; with OpenBLAS
+// threads the step GEMMs are BLAS-threaded instead (faster where measured, see
+// docs/PERFORMANCE.md), unless set_lstm_always_split_rows(true). BLAS keeps its own setting
+// (OPENBLAS_NUM_THREADS) for every GEMM outside a split.
 void set_lstm_threads(int n);
+void set_lstm_always_split_rows(bool always);
 int lstm_threads();
 
 }  // namespace tandem::cpu

@@ -7,7 +7,8 @@
 // latter is the single-threaded figure least disturbed by other jobs. FLOPs count the GEMM terms only: forward = Σ_p 2·B·T·4H·In_p (input projection) +
 // Σ_p 2·B·T·4H·H (recurrence); forward+backward = 3 × forward (the backward's d(inputs) and
 // d(weights) GEMMs each cost one forward), the convention PyTorch's fastrnns uses too.
-//   lstm_cpu_bench [--threads N] [--reps N] [--filter SUBSTR] [--list-shapes]
+// --split-rows splits the recurrence by rows even when BLAS has threads (lstm_cpu.h).
+//   lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] [--list-shapes]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -97,9 +98,10 @@ int main(int argc, char** argv) {
     else if (a == "--reps") reps = std::stoi(next());
     else if (a == "--filter") filter = next();
     else if (a == "--list-shapes") list = true;
+    else if (a == "--split-rows") cpu::set_lstm_always_split_rows(true);
     else {
       std::cerr << "error: unknown option " << a
-                << "\n  hint: lstm_cpu_bench [--threads N] [--reps N] [--filter SUBSTR] [--list-shapes]\n";
+                << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] [--list-shapes]\n";
       return 4;
     }
   }
