@@ -1,7 +1,7 @@
 #!/bin/bash
 # The measurement run behind docs/PERFORMANCE.md "LSTM"; every output is kept in this folder.
 set -x
-cd /tmp/perf3
+cd /tmp/perf4
 T=./lstm_cpu_bench          # this branch's kernel (copied from the build)
 O=./before_bench            # the same tool linked with the kernel before this work (b7eca8c)
 TB=/work/wt-lstm/suites/lstm/torch_lstm_bench.py
