@@ -25,7 +25,7 @@ void add_lstm_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--bidirectional", o->bidirectional, "0 or 1 (default 0)");
   cmd->add_option("--precision", o->precision, "HIGHEST (f32, default) or HIGH (TF32 allowed on CUDA)");
   cmd->add_option("--backend", o->backend, "cpu (default) or cuda");
-  cmd->add_option("--threads", o->threads, "threads of the CPU LSTM's fused loops (BLAS: OPENBLAS_NUM_THREADS)");
+  cmd->add_option("--threads", o->threads, "CPU: threads for the recurrence's batch rows when BLAS is single-threaded (else BLAS's threads, OPENBLAS_NUM_THREADS, are used)");
   cmd->add_flag("-q,--quiet", o->quiet, "no summary on stderr");
   cmd->callback([o, &exit_code] {
     try {
