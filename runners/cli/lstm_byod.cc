@@ -68,6 +68,9 @@ Resolved resolve(const LstmRunOptions& o, int64_t input) {
   r.c.input = input;
   r.c.hidden = get_int("hidden_size", o.hidden_size, -1);
   r.c.layers = get_int("num_layers", o.num_layers, 1);
+  if (o.bidirectional != -1 && o.bidirectional != 0 && o.bidirectional != 1)
+    throw_bad_input(cat("lstm: --bidirectional ", o.bidirectional, " is not 0 or 1"),
+                    "--bidirectional 1 runs both directions, --bidirectional 0 (the default) one");
   if (o.bidirectional != -1) {
     r.c.bidirectional = o.bidirectional != 0;
   } else if (j.contains("bidirectional")) {

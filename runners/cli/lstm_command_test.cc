@@ -201,6 +201,8 @@ std::vector<BadCase> bad_cases() {
        "not valid JSON"},
       {"config_typo", [](const TempDir& d) { std::ofstream(d / "config.json") << R"({"hiden_size": 4})"; },
        "unknown key 'hiden_size'"},
+      {"bidirectional_not_0_or_1", [](const TempDir&) {}, "--bidirectional",
+       "--hidden-size 4 --num-layers 2 --bidirectional 2"},
       {"cuda_without_gpu", [](const TempDir&) {}, "cuda",
        "--hidden-size 4 --num-layers 2 --bidirectional 1 --backend cuda"},
   };
