@@ -196,6 +196,9 @@ std::vector<BadCase> bad_cases() {
       {"garbled_header", [](const TempDir& d) { std::string b = read_bytes(d / "dy.npy");
                                                 b.replace(b.find("descr"), 5, "dxxxx"); write_bytes(d / "dy.npy", b); },
        "bad header"},
+      {"non_numeric_shape", [](const TempDir& d) { std::string b = read_bytes(d / "c0.npy");
+                                                   b[b.find("(") + 1] = 'x'; write_bytes(d / "c0.npy", b); },
+       "bad shape in header"},
       {"missing_weights", [](const TempDir& d) { fs::remove(d / "w.npy"); }, "w.npy: no such file"},
       {"bad_config_json", [](const TempDir& d) { std::ofstream(d / "config.json") << "{\"hidden_size\": 4,"; },
        "not valid JSON"},

@@ -90,6 +90,13 @@ Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& 
   in.read(header.data(), std::streamsize(header_len));
   if (!in) malformed("truncated header");
 
+  // xnpy reads each shape entry with `stream >> size_t` and keeps whatever it gets, so a
+  // non-numeric entry would become an unset value: only digits, commas and spaces may appear.
+  const size_t shape_at = header.find("'shape'"), open_at = header.find('(', shape_at);
+  const size_t close_at = header.find(')', open_at);
+  if (shape_at == std::string::npos || open_at == std::string::npos || close_at == std::string::npos ||
+      header.find_first_not_of("0123456789, ", open_at + 1) != close_at)
+    malformed(cat("bad shape in header: ", header));
   std::string descr;
   bool fortran = false;
   std::vector<size_t> shape;
