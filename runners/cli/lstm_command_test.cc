@@ -2,7 +2,8 @@
 // compared with lstm_ref (f64), every output on its own; inputs written from C++ and from
 // NumPy (incl. a Fortran-order array), outputs read back by NumPy; and every kind of bad
 // input (wrong weight count, inconsistent shapes, seq_lengths not int32 or outside [1, T],
-// unknown precision, malformed / truncated .npy, missing file) exits 4 with a hint.
+// unknown precision, malformed / truncated .npy, missing file) exits 4 with a hint; and,
+// where PyTorch is installed, the same numbers as nn.LSTM.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -136,6 +137,21 @@ TEST(LstmCommand, NumpyRoundTrip) {
       " assert a.dtype==np.float32 and a.shape==s and np.isfinite(a).all(), (k,a.dtype,a.shape)\n"
       "assert (np.load(os.path.join(d,'y.npy'))[1,1:]==0).all()\"");  // padded steps of row 1
   EXPECT_EQ(std::system(check.c_str()), 0);
+}
+
+// PyTorch's nn.LSTM on the same data (ragged, bidirectional, 2 layers), its weights packed
+// as docs/LSTM_DATA.md says: every output and gradient within 1e-5. Optional: needs
+// python3-torch, which ci/deps.txt leaves out (it is large).
+TEST(LstmCommand, MatchesPyTorchNnLstm) {
+  TempDir work("torch");
+  const int status = std::system(cat("/usr/bin/python3 ", TANDEM_SOURCE_DIR, "/runners/cli/lstm_vs_torch.py ",
+                                     TANDEM_BIN, " ", work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(work / "log.txt");
+  std::stringstream log;
+  log << f.rdbuf();
+  if (code == 77) GTEST_SKIP() << "PyTorch (python3-torch) is not installed";
+  EXPECT_EQ(code, 0) << log.str();
 }
 
 // ---- bad input ------------------------------------------------------------------------
