@@ -2,19 +2,132 @@
 // B batch, T steps, In layer input width, H hidden, D directions; "step s" is the s-th cell
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
+#include "engine/cpu/lstm_gates.h"
 
 #include <cblas.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <thread>
+
+#ifdef TANDEM_BLAS_OPENBLAS
+extern "C" int openblas_get_num_threads(void);
+extern "C" void openblas_set_num_threads(int);
+#endif
 
 namespace tandem::cpu {
+// The per-row cell loops, compiled twice — AVX2+FMA and baseline x86-64 — and picked at load
+// time (GCC/Clang function multiversioning), so one binary vectorizes wide where it can.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TANDEM_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TANDEM_VECTOR_CLONES
+#endif
+
+namespace detail {
+
+// One row's step: pre-activations pr + rr [4H] → activated gates a [4H] (i f g o), the new
+// cell and hidden state, and the row's y slice (= h).
+TANDEM_VECTOR_CLONES
+void cell_forward_row(int64_t H, const float* __restrict pr, const float* __restrict rr,
+                      const float* __restrict c_prev, float* __restrict a, float* __restrict c_new,
+                      float* __restrict h_new, float* __restrict y) {
+  using namespace gates;
+  for (int64_t j = 0; j < H; ++j) {
+    const float i = sigmoid_f(pr[j] + rr[j]);
+    const float f = sigmoid_f(pr[H + j] + rr[H + j]);
+    const float g = tanh_f(pr[2 * H + j] + rr[2 * H + j]);
+    const float o = sigmoid_f(pr[3 * H + j] + rr[3 * H + j]);
+    const float cv = f * c_prev[j] + i * g;
+    const float hv = o * tanh_f(cv);
+    a[j] = i;
+    a[H + j] = f;
+    a[2 * H + j] = g;
+    a[3 * H + j] = o;
+    c_new[j] = cv;
+    h_new[j] = hv;
+    y[j] = hv;
+  }
+}
+
+// One row's step backward: from the saved gates a, the cell states and the incoming dh (carry
+// + dy), the pre-activation cotangents da [4H]; dc is the cell carry, updated in place.
+TANDEM_VECTOR_CLONES
+void cell_backward_row(int64_t H, const float* __restrict a, const float* __restrict c_new,
+                       const float* __restrict c_prev, const float* __restrict dh_carry,
+                       const float* __restrict dy, float* __restrict dc, float* __restrict da) {
+  for (int64_t j = 0; j < H; ++j) {
+    const float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
+    const float dhj = dh_carry[j] + dy[j];
+    const float tc = gates::tanh_f(c_new[j]);
+    const float dcj = dc[j] + dhj * o * (1 - tc * tc);
+    da[j] = dcj * g * i * (1 - i);
+    da[H + j] = dcj * c_prev[j] * f * (1 - f);
+    da[2 * H + j] = dcj * i * (1 - g * g);
+    da[3 * H + j] = dhj * tc * o * (1 - o);
+    dc[j] = dcj * f;
+  }
+}
+
+}  // namespace detail
+
 namespace {
 
-int g_threads = 1;
+// TANDEM_LSTM_THREADS, else every hardware thread (as OpenBLAS defaults to).
+int default_threads() {
+  if (const char* e = std::getenv("TANDEM_LSTM_THREADS")) return std::max(1, std::atoi(e));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+int g_threads = default_threads();
 
-inline float sigmoidf(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+bool g_always_split_rows = false;
+
+// Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
+// first on the calling thread. LSTM rows are independent, so each chunk runs its whole
+// recurrence (its own small step GEMMs and gate loops) with no synchronization per step;
+// each row's arithmetic is the same whatever the chunking, so results do not depend on the
+// thread count. While chunks run side by side, OpenBLAS is held to one thread.
+// When OpenBLAS itself has several threads, rows are not split (unless forced): measured on
+// the nightly shapes (docs/PERFORMANCE.md, LSTM), BLAS-threaded step GEMMs were faster on 18
+// of 20 rows and level on 2 — each chunk's thinner GEMM re-packs all of W_hh, and at batch
+// 16 a chunk's GEMM has only 8 rows. So the split serves OPENBLAS_NUM_THREADS=1 (e.g. one
+// process per core) or a BLAS whose threads tandem cannot see.
+template <class F>
+void for_row_chunks(int64_t B, F&& fn) {
+  int64_t n = std::min<int64_t>(g_threads, B);
+#ifdef TANDEM_BLAS_OPENBLAS
+  const int blas_threads = openblas_get_num_threads();
+  if (blas_threads > 1 && !g_always_split_rows) n = 1;
+#endif
+  if (n <= 1) {
+    fn(int64_t(0), B);
+    return;
+  }
+#ifdef TANDEM_BLAS_OPENBLAS
+  openblas_set_num_threads(1);
+#endif
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(n));
+  auto chunk = [&](int64_t k) {
+    try {
+      fn(B * k / n, B * (k + 1) / n);
+    } catch (...) {
+      errors[size_t(k)] = std::current_exception();
+    }
+  };
+  for (int64_t k = 1; k < n; ++k) pool.emplace_back(chunk, k);
+  chunk(0);
+  for (std::thread& t : pool) t.join();
+#ifdef TANDEM_BLAS_OPENBLAS
+  openblas_set_num_threads(blas_threads);
+#endif
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 
 // C[M,N] = beta*C + op(A) op(B), row-major.
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
@@ -23,6 +136,20 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
               int(M), int(N), int(K), 1.0f, A, int(std::max<int64_t>(1, lda)), B,
               int(std::max<int64_t>(1, ldb)), beta, C, int(std::max<int64_t>(1, ldc)));
+}
+
+// The step products when the whole batch is one row: y[N] = op(B) x, a matrix-vector product
+// that sgemv streams at memory speed, where sgemm with M = 1 pays its packing. Chosen by the
+// batch size (not the chunk size) so that results never depend on the thread count.
+void step_product(bool whole_batch_is_one_row, bool tb, int64_t M, int64_t N, int64_t K, const float* A,
+                  const float* Bm, float* C) {
+  if (!whole_batch_is_one_row) {
+    gemm(false, tb, M, N, K, A, K, Bm, tb ? K : N, 0.0f, C, N);
+    return;
+  }
+  // tb: Bm is [N, K] and C = Bm · a; else Bm is [K, N] and C = Bm^T · a.
+  cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, int(tb ? N : K), int(tb ? K : N), 1.0f, Bm,
+              int(tb ? K : N), A, 1, 0.0f, C, 1);
 }
 
 inline int64_t time_of(int64_t s, int64_t len, int64_t dir) { return dir == 0 ? s : len - 1 - s; }
@@ -45,42 +172,37 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P.data(), G);
   std::memcpy(hs, h0, sizeof(float) * B * H);
   std::memcpy(cs, c0, sizeof(float) * B * H);
-  std::vector<float> R(static_cast<size_t>(B * G)), act(static_cast<size_t>(G));
-  for (int64_t s = 0; s < T; ++s) {
-    const float* hp = hs + s * B * H;
-    const float* cp = cs + s * B * H;
-    float* hn = hs + (s + 1) * B * H;
-    float* cn = cs + (s + 1) * B * H;
-    gemm(false, true, B, G, H, hp, H, W_hh, H, 0.0f, R.data(), G);  // R[B,4H] = h · W_hh^T
-    for (int64_t b = 0; b < B; ++b) {
-      if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
-        std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
-        std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
-        continue;
-      }
-      const int64_t t = time_of(s, lens[b], dir);
-      const float* pr = &P[(b * T + t) * G];
-      const float* rr = &R[b * G];
-      float* a = gates ? gates + (s * B + b) * G : act.data();
-      for (int64_t j = 0; j < H; ++j) {
-        float i = sigmoidf(pr[j] + rr[j]);
-        float f = sigmoidf(pr[H + j] + rr[H + j]);
-        float g = std::tanh(pr[2 * H + j] + rr[2 * H + j]);
-        float o = sigmoidf(pr[3 * H + j] + rr[3 * H + j]);
-        float cv = f * cp[b * H + j] + i * g;
-        float hv = o * std::tanh(cv);
-        a[j] = i; a[H + j] = f; a[2 * H + j] = g; a[3 * H + j] = o;
-        cn[b * H + j] = cv;
-        hn[b * H + j] = hv;
-        out[(b * T + t) * DH + dir * H + j] = hv;
+  for_row_chunks(B, [&](int64_t b0, int64_t b1) {
+    const int64_t nb = b1 - b0;
+    std::vector<float> R(static_cast<size_t>(nb * G)), act(static_cast<size_t>(G));
+    for (int64_t s = 0; s < T; ++s) {
+      const float* hp = hs + s * B * H;
+      const float* cp = cs + s * B * H;
+      float* hn = hs + (s + 1) * B * H;
+      float* cn = cs + (s + 1) * B * H;
+      step_product(B == 1, true, nb, G, H, hp + b0 * H, W_hh, R.data());  // R[nb,4H] = h · W_hh^T
+      for (int64_t b = b0; b < b1; ++b) {
+        if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
+          std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
+          std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
+          continue;
+        }
+        const int64_t t = time_of(s, lens[b], dir);
+        const float* pr = &P[(b * T + t) * G];
+        const float* rr = &R[(b - b0) * G];
+        float* a = gates ? gates + (s * B + b) * G : act.data();
+        detail::cell_forward_row(H, pr, rr, cp + b * H, a, cn + b * H, hn + b * H,
+                                 out + (b * T + t) * DH + dir * H);
       }
     }
-  }
+  });
 }
 
 }  // namespace
 
 void set_lstm_threads(int n) { g_threads = std::max(1, n); }
+void set_lstm_always_split_rows(bool always) { g_always_split_rows = always; }
+int lstm_threads() { return g_threads; }
 
 void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
                   const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
@@ -124,7 +246,8 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
   std::fill(dw, dw + lay.total, 0.0f);
   std::vector<float> d_out(dy, dy + B * T * DH), d_in;
   std::vector<float> da_step(size_t(T * B * G)), da_bt(size_t(B * T * G)), tmp(size_t(B * H));
-  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H));
+  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H)), ones(size_t(B * T), 1.0f);
+  const bool ragged = std::any_of(lens, lens + B, [T](int32_t n) { return n < T; });
   for (int64_t l = c.layers - 1; l >= 0; --l) {
     const int64_t In = c.layer_input(l * D);
     const float* in = sv.layer_in[l].data();
@@ -135,36 +258,30 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       const float* cs = sv.c[p].data();
       std::memcpy(dh.data(), dh_n + p * B * H, sizeof(float) * B * H);
       std::memcpy(dc.data(), dc_n + p * B * H, sizeof(float) * B * H);
-      std::fill(da_step.begin(), da_step.end(), 0.0f);
-      std::fill(da_bt.begin(), da_bt.end(), 0.0f);
-      const float* W_hh = w + lay.w_hh[p].offset;
-      for (int64_t s = T - 1; s >= 0; --s) {
-        for (int64_t b = 0; b < B; ++b) {
-          if (s >= lens[b]) continue;
-          const int64_t t = time_of(s, lens[b], d);
-          const float* a = gates + (s * B + b) * G;
-          const float* cnew = cs + ((s + 1) * B + b) * H;
-          const float* cprev = cs + (s * B + b) * H;
-          const float* go = &d_out[(b * T + t) * DH + d * H];
-          float* da = &da_step[(s * B + b) * G];
-          for (int64_t j = 0; j < H; ++j) {
-            float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
-            float dhj = dh[b * H + j] + go[j];
-            float tc = std::tanh(cnew[j]);
-            float dcj = dc[b * H + j] + dhj * o * (1 - tc * tc);
-            da[j] = dcj * g * i * (1 - i);
-            da[H + j] = dcj * cprev[j] * f * (1 - f);
-            da[2 * H + j] = dcj * i * (1 - g * g);
-            da[3 * H + j] = dhj * tc * o * (1 - o);
-            dc[b * H + j] = dcj * f;
-          }
-          std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
-        }
-        // dh_prev[B,H] = da[B,4H] · W_hh[4H,H]; rows past their length keep their carry.
-        gemm(false, false, B, H, G, &da_step[s * B * G], G, W_hh, H, 0.0f, tmp.data(), H);
-        for (int64_t b = 0; b < B; ++b)
-          if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
+      if (ragged) {  // padded steps are never written below but are read by the GEMMs
+        std::fill(da_step.begin(), da_step.end(), 0.0f);
+        std::fill(da_bt.begin(), da_bt.end(), 0.0f);
       }
+      const float* W_hh = w + lay.w_hh[p].offset;
+      for_row_chunks(B, [&](int64_t b0, int64_t b1) {
+        for (int64_t s = T - 1; s >= 0; --s) {
+          for (int64_t b = b0; b < b1; ++b) {
+            if (s >= lens[b]) continue;
+            const int64_t t = time_of(s, lens[b], d);
+            const float* a = gates + (s * B + b) * G;
+            const float* cnew = cs + ((s + 1) * B + b) * H;
+            const float* cprev = cs + (s * B + b) * H;
+            const float* go = &d_out[(b * T + t) * DH + d * H];
+            float* da = &da_step[(s * B + b) * G];
+            detail::cell_backward_row(H, a, cnew, cprev, &dh[b * H], go, &dc[b * H], da);
+            std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
+          }
+          // dh_prev[rows,H] = da[rows,4H] · W_hh[4H,H]; rows past their length keep their carry.
+          step_product(B == 1, false, b1 - b0, H, G, &da_step[(s * B + b0) * G], W_hh, &tmp[b0 * H]);
+          for (int64_t b = b0; b < b1; ++b)
+            if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
+        }
+      });
       std::memcpy(dh0 + p * B * H, dh.data(), sizeof(float) * B * H);
       std::memcpy(dc0 + p * B * H, dc.data(), sizeof(float) * B * H);
       // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih.
@@ -175,8 +292,9 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
            d == 0 ? 0.0f : 1.0f, d_in.data(), In);
       float* db_ih = dw + lay.b_ih[p].offset;
       float* db_hh = dw + lay.b_hh[p].offset;
-      for (int64_t r = 0; r < B * T; ++r)
-        for (int64_t k = 0; k < G; ++k) db_ih[k] += da_bt[r * G + k];
+      // db[4H] = Σ_bt da (db_hh is the same sum: both biases enter every gate alike).
+      cblas_sgemv(CblasRowMajor, CblasTrans, int(B * T), int(G), 1.0f, da_bt.data(), int(G), ones.data(), 1,
+                  0.0f, db_ih, 1);
       std::memcpy(db_hh, db_ih, sizeof(float) * G);
     }
     d_out = std::move(d_in);

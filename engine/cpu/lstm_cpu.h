@@ -3,7 +3,10 @@
 // recurrence with the gate nonlinearities and the cell update fused in one pass. Ragged
 // lengths by masking the carry; the reverse direction walks each row's prefix backwards, so
 // no flipped copy is made. The backward keeps the step-order cotangents so that dW_hh, dW_ih,
-// dx are each one sgemm over all steps. GEMMs use BLAS threads; the fused loops, std::thread.
+// dx are each one sgemm over all steps. Threads: the all-steps GEMMs use BLAS's threads; the
+// recurrence either uses BLAS-threaded step GEMMs or, when BLAS is single-threaded, is split
+// by batch rows across std::threads (rows are independent, so no step needs a barrier and
+// results are bit-identical for every thread count).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,7 +34,20 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
                    const LstmSaved& saved, const float* dy, const float* dh_n, const float* dc_n,
                    float* dx, float* dh0, float* dc0, float* dw);
 
-// Number of threads the fused loops use (BLAS keeps its own setting).
+namespace detail {  // the per-row step loops (vectorized; exposed for their test)
+void cell_forward_row(int64_t H, const float* pr, const float* rr, const float* c_prev, float* a,
+                      float* c_new, float* h_new, float* y);
+void cell_backward_row(int64_t H, const float* a, const float* c_new, const float* c_prev,
+                       const float* dh_carry, const float* dy, float* dc, float* da);
+}  // namespace detail
+
+// Threads the recurrence is split across by batch rows (default: TANDEM_LSTM_THREADS, else
+// every hardware thread). The split applies when BLAS runs single-threaded; with OpenBLAS
+// threads the step GEMMs are BLAS-threaded instead (faster where measured, see
+// docs/PERFORMANCE.md), unless set_lstm_always_split_rows(true). BLAS keeps its own setting
+// (OPENBLAS_NUM_THREADS) for every GEMM outside a split.
 void set_lstm_threads(int n);
+void set_lstm_always_split_rows(bool always);
+int lstm_threads();
 
 }  // namespace tandem::cpu

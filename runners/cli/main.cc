@@ -1,4 +1,4 @@
-// The tandem CLI: list | run | check | bench | report | gate | history | baseline.
+// The tandem CLI: list | run | check | bench | lstm | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
 #include <string>
@@ -10,6 +10,7 @@
 
 namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
+void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lstm_command.cc
 }
 
 int main(int argc, char** argv) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   add_bench_command(app, code);
   add_python_commands(app, code);
   add_collectives_command(app, code);
+  add_lstm_command(app, code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

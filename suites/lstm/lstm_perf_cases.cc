@@ -12,6 +12,7 @@
 #include "engine/ir/executor.h"
 #include "suites/common/case.h"
 #include "suites/lstm/lstm_check.h"
+#include "suites/lstm/lstm_perf_shapes.h"
 #include "suites/lstm/lstm_program.h"
 
 namespace tandem {
@@ -81,19 +82,23 @@ Case perf_case(const std::string& label, const LstmConfig& c, bool train) {
 
 }  // namespace
 
-void register_lstm_perf_cases(Registry& r) {
-  std::vector<std::pair<std::string, LstmConfig>> shapes;
+std::vector<LstmPerfShape> lstm_perf_shapes() {
+  std::vector<LstmPerfShape> shapes;
   for (int64_t H : {512, 1024})
-    for (int64_t B : {16, 32, 64}) shapes.push_back({"deepbench", {B, 25, H, H, 1, false}});
-  shapes.push_back({"deepbench", {16, 150, 256, 256, 1, false}});
-  shapes.push_back({"fastrnns", {64, 100, 512, 512, 1, false}});
-  shapes.push_back({"bidi2", {32, 50, 256, 256, 2, true}});
-  for (const auto& [label, c] : shapes) {
-    r.add(perf_case(label, c, false));
-    r.add(perf_case(label, c, true));
+    for (int64_t B : {16, 32, 64}) shapes.push_back({"deepbench", {B, 25, H, H, 1, false}, true});
+  shapes.push_back({"deepbench", {16, 150, 256, 256, 1, false}, true});
+  shapes.push_back({"fastrnns", {64, 100, 512, 512, 1, false}, true});
+  shapes.push_back({"bidi2", {32, 50, 256, 256, 2, true}, true});
+  shapes.push_back({"infer_b1", {1, 100, 512, 512, 1, false}, false});
+  shapes.push_back({"infer_b1", {1, 100, 1024, 1024, 1, false}, false});
+  return shapes;
+}
+
+void register_lstm_perf_cases(Registry& r) {
+  for (const LstmPerfShape& s : lstm_perf_shapes()) {
+    r.add(perf_case(s.label, s.config, false));
+    if (s.train) r.add(perf_case(s.label, s.config, true));
   }
-  r.add(perf_case("infer_b1", {1, 100, 512, 512, 1, false}, false));
-  r.add(perf_case("infer_b1", {1, 100, 1024, 1024, 1, false}, false));
 }
 
 }  // namespace tandem

@@ -1,14 +1,16 @@
 // The LSTM suite: JAX's test grid in full (batch {1,4} × seq {1,4} × input {1,2} × hidden
 // {1,6} × layers {1,4} × bidirectional {0,1}) with seeded ragged lengths, plus adversarial
 // lengths (all full, all 1, all equal, unsorted, batch > T), on two paths — the lstm_fwd /
-// lstm_bwd primitives (fast CPU kernel, cuDNN) and the LSTM Program (scan over a cell) —
-// every output (y, h_n, c_n, dx, dh0, dc0, dw) compared on its own with lstm_ref (f64).
+// lstm_bwd primitives (fast CPU kernel, cuDNN) and the LSTM Program (scan over a cell, its
+// gradients by the vjp pass) — every output (y, h_n, c_n, dx, dh0, dc0, dw) compared on its
+// own with lstm_ref (f64).
 // Padding is inert: y is exactly 0 at padded steps, and a random dy there changes nothing.
 // Length policy: seq_length 0 is rejected with a bad-input error by lstm_ref and the
 // primitives (as cuDNN does); the Program path cannot raise on data, and its mask gives
 // y = 0, h_n = h0, c_n = c0 for such a row, which the "zero" case checks.
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
+#include "engine/passes/vjp.h"
 #include "engine/cuda/cuda_info.h"
 #include "suites/common/case.h"
 #include "suites/lstm/lstm_check.h"
@@ -72,17 +74,22 @@ Case prim_case(const LstmConfig& c, const std::string& tag, const std::string& p
   return k;
 }
 
-// Program path: the scan-over-a-cell Program, forward outputs against lstm_ref.
+// Program path: the scan-over-a-cell Program against lstm_ref. With valid lengths the case
+// runs the joint program of the engine's vjp pass — (x, h0, c0, w, seq_lengths, dy, dh_n,
+// dc_n) → (y, h_n, c_n, dx, dh0, dc0, dw) — so the Program path's gradients (autodiff through
+// the scan) are checked output by output like the primitive's. The "zero" case (length 0,
+// which lstm_ref rejects) checks the forward's masking only.
 Case program_case(const LstmConfig& c, const std::string& tag, const std::string& profile) {
   Case k = base_case(c, tag, "program", profile);
   k.instantiate = [c, tag, seed = k.name](Device dev) {
-    auto prog = std::make_shared<Program>(lstm_program(c));
+    const bool grads = tag != "zero";
+    auto prog = std::make_shared<Program>(grads ? vjp_joint(lstm_program(c)) : lstm_program(c));
     std::vector<Tensor> host = make_lstm_inputs(c, lengths_pattern(tag, c.batch, c.seq, seed), seed);
-    host.resize(5);
+    if (!grads) host.resize(5);
     auto in = std::make_shared<std::vector<Tensor>>(to_device(host, dev));
     CaseInstance inst;
     inst.body = [prog, in, dev] { Executor(dev).run(*prog, *in); sync(dev); };
-    inst.check = [prog, in, host, c, dev, tag] {
+    inst.check = [prog, in, host, c, dev, tag, grads] {
       std::vector<Tensor> got = Executor(dev).run(*prog, *in);
       std::vector<double> x = host[0].to_f64(), h0 = host[1].to_f64(), c0 = host[2].to_f64();
       std::vector<int64_t> lens = lens_of(host[4]);
@@ -111,8 +118,13 @@ Case program_case(const LstmConfig& c, const std::string& tag, const std::string
         }
         return compare_outputs({{"y", y, s.fwd}, {"h_n", hn, s.fwd}, {"c_n", cn, s.fwd}}, got);
       }
-      ref::LstmOutputs f = ref::lstm_forward(ref_shape(c), x, h0, c0, host[3].to_f64(), lens);
-      return compare_outputs({{"y", f.y, s.fwd}, {"h_n", f.h_n, s.fwd}, {"c_n", f.c_n, s.fwd}}, got);
+      std::vector<double> w = host[3].to_f64();
+      ref::LstmOutputs f = ref::lstm_forward(ref_shape(c), x, h0, c0, w, lens);
+      ref::LstmGrads g = ref::lstm_backward(ref_shape(c), x, h0, c0, w, lens, host[5].to_f64(),
+                                            host[6].to_f64(), host[7].to_f64());
+      return compare_outputs({{"y", f.y, s.fwd}, {"h_n", f.h_n, s.fwd}, {"c_n", f.c_n, s.fwd},
+                              {"dx", g.dx, s.bwd}, {"dh0", g.dh0, s.bwd}, {"dc0", g.dc0, s.bwd},
+                              {"dw", g.dw, s.dw}}, got);
     };
     return inst;
   };

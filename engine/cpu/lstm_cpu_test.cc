@@ -1,0 +1,112 @@
+// The vectorizable gate functions against libm in f64 over [-100, 100] and at ±inf / NaN; and
+// the CPU LSTM's threading: the recurrence split by batch rows gives bit-identical outputs
+// and gradients for every thread count (1, 2, 3, 7 threads on 7 ragged rows, bidirectional,
+// two layers) and from run to run. Correctness against lstm_ref is the LSTM suite's job
+// (suites/lstm), which runs with the default thread count; engine tests stay off reference/.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "engine/cpu/lstm_cpu.h"
+#include "engine/cpu/lstm_gates.h"
+
+namespace tandem::cpu {
+namespace {
+
+struct Result {
+  std::vector<float> y, hn, cn, dx, dh0, dc0, dw;
+};
+
+Result run(const LstmConfig& c, const std::vector<int32_t>& lens, int threads) {
+  set_lstm_threads(threads);
+  const int64_t S = c.pseudo_layers(), state = S * c.batch * c.hidden;
+  const int64_t ny = c.batch * c.seq * c.dirs() * c.hidden;
+  const int64_t nw = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
+  std::mt19937 g(42);
+  std::uniform_real_distribution<float> u(-1, 1);
+  auto fill = [&](int64_t n) { std::vector<float> v(static_cast<size_t>(n)); for (float& x : v) x = u(g); return v; };
+  std::vector<float> x = fill(c.batch * c.seq * c.input), h0 = fill(state), c0 = fill(state),
+                     w = fill(nw), dy = fill(ny), dhn = fill(state), dcn = fill(state);
+  Result r{std::vector<float>(size_t(ny)), std::vector<float>(size_t(state)), std::vector<float>(size_t(state)),
+           std::vector<float>(x.size()), std::vector<float>(size_t(state)), std::vector<float>(size_t(state)),
+           std::vector<float>(size_t(nw))};
+  LstmSaved saved;
+  lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), r.y.data(), r.hn.data(),
+               r.cn.data(), &saved);
+  lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), r.dx.data(),
+                r.dh0.data(), r.dc0.data(), r.dw.data());
+  return r;
+}
+
+TEST(LstmCpuThreads, BitIdenticalForEveryThreadCount) {
+  const int before = lstm_threads();
+  set_lstm_always_split_rows(true);  // split even where BLAS has threads, so chunking is exercised
+  LstmConfig c{7, 6, 3, 5, 2, true};
+  std::vector<int32_t> lens{6, 2, 1, 5, 6, 3, 4};
+  Result one = run(c, lens, 1);
+  for (int n : {1, 2, 3, 7, 16}) {
+    Result r = run(c, lens, n);
+    EXPECT_EQ(r.y, one.y) << n << " threads";
+    EXPECT_EQ(r.hn, one.hn) << n << " threads";
+    EXPECT_EQ(r.cn, one.cn) << n << " threads";
+    EXPECT_EQ(r.dx, one.dx) << n << " threads";
+    EXPECT_EQ(r.dh0, one.dh0) << n << " threads";
+    EXPECT_EQ(r.dc0, one.dc0) << n << " threads";
+    EXPECT_EQ(r.dw, one.dw) << n << " threads";
+  }
+  set_lstm_always_split_rows(false);
+  set_lstm_threads(before);
+}
+
+// sigmoid and tanh within a few f32 ulps of the exact value (absolute, since both are
+// bounded by 1 and LSTM errors are judged against O(1) activations), exp within 3 ulp relative.
+TEST(LstmGates, MatchLibmInDoublePrecision) {
+  double worst_sig = 0, worst_tanh = 0, worst_exp = 0;
+  for (int k = -2000000; k <= 2000000; ++k) {
+    const float x = float(k) * 5e-5f;  // [-100, 100], dense near 0
+    worst_sig = std::max(worst_sig, std::abs(gates::sigmoid_f(x) - 1.0 / (1.0 + std::exp(-double(x)))));
+    worst_tanh = std::max(worst_tanh, std::abs(gates::tanh_f(x) - std::tanh(double(x))));
+    if (std::abs(x) < 85) {
+      const double e = std::exp(double(x));
+      worst_exp = std::max(worst_exp, std::abs(gates::exp_f(x) - e) / e);
+    }
+  }
+  EXPECT_LE(worst_sig, 4 * 0x1p-24) << "sigmoid";
+  EXPECT_LE(worst_tanh, 4 * 0x1p-24) << "tanh";
+  EXPECT_LE(worst_exp, 3 * 0x1p-24) << "exp";
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(gates::sigmoid_f(inf), 1.0f);
+  EXPECT_LE(gates::sigmoid_f(-inf), 1e-37f);
+  EXPECT_EQ(gates::tanh_f(inf), 1.0f);
+  EXPECT_EQ(gates::tanh_f(-inf), -1.0f);
+  EXPECT_TRUE(std::isnan(gates::sigmoid_f(nan)));
+  EXPECT_TRUE(std::isnan(gates::tanh_f(nan)));
+}
+
+// The same bounds through the step loop as dispatched on this machine (the AVX2+FMA clone where
+// the CPU has it): pre-activations x in every gate, zero recurrent part and cell.
+TEST(LstmGates, StepLoopMatchesLibm) {
+  const int64_t H = 4001;
+  const size_t G = static_cast<size_t>(4 * H), n = static_cast<size_t>(H);
+  std::vector<float> pr(G), rr(G, 0.0f), c0(n, 0.0f), a(G),
+      c(n), h(n), y(n);
+  for (int64_t j = 0; j < H; ++j)
+    for (int k = 0; k < 4; ++k) pr[size_t(k * H + j)] = float(j - 2000) * 0.01f;  // [-20, 20]
+  detail::cell_forward_row(H, pr.data(), rr.data(), c0.data(), a.data(), c.data(), h.data(), y.data());
+  for (int64_t j = 0; j < H; ++j) {
+    const double x = pr[size_t(j)], sig = 1.0 / (1.0 + std::exp(-x)), th = std::tanh(x);
+    ASSERT_NEAR(a[size_t(j)], sig, 4 * 0x1p-24) << "i gate at x = " << x;
+    ASSERT_NEAR(a[size_t(H + j)], sig, 4 * 0x1p-24) << "f gate at x = " << x;
+    ASSERT_NEAR(a[size_t(2 * H + j)], th, 4 * 0x1p-24) << "g gate at x = " << x;
+    ASSERT_NEAR(a[size_t(3 * H + j)], sig, 4 * 0x1p-24) << "o gate at x = " << x;
+    const double cv = sig * th;
+    ASSERT_NEAR(c[size_t(j)], cv, 8 * 0x1p-24) << "c at x = " << x;
+    ASSERT_NEAR(h[size_t(j)], sig * std::tanh(cv), 16 * 0x1p-24) << "h at x = " << x;
+    ASSERT_EQ(h[size_t(j)], y[size_t(j)]);
+  }
+}
+
+}  // namespace
+}  // namespace tandem::cpu

@@ -1,0 +1,250 @@
+// `tandem lstm` end to end: the binary is run on .npy directories and its outputs are
+// compared with lstm_ref (f64), every output on its own; inputs written from C++ and from
+// NumPy (incl. a Fortran-order array), outputs read back by NumPy; and every kind of bad
+// input (wrong weight count, inconsistent shapes, seq_lengths not int32 or outside [1, T],
+// unknown precision, malformed / truncated .npy, missing file) exits 4 with a hint; and,
+// where PyTorch is installed, the same numbers as nn.LSTM.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xnpy.hpp>
+
+#include "engine/core/error.h"
+#include "engine/cuda/cuda_info.h"
+#include "runners/cli/npy_io.h"
+#include "suites/lstm/lstm_check.h"
+
+namespace tandem {
+namespace {
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string err;
+};
+
+Outcome run_tandem(const std::string& args) {
+  static int counter = 0;
+  const fs::path err = fs::temp_directory_path() / cat("tandem_lstm_err_", ::getpid(), "_", counter++);
+  const std::string cmd = cat(TANDEM_BIN, " lstm ", args, " 2>", err.string(), " >/dev/null");
+  const int status = std::system(cmd.c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream f(err);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  r.err = ss.str();
+  fs::remove(err);
+  return r;
+}
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag) {
+    path = fs::temp_directory_path() / cat("tandem_lstm_", tag, "_", ::getpid());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+// Writes the suite's seeded inputs for config c (x h0 c0 w seq_lengths [dy dh_n dc_n]).
+std::vector<Tensor> write_inputs(const TempDir& d, const LstmConfig& c, const std::vector<int32_t>& lens,
+                                 bool backward) {
+  std::vector<Tensor> in = make_lstm_inputs(c, lens, cat("byod/", c.batch, "/", c.hidden));
+  const char* names[] = {"x", "h0", "c0", "w", "seq_lengths", "dy", "dh_n", "dc_n"};
+  for (int i = 0; i < (backward ? 8 : 5); ++i) save_npy_tensor(d / cat(names[i], ".npy"), in[size_t(i)]);
+  return in;
+}
+
+// Loads OUT's arrays and compares each with lstm_ref on `in`.
+void expect_matches_reference(const TempDir& out, const LstmConfig& c, const std::vector<Tensor>& in,
+                              bool backward) {
+  std::vector<double> v[8];
+  for (size_t i = 0; i < in.size(); ++i) v[i] = in[i].to_f64();
+  std::vector<int64_t> lens = lens_of(in[4]);
+  ref::LstmOutputs f = ref::lstm_forward(ref_shape(c), v[0], v[1], v[2], v[3], lens);
+  LstmSpecs s = lstm_specs(c, false);
+  std::vector<NamedOutput> want = {{"y", f.y, s.fwd}, {"h_n", f.h_n, s.fwd}, {"c_n", f.c_n, s.fwd}};
+  if (backward) {
+    ref::LstmGrads g = ref::lstm_backward(ref_shape(c), v[0], v[1], v[2], v[3], lens, v[5], v[6], v[7]);
+    want.insert(want.end(), {{"dx", g.dx, s.bwd}, {"dh0", g.dh0, s.bwd}, {"dc0", g.dc0, s.bwd}, {"dw", g.dw, s.dw}});
+  } else {
+    EXPECT_FALSE(fs::exists(out / "dx.npy")) << "a forward-only run wrote gradients";
+  }
+  std::vector<Tensor> got;
+  for (const NamedOutput& o : want) got.push_back(load_npy_tensor(out / (o.name + ".npy"), DType::f32, o.name));
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(size_t(got[i].numel()), want[i].want.size()) << want[i].name << " has the wrong size";
+  CaseResult r = compare_outputs(want, got);
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+}
+
+TEST(LstmCommand, ForwardAndBackwardMatchReferenceWithFlags) {
+  TempDir in("fb_in"), out("fb_out");
+  LstmConfig c{3, 5, 2, 4, 2, true};
+  std::vector<Tensor> x = write_inputs(in, c, {5, 2, 4}, true);
+  Outcome r = run_tandem(cat("--in ", in.path, " --out ", out.path, " --hidden-size 4 --num-layers 2 --bidirectional 1"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_matches_reference(out, c, x, true);
+  EXPECT_TRUE(fs::exists(out / "run.json"));
+}
+
+TEST(LstmCommand, ForwardOnlyFromConfigJson) {
+  TempDir in("f_in"), out("f_out");
+  LstmConfig c{4, 3, 3, 5, 1, false};
+  std::vector<Tensor> x = write_inputs(in, c, {3, 1, 2, 3}, false);
+  std::ofstream(in / "config.json") << R"({"hidden_size": 5, "num_layers": 1, "bidirectional": false,
+                                           "precision": "HIGHEST", "backend": "cpu"})";
+  Outcome r = run_tandem(cat("--in ", in.path, " --out ", out.path));
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_matches_reference(out, c, x, false);
+}
+
+// NumPy writes the inputs (x in Fortran order, lengths int32) and reads every output back.
+TEST(LstmCommand, NumpyRoundTrip) {
+  if (std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with numpy (python3-numpy) is not installed";
+  TempDir in("np_in"), out("np_out");
+  const std::string make = cat(
+      "/usr/bin/python3 -c \"import numpy as np, os; d='", in.path.string(), "'\n"
+      "g=np.random.default_rng(7); B,T,I,H,L=3,4,2,3,2; S=2*L\n"
+      "n=sum(4*H*(I if l==0 else 2*H)+4*H*H+8*H for l in range(L) for _ in range(2))\n"
+      "np.save(os.path.join(d,'x.npy'), np.asfortranarray(g.uniform(-1,1,(B,T,I)).astype(np.float32)))\n"
+      "[np.save(os.path.join(d,k+'.npy'), g.uniform(-1,1,(S,B,H)).astype(np.float32)) for k in ('h0','c0','dh_n','dc_n')]\n"
+      "np.save(os.path.join(d,'w.npy'), g.uniform(-0.5,0.5,n).astype(np.float32))\n"
+      "np.save(os.path.join(d,'seq_lengths.npy'), np.array([4,1,3],dtype=np.int32))\n"
+      "np.save(os.path.join(d,'dy.npy'), g.uniform(-1,1,(B,T,2*H)).astype(np.float32))\"");
+  ASSERT_EQ(std::system(make.c_str()), 0);
+  Outcome r = run_tandem(cat("--in ", in.path, " --out ", out.path, " --hidden-size 3 --num-layers 2 --bidirectional 1"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  LstmConfig c{3, 4, 2, 3, 2, true};
+  const char* names[] = {"x", "h0", "c0", "w", "seq_lengths", "dy", "dh_n", "dc_n"};
+  std::vector<Tensor> x;
+  for (int i = 0; i < 8; ++i)
+    x.push_back(load_npy_tensor(in / cat(names[i], ".npy"), i == 4 ? DType::i32 : DType::f32, names[i]));
+  expect_matches_reference(out, c, x, true);
+  const std::string check = cat(
+      "/usr/bin/python3 -c \"import numpy as np, os; d='", out.path.string(), "'\n"
+      "want={'y':(3,4,6),'h_n':(4,3,3),'c_n':(4,3,3),'dx':(3,4,2),'dh0':(4,3,3),'dc0':(4,3,3),'dw':(",
+      get_num_params_in_lstm(2, 3, 2, true), ",)}\n"
+      "for k,s in want.items():\n a=np.load(os.path.join(d,k+'.npy'))\n"
+      " assert a.dtype==np.float32 and a.shape==s and np.isfinite(a).all(), (k,a.dtype,a.shape)\n"
+      "assert (np.load(os.path.join(d,'y.npy'))[1,1:]==0).all()\"");  // padded steps of row 1
+  EXPECT_EQ(std::system(check.c_str()), 0);
+}
+
+// PyTorch's nn.LSTM on the same data (ragged, bidirectional, 2 layers), its weights packed
+// as docs/LSTM_DATA.md says: every output and gradient within 1e-5. Optional: needs
+// python3-torch, which ci/deps.txt leaves out (it is large).
+TEST(LstmCommand, MatchesPyTorchNnLstm) {
+  TempDir work("torch");
+  const int status = std::system(cat("/usr/bin/python3 ", TANDEM_SOURCE_DIR, "/runners/cli/lstm_vs_torch.py ",
+                                     TANDEM_BIN, " ", work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(work / "log.txt");
+  std::stringstream log;
+  log << f.rdbuf();
+  if (code == 77) GTEST_SKIP() << "PyTorch (python3-torch) is not installed";
+  EXPECT_EQ(code, 0) << log.str();
+}
+
+// ---- bad input ------------------------------------------------------------------------
+struct BadCase {
+  const char* name;
+  std::function<void(const TempDir&)> spoil;  // turns a valid input directory into a bad one
+  const char* expect;                         // a phrase the message must contain
+  std::string flags = "--hidden-size 4 --num-layers 2 --bidirectional 1";
+};
+
+void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+std::string read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+Tensor f32(const Shape& s) { return Tensor::zeros(s, DType::f32); }
+Tensor i32(const std::vector<double>& v) { return Tensor::from_f64(v, {int64_t(v.size())}, DType::i32); }
+
+std::vector<BadCase> bad_cases() {
+  // The valid base: B=3, T=5, I=2, H=4, 2 layers, bidirectional, with dy.
+  return {
+      {"wrong_weight_count", [](const TempDir& d) { save_npy_tensor(d / "w.npy", f32({10})); }, "w.npy has shape [10]"},
+      {"weights_for_other_config", [](const TempDir&) {}, "w.npy has shape", "--hidden-size 4 --num-layers 1 --bidirectional 1"},
+      {"h0_wrong_shape", [](const TempDir& d) { save_npy_tensor(d / "h0.npy", f32({4, 3, 5})); }, "h0.npy has shape [4,3,5]"},
+      {"c0_wrong_batch", [](const TempDir& d) { save_npy_tensor(d / "c0.npy", f32({4, 2, 4})); }, "c0.npy has shape"},
+      {"x_rank_2", [](const TempDir& d) { save_npy_tensor(d / "x.npy", f32({3, 5})); }, "x.npy has shape [3,5]"},
+      {"dy_wrong_width", [](const TempDir& d) { save_npy_tensor(d / "dy.npy", f32({3, 5, 4})); }, "dy.npy has shape"},
+      {"dh_n_wrong_shape", [](const TempDir& d) { save_npy_tensor(d / "dh_n.npy", f32({1, 3, 4})); }, "dh_n.npy has shape"},
+      {"lengths_int64", [](const TempDir& d) { xt::dump_npy(d / "seq_lengths.npy", xt::xarray<int64_t>{5, 2, 4}); },
+       "seq_lengths.npy is int64, expected int32"},
+      {"lengths_float", [](const TempDir& d) { save_npy_tensor(d / "seq_lengths.npy",
+                                                               Tensor::from_f64({5, 2, 4}, {3}, DType::f32)); },
+       "seq_lengths.npy is float32, expected int32"},
+      {"lengths_zero", [](const TempDir& d) { save_npy_tensor(d / "seq_lengths.npy", i32({5, 0, 4})); },
+       "seq_lengths[1] = 0 is outside [1, 5]"},
+      {"lengths_too_long", [](const TempDir& d) { save_npy_tensor(d / "seq_lengths.npy", i32({5, 6, 4})); },
+       "seq_lengths[1] = 6 is outside [1, 5]"},
+      {"lengths_wrong_count", [](const TempDir& d) { save_npy_tensor(d / "seq_lengths.npy", i32({5, 2})); },
+       "seq_lengths.npy has shape [2]"},
+      {"x_float64", [](const TempDir& d) { save_npy_tensor(d / "x.npy", Tensor::zeros({3, 5, 2}, DType::f64)); },
+       "x.npy is float64, expected float32"},
+      {"unknown_precision", [](const TempDir&) {}, "unknown precision 'FASTEST'",
+       "--hidden-size 4 --num-layers 2 --bidirectional 1 --precision FASTEST"},
+      {"bf16_precision", [](const TempDir&) {}, "not implemented",
+       "--hidden-size 4 --num-layers 2 --bidirectional 1 --precision DEFAULT"},
+      {"unknown_backend", [](const TempDir&) {}, "unknown backend 'tpu'",
+       "--hidden-size 4 --num-layers 2 --bidirectional 1 --backend tpu"},
+      {"no_hidden_size", [](const TempDir&) {}, "hidden size is not given", "--num-layers 2"},
+      {"truncated_npy", [](const TempDir& d) { std::string b = read_bytes(d / "x.npy");
+                                               write_bytes(d / "x.npy", b.substr(0, b.size() - 7)); }, "truncated"},
+      {"truncated_header", [](const TempDir& d) { write_bytes(d / "h0.npy", read_bytes(d / "h0.npy").substr(0, 30)); },
+       "truncated header"},
+      {"trailing_bytes", [](const TempDir& d) { write_bytes(d / "w.npy", read_bytes(d / "w.npy") + "xyz!"); },
+       "trailing bytes"},
+      {"not_npy", [](const TempDir& d) { write_bytes(d / "c0.npy", "x,y\n1,2\n"); }, "magic"},
+      {"garbled_header", [](const TempDir& d) { std::string b = read_bytes(d / "dy.npy");
+                                                b.replace(b.find("descr"), 5, "dxxxx"); write_bytes(d / "dy.npy", b); },
+       "bad header"},
+      {"non_numeric_shape", [](const TempDir& d) { std::string b = read_bytes(d / "c0.npy");
+                                                   b[b.find("(") + 1] = 'x'; write_bytes(d / "c0.npy", b); },
+       "bad shape in header"},
+      {"missing_weights", [](const TempDir& d) { fs::remove(d / "w.npy"); }, "w.npy: no such file"},
+      {"bad_config_json", [](const TempDir& d) { std::ofstream(d / "config.json") << "{\"hidden_size\": 4,"; },
+       "not valid JSON"},
+      {"config_typo", [](const TempDir& d) { std::ofstream(d / "config.json") << R"({"hiden_size": 4})"; },
+       "unknown key 'hiden_size'"},
+      {"bidirectional_not_0_or_1", [](const TempDir&) {}, "--bidirectional",
+       "--hidden-size 4 --num-layers 2 --bidirectional 2"},
+      {"cuda_without_gpu", [](const TempDir&) {}, "cuda",
+       "--hidden-size 4 --num-layers 2 --bidirectional 1 --backend cuda"},
+  };
+}
+
+class LstmBadInput : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(LstmBadInput, ExitsFourWithHint) {
+  const BadCase bc = bad_cases()[GetParam()];
+  if (std::string(bc.name) == "cuda_without_gpu" && cuda_device_count() > 0)
+    GTEST_SKIP() << "a CUDA device is visible";
+  TempDir in(cat("bad_", bc.name)), out(cat("bad_out_", bc.name));
+  write_inputs(in, LstmConfig{3, 5, 2, 4, 2, true}, {5, 2, 4}, true);
+  bc.spoil(in);
+  Outcome r = run_tandem(cat("--in ", in.path, " --out ", out.path, " ", bc.flags));
+  EXPECT_EQ(r.code, 4) << bc.name << ": " << r.err;
+  EXPECT_NE(r.err.find(bc.expect), std::string::npos) << bc.name << ": message lacks '" << bc.expect << "':\n" << r.err;
+  EXPECT_NE(r.err.find("hint:"), std::string::npos) << bc.name << ": no hint:\n" << r.err;
+  EXPECT_FALSE(fs::exists(out / "y.npy")) << bc.name << ": outputs written despite bad input";
+}
+
+INSTANTIATE_TEST_SUITE_P(All, LstmBadInput, ::testing::Range<size_t>(0, bad_cases().size()),
+                         [](const auto& info) { return std::string(bad_cases()[info.param].name); });
+
+}  // namespace
+}  // namespace tandem

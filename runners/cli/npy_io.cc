@@ -1,0 +1,162 @@
+// .npy reading and writing (see npy_io.h). The header dictionary is parsed by xtensor's
+// xnpy parser and arrays are written by xt::dump_npy. The preamble and the data are read
+// here rather than by xt::load_npy because xnpy 0.24 (Debian 12) reads the header length
+// through a signed char (a header of 128 bytes or more, e.g. a 4-D shape, is misread) and
+// never checks that the data it read was all there (a truncated file loads as garbage).
+#include "runners/cli/npy_io.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xnpy.hpp>
+
+#include "engine/core/error.h"
+
+namespace tandem {
+namespace {
+
+const char* npy_hint(DType d) {
+  switch (d) {
+    case DType::i32: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.int32))";
+    case DType::f64: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.float64))";
+    default: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.float32))";
+  }
+}
+
+// NumPy's descr for our dtypes on a little-endian host ('<f4', '<f8', '<i4').
+std::string descr_of(DType d) {
+  switch (d) {
+    case DType::f32: return xt::detail::build_typestring<float>();
+    case DType::f64: return xt::detail::build_typestring<double>();
+    case DType::i32: return xt::detail::build_typestring<int32_t>();
+    default: TANDEM_CHECK(false, "npy: unsupported dtype ", dtype_name(d));
+  }
+  return {};
+}
+
+std::string numpy_name(const std::string& descr) {
+  if (descr == "<f4") return "float32";
+  if (descr == "<f8") return "float64";
+  if (descr == "<i4") return "int32";
+  if (descr == "<i8") return "int64";
+  if (descr == "|b1") return "bool";
+  return descr;
+}
+
+template <class T>
+void to_row_major(std::vector<char>& bytes, const std::vector<size_t>& shape) {
+  T* p = reinterpret_cast<T*>(bytes.data());
+  size_t n = bytes.size() / sizeof(T);
+  auto col = xt::adapt<xt::layout_type::column_major>(p, n, xt::no_ownership(), shape);
+  xt::xarray<T, xt::layout_type::row_major> row = col;
+  std::memcpy(bytes.data(), row.data(), bytes.size());
+}
+
+}  // namespace
+
+Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& what) {
+  const std::string hint = npy_hint(dtype);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw_bad_input(cat(what, ": no such file ", path), cat("the input directory must hold ", what, "; ", hint));
+  const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_bad_input(cat(what, ": cannot open ", path), "check the file's permissions");
+  auto malformed = [&](const std::string& why) {
+    throw_bad_input(cat(what, ": ", path, " is not a valid .npy file: ", why), hint);
+  };
+  // Preamble: "\x93NUMPY", major, minor, header length (u16 LE in v1, u32 LE in v2/v3).
+  unsigned char pre[8] = {};
+  in.read(reinterpret_cast<char*>(pre), 8);
+  if (!in || std::memcmp(pre, "\x93NUMPY", 6) != 0) malformed("missing the \\x93NUMPY magic");
+  const int major = pre[6];
+  if (major < 1 || major > 3) malformed(cat("unsupported format version ", major, ".", int(pre[7])));
+  const int len_bytes = major == 1 ? 2 : 4;
+  unsigned char len_le[4] = {};
+  in.read(reinterpret_cast<char*>(len_le), len_bytes);
+  if (!in) malformed("truncated header");
+  uint64_t header_len = 0;
+  for (int i = len_bytes - 1; i >= 0; --i) header_len = (header_len << 8) | len_le[i];
+  const uint64_t data_offset = 8 + uint64_t(len_bytes) + header_len;
+  if (data_offset > file_bytes) malformed("truncated header");
+  std::string header(size_t(header_len), '\0');
+  in.read(header.data(), std::streamsize(header_len));
+  if (!in) malformed("truncated header");
+
+  // xnpy reads each shape entry with `stream >> size_t` and keeps whatever it gets, so a
+  // non-numeric entry would become an unset value: only digits, commas and spaces may appear.
+  const size_t shape_at = header.find("'shape'"), open_at = header.find('(', shape_at);
+  const size_t close_at = header.find(')', open_at);
+  if (shape_at == std::string::npos || open_at == std::string::npos || close_at == std::string::npos ||
+      header.find_first_not_of("0123456789, ", open_at + 1) != close_at)
+    malformed(cat("bad shape in header: ", header));
+  std::string descr;
+  bool fortran = false;
+  std::vector<size_t> shape;
+  try {
+    xt::detail::parse_header(header, descr, &fortran, shape);
+  } catch (const std::exception& e) {
+    malformed(cat("bad header (", e.what(), "): ", header));
+  }
+  if (descr != descr_of(dtype))
+    throw_bad_input(cat(what, " is ", numpy_name(descr), ", expected ", numpy_name(descr_of(dtype))), hint);
+  // The data must be exactly prod(shape) elements: fewer is a truncated file, more is not .npy.
+  uint64_t count = 1;
+  for (size_t d : shape) {
+    if (d != 0 && count > std::numeric_limits<uint64_t>::max() / d) malformed("shape overflows");
+    count *= d;
+  }
+  const uint64_t want = count * dtype_size(dtype);
+  const uint64_t have = file_bytes - data_offset;
+  if (have != want)
+    malformed(cat("the header's shape needs ", want, " data bytes but the file holds ", have,
+                  have < want ? " (truncated?)" : " (trailing bytes)"));
+
+  std::vector<char> bytes(static_cast<size_t>(want));
+  in.read(bytes.data(), std::streamsize(want));
+  if (!in) malformed("could not read the data");
+  if (fortran && shape.size() > 1) {
+    if (dtype == DType::f32) to_row_major<float>(bytes, shape);
+    else if (dtype == DType::f64) to_row_major<double>(bytes, shape);
+    else to_row_major<int32_t>(bytes, shape);
+  }
+  Shape s(shape.begin(), shape.end());
+  Tensor t = Tensor::empty(s, dtype);
+  if (want) std::memcpy(t.raw(), bytes.data(), bytes.size());
+  return t;
+}
+
+void save_npy_tensor(const std::string& path, const Tensor& host) {
+  TANDEM_CHECK(host.device().kind == DeviceKind::cpu, "save_npy_tensor takes a host tensor");
+  std::vector<size_t> shape(host.shape().begin(), host.shape().end());
+  const size_t n = size_t(host.numel());
+  std::string bytes;
+  switch (host.dtype()) {
+    case DType::f32: bytes = xt::dump_npy(xt::adapt(host.data<float>(), n, xt::no_ownership(), shape)); break;
+    case DType::f64: bytes = xt::dump_npy(xt::adapt(host.data<double>(), n, xt::no_ownership(), shape)); break;
+    case DType::i32: bytes = xt::dump_npy(xt::adapt(host.data<int32_t>(), n, xt::no_ownership(), shape)); break;
+    default: TANDEM_CHECK(false, "npy: cannot write ", dtype_name(host.dtype()));
+  }
+  // Atomic: readers see either the old file or the complete new one, never a partial write.
+  const std::string tmp = cat(path, ".tmp.", ::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw Error(ErrorKind::internal, cat("cannot create ", tmp, ": ", std::strerror(errno)),
+                      "check that the output directory is writable");
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0 &&
+                  ::fsync(::fileno(f)) == 0;
+  const bool closed = std::fclose(f) == 0;
+  if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw Error(ErrorKind::internal, cat("cannot write ", path, ": ", why), "check free disk space and permissions");
+  }
+}
+
+}  // namespace tandem

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Times PyTorch's nn.LSTM on CPU on tandem's LSTM performance shapes, for docs/PERFORMANCE.md.
+
+Optional: needs Debian's python3-torch (`apt-get install python3-torch`, not in ci/deps.txt:
+it is large). The shapes come from `lstm_cpu_bench --list-shapes`, so both tools time the same
+list. Forward is inference (torch.no_grad); forward+backward is the forward with autograd then
+backward of a seeded cotangent on y (dh_n, dc_n too), as lstm_cpu_bench does. FLOPs use
+the same formula (GEMM terms; forward+backward = 3 x forward). Reported: min wall time
+over --reps and GFLOP/s from it, and min process CPU time with GFLOP per CPU-second.
+Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS, whose
+threads torch.set_num_threads does not govern.
+
+    torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] > torch.json
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+
+def forward_flops(s):
+    d = 2 if s["bidirectional"] else 1
+    proj = rec = 0.0
+    for layer in range(s["layers"]):
+        inp = s["input"] if layer == 0 else d * s["hidden"]
+        for _ in range(d):
+            proj += 2.0 * s["batch"] * s["seq"] * 4 * s["hidden"] * inp
+            rec += 2.0 * s["batch"] * s["seq"] * 4 * s["hidden"] * s["hidden"]
+    return proj, rec
+
+
+def time_reps(reps, body):
+    """Sorted wall and process-CPU (all threads) seconds of `reps` runs after a warm-up."""
+    body()
+    wall, cpu = [], []
+    for _ in range(reps):
+        c0, t0 = time.process_time(), time.perf_counter()
+        body()
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return sorted(wall), sorted(cpu)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shapes", required=True, help="JSON from lstm_cpu_bench --list-shapes")
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: all cores)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--filter", default="")
+    a = ap.parse_args()
+    threads = a.threads or len(os.sched_getaffinity(0))
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    results = []
+    for s in json.load(open(a.shapes)):
+        if a.filter and a.filter not in json.dumps(s) and a.filter not in s["label"]:
+            continue
+        d = 2 if s["bidirectional"] else 1
+        B, T, H, L = s["batch"], s["seq"], s["hidden"], s["layers"]
+        lstm = torch.nn.LSTM(s["input"], H, num_layers=L, bidirectional=s["bidirectional"], batch_first=True)
+        x = torch.rand(B, T, s["input"]) * 0.2 - 0.1
+        h0, c0 = torch.zeros(L * d, B, H), torch.zeros(L * d, B, H)
+        dy = torch.rand(B, T, d * H) * 0.2 - 0.1
+        dh, dc = torch.rand(L * d, B, H) * 0.2 - 0.1, torch.rand(L * d, B, H) * 0.2 - 0.1
+        proj, rec = forward_flops(s)
+
+        def fwd():
+            with torch.no_grad():
+                lstm(x, (h0, c0))
+
+        def fwd_bwd():
+            xg = x.clone().requires_grad_(True)
+            y, (hn, cn) = lstm(xg, (h0.clone().requires_grad_(True), c0.clone().requires_grad_(True)))
+            torch.autograd.backward([y, hn, cn], [dy, dh, dc])
+
+        modes = [("fwd", 1.0, fwd)] + ([("fwd+bwd", 3.0, fwd_bwd)] if s["train"] else [])
+        for mode, factor, body in modes:
+            wall, cpu = time_reps(a.reps, body)
+            flops = factor * (proj + rec)
+            r = dict(s, mode=mode, median_s=statistics.median(wall), min_s=wall[0], min_cpu_s=cpu[0],
+                     reps=len(wall), flops=flops, projection_flops=factor * proj, recurrent_flops=factor * rec,
+                     gflops=flops / wall[0] / 1e9, gflops_cpu=flops / cpu[0] / 1e9,
+                     load_average=os.getloadavg()[0])
+            print(f"{s['label']} B{B} T{T} H{H} L{L}{' bidi' if d == 2 else ''} {mode}: "
+                  f"min {wall[0] * 1e3:.1f} ms wall, {cpu[0] * 1e3:.1f} ms cpu; {r['gflops']:.2f} GFLOP/s wall, "
+                  f"{r['gflops_cpu']:.2f} per cpu-second", file=sys.stderr)
+            results.append(r)
+    json.dump({"tool": f"torch {torch.__version__} nn.LSTM", "threads": torch.get_num_threads(),
+               "reps": a.reps, "results": results}, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
