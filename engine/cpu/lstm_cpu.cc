@@ -2,6 +2,7 @@
 // B batch, T steps, In layer input width, H hidden, D directions; "step s" is the s-th cell
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
+#include "engine/cpu/vector_clones.h"
 #include "engine/cpu/lstm_gates.h"
 
 #include <cblas.h>
@@ -19,13 +20,8 @@ extern "C" void openblas_set_num_threads(int);
 #endif
 
 namespace tandem::cpu {
-// The per-row cell loops, compiled twice — AVX2+FMA and baseline x86-64 — and picked at load
-// time (GCC/Clang function multiversioning), so one binary vectorizes wide where it can.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TANDEM_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define TANDEM_VECTOR_CLONES
-#endif
+// The per-row cell loops are compiled twice — AVX2+FMA and baseline x86-64 — and picked at
+// load time (TANDEM_VECTOR_CLONES), so one binary vectorizes wide where it can.
 
 namespace detail {
 
