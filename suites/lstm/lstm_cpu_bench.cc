@@ -29,17 +29,6 @@ extern "C" int openblas_get_num_threads(void);
 namespace tandem {
 namespace {
 
-struct Flops {
-  double projection = 0, recurrent = 0;
-};
-Flops forward_flops(const LstmConfig& c) {
-  Flops f;
-  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
-    f.projection += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.layer_input(p));
-    f.recurrent += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.hidden);
-  }
-  return f;
-}
 
 double process_cpu_seconds() {
   timespec ts{};
@@ -134,7 +123,7 @@ int main(int argc, char** argv) {
     const size_t st = static_cast<size_t>(state);
     std::vector<float> y(static_cast<size_t>(ny)), hn(st), cn(st), dx(x.size()), dh0(st), dc0(st), dw(w.size());
     std::vector<int32_t> lens(size_t(c.batch), int32_t(c.seq));
-    const Flops f = forward_flops(c);
+    const LstmFlops f = lstm_forward_flops(c);
     auto record = [&](const char* mode, double factor, const Times& t) {
       nlohmann::json r = j;
       const double flops = factor * (f.projection + f.recurrent);

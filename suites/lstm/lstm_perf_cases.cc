@@ -18,24 +18,13 @@
 namespace tandem {
 namespace {
 
-struct Flops {
-  double projection = 0, recurrent = 0;
-};
-Flops forward_flops(const LstmConfig& c) {
-  Flops f;
-  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
-    f.projection += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.layer_input(p));
-    f.recurrent += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.hidden);
-  }
-  return f;
-}
 
 Case perf_case(const std::string& label, const LstmConfig& c, bool train) {
   Case k;
   k.suite = "lstm";
   k.name = cat("lstm/perf/", label, "/B:", c.batch, "/T:", c.seq, "/I:", c.input, "/H:", c.hidden,
                "/L:", c.layers, "/bidi:", int(c.bidirectional), train ? "/train" : "/fwd");
-  Flops f = forward_flops(c);
+  LstmFlops f = lstm_forward_flops(c);
   k.params = {{"batch", c.batch}, {"seq", c.seq}, {"input", c.input}, {"hidden", c.hidden},
               {"layers", c.layers}, {"bidirectional", c.bidirectional}, {"mode", train ? "train" : "fwd"},
               {"fwd_projection_flops", f.projection}, {"fwd_recurrent_flops", f.recurrent},

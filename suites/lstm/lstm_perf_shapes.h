@@ -16,4 +16,18 @@ struct LstmPerfShape {
 };
 std::vector<LstmPerfShape> lstm_perf_shapes();
 
+// The forward's GEMM FLOPs, the input projection apart from the recurrence (the gate math is
+// O(B·T·H) and not counted): per pseudo-layer p, 2·B·T·4H·In_p and 2·B·T·4H·H.
+struct LstmFlops {
+  double projection = 0, recurrent = 0;
+};
+inline LstmFlops lstm_forward_flops(const LstmConfig& c) {
+  LstmFlops f;
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
+    f.projection += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.layer_input(p));
+    f.recurrent += 2.0 * double(c.batch * c.seq * 4 * c.hidden * c.hidden);
+  }
+  return f;
+}
+
 }  // namespace tandem
