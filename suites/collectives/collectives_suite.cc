@@ -7,6 +7,7 @@
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/error.h"
 #include "suites/collectives/collectives_cases.h"
+#include "suites/common/harness.h"
 #include "suites/register_suites.h"
 
 namespace tandem {
@@ -21,6 +22,7 @@ void register_collectives_suite(Registry& reg) {
         c.name = coll::case_name(s);
         c.params = {{"op", op}, {"dtype", dtype_name(t)}, {"groups", layout}};
         c.profiles = profiles_from("quick");
+        c.agrees_across_ranks = true;  // make_nccl_communicator agrees on GPU availability
         // On the host: the MPI backend; on a GPU (--backend cuda): NCCL on device buffers.
         c.instantiate = [s](Device d) -> CaseInstance {
           // The world size the launcher announces (1 without one) decides whether the
@@ -30,6 +32,10 @@ void register_collectives_suite(Registry& reg) {
           std::string why;
           coll::layout_groups(s.layout, std::max(1, comm::launcher_world_size()), s.op, &why);
           if (!why.empty()) throw_unsupported(why);
+          // Alone (no launcher), this rank's own view of the GPU is the agreed one: skip
+          // without starting MPI. Under a launcher, backend_collectives agrees across ranks.
+          if (comm::launcher_world_size() <= 1)
+            if (std::string dev = device_unavailable_reason(d); !dev.empty()) throw_unsupported(dev);
           comm::Collectives& ctx = coll::backend_collectives(d);
           coll::layout_groups(s.layout, ctx.world().size(), s.op, &why);
           if (!why.empty()) throw_unsupported(why);

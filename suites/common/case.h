@@ -56,6 +56,10 @@ struct Case {
   nlohmann::json params;
   std::set<std::string> profiles;  // see profiles_from()
   double flops = 0;          // per run of body, for GFLOP/s
+  // The case runs on every MPI rank together and decides device availability itself, agreed
+  // across ranks (the NCCL cases): the harness must not skip it on one rank alone, or a rank
+  // without a GPU would walk on while the others wait in the agreement.
+  bool agrees_across_ranks = false;
   // Throws tandem::Error(unsupported) when the device cannot run this case: a skip.
   std::function<CaseInstance(Device)> instantiate;
 };
