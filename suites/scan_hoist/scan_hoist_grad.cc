@@ -6,7 +6,6 @@
 // that on the saved residuals' shapes, checks both gradients against the closed form in f64,
 // and measures the peak bytes and time of forward + backward for both programs.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "engine/core/allocator.h"
@@ -16,6 +15,7 @@
 #include "engine/passes/vjp.h"
 #include "suites/scan_hoist/scan_hoist_cases.h"
 #include "suites/scan_hoist/scan_hoist_grad.h"
+#include "suites/common/timing.h"
 #include "suites/scan_hoist/scan_hoist_measure.h"
 
 namespace tandem {
@@ -54,27 +54,21 @@ std::vector<std::vector<double>> mse_gradient_closed_form(const std::vector<Tens
   return {std::vector<double>(size_t(in.at(0).numel()), 0.0), gx, gy};
 }
 
+Tensor unit_cotangent(DType t) {
+  Tensor ct = Tensor::empty({}, t);
+  store_from_f64(ct.raw(), t, 0, 1.0);
+  return ct;
+}
+
 GradMeasured measure_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs, int reps, Device d) {
   GradMeasured m;
   Allocator& a = Allocator::instance();
-  Tensor ct = Tensor::empty({}, v.forward.out_vars.at(0).type().dtype);
-  store_from_f64(ct.raw(), ct.dtype(), 0, 1.0);
+  const Tensor ct = unit_cotangent(v.forward.out_vars.at(0).type().dtype);
   a.reset_peak(d);
   int64_t live = a.stats(d).live_bytes;
-  VjpRun first = run_vjp(v, inputs, {ct}, d);
+  m.cotangents = run_vjp(v, inputs, {ct}, d).cotangents;
   m.peak_above_inputs = a.stats(d).peak_bytes - live;
-  m.cotangents = first.cotangents;
-  first = VjpRun{};
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    run_vjp(v, inputs, {ct}, d);
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  if (!t.empty()) {
-    std::sort(t.begin(), t.end());
-    m.median_s = t[t.size() / 2];
-  }
+  m.median_s = summarize(time_repeated([&] { run_vjp(v, inputs, {ct}, d); }, 0, reps, 0)).median;
   return m;
 }
 
@@ -126,11 +120,7 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
     typecheck(vh->backward);
     auto in = std::make_shared<std::vector<Tensor>>(seeded_inputs(w->program, key));
     CaseInstance inst;
-    inst.body = [vh, in, dev] {
-      Tensor ct = Tensor::empty({}, DType::f32);
-      store_from_f64(ct.raw(), DType::f32, 0, 1.0);
-      run_vjp(*vh, *in, {ct}, dev);
-    };
+    inst.body = [vh, in, dev] { run_vjp(*vh, *in, {unit_cotangent(DType::f32)}, dev); };
     inst.info = {{"timed_body", "forward + backward of the hoisted program"}};
     inst.check = [w, h, vo, vh, in, dev, reps, L] {
       CaseResult r;

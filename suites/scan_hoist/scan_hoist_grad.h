@@ -20,6 +20,9 @@ int64_t residuals_of_at_least(const SavedResiduals& s, int64_t elements);
 // d loss / d (x1, x2, y) of mse_workload's program, in f64, from its inputs.
 std::vector<std::vector<double>> mse_gradient_closed_form(const std::vector<Tensor>& in);
 
+// A rank-0 tensor holding 1: the output cotangent of a scalar loss.
+Tensor unit_cotangent(DType t);
+
 struct GradMeasured {
   std::vector<Tensor> cotangents;
   int64_t peak_above_inputs = 0;  // bytes: Allocator peak of forward + backward − live before

@@ -2,13 +2,13 @@
 #include "suites/scan_hoist/scan_hoist_measure.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <random>
 
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
+#include "suites/common/timing.h"
 #include "suites/scan_hoist/scan_hoist_workloads.h"
 
 namespace tandem {
@@ -23,16 +23,10 @@ Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, in
   m.outputs = first.run(p, inputs);
   m.peak_above_inputs = a.stats(d).peak_bytes - live;
   for (const EqnTiming& t : first.timings()) m.time_by_eqn.push_back({t.prim, t.seconds});
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    Executor(d).run(p, inputs);
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  if (!t.empty()) {
-    std::sort(t.begin(), t.end());
-    m.min_s = t.front();
-    m.median_s = t[t.size() / 2];
+  if (reps > 0) {
+    TimingStats t = summarize(time_repeated([&] { Executor(d).run(p, inputs); }, 0, reps, 0));
+    m.min_s = t.min;
+    m.median_s = t.median;
   }
   return m;
 }
