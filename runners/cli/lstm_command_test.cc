@@ -144,7 +144,7 @@ TEST(LstmCommand, NumpyRoundTrip) {
 // python3-torch, which ci/deps.txt leaves out (it is large).
 TEST(LstmCommand, MatchesPyTorchNnLstm) {
   TempDir work("torch");
-  const int status = std::system(cat("/usr/bin/python3 ", TANDEM_SOURCE_DIR, "/runners/cli/lstm_vs_torch.py ",
+  const int status = std::system(cat("/usr/bin/python3 ", TANDEM_SOURCE_DIR, "/tools/lstm_vs_torch.py ",
                                      TANDEM_BIN, " ", work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream f(work / "log.txt");

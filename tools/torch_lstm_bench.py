@@ -10,7 +10,7 @@ over --reps and GFLOP/s from it, and min process CPU time with GFLOP per CPU-sec
 Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS, whose
 threads torch.set_num_threads does not govern.
 
-    torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] > torch.json
+    tools/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] > torch.json
 """
 import argparse
 import json

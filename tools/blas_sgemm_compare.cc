@@ -1,6 +1,6 @@
 // Measures sgemm of each candidate CPU BLAS on this machine, to choose tandem's BLAS
 // (docs/PERFORMANCE.md). Each library is dlopen'ed privately so both can be timed in one
-// process on the same operands: `blas_sgemm_compare libopenblas.so.0 libblis.so.4`.
+// process on the same operands: `build/tools/blas_sgemm_compare libopenblas.so.0 libblis.so.4`.
 #include <dlfcn.h>
 
 #include <algorithm>

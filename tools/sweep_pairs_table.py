@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Sets each tandem collective next to the raw MPI call it wraps, from the records of one
-`tandem run collectives` sweep (docs/PERFORMANCE.md, "Collectives"): per size, busbw of both
+`tandem collectives` sweep (docs/PERFORMANCE.md, "Collectives"): per size, busbw of both
 at the p50 time and the time ratio tandem / raw, then geometric means of the ratio for
 messages below and from 1 MiB.
 
-    sweep_pairs_table.py results/coll-np4/records.json
+    tools/sweep_pairs_table.py results/coll-np4/records.json
 
 busbw follows nccl-tests: algbw = S / t, × 2(G-1)/G for psum, × (G-1)/G for all_gather,
 psum_scatter, all_to_all and ragged_all_to_all (G = ranks in the group).

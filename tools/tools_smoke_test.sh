@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs the tools' documented commands (tools/README.md) on their smallest rows, so a moved
+# path, a renamed flag or a broken JSON field fails ctest: tools_smoke_test.sh BUILD_TOOLS_DIR
+set -euo pipefail
+bin=${1:?usage: tools_smoke_test.sh BUILD_TOOLS_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# lstm_cpu_bench: the shape list torch_lstm_bench.py reads, then one timed inference row.
+"$bin/lstm_cpu_bench" --list-shapes > "$work/shapes.json"
+/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert len(s) >= 5 and "label" in s[0]' \
+  "$work/shapes.json" || fail "lstm_cpu_bench --list-shapes: not a list of shapes"
+OPENBLAS_NUM_THREADS=1 "$bin/lstm_cpu_bench" --threads 1 --reps 1 --filter infer_b1 > "$work/t.json" 2> /dev/null
+/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 2 and all(x["gflops"] > 0 for x in r)' \
+  "$work/t.json" || fail "lstm_cpu_bench --filter infer_b1: expected 2 rows with GFLOP/s > 0"
+# Bad input: exit 4 with a hint.
+set +e
+"$bin/lstm_cpu_bench" --no-such-flag > /dev/null 2> "$work/err"; rc=$?
+set -e
+[[ $rc == 4 ]] && grep -q 'hint:' "$work/err" || fail "lstm_cpu_bench --no-such-flag: rc=$rc, want 4 and a hint"
+
+# lstm_perf_table.py: the Markdown table of a (tandem, torch) pair; the same file twice gives 1.00x.
+/usr/bin/python3 "$here/lstm_perf_table.py" "$work/t.json" "$work/t.json" > "$work/table.md"
+[[ $(grep -c '1.00x' "$work/table.md") == 2 ]] || { cat "$work/table.md"; fail "lstm_perf_table.py: want two 1.00x rows"; }
+set +e
+/usr/bin/python3 "$here/lstm_perf_table.py" "$work/t.json" > /dev/null 2> "$work/err"; rc=$?
+set -e
+[[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_perf_table.py with an odd file count: rc=$rc, want non-zero and a hint"
+
+# blas_sgemm_compare: no library named is bad input; an unloadable one too.
+set +e
+"$bin/blas_sgemm_compare" > /dev/null 2> "$work/err"; rc=$?
+set -e
+[[ $rc == 4 ]] && grep -q 'hint:' "$work/err" || fail "blas_sgemm_compare without a library: rc=$rc, want 4 and a hint"
+set +e
+"$bin/blas_sgemm_compare" libno_such_blas.so > /dev/null 2>&1; rc=$?
+set -e
+[[ $rc == 4 ]] || fail "blas_sgemm_compare libno_such_blas.so: rc=$rc, want 4"
+echo "tools smoke: ok"
