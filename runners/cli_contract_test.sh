@@ -27,6 +27,14 @@ grep -q "hint: use quick, nightly or full" "$out/stderr" || { echo "FAIL: bad in
 expect 4 "unknown backend is bad input" -- "$tandem" run --backend tpu
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate
+# `run collectives` is neither the sweep nor the suite: bad input naming both commands.
+expect 4 "run collectives is bad input" -- "$tandem" run collectives -b 1K -e 4K -o psum
+grep -q "tandem run --suite collectives" "$out/stderr" && grep -q "sweep is .tandem collectives" "$out/stderr" \
+  || { echo "FAIL: run collectives: the hint does not name both commands"; cat "$out/stderr"; fail=1; }
+expect 4 "a suite as a word to check is bad input" -- "$tandem" check dot
+grep -q "hint: .tandem check --suite dot" "$out/stderr" || { echo "FAIL: check dot: no --suite hint"; fail=1; }
+expect 0 "the sweep has its own command" -- "$tandem" collectives --help
+grep -q "min-bytes" "$out/stdout" || { echo "FAIL: tandem collectives --help does not list the sweep flags"; fail=1; }
 TANDEM_SELFTEST=1 expect 1 "a wrong result is a correctness failure" -- "$tandem" check -q --suite selftest --out "$out/c"
 python3 -c "
 import json; d=json.load(open('$out/c/records.json'))

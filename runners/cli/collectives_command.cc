@@ -1,5 +1,4 @@
-// `tandem run collectives` (also `tandem collectives`): the nccl-tests-style sweep, with
-// nccl-tests' flags: -b -e -f sizes, -n -w iterations, -c check, -d dtype, -o op(s).
+// `tandem collectives`: the nccl-tests-style sweep, with nccl-tests' flags: -b -e -f sizes, -n -w iterations, -c check, -d dtype, -o op(s).
 #include <CLI/CLI.hpp>
 
 #include <memory>
@@ -11,7 +10,7 @@ namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<coll::SweepOptions>();
   CLI::App* cmd = app.add_subcommand("collectives",
-      "sweep collectives over sizes under mpirun/srun (also `tandem run collectives`)");
+      "nccl-tests-style sweep of collectives over sizes under mpirun/srun (the suite's cases: `tandem run --suite collectives`)");
   // Sizes take nccl-tests' suffixes: 1K = 1024, 16M = 16 MiB, 1G.
   cmd->add_option("-b,--min-bytes", o->min_bytes, "smallest message in bytes, e.g. 1024 or 1K (nccl-tests' S; default 1K)")
       ->transform(CLI::AsSizeValue(false));
@@ -31,7 +30,7 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
                   "machine stall hits a tandem op and its raw MPI call alike (default 0: each op's iterations in one block)");
   cmd->add_option("--time-reduce", o->time_reduce, "reduce per-iteration times across ranks: max avg min (default max)");
   cmd->add_option("--watchdog-timeout", o->watchdog_s, "seconds before a hung collective aborts the job (default 300)");
-  cmd->add_option("--out", o->out, "directory for records.json (rank 0 writes)");
+  cmd->add_option("--out", o->out, "directory for records.json, rank 0 writes (default results/collectives)");
   cmd->callback([o, &exit_code] { exit_code = coll::run_sweep(*o); });
 }
 

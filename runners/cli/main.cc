@@ -1,4 +1,4 @@
-// The tandem CLI: list | run | check | bench | lstm | report | gate | history | baseline.
+// The tandem CLI: list | run | check | bench | collectives | lstm | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
 #include <string>
@@ -13,15 +13,27 @@ void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/col
 void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lstm_command.cc
 }
 
+namespace {
+// `tandem run collectives` once meant the sweep while `tandem run --suite collectives` meant the
+// suite's cases. Now a suite is only ever chosen with --suite and the sweep is
+// `tandem collectives`: a suite name given as a word to run/check/bench/list is bad input
+// that names both commands, never a silent choice of one.
+int reject_suite_as_word(int argc, char** argv) {
+  if (argc < 3) return 0;
+  const std::string cmd = argv[1], word = argv[2];
+  if ((cmd != "run" && cmd != "check" && cmd != "bench" && cmd != "list") || word.empty() || word[0] == '-')
+    return 0;
+  std::cerr << "error: `tandem " << cmd << " " << word << "`: " << cmd << " takes no suite name as a word\n"
+            << "  hint: `tandem " << cmd << " --suite " << word << "` runs that suite's cases";
+  if (word == "collectives") std::cerr << "; the nccl-tests-style sweep is `tandem collectives -b 1K -e 16M -o psum`";
+  std::cerr << "\n";
+  return tandem::exit_code::bad_input;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace tandem;
-  // `tandem run collectives ...` is the sweep: the same as `tandem collectives ...`.
-  std::vector<char*> args(argv, argv + argc);
-  if (argc >= 3 && std::string(argv[1]) == "run" && std::string(argv[2]) == "collectives") {
-    args.erase(args.begin() + 1);
-    --argc;
-    argv = args.data();
-  }
+  if (int code = reject_suite_as_word(argc, argv)) return code;
   CLI::App app{"tandem: correctness and performance of JAX-style numerics, engine vs reference"};
   app.require_subcommand(1);
   int code = exit_code::pass;

@@ -1,5 +1,5 @@
 // Built instead of the collectives suite when MPI is not found: it registers no cases, and
-// `tandem run collectives` says MPI is needed.
+// `tandem collectives` says MPI is needed.
 #include "suites/register_suites.h"
 
 namespace tandem {

@@ -2,7 +2,7 @@
 # Under mpirun only rank 0 writes files, and writes them whole. Each rank starts in a
 # directory of its own and gets the same relative --out, so a file written by any other
 # rank would show up under that rank's directory. Checked for the sweep
-# (`tandem run collectives`) and for the case harness (`tandem run --suite collectives`):
+# (`tandem collectives`) and for the case harness (`tandem run --suite collectives`):
 # rank 0's directory holds complete JSON (the expected record count, no leftover temporary
 # files); every other rank's directory stays empty.
 # usage: rank0_writes_test.sh TANDEM MPIEXEC [NP]
@@ -46,7 +46,7 @@ EOF
 }
 
 # The sweep: 2 ops × 3 sizes (nccl-tests size suffixes), out of place → 6 rows.
-launch sweep run collectives -b 1K -e 4K -f 2 -n 2 -w 1 --inplace out -o psum,all_gather --out out
+launch sweep collectives -b 1K -e 4K -f 2 -n 2 -w 1 --inplace out -o psum,all_gather --out out
 expect_rank0_only sweep records.json
 expect_records "$work/sweep/rank0/out/records.json" 6
 grep -q "^psum" "$work/sweep.log" || fail "sweep: rank 0 printed no table"

@@ -1,4 +1,4 @@
-// The nccl-tests-style sweep behind `tandem run collectives`: sizes from -b to -e by factor
+// The nccl-tests-style sweep behind `tandem collectives`: sizes from -b to -e by factor
 // -f, -w warm-up and -n timed iterations (identical on every rank), optional check (-c),
 // in-place and out-of-place, a group layout; per-iteration times reduced across ranks (max
 // by default); algbw = S / t and busbw = algbw × factor with nccl-tests' S and factor per
@@ -26,7 +26,7 @@ struct SweepOptions {
   std::string time_reduce = "max";  // max | avg | min
   bool interleave = false;  // rows of one size take turns per iteration (fair A/B on a noisy machine)
   double watchdog_s = 300;
-  std::string out = "results";
+  std::string out = "results/collectives";  // apart from `tandem run`'s default results/
 };
 
 // Sweep op names: psum all_gather psum_scatter all_to_all ragged_all_to_all ppermute

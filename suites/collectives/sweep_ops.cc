@@ -118,7 +118,7 @@ SweepOp make_sweep_op(comm::Collectives& c, const std::string& op, const comm::G
     s.expected = [](int64_t i) { return value(0, i); };
     s.run = [&c, g, s] { comm::pbroadcast_into(c, s.send, s.recv, 0, g); };
   } else {
-    throw_bad_input(cat("unknown sweep op '", op, "'"), "see `tandem run collectives --help` for the list");
+    throw_bad_input(cat("unknown sweep op '", op, "'"), "see `tandem collectives --help` for the list");
   }
   (void)base;
   if (!s.result) s.result = [r = s.recv] { return r; };

@@ -1,4 +1,4 @@
-// Without MPI, `tandem run collectives` explains what is missing.
+// Without MPI, `tandem collectives` explains what is missing.
 #include "engine/core/error.h"
 #include "suites/collectives/sweep.h"
 
