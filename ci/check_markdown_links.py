@@ -11,8 +11,9 @@ links to an anchor of the same page (#section). A `#fragment` after a path is ig
 """
 import os
 import re
-import subprocess
 import sys
+
+from repo_files import repo_files
 
 INLINE = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
@@ -20,16 +21,7 @@ SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 def markdown_files(root):
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-                             capture_output=True, check=True).stdout.decode()
-        paths = [p for p in out.split("\0") if p]
-    except (OSError, subprocess.CalledProcessError):
-        paths = []
-        for d, dirs, files in os.walk(root):
-            dirs[:] = [x for x in dirs if not x.startswith(".") and not x.startswith("build")]
-            paths += [os.path.relpath(os.path.join(d, f), root) for f in files]
-    return sorted(p for p in paths if p.endswith(".md") and os.path.isfile(os.path.join(root, p)))
+    return repo_files(root, (".md",))
 
 
 def links(text):
