@@ -295,6 +295,7 @@ void register_elementwise_primitives() {
   register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
                  [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
   register_unary("sqrt", true, [](double x) { return std::sqrt(x); }, [](float x) { return std::sqrt(x); });
+  register_unary("erf", true, [](double x) { return std::erf(x); }, [](float x) { return std::erf(x); });
   register_integer_pow();
   register_binary("add", [](auto a, auto b) { return a + b; });
   register_binary("sub", [](auto a, auto b) { return a - b; });
