@@ -19,17 +19,6 @@ double wrap_i32(int64_t v) {
   return static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(v)));
 }
 
-double unary_f64(const std::string& op, double x) {
-  if (op == "neg") return -x;
-  if (op == "exp") return std::exp(x);
-  if (op == "log") return std::log(x);
-  if (op == "sin") return std::sin(x);
-  if (op == "cos") return std::cos(x);
-  if (op == "tanh") return std::tanh(x);
-  if (op == "logistic") return 1.0 / (1.0 + std::exp(-x));
-  if (op == "sqrt") return std::sqrt(x);
-  throw std::invalid_argument("unary: unknown op '" + op + "'");
-}
 
 // Shape of an elementwise result of a and b: equal shapes, or a rank-0 side broadcasts.
 std::vector<int64_t> broadcast_shape(const char* what, const Array& a, const Array& b) {
@@ -84,14 +73,36 @@ bool compare_f64(const std::string& direction, double x, double y) {
 
 }  // namespace
 
+// Values in f64 (libm); derivatives from y where that is the cheaper form.
+const std::vector<UnaryOp>& unary_ops() {
+  static const std::vector<UnaryOp> ops = {
+      {"neg", [](double x) { return -x; }, [](double, double) { return -1.0; }},
+      {"exp", [](double x) { return std::exp(x); }, [](double, double y) { return y; }},
+      {"log", [](double x) { return std::log(x); }, [](double x, double) { return 1 / x; }},
+      {"sin", [](double x) { return std::sin(x); }, [](double x, double) { return std::cos(x); }},
+      {"cos", [](double x) { return std::cos(x); }, [](double x, double) { return -std::sin(x); }},
+      {"tanh", [](double x) { return std::tanh(x); }, [](double, double y) { return 1 - y * y; }},
+      {"logistic", [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, [](double, double y) { return y * (1 - y); }},
+      {"sqrt", [](double x) { return std::sqrt(x); }, [](double, double y) { return 0.5 / y; }},
+      {"erf", [](double x) { return std::erf(x); }, [](double x, double) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); }},
+  };
+  return ops;
+}
+
+const UnaryOp& unary_op(const std::string& op) {
+  for (const UnaryOp& u : unary_ops())
+    if (op == u.name) return u;
+  throw std::invalid_argument("unary: unknown op '" + op + "'");
+}
+
 Array unary(const std::string& op, const Array& x) {
   check_array(x, "unary " + op);
-  unary_f64(op, 0.0);  // rejects an unknown op before the dtype check
+  const UnaryOp& u = unary_op(op);  // rejects an unknown op before the dtype check
   const bool int_neg = op == "neg" && x.dtype == DType::i32;
   require(is_floating(x.dtype) || int_neg, "unary " + op + ": unsupported dtype " + name(x.dtype));
   Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
   for (size_t i = 0; i < x.data.size(); ++i)
-    out.data[i] = round_to(x.dtype, unary_f64(op, x.data[i]));
+    out.data[i] = round_to(x.dtype, u.value(x.data[i]));
   return out;
 }
 

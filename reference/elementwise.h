@@ -2,13 +2,26 @@
 // output dtype, so float results are correctly rounded (transcendentals to within libm).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "reference/array.h"
 
 namespace tandem::ref {
 
-// op: "neg" "exp" "log" "sin" "cos" "tanh" "logistic" "sqrt". Float dtypes; "neg" also i32
-// (wrapping, so neg(INT32_MIN) = INT32_MIN). x: [...] -> [...], same dtype.
+// A unary op of the reference: its value and its derivative at x (y = value(x)). The one
+// table of them (unary_ops) feeds both unary() and the tape's backward (grad_tape.cc), so a
+// new unary op is one row in elementwise.cc.
+struct UnaryOp {
+  const char* name;
+  double (*value)(double x);
+  double (*derivative)(double x, double y);
+};
+const std::vector<UnaryOp>& unary_ops();
+// The op named `op`; throws std::invalid_argument for a name not in unary_ops().
+const UnaryOp& unary_op(const std::string& op);
+
+// op: a name in unary_ops(). Float dtypes; "neg" also i32 (wrapping, so neg(INT32_MIN) =
+// INT32_MIN). x: [...] -> [...], same dtype.
 Array unary(const std::string& op, const Array& x);
 
 // x^y for an integer y (y = 0 gives 1, even for 0 and NaN). Floats: pow in f64, rounded.

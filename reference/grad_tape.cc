@@ -57,17 +57,6 @@ std::vector<int64_t> kept_dims(size_t rank, const std::vector<int64_t>& axes) {
   return kept;
 }
 
-double d_unary(const std::string& op, double x, double y) {
-  if (op == "neg") return -1;
-  if (op == "exp") return y;
-  if (op == "log") return 1 / x;
-  if (op == "sin") return std::cos(x);
-  if (op == "cos") return -std::sin(x);
-  if (op == "tanh") return 1 - y * y;
-  if (op == "logistic") return y * (1 - y);
-  if (op == "sqrt") return 0.5 / y;
-  throw std::invalid_argument("Tape::unary: no derivative for '" + op + "'");
-}
 }  // namespace
 
 Tape::Id Tape::push(Array v, std::vector<Id> parents, Backward bw) {
@@ -87,14 +76,20 @@ Tape::Id Tape::input(Array v) {
   return Id(nodes_.size() - 1);
 }
 Tape::Id Tape::constant(Array v) { return push(std::move(v), {}, nullptr); }
+Tape::Id Tape::custom(Array value, std::vector<Id> parents, Backward backward) {
+  check_array(value, "Tape::custom");
+  for (Id p : parents) node(p);  // rejects an unknown id now, not in gradients()
+  return push(std::move(value), std::move(parents), std::move(backward));
+}
 const Array& Tape::value(Id id) const { return node(id).value; }
 
 Tape::Id Tape::unary(const std::string& op, Id x) {
   Array y = ref::unary(op, value(x));
   Array xv = value(x), yv = y;
-  return push(std::move(y), {x}, [op, xv, yv](const Array& g) {
+  auto d = unary_op(op).derivative;
+  return push(std::move(y), {x}, [d, xv, yv](const Array& g) {
     Array r = zeros_like(xv.shape);
-    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d_unary(op, xv.data[i], yv.data[i]);
+    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d(xv.data[i], yv.data[i]);
     return std::vector<Array>{r};
   });
 }

@@ -43,15 +43,18 @@ class Tape {
   Id reduce_max(Id x, std::vector<int64_t> axes);
   Id dot_general(Id lhs, Id rhs, const DotDims& dims, DType out_dtype);
 
+  // An op the tape has no method for (the LSTM, whose derivative lstm_ref.h writes out):
+  // `value` computed by the caller from the parents' values; `backward` maps the value's
+  // cotangent to each parent's cotangent, in parents' order (an empty data: none).
+  using Backward = std::function<std::vector<Array>(const Array& ct)>;
+  Id custom(Array value, std::vector<Id> parents, Backward backward);
+
   // d(sum_k <value(seed_k), ct_k>) / d value(w) for each w in wrt (zeros where no path).
   std::vector<Array> gradients(const std::vector<std::pair<Id, Array>>& seeds,
                                const std::vector<Id>& wrt) const;
   size_t size() const { return nodes_.size(); }
 
  private:
-  // Given the output cotangent, the cotangent of each parent (in parents' order; an empty
-  // Array's data means "no contribution").
-  using Backward = std::function<std::vector<Array>(const Array& ct)>;
   struct Node {
     Array value;
     std::vector<Id> parents;

@@ -34,8 +34,24 @@ using BatchRule = std::function<std::pair<std::vector<Value>, std::vector<std::o
     const std::vector<Value>& in, const std::vector<std::optional<int>>& in_axes,
     const Params&)>;
 
+// What kind of operation a primitive is, set by its family file at registration, so passes
+// and tests ask the primitive instead of keeping their own lists of names.
+enum Trait : unsigned {
+  kElementwise = 1u << 0,        // output element i reads only element i of each operand
+  kElementwiseUnary = 1u << 1,   // one operand, no params, same type out (neg, exp, ...)
+  kElementwiseBinary = 1u << 2,  // two operands of one dtype, a rank-0 one broadcasts (add, ...)
+  kReduction = 1u << 3,          // reduces over params "axes"
+  kStructural = 1u << 4,         // moves or creates elements without arithmetic (reshape, slice, iota)
+  kContraction = 1u << 5,        // dot_general
+  kControlFlow = 1u << 6,        // runs a sub-program param (scan, checkpoint)
+  kFused = 1u << 7,              // a whole layer as one op (lstm_fwd / lstm_bwd)
+  kAnnotation = 1u << 8,         // identity on values, a marker for passes (checkpoint_name)
+};
+
 struct Primitive {
   std::string name;
+  unsigned traits = 0;  // Trait bits
+  bool has(Trait t) const { return (traits & t) != 0; }
   ShapeRule shape;
   Impl cpu;
   Impl cuda;

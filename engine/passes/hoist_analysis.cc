@@ -45,12 +45,7 @@ std::vector<int64_t> normalized_axes(const Eqn& reduce) {
   return {s.begin(), s.end()};
 }
 
-bool is_per_step_elementwise(const std::string& prim) {
-  static const std::set<std::string> ok = {
-      "neg", "exp", "log", "sin", "cos", "tanh", "logistic", "sqrt", "integer_pow",
-      "convert_element_type", "add", "sub", "mul", "div", "max", "min", "compare", "select"};
-  return ok.count(prim) > 0;
-}
+bool is_per_step_elementwise(const std::string& prim) { return primitive(prim).has(kElementwise); }
 
 namespace {
 

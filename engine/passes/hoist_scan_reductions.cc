@@ -10,6 +10,7 @@
 #include "engine/ir/primitive.h"
 #include "engine/passes/hoist_analysis.h"
 #include "engine/passes/hoist_rewrite.h"
+#include "engine/passes/pass_typecheck.h"
 
 namespace tandem {
 namespace {
@@ -68,6 +69,7 @@ HoistResult hoist_scan_reductions(const Program& program, const HoistOptions& op
   HoistResult r;
   r.program = program;
   hoist_level(r.program, options, "", r);
+  typecheck_after_pass(r.program, "hoist_scan_reductions");
   r.log = note_strings(r.notes);
   return r;
 }

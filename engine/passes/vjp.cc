@@ -7,6 +7,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
+#include "engine/passes/pass_typecheck.h"
 
 namespace tandem {
 
@@ -262,7 +263,10 @@ VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy
   if (wrt.empty()) wrt = floating_inputs(p);
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
-  return linearize(p, wrt, top_policy, true, options);
+  VjpProgram r = linearize(p, wrt, top_policy, true, options);
+  typecheck_after_pass(r.forward, "vjp");
+  typecheck_after_pass(r.backward, "vjp");
+  return r;
 }
 
 Program vjp_joint(const Program& p, std::vector<bool> wrt) {
@@ -277,7 +281,9 @@ Program vjp_joint(const Program& p, std::vector<bool> wrt) {
   std::vector<Value> g = inline_program(J, v.backward, bargs);
   std::vector<Value> outs(f.begin(), f.begin() + int64_t(v.num_outputs));
   outs.insert(outs.end(), g.begin(), g.end());
-  return J.build(outs);
+  Program joint = J.build(outs);
+  typecheck_after_pass(joint, "vjp_joint");
+  return joint;
 }
 
 VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,

@@ -74,6 +74,7 @@ std::vector<Tensor> dot_cpu(const std::vector<Tensor>& in, const Params& p, Eval
 void register_dot_general_primitive() {
   Primitive p;
   p.name = "dot_general";
+  p.traits = kContraction;
   p.shape = dot_shape;
   p.cpu = dot_cpu;
   register_primitive(std::move(p));

@@ -98,6 +98,7 @@ template <class F64, class F32>
 void register_unary(const char* name, bool float_only, F64 f64_fn, F32 f32_fn, F32Array f32_array = nullptr) {
   Primitive p;
   p.name = name;
+  p.traits = kElementwise | kElementwiseUnary;
   p.shape = [name, float_only](const std::vector<AType>& in, const Params&) {
     return unary_shape(name, float_only, in);
   };
@@ -123,6 +124,7 @@ template <class Op>
 void register_binary(const char* name, Op op) {
   Primitive p;
   p.name = name;
+  p.traits = kElementwise | kElementwiseBinary;
   p.shape = [name](const std::vector<AType>& in, const Params&) { return binary_shape(name, in); };
   p.cpu = [name, op](const std::vector<Tensor>& in, const Params&, EvalContext&) {
     Tensor out = Tensor::empty(binary_out_shape(name, in[0].type(), in[1].type()), in[0].dtype());
@@ -154,6 +156,7 @@ void check_direction(const std::string& d) {
 void register_compare() {
   Primitive p;
   p.name = "compare";
+  p.traits = kElementwise;
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     check_direction(params.get_string("direction", ""));
     if (in.size() != 2) throw_bad_input("compare takes 2 operands");
@@ -178,6 +181,7 @@ void register_compare() {
 void register_select() {
   Primitive p;
   p.name = "select";
+  p.traits = kElementwise;
   p.shape = [](const std::vector<AType>& in, const Params&) {
     if (in.size() != 3) throw_bad_input("select takes 3 operands (pred, on_true, on_false)");
     if (in[0].dtype != DType::pred)
@@ -226,6 +230,7 @@ template <class To, class From> To convert_one(From v) {
 void register_convert() {
   Primitive p;
   p.name = "convert_element_type";
+  p.traits = kElementwise;
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     if (in.size() != 1) throw_bad_input("convert_element_type takes 1 operand");
     return std::vector<AType>{AType{in[0].shape, params.get_dtype("new_dtype")}};
@@ -251,6 +256,7 @@ void register_convert() {
 void register_integer_pow() {
   Primitive p;
   p.name = "integer_pow";
+  p.traits = kElementwise;
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     params.get_int("y");
     return unary_shape("integer_pow", false, in);
@@ -289,6 +295,7 @@ void register_elementwise_primitives() {
   register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
                  [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
   register_unary("sqrt", true, [](double x) { return std::sqrt(x); }, [](float x) { return std::sqrt(x); });
+  register_unary("erf", true, [](double x) { return std::erf(x); }, [](float x) { return std::erf(x); });
   register_integer_pow();
   register_binary("add", [](auto a, auto b) { return a + b; });
   register_binary("sub", [](auto a, auto b) { return a - b; });

@@ -72,11 +72,13 @@ std::vector<Tensor> bwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
 void register_lstm_primitives() {
   Primitive f;
   f.name = "lstm_fwd";
+  f.traits = kFused;
   f.shape = fwd_shape;
   f.cpu = fwd_cpu;
   register_primitive(std::move(f));
   Primitive b;
   b.name = "lstm_bwd";
+  b.traits = kFused;
   b.shape = bwd_shape;
   b.cpu = bwd_cpu;
   register_primitive(std::move(b));

@@ -148,6 +148,7 @@ Impl reduce_cpu(const char* op) {
 void add(const char* name, Impl cpu) {
   Primitive p;
   p.name = name;
+  p.traits = kReduction;
   p.shape = [name](const std::vector<AType>& in, const Params& params) {
     return reduce_shape(name, in, params);
   };

@@ -97,6 +97,7 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
 void register_scan_primitive() {
   Primitive p;
   p.name = "scan";
+  p.traits = kControlFlow;
   p.shape = scan_shape;
   p.cpu = scan_cpu;
   register_primitive(std::move(p));

@@ -253,6 +253,7 @@ std::vector<Tensor> iota_cpu(const std::vector<Tensor>&, const Params& p, EvalCo
 void add(const char* name, ShapeRule shape, Impl cpu) {
   Primitive p;
   p.name = name;
+  p.traits = kStructural;
   p.shape = std::move(shape);
   p.cpu = std::move(cpu);
   register_primitive(std::move(p));

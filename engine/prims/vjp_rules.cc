@@ -46,6 +46,10 @@ void elementwise_rules() {
     return g * (y * sub(lit(a, 1, y.dtype()), y));
   });
   unary("sqrt", [](const VjpArgs& a, Value g) { return g / (a.primal_out(0) * 2.0); });
+  unary("erf", [](const VjpArgs& a, Value g) {  // d/dx erf = 2/sqrt(pi) exp(-x^2)
+    Value x = a.primal_in(0);
+    return g * (exp(-(x * x)) * 1.1283791670955126);
+  });
   unary("checkpoint_name", [](const VjpArgs&, Value g) { return g; });
   set("integer_pow", [](const VjpArgs& a, const Params& p) {
     int64_t n = p.get_int("y");

@@ -13,9 +13,10 @@ namespace tandem {
 ref::Array to_ref(const Tensor& t);
 Tensor from_ref(const ref::Array& a);
 
-// Evaluates `program` with tandem::ref ops. dot_general is computed exactly (f64) and then
-// rounded to its output dtype, whatever precision the equation asks for: the reference is
-// the true answer that every algorithm's error is measured against.
+// Evaluates `program` with tandem::ref ops, each equation by its primitive's eval rule in
+// the reference rule table (reference_rules.h). dot_general is computed exactly (f64) and
+// then rounded to its output dtype, whatever precision the equation asks for: the reference
+// is the true answer that every algorithm's error is measured against.
 std::vector<ref::Array> reference_eval(const Program& program, const std::vector<ref::Array>& inputs);
 
 }  // namespace tandem

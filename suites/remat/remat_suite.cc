@@ -17,7 +17,7 @@
 #include "suites/common/program_case.h"
 #include "suites/common/reference_bridge.h"
 #include "suites/remat/remat_models.h"
-#include "suites/remat/reference_vjp.h"
+#include "suites/common/reference_vjp.h"
 
 namespace tandem {
 namespace {

@@ -1,8 +1,9 @@
 // The reference's reverse mode applied to an engine Program: interprets the program with
 // the reference's taped ops (reference/grad_tape.h: every intermediate stored, no remat, no
 // policies, checkpoints inlined, scans unrolled step by step) and returns the cotangents.
-// The oracle the remat suite compares the engine's vjp with; it reads only the IR's plain
-// structure here (the reference itself never sees engine/).
+// Each equation is recorded by its primitive's tape rule in the reference rule table
+// (reference_rules.h). The oracle the remat suite and the prims_vs_reference rows compare the
+// engine's vjp with (the reference itself never sees engine/).
 #pragma once
 #include <vector>
 

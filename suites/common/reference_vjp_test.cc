@@ -2,7 +2,7 @@
 // differences of the reference interpreter, and against the engine's vjp, in f64, on
 // programs that exercise the interpreter's control flow: scan (both directions, with
 // consts and ys), nested checkpoints, dynamic and strided slicing, reduce_max, iota.
-#include "suites/remat/reference_vjp.h"
+#include "suites/common/reference_vjp.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,27 @@
+// The engine-vs-reference rows, a table keyed by primitive name: the programs that check that
+// primitive (they may use others too). prims_vs_reference_test.cc defines and runs them;
+// primitive_coverage_test.cc checks that every registered primitive has rows that use it.
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/ir/builder.h"
+
+namespace tandem {
+
+struct Row {
+  std::string name;
+  std::vector<AType> inputs;
+  std::function<std::vector<Value>(Builder&, const std::vector<Value>&)> fn;
+  double lo = -2, hi = 2;  // input range (log and sqrt want positives)
+  double ulps = 4;         // forward tolerance, in units of roundoff of each output's dtype
+  // The engine's vjp against the reference's tape, in units of roundoff of the input dtype,
+  // when every input is f64 or every input is f32 and every output is floating; 0: skip.
+  double grad_ulps = 64;
+};
+
+const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();
+
+}  // namespace tandem

@@ -1,0 +1,82 @@
+// The reference's rule table: for every engine primitive, keyed by its name, how the
+// independent reference evaluates it (`eval`: tandem::ref ops on ref::Arrays) and how the
+// reference's store-everything reverse mode records it (`tape`: ref::Tape ops). The two IR
+// interpreters (reference_eval in reference_bridge.h, reference_vjp in reference_vjp.h) are
+// loops over this table; the table is the bridge, so reference/ never includes engine/.
+// Unary and binary elementwise primitives (Trait kElementwiseUnary / kElementwiseBinary)
+// get their rows from their trait: ref::unary / ref::binary under the same name.
+#pragma once
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/core/error.h"
+#include "engine/ir/ir.h"
+#include "engine/ir/primitive.h"
+#include "reference/grad_tape.h"
+#include "reference/reference.h"
+
+namespace tandem {
+
+// What a rule may need beyond its operands: a way to run a sub-program (scan, checkpoint)
+// with the same interpreter, and for tape rules the tape.
+struct RefEvalContext {
+  std::function<std::vector<ref::Array>(const Program&, const std::vector<ref::Array>&)> run_program;
+};
+struct RefTapeContext {
+  ref::Tape& tape;
+  std::function<std::vector<ref::Tape::Id>(const Program&, const std::vector<ref::Tape::Id>&)> run_program;
+};
+
+using RefEvalRule = std::function<std::vector<ref::Array>(const Eqn&, const std::vector<ref::Array>&,
+                                                          const RefEvalContext&)>;
+using RefTapeRule = std::function<std::vector<ref::Tape::Id>(const Eqn&, const std::vector<ref::Tape::Id>&,
+                                                             const RefTapeContext&)>;
+struct ReferenceRule {
+  RefEvalRule eval;
+  RefTapeRule tape;
+};
+
+// Every primitive the reference has rules for (explicit rows plus the trait-derived ones).
+const std::map<std::string, ReferenceRule>& reference_rules();
+// The rule of `primitive`; an unsupported-error naming it when the reference has none.
+const ReferenceRule& reference_rule(const std::string& primitive);
+
+// Rows built in their own files: scan (reference_rules_scan.cc), the LSTM
+// (reference_rules_lstm.cc).
+ReferenceRule scan_reference_rule();
+ReferenceRule lstm_fwd_reference_rule();
+ReferenceRule lstm_bwd_reference_rule();
+
+// The loop both interpreters share (as engine/ir/executor.cc's): binds the inputs, runs each
+// equation through `step(eqn, operands) -> outputs`, returns the program's outputs.
+// `literal` turns a literal into a value; `who` names the interpreter in errors.
+template <class V, class LiteralFn, class StepFn>
+std::vector<V> walk_program(const Program& p, const std::vector<V>& inputs, LiteralFn literal, StepFn step,
+                            const char* who) {
+  if (inputs.size() != p.in_vars.size())
+    throw_bad_input(cat(who, ": program takes ", p.in_vars.size(), " inputs, got ", inputs.size()));
+  std::unordered_map<int64_t, V> env;
+  for (size_t i = 0; i < p.in_vars.size(); ++i) env.emplace(p.in_vars[i]->id, inputs[i]);
+  auto value = [&](const Atom& a) -> V { return a.is_literal() ? literal(*a.literal) : env.at(a.var->id); };
+  for (const Eqn& e : p.eqns) {
+    std::vector<V> args;
+    for (const Atom& a : e.in) args.push_back(value(a));
+    std::vector<V> outs;
+    try {
+      outs = step(e, args);
+    } catch (const std::invalid_argument& err) {  // the reference's way of saying bad input
+      throw_bad_input(cat(who, ", ", e.prim->name, ": ", err.what()));
+    }
+    TANDEM_CHECK(outs.size() == e.out.size(), who, ": ", e.prim->name, " gave ", outs.size(), " outputs");
+    for (size_t k = 0; k < e.out.size(); ++k) env.insert_or_assign(e.out[k]->id, std::move(outs[k]));
+  }
+  std::vector<V> r;
+  for (const Atom& a : p.out_vars) r.push_back(value(a));
+  return r;
+}
+
+}  // namespace tandem
