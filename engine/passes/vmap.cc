@@ -2,6 +2,8 @@
 // to the batching interpreter (engine/prims/batch_rules.h) with each output's destination.
 #include "engine/passes/vmap.h"
 
+#include <cstring>
+
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
 #include "engine/prims/batch_rules.h"
@@ -98,6 +100,54 @@ std::vector<Tensor> run_vmap(const Program& p, const std::vector<VmapAxis>& in_a
   for (const Tensor& t : args) types.push_back(t.type());
   Program v = vmap(p, in_axes, out_axes, vmap_axis_size(p, in_axes, types));
   return Executor(device).run(v, args);
+}
+
+namespace {
+// x viewed as [outer, n, inner] around `axis`.
+void split_at(const Shape& s, int axis, int64_t& outer, int64_t& inner) {
+  outer = inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= s[size_t(d)];
+  for (size_t d = size_t(axis) + 1; d < s.size(); ++d) inner *= s[d];
+}
+}  // namespace
+
+std::vector<Tensor> unstack(const Tensor& x, int64_t axis) {
+  Tensor h = x.to(Device::cpu());
+  int a = normalize_axis(axis, h.rank(), "unstack");
+  int64_t outer, inner, n = h.shape()[size_t(a)];
+  split_at(h.shape(), a, outer, inner);
+  Shape s = h.shape();
+  s.erase(s.begin() + a);
+  size_t es = dtype_size(h.dtype());
+  std::vector<Tensor> r;
+  for (int64_t i = 0; i < n; ++i) {
+    Tensor t = Tensor::empty(s, h.dtype());
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(static_cast<char*>(t.raw()) + size_t(o * inner) * es,
+                  static_cast<const char*>(h.raw()) + size_t((o * n + i) * inner) * es, size_t(inner) * es);
+    r.push_back(t);
+  }
+  return r;
+}
+
+Tensor stack(const std::vector<Tensor>& examples, int64_t axis) {
+  if (examples.empty()) throw_bad_input("stack of no examples", "stack at least one tensor");
+  Shape s = examples[0].shape();
+  int a = normalize_axis(axis, int(s.size()) + 1, "stack");
+  int64_t outer, inner, n = int64_t(examples.size());
+  s.insert(s.begin() + a, n);
+  split_at(s, a, outer, inner);
+  Tensor r = Tensor::empty(s, examples[0].dtype());
+  size_t es = dtype_size(r.dtype());
+  for (int64_t i = 0; i < n; ++i) {
+    Tensor h = examples[size_t(i)].to(Device::cpu());
+    if (h.type() != examples[0].type())
+      throw_bad_input(cat("stack: example ", i, " is ", h.type().str(), ", example 0 is ", examples[0].type().str()));
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(static_cast<char*>(r.raw()) + size_t((o * n + i) * inner) * es,
+                  static_cast<const char*>(h.raw()) + size_t(o * inner) * es, size_t(inner) * es);
+  }
+  return r;
 }
 
 }  // namespace tandem

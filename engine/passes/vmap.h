@@ -34,4 +34,10 @@ std::vector<Tensor> run_vmap(const Program& p, const std::vector<VmapAxis>& in_a
                              const std::vector<VmapAxis>& out_axes, const std::vector<Tensor>& args,
                              Device device = Device::cpu());
 
+// Host helpers for per-example loops (the oracle side of vmap checks and benchmarks): the
+// examples of x along `axis` (negative from the end), and examples stacked along `axis` of the
+// result. Plain index arithmetic, independent of the pass.
+std::vector<Tensor> unstack(const Tensor& x, int64_t axis);
+Tensor stack(const std::vector<Tensor>& examples, int64_t axis);
+
 }  // namespace tandem

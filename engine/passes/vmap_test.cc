@@ -29,37 +29,6 @@ Tensor rnd(const Shape& s, uint32_t seed, DType dt = DType::f64, double lo = -1,
   return Tensor::from_f64(v, s, dt);
 }
 
-// Example i of x along axis (host index arithmetic, independent of the pass under test).
-Tensor take(const Tensor& x, int axis, int64_t i) {
-  Shape s = x.shape();
-  int64_t outer = 1, inner = 1, n = s[size_t(axis)];
-  for (int d = 0; d < axis; ++d) outer *= s[size_t(d)];
-  for (size_t d = size_t(axis) + 1; d < s.size(); ++d) inner *= s[d];
-  s.erase(s.begin() + axis);
-  auto v = x.to_f64();
-  std::vector<double> r;
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t k = 0; k < inner; ++k) r.push_back(v[size_t((o * n + i) * inner + k)]);
-  return Tensor::from_f64(r, s, x.dtype());
-}
-
-// Per-example outputs stacked along axis (nullopt: all examples must agree; the first).
-std::vector<double> stacked(const std::vector<Tensor>& per, VmapAxis axis) {
-  if (!axis) return per[0].to_f64();
-  Shape s = per[0].shape();
-  int a = int(*axis < 0 ? *axis + int64_t(s.size()) + 1 : *axis);
-  int64_t outer = 1, inner = 1, n = int64_t(per.size());
-  for (int d = 0; d < a; ++d) outer *= s[size_t(d)];
-  for (size_t d = size_t(a); d < s.size(); ++d) inner *= s[d];
-  std::vector<double> r(size_t(outer * n * inner));
-  for (int64_t i = 0; i < n; ++i) {
-    auto v = per[size_t(i)].to_f64();
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t k = 0; k < inner; ++k) r[size_t((o * n + i) * inner + k)] = v[size_t(o * inner + k)];
-  }
-  return r;
-}
-
 // vmap(p)(args) against running p on each example.
 void check(const Program& p, const Axes& in_axes, const Axes& out_axes, const std::vector<Tensor>& args,
            double tol = 1e-12) {
@@ -67,13 +36,12 @@ void check(const Program& p, const Axes& in_axes, const Axes& out_axes, const st
   for (const Tensor& t : args) types.push_back(t.type());
   int64_t n = vmap_axis_size(p, in_axes, types);
   std::vector<Tensor> got = run_vmap(p, in_axes, out_axes, args);
-  std::vector<std::vector<Tensor>> per(p.out_vars.size());
+  std::vector<std::vector<Tensor>> per(p.out_vars.size()), ex(args.size());
+  for (size_t k = 0; k < args.size(); ++k)
+    if (const VmapAxis& a = in_axes.empty() ? VmapAxis(0) : in_axes[k]) ex[k] = unstack(args[k], *a);
   for (int64_t i = 0; i < n; ++i) {
     std::vector<Tensor> xi;
-    for (size_t k = 0; k < args.size(); ++k) {
-      const VmapAxis& a = in_axes.empty() ? VmapAxis(0) : in_axes[k];
-      xi.push_back(a ? take(args[k], int(*a < 0 ? *a + args[k].rank() : *a), i) : args[k]);
-    }
+    for (size_t k = 0; k < args.size(); ++k) xi.push_back(ex[k].empty() ? args[k] : ex[k][size_t(i)]);
     auto out = Executor().run(p, xi);
     for (size_t j = 0; j < out.size(); ++j) per[j].push_back(out[j]);
   }
@@ -83,9 +51,29 @@ void check(const Program& p, const Axes& in_axes, const Axes& out_axes, const st
     Shape want_shape = per[j][0].shape();
     if (oa) want_shape.insert(want_shape.begin() + (*oa < 0 ? *oa + int64_t(want_shape.size()) + 1 : *oa), n);
     ASSERT_EQ(got[j].shape(), want_shape) << "output " << j;
-    auto g = got[j].to_f64(), w = stacked(per[j], oa);
+    auto g = got[j].to_f64(), w = oa ? stack(per[j], *oa).to_f64() : per[j][0].to_f64();
     for (size_t e = 0; e < g.size(); ++e)
       ASSERT_NEAR(g[e], w[e], tol * (1 + std::abs(w[e]))) << "output " << j << " element " << e;
+  }
+}
+
+// vjp(vmap(f)) with a scalar f mapped at 0: the cotangent of a mapped input is the stacked
+// per-example cotangents, that of an unmapped one their sum (args end with the output cts).
+void expect_gradient_of_vmap_sums_per_example(const Program& f, const Axes& in_axes, const std::vector<Tensor>& args) {
+  int64_t n = args.back().shape()[0];
+  std::vector<Tensor> g = Executor().run(vjp_joint(vmap(f, in_axes, {0}, n)), args);
+  Axes joint_axes = in_axes;
+  joint_axes.push_back(0);
+  std::vector<Tensor> per = run_vmap(vjp_joint(f), joint_axes, Axes(1 + f.in_vars.size(), 0), args);
+  for (size_t k = 1; k < g.size(); ++k) {
+    auto got = g[k].to_f64(), each = per[k].to_f64();
+    size_t m = got.size();
+    for (size_t e = 0; e < m; ++e) {
+      double want = 0;
+      if (in_axes[k - 1]) want = each[e];
+      else for (int64_t i = 0; i < n; ++i) want += each[size_t(i) * m + e];
+      EXPECT_NEAR(got[e], want, 1e-12 * (1 + std::abs(want))) << "cotangent " << k << " element " << e;
+    }
   }
 }
 
@@ -240,21 +228,34 @@ TEST(Vmap, PerExampleGradientsAndGradientOfVmap) {
   Program joint = vjp_joint(mlp);  // (x, w1, w2, ct) -> (y, dx, dw1, dw2)
   std::optional<int64_t> n;
   check(joint, {0, n, n, 0}, {0, 0, 0, 0}, {rnd({5, 3}, 1), rnd({3, 4}, 2), rnd({4, 2}, 3), rnd({5}, 4)});
-  // vjp(vmap(f)): its weight gradient is the sum of the per-example ones, its input
-  // gradient the per-example input gradients stacked.
-  std::vector<Tensor> args{rnd({5, 3}, 1), rnd({3, 4}, 2), rnd({4, 2}, 3), rnd({5}, 4)};
-  std::vector<Tensor> g = Executor().run(vjp_joint(vmap(mlp, {0, n, n}, {0}, 5)), args);
-  std::vector<Tensor> per = run_vmap(joint, {0, n, n, 0}, {0, 0, 0, 0}, args);
-  for (size_t k = 1; k < 4; ++k) {
-    auto got = g[k].to_f64(), each = per[k].to_f64();
-    size_t m = got.size();
-    for (size_t e = 0; e < m; ++e) {
-      double want = 0;
-      if (k == 1) want = each[e];  // dx: [5,3] either way
-      else for (size_t i = 0; i < 5; ++i) want += each[i * m + e];
-      EXPECT_NEAR(got[e], want, 1e-12 * (1 + std::abs(want))) << "cotangent " << k << " element " << e;
-    }
-  }
+  expect_gradient_of_vmap_sums_per_example(mlp, {0, n, n}, {rnd({5, 3}, 1), rnd({3, 4}, 2), rnd({4, 2}, 3), rnd({5}, 4)});
+}
+
+// Per-example gradients through the higher-order primitives: a remat'd body (vjp of a
+// checkpoint recomputes inside the batched backward), a scan, and the LSTM primitives
+// (lstm_bwd batched by its per-example loop).
+TEST(Vmap, PerExampleGradientsThroughCheckpointScanAndLstm) {
+  std::optional<int64_t> n;
+  Program body = trace({f64({4}), f64({4, 4})}, [](Builder&, const V& v) { return V{sin(dot(v[1], sin(v[0])))}; });
+  Program remat = trace({f64({4}), f64({4, 4})}, [&](Builder&, const V& v) {
+    return V{reduce_sum(checkpoint(body, v, "nothing_saveable")[0], {0})};
+  });
+  check(vjp_joint(remat), {0, n, 0}, {0, 0, 0}, {rnd({3, 4}, 1), rnd({4, 4}, 2), rnd({3}, 3)});
+  expect_gradient_of_vmap_sums_per_example(remat, {0, n}, {rnd({3, 4}, 1), rnd({4, 4}, 2), rnd({3}, 3)});
+  Program sc = scan_program();
+  check(vjp_joint(sc), {n, 0, 1, 0, 0}, {0, 0, 0, 0, 0},
+        {rnd({3}, 1), rnd({5, 3}, 2), rnd({6, 5, 3}, 3), rnd({5, 3}, 4), rnd({5, 6, 3}, 5)});
+  LstmConfig c{2, 4, 3, 2, 1, false};
+  int64_t P = get_num_params_in_lstm(3, 2, 1, false);
+  std::vector<AType> t{{{2, 4, 3}, DType::f32}, {{1, 2, 2}, DType::f32}, {{1, 2, 2}, DType::f32},
+                       {{P}, DType::f32}, {{2}, DType::i32}};
+  Program lstm = trace(t, [&](Builder& b, const V& v) {
+    return V{reduce_sum(b.bind("lstm_fwd", v, lstm_params(c))[0], {0, 1, 2})};
+  });
+  auto f = [](const Shape& s, uint32_t seed) { return rnd(s, seed, DType::f32); };
+  check(vjp_joint(lstm), {0, n, n, n, n, 0}, {0, 0, 0, 0, 0},
+        {f({3, 2, 4, 3}, 1), f({1, 2, 2}, 2), f({1, 2, 2}, 3), init_lstm_weight(3, 3, 2, 1, false),
+         Tensor::from_f64({4, 2}, {2}, DType::i32), f({3}, 4)}, 1e-5);
 }
 
 TEST(Vmap, OfVmapAndOfHoistedScan) {
