@@ -1,0 +1,18 @@
+// vmap suite case constructors (vmap_cases.cc): batched program vs per-example reference,
+// per-example gradients, and refusals of bad axes.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "suites/common/case.h"
+#include "suites/vmap/vmap_programs.h"
+
+namespace tandem::vmap_suite {
+
+// vmap(f) (gradient: vmap of f's joint vjp) over n examples under an axis configuration.
+Case batch_case(const std::string& program, const std::string& config, int64_t n, bool gradient,
+                const std::string& profile);
+// Passes when `bad` throws a bad-input error with a hint whose message contains `needle`.
+Case refusal_case(const std::string& what, std::function<void()> bad, const std::string& needle);
+
+}  // namespace tandem::vmap_suite
