@@ -15,4 +15,8 @@ Case batch_case(const std::string& program, const std::string& config, int64_t n
 // Passes when `bad` throws a bad-input error with a hint whose message contains `needle`.
 Case refusal_case(const std::string& what, std::function<void()> bad, const std::string& needle);
 
+// Ragged batch axes (vmap_ragged_cases.cc): elementwise + segment_sum/max + pad_to_max,
+// ragged dot, the LSTM over ragged sequences, each against a loop over the items.
+void add_ragged_cases(Registry& r);
+
 }  // namespace tandem::vmap_suite
