@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/prims/batch_rules.h"  // move_axis
 
 namespace tandem {
 namespace {
@@ -42,14 +43,6 @@ Value segment_reduce(const Ragged& x, bool is_max) {
   return concatenate(rows, 0);
 }
 
-Value move_to(Value x, int from, int to) {
-  if (from == to) return x;
-  std::vector<int64_t> perm;
-  for (int d = 0; d < x.rank(); ++d)
-    if (d != from) perm.push_back(d);
-  perm.insert(perm.begin() + to, from);
-  return transpose(x, perm);
-}
 }  // namespace
 
 int64_t Ragged::max_len() const {
@@ -95,7 +88,7 @@ Value pad_to_max(const Ragged& x, double pad) {
   int64_t m = x.max_len();
   std::vector<Value> rows;
   for_each_item(x, [&](int64_t i, Value v) {
-    Value f = move_to(v, x.axis, 0);  // [len_i, rest...]
+    Value f = move_axis(v, x.axis, 0);  // [len_i, rest...]
     int64_t len = x.segment_lens[size_t(i)];
     if (len < m) {
       Shape fill = f.shape();
@@ -123,7 +116,7 @@ Ragged unpad(Value padded, int64_t axis, const std::vector<int64_t>& lens) {
     limit[1] = lens[i];
     Value v = slice(padded, start, limit);
     Shape s(v.shape().begin() + 1, v.shape().end());
-    parts.push_back(move_to(reshape(v, s), 0, a));
+    parts.push_back(move_axis(reshape(v, s), 0, a));
   }
   Value data = concatenate(parts, a);
   return make_ragged(data, a, lens);

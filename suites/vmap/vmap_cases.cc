@@ -78,7 +78,9 @@ std::vector<Tensor> reference_stacked(const Workload& w) {
   return r;
 }
 
-Case base_case(const std::string& name, const std::string& profile, nlohmann::json params) {
+}  // namespace
+
+Case vmap_case(const std::string& name, const std::string& profile, nlohmann::json params) {
   Case c;
   c.suite = "vmap";
   c.name = "vmap/" + name;
@@ -86,12 +88,11 @@ Case base_case(const std::string& name, const std::string& profile, nlohmann::js
   c.profiles = profiles_from(profile);
   return c;
 }
-}  // namespace
 
 Case batch_case(const std::string& program, const std::string& config, int64_t n, bool gradient,
                 const std::string& profile) {
   std::string name = cat(gradient ? "grad/" : "", program, "/axes:", config, "/n:", n);
-  Case c = base_case(name, profile, {{"program", program}, {"axes", config}, {"n", n}, {"gradient", gradient}});
+  Case c = vmap_case(name, profile, {{"program", program}, {"axes", config}, {"n", n}, {"gradient", gradient}});
   c.instantiate = [program, config, n, gradient, key = c.name](Device dev) {
     auto w = make_workload(program, config, n, gradient, key);
     auto dev_in = std::make_shared<std::vector<Tensor>>();
@@ -135,7 +136,7 @@ Case batch_case(const std::string& program, const std::string& config, int64_t n
 }
 
 Case refusal_case(const std::string& what, std::function<void()> bad, const std::string& needle) {
-  Case c = base_case("refuses/" + what, "quick", {{"refusal", what}});
+  Case c = vmap_case("refuses/" + what, "quick", {{"refusal", what}});
   c.instantiate = [bad, needle](Device) {
     CaseInstance inst;
     inst.body = [] {};

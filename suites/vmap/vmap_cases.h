@@ -9,6 +9,8 @@
 
 namespace tandem::vmap_suite {
 
+// A vmap-suite case named vmap/<name>, its instantiate left to the caller.
+Case vmap_case(const std::string& name, const std::string& profile, nlohmann::json params);
 // vmap(f) (gradient: vmap of f's joint vjp) over n examples under an axis configuration.
 Case batch_case(const std::string& program, const std::string& config, int64_t n, bool gradient,
                 const std::string& profile);

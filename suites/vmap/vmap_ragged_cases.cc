@@ -60,11 +60,7 @@ Value f_elementwise(Value x) { return tanh(x) * 2.0 + x; }
 // (segment_sum, segment_max, pad_to_max, unpad∘pad) of an elementwise function, ragged on axis.
 Case elementwise_case(const std::vector<int64_t>& lens, int axis) {
   std::string name = cat("ragged/elementwise_segment/axis:", axis, "/lens:", lens_str(lens));
-  Case c;
-  c.suite = "vmap";
-  c.name = "vmap/" + name;
-  c.params = {{"ragged", "elementwise_segment"}, {"axis", axis}, {"lens", lens}};
-  c.profiles = profiles_from("quick");
+  Case c = vmap_case(name, "quick", {{"ragged", "elementwise_segment"}, {"axis", axis}, {"lens", lens}});
   c.instantiate = [lens, axis, key = c.name](Device dev) {
     const int64_t F = 4, T = total(lens), M = *std::max_element(lens.begin(), lens.end());
     Shape s = axis == 0 ? Shape{T, F} : Shape{F, T};
@@ -108,11 +104,7 @@ Case elementwise_case(const std::vector<int64_t>& lens, int axis) {
 
 // ragged_dot then an elementwise op and segment_sum: per item dot(x_i, W) → logistic → sum.
 Case dot_case(const std::vector<int64_t>& lens) {
-  Case c;
-  c.suite = "vmap";
-  c.name = "vmap/ragged/dot_segment_sum/lens:" + lens_str(lens);
-  c.params = {{"ragged", "dot_segment_sum"}, {"lens", lens}};
-  c.profiles = profiles_from("quick");
+  Case c = vmap_case("ragged/dot_segment_sum/lens:" + lens_str(lens), "quick", {{"ragged", "dot_segment_sum"}, {"lens", lens}});
   c.instantiate = [lens, key = c.name](Device dev) {
     const int64_t K = 3, N = 5, T = total(lens), M = *std::max_element(lens.begin(), lens.end());
     auto prog = std::make_shared<Program>(trace({{{T, K}, DType::f32}, {{K, N}, DType::f32}}, [&](Builder&, const V& v) {
@@ -147,11 +139,7 @@ Case dot_case(const std::vector<int64_t>& lens) {
 // The LSTM over a ragged batch of sequences against lstm_ref per sequence: y (ragged), h_n,
 // c_n, and through vjp the gradients dx (ragged), dh0, dc0 and dw (summed over sequences).
 Case lstm_case(const std::vector<int64_t>& lens) {
-  Case c;
-  c.suite = "vmap";
-  c.name = "vmap/ragged/lstm/lens:" + lens_str(lens);
-  c.params = {{"ragged", "lstm"}, {"lens", lens}};
-  c.profiles = profiles_from("quick");
+  Case c = vmap_case("ragged/lstm/lens:" + lens_str(lens), "quick", {{"ragged", "lstm"}, {"lens", lens}});
   c.instantiate = [lens, key = c.name](Device dev) {
     const int64_t I = 3, H = 4, B = int64_t(lens.size()), T = total(lens);
     const int64_t Tm = *std::max_element(lens.begin(), lens.end());
