@@ -66,8 +66,9 @@ void structure_rules() {
     q.set("dimension", int64_t(normalize_axis(p.get_int("dimension"), rank, "concatenate") + 1));
     return Result{{args[0].builder()->bind1("concatenate", args, q)}, {0}};
   });
-  // iota has no operands, so the interpreter never finds it mapped; the rule is the identity
-  // so that the table is complete (and a future operand-taking variant fails loudly here).
+  // iota has no operands, so the interpreter never finds it mapped (it re-binds it as it is,
+  // unmapped, as the seed's BatchTrace leaves values with no batched input alone). The entry
+  // completes the table; being called would mean an operand-taking iota, which fails loudly.
   set("iota", [](const std::vector<Value>& in, const Axes&, const Params&) -> Result {
     throw_unsupported(cat("iota batch rule called with ", in.size(), " operands"));
   });

@@ -37,6 +37,8 @@ void register_vmap_suite(Registry& r) {
     r.add(batch_case(prog, "lead", 256, false, "nightly"));
     r.add(batch_case(prog, "lead", 64, true, "nightly"));
   }
+  r.add(batch_case("mlp", "mixed", 1024, false, "nightly"));
+  r.add(batch_case("attention", "middle", 1024, false, "nightly"));
   add_refusals(r);
   add_ragged_cases(r);
 }
