@@ -1,0 +1,187 @@
+// The vmap suite's programs: small per-example workloads that together touch every
+// primitive's batching rule, plus the MLP, attention, LSTM (the scan Program path) and the
+// hoisted MSE; and the axis configurations they are batched under.
+#include "suites/vmap/vmap_programs.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "common/dtype.h"
+#include "engine/core/error.h"
+#include "engine/ir/builder.h"
+#include "engine/passes/hoist_scan_reductions.h"
+#include "engine/prims/checkpoint.h"
+#include "suites/lstm/lstm_program.h"
+
+namespace tandem::vmap_suite {
+namespace {
+using V = std::vector<Value>;
+const DType f32 = DType::f32;
+AType t(const Shape& s, DType d = DType::f32) { return {s, d}; }
+const std::pair<double, double> unit{-1, 1};
+
+VmapProgram unary() {
+  Program p = trace({t({6, 5})}, [](Builder&, const V& v) {
+    Value x = v[0];
+    return V{tanh(sin(x)) * exp(x * 0.5) + sqrt(x * x + 1.0) - logistic(cos(x)) + log(x * x + 1.0) +
+             integer_pow(x, 3) - x};
+  });
+  return {"unary", p, {unit}, 8, 1};
+}
+
+VmapProgram binary() {
+  Program p = trace({t({6, 5}), t({6, 5}), t({})}, [](Builder&, const V& v) {
+    Value x = v[0], y = v[1], s = v[2];
+    Value a = max(x * y, s) / (y * y + 1.0) - min(x, s);
+    Value trunc = convert_element_type(convert_element_type(x * 4.0, DType::i32), f32);
+    return V{a, select(compare(x, y, "lt"), x, y * s) + trunc};
+  });
+  return {"binary", p, {unit, unit, unit}, 5, 1};
+}
+
+VmapProgram reduce() {
+  Program p = trace({t({4, 6, 5})}, [](Builder&, const V& v) {
+    return V{reduce_sum(v[0], {0, 2}), reduce_max(v[0], {1})};
+  });
+  return {"reduce", p, {unit}, 1, 20};
+}
+
+VmapProgram dots() {
+  Program p = trace({t({3, 8}), t({8, 5}), t({2, 4, 8}), t({2, 8, 3})}, [](Builder&, const V& v) {
+    return V{dot(v[0], v[1], "HIGHEST"), dot_general(v[2], v[3], DotDims{{2}, {1}, {0}, {0}}, "HIGHEST")};
+  });
+  return {"dot_general", p, {unit, unit, unit, unit}, 1, 8};
+}
+
+VmapProgram layout() {
+  Program p = trace({t({4, 6}), t({2, 6})}, [](Builder& b, const V& v) {
+    Value x = v[0];
+    Value bc = reduce_sum(broadcast_in_dim(x, {3, 4, 6}, {1, 2}), {0}) + iota(b, f32, {4, 6}, 1);
+    return V{bc, reshape(transpose(x, {1, 0}), {3, 8}), slice(x, {1, 0}, {4, 6}, {2, 3}),
+             concatenate({x, v[1]}, 0)};
+  });
+  return {"layout", p, {unit, unit}, 2, 3};
+}
+
+// Start indices from -2 to 8 on axes of 8 and 6: some windows clamp, as XLA's do.
+VmapProgram dynamic() {
+  Program p = trace({t({8, 6}), t({}, DType::i32), t({}, DType::i32), t({2, 3})}, [](Builder&, const V& v) {
+    return V{dynamic_slice(v[0], {v[1], v[2]}, {3, 4}), dynamic_update_slice(v[0], v[3] * 2.0, {v[2], v[1]})};
+  });
+  return {"dynamic_slice", p, {unit, {-2, 9}, {-2, 9}, unit}, 1, 1};
+}
+
+VmapProgram scans() {
+  Program body = trace({t({3}), t({3}), t({3})}, [](Builder&, const V& v) {
+    Value c = tanh(v[1] * v[0] + v[2]);
+    return V{c, c * 2.0};
+  });
+  Program p = trace({t({3}), t({3}), t({6, 3})}, [&](Builder&, const V& v) {
+    return scan(body, {v[0]}, {v[1]}, {v[2]}, 6);
+  });
+  return {"scan", p, {unit, unit, unit}, 6 * 3, 1};
+}
+
+VmapProgram checkpointed() {
+  Program body = trace({t({4}), t({4, 4})}, [](Builder&, const V& v) { return V{sin(dot(v[1], sin(v[0]), "HIGHEST"))}; });
+  Program p = trace({t({4}), t({4, 4})}, [&](Builder&, const V& v) {
+    Value named = checkpoint_name(v[0] * 2.0, "scaled");
+    return checkpoint(body, {named, v[1]}, "dots_saveable");
+  });
+  return {"checkpoint", p, {unit, unit}, 4, 4};
+}
+
+VmapProgram mlp() {
+  Program p = trace({t({16}), t({16, 32}), t({32}), t({32, 10}), t({10})}, [](Builder&, const V& v) {
+    Value h = tanh(dot(v[0], v[1], "HIGHEST") + v[2]);
+    return V{dot(h, v[3], "HIGHEST") + v[4]};
+  });
+  std::pair<double, double> w{-0.3, 0.3};
+  return {"mlp", p, {unit, w, w, w, w}, 6, 32};
+}
+
+// softmax(q·kᵀ/√d)·v with the max subtracted, as every attention kernel does.
+VmapProgram attention() {
+  Program p = trace({t({6, 8}), t({6, 8}), t({6, 8})}, [](Builder&, const V& v) {
+    Value s = dot_general(v[0], v[1], DotDims{{1}, {1}, {}, {}}, "HIGHEST") * (1.0 / std::sqrt(8.0));
+    Value e = exp(s - broadcast_in_dim(reduce_max(s, {1}), {6, 6}, {0}));
+    Value pr = e / broadcast_in_dim(reduce_sum(e, {1}), {6, 6}, {0});
+    return V{dot(pr, v[2], "HIGHEST")};
+  });
+  return {"attention", p, {unit, unit, unit}, 10, 20};
+}
+
+// The LSTM Program (a scan over the cell) with ragged seq_lengths in [1, T].
+VmapProgram lstm() {
+  LstmConfig c{2, 5, 3, 4, 1, false};
+  return {"lstm", lstm_program(c), {unit, unit, unit, {-0.5, 0.5}, {1, 6}}, 5 * 8, 5 * 8};
+}
+
+// The seed's MSE over a scan's ys, hoisted into the body (hoist_scan_reductions).
+VmapProgram mse_hoisted() {
+  Program body = trace({t({4}), t({4})}, [](Builder&, const V& v) { return V{v[0], sin(v[0] * v[1])}; });
+  Program mse = trace({t({4}), t({7, 4}), t({7, 4})}, [&](Builder&, const V& v) {
+    V o = scan(body, {}, {v[0]}, {v[1]}, 7);
+    return V{reduce_sum(integer_pow(o[1] - v[2], 2), {0, 1})};
+  });
+  HoistResult h = hoist_scan_reductions(mse);
+  TANDEM_CHECK(h.rewrites == 1, "the MSE's reduction must hoist");
+  return {"mse_hoisted", h.program, {unit, unit, unit}, 4, 28};
+}
+
+const std::map<std::string, std::function<VmapProgram()>>& table() {
+  static const std::map<std::string, std::function<VmapProgram()>> t = {
+      {"unary", unary},   {"binary", binary},           {"reduce", reduce},   {"dot_general", dots},
+      {"layout", layout}, {"dynamic_slice", dynamic},   {"scan", scans},      {"checkpoint", checkpointed},
+      {"mlp", mlp},       {"attention", attention},     {"lstm", lstm},       {"mse_hoisted", mse_hoisted}};
+  return t;
+}
+
+// An axis of a value of per-example rank r, by configuration.
+VmapAxis axis_for(const std::string& cfg, int r, size_t index, bool output) {
+  if (cfg == "lead") return 0;
+  if (cfg == "last") return -1;
+  if (cfg == "middle") return r >= 1 ? 1 : 0;
+  if (cfg == "negative") return r >= 1 ? -2 : -1;
+  if (output) return index % 2 ? -1 : 0;                          // mixed outputs
+  if (index == 0) return -1;                                      // mixed inputs: first mapped,
+  return index % 2 ? std::nullopt : VmapAxis(r >= 1 ? 1 : 0);  // then unmapped / middle
+}
+const char* const kConfigs[] = {"lead", "last", "middle", "negative", "mixed"};
+}  // namespace
+
+VmapProgram make_program(const std::string& name) {
+  auto it = table().find(name);
+  if (it == table().end()) throw_bad_input(cat("vmap suite: unknown program '", name, "'"));
+  return it->second();
+}
+
+std::vector<std::string> program_names() {
+  std::vector<std::string> r;
+  for (auto& [k, v] : table()) r.push_back(k);
+  return r;
+}
+
+ErrorSpec per_example_spec(const VmapProgram& p, double max_abs_want, bool gradient) {
+  double u = unit_roundoff(DType::f32), chain = (gradient ? 2 : 1) * (2.0 * p.ops + double(p.terms));
+  double rel = 4 * chain * u;
+  return {rel * max_abs_want, rel, 0,
+          cat("4 x (2u x ", p.ops, " ops + u x ", p.terms, " terms)", gradient ? " x 2 (gradient)" : "",
+              " relative, absolute of max|want| = ", max_abs_want)};
+}
+
+AxisConfig axis_config(const Program& p, const std::string& name) {
+  AxisConfig c{name, {}, {}};
+  for (size_t i = 0; i < p.in_vars.size(); ++i) c.in.push_back(axis_for(name, p.in_vars[i]->type.rank(), i, false));
+  for (size_t j = 0; j < p.out_vars.size(); ++j) c.out.push_back(axis_for(name, p.out_vars[j].type().rank(), j, true));
+  return c;
+}
+
+std::vector<AxisConfig> axis_configs(const Program& p) {
+  std::vector<AxisConfig> r;
+  for (const char* n : kConfigs) r.push_back(axis_config(p, n));
+  return r;
+}
+
+}  // namespace tandem::vmap_suite

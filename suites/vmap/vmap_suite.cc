@@ -1,0 +1,46 @@
+// The vmap suite (issue 15): every program of vmap_programs.h under every axis configuration
+// (leading, last, middle, negative, not-mapped mixes) at sizes 1 and odd in quick, large in
+// nightly; per-example gradients (vmap of the joint vjp); the bad axes vmap must refuse;
+// and ragged batches against a loop over their items.
+#include "engine/ir/builder.h"
+#include "suites/vmap/vmap_cases.h"
+
+namespace tandem {
+namespace {
+using namespace vmap_suite;
+
+void add_refusals(Registry& r) {
+  auto p = std::make_shared<Program>(trace({{{3, 4}, DType::f32}, {{4}, DType::f32}}, [](Builder&, const std::vector<Value>& v) {
+    return std::vector<Value>{dot(v[0], v[1]), v[1] * 2.0};
+  }));
+  std::optional<int64_t> none;
+  r.add(refusal_case("in_axes_out_of_range", [p] { vmap(*p, {3, 0}, {0, 0}, 2); }, "in_axes[0] is 3"));
+  r.add(refusal_case("out_axes_out_of_range", [p, none] { vmap(*p, {0, none}, {0, 2}, 2); }, "out_axes[1] is 2"));
+  r.add(refusal_case("mapped_output_asked_unmapped", [p, none] { vmap(*p, {0, none}, {none, 0}, 2); },
+                     "output 0 is mapped"));
+  r.add(refusal_case("size_mismatch", [p] {
+    vmap_axis_size(*p, {0, 0}, {{{2, 3, 4}, DType::f32}, {{5, 4}, DType::f32}});
+  }, "inconsistent sizes"));
+  r.add(refusal_case("nothing_mapped_no_size", [p, none] {
+    vmap_axis_size(*p, {none, none}, {{{3, 4}, DType::f32}, {{4}, DType::f32}});
+  }, "no argument is mapped"));
+}
+}  // namespace
+
+void register_vmap_suite(Registry& r) {
+  for (const std::string& prog : program_names()) {
+    Program p = make_program(prog).program;
+    for (const AxisConfig& cfg : axis_configs(p))
+      for (int64_t n : {1, 5}) r.add(batch_case(prog, cfg.name, n, false, "quick"));
+    for (const char* cfg : {"lead", "mixed"}) r.add(batch_case(prog, cfg, 3, true, "quick"));
+    r.add(batch_case(prog, "mixed", 64, false, "nightly"));
+    r.add(batch_case(prog, "lead", 256, false, "nightly"));
+    r.add(batch_case(prog, "lead", 64, true, "nightly"));
+  }
+  r.add(batch_case("mlp", "mixed", 1024, false, "nightly"));
+  r.add(batch_case("attention", "middle", 1024, false, "nightly"));
+  add_refusals(r);
+  add_ragged_cases(r);
+}
+
+}  // namespace tandem
