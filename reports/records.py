@@ -14,6 +14,11 @@ REGENERATE = "regenerate it with `tandem run ... --out FILE` from this tandem ve
 
 def load(path):
     """Returns the list of records in `path`; raises BadInput with a hint on any problem."""
+    return load_document(path)[1]
+
+
+def load_document(path):
+    """(the whole JSON document, its validated records) of the records file `path`."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -29,7 +34,7 @@ def load(path):
         truncated = e.pos >= len(text.rstrip()) - 1
         what = "truncated JSON (ends early)" if truncated else f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"
         raise BadInput(f"{path}: {what}", "the run may have been killed while writing; " + REGENERATE)
-    return validate(doc, path)
+    return doc, validate(doc, path)
 
 
 def validate(doc, path="<records>"):
