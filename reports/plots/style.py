@@ -19,8 +19,8 @@ class Plot:
     caption: str = ""
 
 
-def figure(title, xlabel, ylabel, size=(8.5, 5.0), ncols=1):
-    fig, axes = plt.subplots(1, ncols, figsize=size, squeeze=False)
+def figure(title, xlabel, ylabel, size=(8.5, 5.0), ncols=1, width_ratios=None):
+    fig, axes = plt.subplots(1, ncols, figsize=size, squeeze=False, width_ratios=width_ratios)
     axes = list(axes[0])
     for ax in axes:
         ax.set_xlabel(xlabel)

@@ -7,7 +7,7 @@ from reports import exit_codes
 SUITES = ["dot", "dot_small", "lstm", "collectives", "remat", "scan_hoist", "vmap"]
 EXPECTED = ["dot_error_per_algorithm.png", "dot_accuracy_order.png", "dot_gflops.png", "lstm_gflops.png",
             "collectives_busbw_psum.png", "collectives_busbw_all_gather.png", "collectives_busbw_ragged_all_to_all.png",
-            "remat_pareto_mlp.png", "remat_pareto_transformer_block.png", "scan_hoist_speedup_memory.png",
+            "remat_pareto_mlp_L_4_B_4_D_8.png", "remat_pareto_attention_B_2_T_4_D_8.png", "scan_hoist_speedup_memory.png",
             "vmap_time_median.png"]
 
 
@@ -31,7 +31,8 @@ def test_report_renders_every_suite(cli, tmp_path):
 def test_report_of_one_suite_draws_only_its_plots(cli, tmp_path):
     out = tmp_path / "r"
     assert cli("report", FIXTURES / "remat.json", "-o", out)[0] == exit_codes.PASS
-    assert sorted(p.name for p in out.glob("*.png")) == ["remat_pareto_mlp.png", "remat_pareto_transformer_block.png"]
+    assert sorted(p.name for p in out.glob("*.png")) == ["remat_pareto_attention_B_2_T_4_D_8.png",
+                                                         "remat_pareto_mlp_L_4_B_4_D_8.png"]
 
 
 def test_suite_without_usable_params_falls_back_to_generic(cli, tmp_path):
