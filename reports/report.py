@@ -9,7 +9,7 @@ from reports.exit_codes import PASS, BadInput
 
 CSS = """body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.fail td,tr.error td{background:#fdd}
-tr.skip td{color:#888}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
+tr.skip td{color:#888}p.missing{color:#a40;font-weight:bold}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
 
 
 def context_lines(recs):
@@ -31,7 +31,7 @@ def counts_text(c):
 
 
 def render(paths, out_dir, title="tandem report"):
-    from reports.plots import plots_for  # matplotlib is imported only when plots are drawn
+    from reports.plots import missing_promises, plots_for  # matplotlib is imported only when plots are drawn
 
     recs = [r for p in paths for r in records.load(p)]
     if not recs:
@@ -41,7 +41,7 @@ def render(paths, out_dir, title="tandem report"):
     suites = records.by_suite(recs)
     md = [f"# {title}", "", f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
           "| suite | pass | fail | skip | error | plots |", "|---|---|---|---|---|---|"]
-    body, failures, all_plots = [], [], []
+    body, failures, all_plots, undrawn = [], [], [], []
     for suite in sorted(suites):
         rs = suites[suite]
         c = verdict_counts(rs)
@@ -49,6 +49,11 @@ def render(paths, out_dir, title="tandem report"):
         md.append(f"| {suite} | {c['pass']} | {c['fail']} | {c['skip']} | {c['error']} | {len(plots)} |")
         failures += [row(r) for r in rs if r["verdict"] in records.FAILED]
         body.append(f'<h2 id="{html.escape(suite)}">{html.escape(suite)}</h2><p>{html.escape(counts_text(c))}</p>')
+        absent = missing_promises(suite, plots)
+        if absent:  # a plot with no data is shown as missing, never silently left out
+            body.append(f'<p class="missing">⚠ not drawn (no record carries what it plots): '
+                        f'{html.escape(", ".join(absent))}</p>')
+            undrawn.append(f"- ⚠ {suite}: {', '.join(absent)}")
         body += [f'<figure><img src="{html.escape(p.file)}" alt="{html.escape(p.title)}">'
                  f"<figcaption>{html.escape(p.title)} — {html.escape(p.caption)}</figcaption></figure>" for p in plots]
         body.append("<details open><summary>Correctness</summary>" + html_table([row(r) for r in rs]) + "</details>")
@@ -57,6 +62,8 @@ def render(paths, out_dir, title="tandem report"):
     md += ["", "## Context", ""] + [f"- {line}" for line in ctx]
     if failures:
         md += ["", f"## Failures ({len(failures)})", "", markdown_table(failures)]
+    if undrawn:
+        md += ["", "## Promised plots not drawn (no record carries what they plot)", ""] + undrawn
     md += ["", "## Plots", ""] + [f"- [{p.title}]({p.file}): {p.caption}" for p in all_plots] + [""]
     nav = " · ".join(f'<a href="#{html.escape(s)}">{html.escape(s)}</a>' for s in sorted(suites))
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"

@@ -8,6 +8,7 @@ from reports.plots import style
 from reports.records import label, metrics, time_median
 
 SUITE = "remat"
+PROMISES = ("remat_pareto_*.png",)  # one per model configuration  # the PNGs users are told to expect (reports/README.md)
 # What suites/remat writes: the measured peak of the backward pass and the planner's prediction.
 # `peak_bytes` is the name records used before; read it when a record has nothing newer.
 MEASURED, PREDICTED, LEGACY = "measured_peak_bytes", "predicted_peak_bytes", "peak_bytes"

@@ -43,3 +43,24 @@ def test_suite_without_usable_params_falls_back_to_generic(cli, tmp_path):
     out = tmp_path / "r"
     assert cli("report", write(tmp_path / "c.json", [r]), "-o", out)[0] == exit_codes.PASS
     assert (out / "collectives_busbw.png").stat().st_size > 5000
+
+
+def test_readme_lists_every_promised_plot():
+    from conftest import ROOT
+
+    from reports.plots import PROMISES
+
+    readme = (ROOT / "reports" / "README.md").read_text()
+    for suite, patterns in PROMISES.items():
+        for pattern in patterns:
+            assert f"`{pattern}`" in readme and f"| {suite} |" in readme, (suite, pattern)
+
+
+def test_undrawn_promise_is_visible(cli, tmp_path):
+    from conftest import rec, write
+
+    out = tmp_path / "r"
+    lstm = rec("lstm/B:1/cpu", suite="lstm", metrics=[{"name": "time_median", "value": 1.0, "unit": "s"}])
+    assert cli("report", write(tmp_path / "l.json", [lstm]), "-o", out)[0] == exit_codes.PASS
+    assert "not drawn (no record carries what it plots): lstm_gflops.png" in (out / "index.html").read_text()
+    assert "- ⚠ lstm: lstm_gflops.png" in (out / "summary.md").read_text()
