@@ -9,7 +9,8 @@ from reports.exit_codes import PASS, BadInput
 
 CSS = """body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.fail td,tr.error td{background:#fdd}
-tr.skip td{color:#888}p.missing{color:#a40;font-weight:bold}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
+tr.skip td{color:#888}p.missing{color:#a40;font-weight:bold}h2.failures{color:#b00}
+summary{cursor:pointer;font-weight:bold;margin:6px 0}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
 
 
 def context_lines(recs):
@@ -19,15 +20,49 @@ def context_lines(recs):
     return [f"{k}: {v}" for k, v in list(breaking.items()) + list(info.items())]
 
 
-def html_table(rows):
+def skip_reasons(recs):
+    """[(count, reason)] of the skipped records, most common first: one line per reason."""
+    counts = {}
+    for r in recs:
+        if r["verdict"] == "skip":
+            reason = " ".join(str(r.get("message") or "no reason given").split())[:200]
+            counts[reason] = counts.get(reason, 0) + 1
+    return sorted(((n, why) for why, n in counts.items()), key=lambda t: (-t[0], t[1]))
+
+
+def html_table(rows, skips=()):
     head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
     body = "".join(f'<tr class="{html.escape(r["verdict"])}">' + "".join(
         f"<td>{html.escape(str(r[c]))}</td>" for c in COLUMNS) + "</tr>" for r in rows)
+    body += "".join(f'<tr class="skip"><td colspan="{len(COLUMNS)}">{n} skipped: {html.escape(why)}</td></tr>'
+                    for n, why in skips)
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def correctness_section(rs):
+    """The suite's correctness table: a row per case that ran, one line per skip reason;
+    folded when long so the plots stay in view."""
+    ran = [row(r) for r in rs if r["verdict"] != "skip"]
+    skips = skip_reasons(rs)
+    fold = "" if len(ran) + len(skips) > 30 else " open"
+    return (f"<details{fold}><summary>Correctness: {len(ran)} cases ran"
+            + (f", {sum(n for n, _ in skips)} skipped" if skips else "") + "</summary>"
+            + html_table(ran, skips) + "</details>")
 
 
 def counts_text(c):
     return ", ".join(f"{n} {k}" for k, n in c.items() if n)
+
+
+def attention(failures, warnings):
+    """What needs a look, above every plot: the failed cases, then promised plots not drawn."""
+    out = ""
+    if failures:
+        out += (f'<h2 id="failures" class="failures">❌ Failures ({len(failures)})</h2>'
+                + html_table(failures))
+    if warnings:
+        out += f'<p class="missing">⚠ Promised plots not drawn</p><ul>{"".join(warnings)}</ul>'
+    return out
 
 
 def render(paths, out_dir, title="tandem report"):
@@ -41,7 +76,7 @@ def render(paths, out_dir, title="tandem report"):
     suites = records.by_suite(recs)
     md = [f"# {title}", "", f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
           "| suite | pass | fail | skip | error | plots |", "|---|---|---|---|---|---|"]
-    body, failures, all_plots, undrawn = [], [], [], []
+    body, failures, all_plots, undrawn, top = [], [], [], [], []
     for suite in sorted(suites):
         rs = suites[suite]
         c = verdict_counts(rs)
@@ -54,9 +89,11 @@ def render(paths, out_dir, title="tandem report"):
             body.append(f'<p class="missing">⚠ not drawn (no record carries what it plots): '
                         f'{html.escape(", ".join(absent))}</p>')
             undrawn.append(f"- ⚠ {suite}: {', '.join(absent)}")
+            top.append(f'<li><a href="#{html.escape(suite)}">{html.escape(suite)}</a>: not drawn '
+                       f'{html.escape(", ".join(absent))}</li>')
         body += [f'<figure><img src="{html.escape(p.file)}" alt="{html.escape(p.title)}">'
                  f"<figcaption>{html.escape(p.title)} — {html.escape(p.caption)}</figcaption></figure>" for p in plots]
-        body.append("<details open><summary>Correctness</summary>" + html_table([row(r) for r in rs]) + "</details>")
+        body.append(correctness_section(rs))
         all_plots += plots
     ctx = context_lines(recs)
     md += ["", "## Context", ""] + [f"- {line}" for line in ctx]
@@ -70,7 +107,7 @@ def render(paths, out_dir, title="tandem report"):
             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1><p>{nav}</p>"
             f"<p>{len(recs)} records: {html.escape(counts_text(verdict_counts(recs)))}</p>"
             f"<details><summary>Context</summary><pre>{html.escape(chr(10).join(ctx))}</pre></details>"
-            + "".join(body) + "</body></html>\n")
+            + attention(failures, top) + "".join(body) + "</body></html>\n")
     atomic.write_text(out / "index.html", page)
     atomic.write_text(out / "summary.md", "\n".join(md))
     return recs

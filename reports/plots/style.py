@@ -43,6 +43,16 @@ def auto_log(ax, axis, values):
     return False
 
 
+def time_unit(seconds):
+    """(scale, unit) that shows these durations (in s) with numbers between 1 and 1000."""
+    pos = sorted(v for v in seconds if v and v > 0 and math.isfinite(v))
+    mid = pos[len(pos) // 2] if pos else 1.0
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if mid >= scale:
+            return scale, unit
+    return 1e-9, "ns"
+
+
 def human_bytes(v, _pos=None):
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if abs(v) < 1024 or unit == "TiB":
