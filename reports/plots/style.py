@@ -7,7 +7,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
 from reports import atomic  # noqa: E402
 
@@ -64,7 +64,9 @@ def human_bytes(v, _pos=None):
 def bytes_axis(ax, axis="x", base=2):
     """Log2 (or log10) axis with byte-size tick labels."""
     (ax.set_xscale if axis == "x" else ax.set_yscale)("log", base=base)
-    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(FuncFormatter(human_bytes))
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    which.set_major_locator(LogLocator(base=base, numticks=6))  # every power of 2 would overlap
+    which.set_major_formatter(FuncFormatter(human_bytes))
 
 
 def floor_positive(values, floor=None):
