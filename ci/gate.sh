@@ -2,7 +2,7 @@
 # For users' CI: build, run the quick profile with enough repetitions for the gate's
 # statistics, and gate it against the baseline of this machine kind (reports/baselines/).
 # Exit code: the gate's (0 pass, 1 correctness, 2 regression, 3 inconclusive, 4 bad input,
-# 5 infrastructure). The markdown summary, fit for a pull-request comment, is written to
+# 5 infrastructure, 6 incomplete: baseline cases missing or newly skipped, or the run killed). The markdown summary, fit for a pull-request comment, is written to
 # results/gate/gate.md. Set TANDEM_MACHINE_KIND to pick the baseline explicitly.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,11 +1,11 @@
 # Baselines versioned in the repository, one per machine kind:
 # reports/baselines/<machine-kind>/records.json. `baseline refresh RECORDS` validates a
-# records file and installs it there atomically; `baseline show` prints the resolved path.
+# records file (JSON Schema, complete run) and installs it there atomically; `baseline show` prints the resolved path.
 import os
 import sys
 from pathlib import Path
 
-from reports import atomic, context, records
+from reports import atomic, context, records, run_completion
 from reports.exit_codes import PASS, BadInput
 
 ROOT = Path(__file__).resolve().parent / "baselines"
@@ -34,9 +34,13 @@ def require(path):
 
 
 def refresh(args):
-    recs = records.load(args.records)
+    doc, recs = records.load_document(args.records)  # validated against record.schema.json first
     if not recs:
         raise BadInput(f"{args.records}: no records to make a baseline of", "run the quick profile first")
+    unfinished = run_completion.problem(args.records, doc, recs)
+    if unfinished:  # a partial baseline would make every later gate pass on the cases it lacks
+        raise BadInput(f"not installing a baseline from an incomplete run: {unfinished}",
+                       "refresh from the records.json a finished `tandem run` left beside its summary.md")
     kind = resolve_kind(args.machine_kind, recs)
     failed = [r["case"] for r in recs if r["verdict"] in records.FAILED]
     if failed:

@@ -7,6 +7,7 @@ PERFORMANCE_REGRESSION = 2
 INCONCLUSIVE = 3
 BAD_INPUT = 4
 INFRASTRUCTURE_ERROR = 5
+INCOMPLETE = 6  # gate only: baseline cases missing or newly skipped, or the run did not complete
 
 NAMES = {
     PASS: "pass",
@@ -15,6 +16,7 @@ NAMES = {
     INCONCLUSIVE: "inconclusive",
     BAD_INPUT: "bad input",
     INFRASTRUCTURE_ERROR: "infrastructure error",
+    INCOMPLETE: "incomplete run",
 }
 
 

@@ -5,7 +5,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from reports import atomic, baseline, context, exit_codes, records, stats
+from reports import atomic, baseline, context, exit_codes, records, run_completion, stats
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
@@ -47,17 +47,25 @@ class Outcome:
     code: int
     failures: list
     cases: list  # (record, verdict, [Comparison])
-    not_compared: list  # (case, why)
+    not_compared: list  # (case, why): informational (new cases, cases failing in the baseline)
     context_changes: list
+    missing: list = None  # (case, baseline verdict): in the baseline, absent from the current run
+    newly_skipped: list = None  # (case, skip message): ran in the baseline, skipped now
+    incomplete: str = None  # why the current run is known not to have completed, or None
+    empty_baseline: bool = False
 
 
-def run(base_recs, cur_recs, cfg):
+def run(base_recs, cur_recs, cfg, incomplete=None):
+    """Compares the current run with the baseline; `incomplete` says why the current run did
+    not complete (reports/run_completion.py), if it did not. Precedence of the exit code:
+    correctness failure (1), then an incomplete run or missing / newly skipped cases (6), then a
+    regression (2), then inconclusive (3, also for an empty baseline), then pass."""
     base = {r["case"]: r for r in base_recs}
     failures = [r for r in cur_recs if r["verdict"] in records.FAILED]
     cases, not_compared = [], []
     for c in cur_recs:
         b = base.get(c["case"])
-        if c["verdict"] == "skip":
+        if c["verdict"] == "skip" and (b is None or b["verdict"] == "skip"):  # newly skipped: a failure, below
             not_compared.append((c["case"], "skipped: " + " ".join(str(c.get("message") or "").split())[:100]))
         if c["verdict"] != "pass":
             continue
@@ -69,28 +77,33 @@ def run(base_recs, cur_recs, cfg):
             cases.append((c, None, compare_case(b, c, cfg)))
     stats.adjust_family([x for _, _, comps in cases for x in comps], cfg.alpha)
     cases = [(c, stats.combine([x.verdict for x in comps]), comps) for c, _, comps in cases]
-    current = {r["case"] for r in cur_recs}
-    not_compared += [(n, "missing from the current run") for n in base if n not in current]
+    current = {r["case"]: r for r in cur_recs}
+    missing = [(n, b["verdict"]) for n, b in base.items() if n not in current]
+    newly_skipped = [(n, " ".join(str(c.get("message") or "").split())[:100]) for n, c in current.items()
+                     if c["verdict"] == "skip" and n in base and base[n]["verdict"] != "skip"]
     verdicts = [v for _, v, _ in cases]
     if failures:
         code = exit_codes.CORRECTNESS_FAILURE
+    elif missing or newly_skipped or incomplete:
+        code = exit_codes.INCOMPLETE
     elif any(v in stats.REGRESSIONS for v in verdicts):
         code = exit_codes.PERFORMANCE_REGRESSION
-    elif stats.INCONCLUSIVE in verdicts or (not cases and base_recs):
+    elif stats.INCONCLUSIVE in verdicts or not cases:
         code = exit_codes.INCONCLUSIVE
     else:
         code = exit_codes.PASS
     ctx = lambda recs: recs[0].get("context") if recs else {}
-    return Outcome(code, failures, cases, not_compared, context.differences(ctx(base_recs), ctx(cur_recs)))
+    return Outcome(code, failures, cases, not_compared, context.differences(ctx(base_recs), ctx(cur_recs)),
+                   missing, newly_skipped, incomplete, not base_recs)
 
 
 def main(a):
     cfg = config_from_args(a)
-    cur = records.load(a.current)
+    cur_doc, cur = records.load_document(a.current)
     base_path = baseline.require(a.baseline or baseline.path_for(baseline.resolve_kind(a.machine_kind, cur),
                                                                  a.baselines_root))
     base = records.load(base_path)
-    o = run(base, cur, cfg)
+    o = run(base, cur, cfg, run_completion.problem(a.current, cur_doc, cur))
     text = summary(o, cfg, base_path, a.current, len(base), len(cur))
     if a.summary:
         atomic.write_text(a.summary, text + "\n")

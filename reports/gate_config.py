@@ -17,13 +17,16 @@ class Config:
 
 
 def parse_fraction(text, what):
+    """A fraction strictly between 0 and 1, written 0.05 or 5%. A bare 5 is refused: it is
+    either 5% or 500%, and guessing would silently gate with the wrong threshold."""
+    hint = "write a fraction in (0, 1) such as 0.05, or a percentage such as 5%"
     try:
         s = str(text).strip()
         v = float(s[:-1]) / 100 if s.endswith("%") else float(s)
     except ValueError:
-        raise BadInput(f"{what}: {text!r} is not a fraction", "write 0.05 or 5%")
-    if not 0 <= v < 10:
-        raise BadInput(f"{what}: {text!r} is out of range", "write 0.05 or 5%")
+        raise BadInput(f"{what}: {text!r} is not a fraction", hint)
+    if not 0 < v < 1:  # also refuses nan and inf
+        raise BadInput(f"{what}: {text!r} is out of range (0, 1)", hint)
     return v
 
 

@@ -44,9 +44,33 @@ def perf_rows(cases, only_changed, limit=300):
     return rows
 
 
-HEADLINE = {0: "✅ pass", 1: "❌ correctness failure", 2: "🐢 performance regression", 3: "❓ inconclusive"}
+HEADLINE = {0: "✅ pass", 1: "❌ correctness failure", 2: "🐢 performance regression", 3: "❓ inconclusive",
+            6: "🕳️ incomplete run"}
+MISSING, NEWLY_SKIPPED = "MISSING", "NEWLY SKIPPED"  # the verdicts of exit 6, beside the failures
 VERDICT_ORDER = [stats.SAME, stats.FASTER, stats.SLOWER, stats.BETTER, stats.WORSE, stats.INCONCLUSIVE]
 PERF_COLUMNS = ["case", "verdict", "metric", "baseline", "current", "change", "p", "q", "n", "note"]
+
+
+def listed(items, limit=30):
+    shown = "".join(f"\n- `{n}`: {why}" for n, why in items[:limit])
+    return shown + (f"\n- … and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def incomplete_lines(o):
+    """What makes the gate exit 6 (or 3 for an empty baseline), before any performance table."""
+    lines = []
+    if o.empty_baseline:
+        lines += ["### ❓ Empty baseline", "", "The baseline holds no records: nothing can be compared. "
+                  "Refresh it from a complete run: `tandem baseline refresh RECORDS --machine-kind K`.", ""]
+    if o.incomplete:
+        lines += ["### 🕳️ Incomplete run", "", o.incomplete + ".", ""]
+    if o.missing:
+        lines += [f"### 🕳️ {MISSING}: {len(o.missing)} baseline case(s) absent from the current run",
+                  listed([(n, f"baseline verdict {v}") for n, v in o.missing]), ""]
+    if o.newly_skipped:
+        lines += [f"### 🕳️ {NEWLY_SKIPPED}: {len(o.newly_skipped)} case(s) ran in the baseline, skipped now",
+                  listed(o.newly_skipped), ""]
+    return lines
 
 
 def summary(o, cfg, base_path, cur_path, n_base, n_cur):
@@ -61,12 +85,13 @@ def summary(o, cfg, base_path, cur_path, n_base, n_cur):
              f"Correctness first; then a two-sided Mann–Whitney U test on the timing repetitions per case, "
              f"Benjamini–Hochberg q < {cfg.alpha:g} across all {n_tests} tests, minimum effect "
              f"{cfg.min_effect:.0%}{per_suite}.", "",
-             "| failed | " + " | ".join(VERDICT_ORDER) + " | not compared |",
-             "|---|" + "---|" * len(VERDICT_ORDER) + "---|",
-             f"| {len(o.failures)} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICT_ORDER)
-             + f" | {len(o.not_compared)} |", ""]
+             f"| failed | {MISSING} | {NEWLY_SKIPPED} | " + " | ".join(VERDICT_ORDER) + " | not compared |",
+             "|---|---|---|" + "---|" * len(VERDICT_ORDER) + "---|",
+             f"| {len(o.failures)} | {len(o.missing or [])} | {len(o.newly_skipped or [])} | "
+             + " | ".join(str(counts.get(v, 0)) for v in VERDICT_ORDER) + f" | {len(o.not_compared)} |", ""]
     if o.failures:
         lines += [f"### ❌ Correctness failures ({len(o.failures)})", "", markdown_table([row(r) for r in o.failures]), ""]
+    lines += incomplete_lines(o)
     need = stats.lone_case_repetitions(n_tests, cfg.alpha)
     if tested and min(min(x.n_base, x.n_current) for x in tested) < need:
         lines += [f"ℹ️ With these repetitions a change confined to one case cannot be significant among {n_tests} "

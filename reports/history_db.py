@@ -13,6 +13,8 @@ from reports.exit_codes import PASS, BadInput, InfrastructureError
 
 DEFAULT_DB = "results/history.sqlite"
 VERSION = "1"
+APPLICATION_ID = 0x746E6468  # "tndh" in the SQLite header: this file is a tandem history
+TABLES = {"meta", "runs", "results", "metrics"}
 DDL = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs(
@@ -34,20 +36,63 @@ def canonical(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def integrity_problems(conn):
+    """The lines of SQLite's integrity check, [] when the file is sound."""
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA integrity_check(20)").fetchall()]
+    except sqlite3.DatabaseError as e:
+        return [str(e)]
+    return [] if rows == ["ok"] else rows
+
+
+def corrupt(p, conn, e):
+    problems = integrity_problems(conn) if conn is not None else []
+    what = "; ".join(problems[:3]) or str(e)
+    return BadInput(f"{p}: the history database is corrupt: {what}",
+                    "restore it from a backup, or rebuild it with `tandem history add` over the kept records files; "
+                    "`sqlite3 FILE .recover` may salvage rows")
+
+
+def claim(conn, p):
+    """Refuses a database that is not tandem's (another application's id, or foreign tables),
+    so `history add` never writes tandem's tables into someone else's file; stamps new ones."""
+    (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")}
+    if app_id not in (0, APPLICATION_ID):
+        raise BadInput(f"{p}: not a tandem history database (SQLite application_id {app_id:#x}, tandem's is "
+                       f"{APPLICATION_ID:#x})", "pass --db with a tandem history file, or a new file name")
+    if tables - TABLES or (tables and "meta" not in tables):
+        raise BadInput(f"{p}: not a tandem history database (it holds tables {', '.join(sorted(tables - TABLES) or sorted(tables))})",
+                       "pass --db with a tandem history file, or a new file name")
+    if app_id == 0:  # a new file, or a history written before the id was stamped
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
 def connect(path, create):
     p = Path(path)
     if not create and not p.is_file():
         raise BadInput(f"no history database at {p}", "add runs first: `tandem history add RECORDS --db FILE`")
+    if p.exists() and not p.is_file():
+        raise BadInput(f"{p}: not a regular file", "pass --db with a history file")
+    conn = None
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)  # transactions are explicit
+        claim(conn, p)
+        if integrity_problems(conn):
+            raise sqlite3.DatabaseError("integrity check failed")
         conn.executescript(DDL)
         conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
         (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     except sqlite3.DatabaseError as e:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
-        raise BadInput(f"{p}: not a tandem history database ({e})", "pass --db with a history file, or move this one away")
+        if "file is not a database" in str(e):
+            raise BadInput(f"{p}: not a tandem history database (not an SQLite file)", "pass --db with a history file")
+        raise corrupt(p, conn, e)
+    except BadInput:
+        conn.close()
+        raise
     if v != VERSION:
         raise BadInput(f"{p}: history schema version {v}, these tools use {VERSION}", "start a new --db file")
     return conn
@@ -96,6 +141,12 @@ def add(db, paths):
                     conn.executemany("INSERT INTO metrics VALUES(?,?,?,?,?,?)", [(seq, r["case"], *m) for m in metric_rows(r)])
                 added += 1
         conn.execute("COMMIT")
+    except sqlite3.DatabaseError as e:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(e, sqlite3.OperationalError):
+            raise
+        raise corrupt(db, conn, e)  # a page broke under the read: say which, not "check disk space"
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")

@@ -3,10 +3,11 @@
 # change points inside each segment (reports/changepoint.py), index.html and summary.md.
 import html
 import json
+import sys
 from pathlib import Path
 
 from reports import atomic, changepoint, history_db
-from reports.exit_codes import PASS, BadInput
+from reports.exit_codes import PASS, PERFORMANCE_REGRESSION, BadInput
 
 MAX_COLORED = 10  # more cases than this: all drawn relative to their median, only changed ones coloured
 
@@ -143,11 +144,36 @@ def render(db, out_dir, alpha=0.01, min_effect=0.05, min_size=3):
             + "".join(f"<h2>{html.escape(p.title)}</h2><img src='{p.file}' style='max-width:100%'><p>{html.escape(p.caption)}</p>"
                       for p in plots) + "</body></html>\n")
     atomic.write_text(out / "index.html", page)
-    return runs, cps
+    return runs, cps, series
+
+
+def open_regressions(runs, series, cps):
+    """Regressions the newest run still carries: per (suite, metric, case) measured in the newest
+    run, the last change point of the newest segment is a regression (no improvement since)."""
+    newest = runs[-1][0]
+    breaking = {seq: b for seq, _, b, _ in runs}
+    last = {}
+    for c in sorted(cps, key=lambda c: c["seq"]):
+        if breaking[c["seq"]] == breaking[newest]:
+            last[(c["suite"], c["metric"], c["case"])] = c
+    return [c for key, c in last.items() if c["kind"] == "regression"
+            and series[key[:2]]["cases"][key[2]][-1][0] == newest]
 
 
 def main(a):
-    runs, cps = render(a.db, a.output, a.alpha, a.min_effect, a.min_size)
+    if a.min_size < 1:
+        raise BadInput(f"--min-size {a.min_size}: needs at least 1 run on each side of a change point",
+                       "the default is 3; use an integer ≥ 1")
+    if not 0 < a.alpha < 1 or not 0 < a.min_effect < 1:
+        raise BadInput("--alpha and --min-effect must be in (0, 1)", "e.g. --alpha 0.01 --min-effect 0.05")
+    runs, cps, series = render(a.db, a.output, a.alpha, a.min_effect, a.min_size)
     regressions = sum(c["kind"] == "regression" for c in cps)
     print(f"history report: {a.output}/index.html ({len(runs)} runs, {len(cps)} change points, {regressions} regressions)")
+    still = open_regressions(runs, series, cps)
+    if still:
+        for c in still[:20]:
+            print(f"regression at the newest run: {c['case']} {c['metric']} {c['change']:+.1%} since run #{c['seq']}",
+                  file=sys.stderr)
+        print(f"history: {len(still)} regression(s) open at the newest run (exit {PERFORMANCE_REGRESSION})", file=sys.stderr)
+        return PERFORMANCE_REGRESSION
     return PASS

@@ -7,13 +7,18 @@ from pathlib import Path
 from reports.exit_codes import BadInput
 
 SCHEMA = "tandem.records/1"
-VERDICTS = ("pass", "fail", "skip", "error")
+VERDICTS = ("pass", "fail", "skip", "error")  # also in record.schema.json
 FAILED = ("fail", "error")
 REGENERATE = "regenerate it with `tandem run ... --out FILE` from this tandem version"
 
 
 def load(path):
     """Returns the list of records in `path`; raises BadInput with a hint on any problem."""
+    return load_document(path)[1]
+
+
+def load_document(path):
+    """(the whole JSON document, its validated records) of the records file `path`."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -29,24 +34,64 @@ def load(path):
         truncated = e.pos >= len(text.rstrip()) - 1
         what = "truncated JSON (ends early)" if truncated else f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"
         raise BadInput(f"{path}: {what}", "the run may have been killed while writing; " + REGENERATE)
-    return validate(doc, path)
+    return doc, validate(doc, path)
+
+
+SCHEMA_FILE = Path(__file__).resolve().parent / "record.schema.json"
+_validator = None
+
+
+def schema_validator():
+    """The JSON Schema validator of reports/record.schema.json (loaded once)."""
+    global _validator
+    if _validator is None:
+        import jsonschema  # Debian: python3-jsonschema (ci/deps.txt)
+
+        schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        _validator = cls(schema)
+    return _validator
+
+
+def where(doc, error_path):
+    """'record 3 (dot/x/cpu), field metrics[0].value' for a JSON Schema error's path."""
+    parts = list(error_path)
+    if len(parts) >= 2 and parts[0] == "records" and isinstance(parts[1], int):
+        i, rest = parts[1], parts[2:]
+        r = doc["records"][i]
+        case = r.get("case") if isinstance(r, dict) and isinstance(r.get("case"), str) else None
+        head = f"record {i}" + (f" ({case})" if case else "")
+    else:
+        head, rest = "top level", parts
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest).lstrip(".")
+    return head + (f", field {field}" if field else "")
 
 
 def validate(doc, path="<records>"):
+    """The records of `doc`, after checking it against reports/record.schema.json; the first
+    violation becomes a BadInput naming the file, the record and the field."""
     if not isinstance(doc, dict) or "records" not in doc:
         raise BadInput(f"{path}: not a tandem records file (no top-level \"records\")", REGENERATE)
-    check_schema(doc.get("schema"), path)
     recs = doc["records"]
-    if not isinstance(recs, list):
-        raise BadInput(f"{path}: \"records\" is not a list", REGENERATE)
-    for i, r in enumerate(recs):
-        if not isinstance(r, dict) or not isinstance(r.get("case"), str) or not isinstance(r.get("suite"), str):
-            raise BadInput(f"{path}: record {i} lacks \"suite\" or \"case\"", REGENERATE)
-        if "schema" in r:
-            check_schema(r["schema"], f"{path}: record {i}")
-        if r.get("verdict") not in VERDICTS:
-            raise BadInput(f"{path}: record {i} ({r['case']}) has verdict {r.get('verdict')!r}, expected one of {VERDICTS}", REGENERATE)
-    return recs
+    tagged = isinstance(recs, list) and recs and all(isinstance(r, dict) and "schema" in r for r in recs)
+    if "schema" in doc or not tagged:  # older files name the schema on every record only
+        check_schema(doc.get("schema"), path)
+    if isinstance(doc["records"], list):
+        for i, r in enumerate(doc["records"]):
+            if isinstance(r, dict) and "schema" in r:
+                check_schema(r["schema"], f"{path}: record {i}")
+    errors = sorted(schema_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        e = errors[0]
+        more = f" (and {len(errors) - 1} more violation(s))" if len(errors) > 1 else ""
+        raise BadInput(f"{path}: {where(doc, e.absolute_path)}: {e.message}{more}",
+                       f"records must follow {SCHEMA_FILE.name} (tandem.records/1); " + REGENERATE)
+    names = [r["case"] for r in doc["records"]]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise BadInput(f"{path}: case {dup!r} appears more than once", "one record per case and backend; " + REGENERATE)
+    return doc["records"]
 
 
 def check_schema(schema, where):
@@ -73,11 +118,14 @@ def num(v):
 
 
 def metrics(rec):
-    """{name: {"value", "unit", "direction", "samples"?}} for the record's derived metrics."""
+    """{name: {"value", "unit", "direction", "samples"?}} for the record's derived metrics with a
+    finite value: a NaN or infinite metric (a NaN timing, a division by zero) is a correctness
+    matter, not a point to plot, store or compare."""
     out = {}
     for m in rec.get("metrics") or []:
-        if isinstance(m, dict) and isinstance(m.get("name"), str) and num(m.get("value")) is not None:
-            out[m["name"]] = dict(m, value=num(m["value"]))
+        v = num(m.get("value")) if isinstance(m, dict) else None
+        if isinstance(m.get("name"), str) and v is not None and math.isfinite(v):
+            out[m["name"]] = dict(m, value=v)
     return out
 
 

@@ -9,7 +9,8 @@ from reports.exit_codes import PASS, BadInput
 
 CSS = """body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.fail td,tr.error td{background:#fdd}
-tr.skip td{color:#888}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
+tr.skip td{color:#888}p.missing{color:#a40;font-weight:bold}h2.failures{color:#b00}
+summary{cursor:pointer;font-weight:bold;margin:6px 0}img{max-width:100%;border:1px solid #eee;margin:8px 0}code{background:#f4f4f4}"""
 
 
 def context_lines(recs):
@@ -19,19 +20,53 @@ def context_lines(recs):
     return [f"{k}: {v}" for k, v in list(breaking.items()) + list(info.items())]
 
 
-def html_table(rows):
+def skip_reasons(recs):
+    """[(count, reason)] of the skipped records, most common first: one line per reason."""
+    counts = {}
+    for r in recs:
+        if r["verdict"] == "skip":
+            reason = " ".join(str(r.get("message") or "no reason given").split())[:200]
+            counts[reason] = counts.get(reason, 0) + 1
+    return sorted(((n, why) for why, n in counts.items()), key=lambda t: (-t[0], t[1]))
+
+
+def html_table(rows, skips=()):
     head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
     body = "".join(f'<tr class="{html.escape(r["verdict"])}">' + "".join(
         f"<td>{html.escape(str(r[c]))}</td>" for c in COLUMNS) + "</tr>" for r in rows)
+    body += "".join(f'<tr class="skip"><td colspan="{len(COLUMNS)}">{n} skipped: {html.escape(why)}</td></tr>'
+                    for n, why in skips)
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def correctness_section(rs):
+    """The suite's correctness table: a row per case that ran, one line per skip reason;
+    folded when long so the plots stay in view."""
+    ran = [row(r) for r in rs if r["verdict"] != "skip"]
+    skips = skip_reasons(rs)
+    fold = "" if len(ran) + len(skips) > 30 else " open"
+    return (f"<details{fold}><summary>Correctness: {len(ran)} cases ran"
+            + (f", {sum(n for n, _ in skips)} skipped" if skips else "") + "</summary>"
+            + html_table(ran, skips) + "</details>")
 
 
 def counts_text(c):
     return ", ".join(f"{n} {k}" for k, n in c.items() if n)
 
 
+def attention(failures, warnings):
+    """What needs a look, above every plot: the failed cases, then promised plots not drawn."""
+    out = ""
+    if failures:
+        out += (f'<h2 id="failures" class="failures">❌ Failures ({len(failures)})</h2>'
+                + html_table(failures))
+    if warnings:
+        out += f'<p class="missing">⚠ Promised plots not drawn</p><ul>{"".join(warnings)}</ul>'
+    return out
+
+
 def render(paths, out_dir, title="tandem report"):
-    from reports.plots import plots_for  # matplotlib is imported only when plots are drawn
+    from reports.plots import missing_promises, plots_for  # matplotlib is imported only when plots are drawn
 
     recs = [r for p in paths for r in records.load(p)]
     if not recs:
@@ -41,7 +76,7 @@ def render(paths, out_dir, title="tandem report"):
     suites = records.by_suite(recs)
     md = [f"# {title}", "", f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
           "| suite | pass | fail | skip | error | plots |", "|---|---|---|---|---|---|"]
-    body, failures, all_plots = [], [], []
+    body, failures, all_plots, undrawn, top = [], [], [], [], []
     for suite in sorted(suites):
         rs = suites[suite]
         c = verdict_counts(rs)
@@ -49,21 +84,30 @@ def render(paths, out_dir, title="tandem report"):
         md.append(f"| {suite} | {c['pass']} | {c['fail']} | {c['skip']} | {c['error']} | {len(plots)} |")
         failures += [row(r) for r in rs if r["verdict"] in records.FAILED]
         body.append(f'<h2 id="{html.escape(suite)}">{html.escape(suite)}</h2><p>{html.escape(counts_text(c))}</p>')
+        absent = missing_promises(suite, plots)
+        if absent:  # a plot with no data is shown as missing, never silently left out
+            body.append(f'<p class="missing">⚠ not drawn (no record carries what it plots): '
+                        f'{html.escape(", ".join(absent))}</p>')
+            undrawn.append(f"- ⚠ {suite}: {', '.join(absent)}")
+            top.append(f'<li><a href="#{html.escape(suite)}">{html.escape(suite)}</a>: not drawn '
+                       f'{html.escape(", ".join(absent))}</li>')
         body += [f'<figure><img src="{html.escape(p.file)}" alt="{html.escape(p.title)}">'
                  f"<figcaption>{html.escape(p.title)} — {html.escape(p.caption)}</figcaption></figure>" for p in plots]
-        body.append("<details open><summary>Correctness</summary>" + html_table([row(r) for r in rs]) + "</details>")
+        body.append(correctness_section(rs))
         all_plots += plots
     ctx = context_lines(recs)
     md += ["", "## Context", ""] + [f"- {line}" for line in ctx]
     if failures:
         md += ["", f"## Failures ({len(failures)})", "", markdown_table(failures)]
+    if undrawn:
+        md += ["", "## Promised plots not drawn (no record carries what they plot)", ""] + undrawn
     md += ["", "## Plots", ""] + [f"- [{p.title}]({p.file}): {p.caption}" for p in all_plots] + [""]
     nav = " · ".join(f'<a href="#{html.escape(s)}">{html.escape(s)}</a>' for s in sorted(suites))
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1><p>{nav}</p>"
             f"<p>{len(recs)} records: {html.escape(counts_text(verdict_counts(recs)))}</p>"
             f"<details><summary>Context</summary><pre>{html.escape(chr(10).join(ctx))}</pre></details>"
-            + "".join(body) + "</body></html>\n")
+            + attention(failures, top) + "".join(body) + "</body></html>\n")
     atomic.write_text(out / "index.html", page)
     atomic.write_text(out / "summary.md", "\n".join(md))
     return recs

@@ -6,6 +6,7 @@ from reports.plots import style
 from reports.records import metrics, num
 
 SUITE = "dot"
+PROMISES = ("dot_error_per_algorithm.png", "dot_accuracy_order.png", "dot_gflops.png")  # the PNGs users are told to expect (reports/README.md)
 BACKEND_COLORS = {"cpu": "tab:blue", "cuda": "tab:green"}
 
 

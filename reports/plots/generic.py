@@ -21,6 +21,9 @@ def plot(suite, recs, out):
     for name in sorted(per_metric):
         unit, direction, rows = per_metric[name]
         rows = sorted(rows)[:MAX_CASES]
+        if unit == "s":  # seconds of microsecond cases read badly as 2.5e-6: pick ms or µs
+            scale, unit = style.time_unit([v for _, v in rows])
+            rows = [(c, v / scale) for c, v in rows]
         fig, ax = style.figure(f"{suite}: {name} per case", f"{name} ({unit or 'dimensionless'})", "case",
                                size=(10, max(3.5, 0.3 * len(rows) + 1.5)))
         ax.barh(range(len(rows)), [v for _, v in rows], color="tab:blue")

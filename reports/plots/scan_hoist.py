@@ -4,6 +4,7 @@ from reports.plots import style
 from reports.records import label, metrics
 
 SUITE = "scan_hoist"
+PROMISES = ("scan_hoist_speedup_memory.png",)  # the PNGs users are told to expect (reports/README.md)
 
 
 def plot(recs, out):
@@ -16,7 +17,8 @@ def plot(recs, out):
     fig, (a1, a2) = style.figure("scan reduction hoisting: speedup and peak memory", "", "",
                                  size=(12, max(4.0, 0.35 * len(rows) + 1.5)), ncols=2)
     ys = list(range(len(rows)))
-    a1.barh(ys, [ms["speedup"]["value"] for _, ms in rows], color="tab:green")
+    speedups = [ms["speedup"]["value"] for _, ms in rows]  # < 1: hoisting made it slower, drawn apart
+    a1.barh(ys, speedups, color=["tab:green" if v >= 1 else "tab:red" for v in speedups], edgecolor="none")
     a1.axvline(1.0, color="tab:red", ls="--", lw=1, label="no speedup")
     a1.set_xlabel("speedup (× faster with hoisting)")
     bar = 0.8 / max(1, len(mem_names))
@@ -33,7 +35,11 @@ def plot(recs, out):
         ax.set_yticklabels([name for name, _ in rows] if ax is a1 else [], fontsize="small")
         ax.set_ylabel("case" if ax is a1 else "")
         ax.invert_yaxis()
-    style.legend(a1, 1)
+    from matplotlib.patches import Patch
+
+    handles = a1.get_legend_handles_labels()[0] + [Patch(color="tab:green", label="faster with hoisting (> 1)"),
+                                                   Patch(color="tab:red", label="slower with hoisting (< 1)")]
+    a1.legend(handles=handles, fontsize="small", loc="best")
     style.legend(a2, len(mem_names), "metric")
     return [style.save(fig, out, "scan_hoist_speedup_memory.png", "scan hoisting: speedup and peak memory",
                        "speedup > 1 means hoisting helps; peak memory lower is better")]

@@ -7,7 +7,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
 from reports import atomic  # noqa: E402
 
@@ -19,8 +19,8 @@ class Plot:
     caption: str = ""
 
 
-def figure(title, xlabel, ylabel, size=(8.5, 5.0), ncols=1):
-    fig, axes = plt.subplots(1, ncols, figsize=size, squeeze=False)
+def figure(title, xlabel, ylabel, size=(8.5, 5.0), ncols=1, width_ratios=None):
+    fig, axes = plt.subplots(1, ncols, figsize=size, squeeze=False, width_ratios=width_ratios)
     axes = list(axes[0])
     for ax in axes:
         ax.set_xlabel(xlabel)
@@ -43,6 +43,16 @@ def auto_log(ax, axis, values):
     return False
 
 
+def time_unit(seconds):
+    """(scale, unit) that shows these durations (in s) with numbers between 1 and 1000."""
+    pos = sorted(v for v in seconds if v and v > 0 and math.isfinite(v))
+    mid = pos[len(pos) // 2] if pos else 1.0
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if mid >= scale:
+            return scale, unit
+    return 1e-9, "ns"
+
+
 def human_bytes(v, _pos=None):
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if abs(v) < 1024 or unit == "TiB":
@@ -54,7 +64,9 @@ def human_bytes(v, _pos=None):
 def bytes_axis(ax, axis="x", base=2):
     """Log2 (or log10) axis with byte-size tick labels."""
     (ax.set_xscale if axis == "x" else ax.set_yscale)("log", base=base)
-    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(FuncFormatter(human_bytes))
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    which.set_major_locator(LogLocator(base=base, numticks=6))  # every power of 2 would overlap
+    which.set_major_formatter(FuncFormatter(human_bytes))
 
 
 def floor_positive(values, floor=None):

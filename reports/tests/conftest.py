@@ -24,8 +24,13 @@ def rec(case="dot/x/cpu", samples=(1.0, 1.01, 0.99, 1.02, 0.98), verdict="pass",
     return r
 
 
-def write(path, recs):
-    Path(path).write_text(json.dumps({"schema": "tandem.records/1", "records": recs}))
+def write(path, recs, complete=True):
+    """A records file; `complete` is the top-level flag reports/run_completion.py honours first
+    (None: no flag, so completion is judged from a summary.md beside the file, as for `tandem run`)."""
+    doc = {"schema": "tandem.records/1", "records": recs}
+    if complete is not None:
+        doc["complete"] = complete
+    Path(path).write_text(json.dumps(doc))
     return str(path)
 
 

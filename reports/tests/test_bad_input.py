@@ -63,7 +63,7 @@ def test_exit_codes_match_the_cli_header():
         pytest.skip("runners/cli/exit_codes.h not in this tree")
     text = header.read_text()
     for name, value in [("pass", 0), ("correctness_failure", 1), ("performance_regression", 2), ("inconclusive", 3),
-                        ("bad_input", 4), ("infrastructure_error", 5)]:
+                        ("bad_input", 4), ("infrastructure_error", 5), ("incomplete", 6)]:
         assert f"{name} = {value};" in text
         assert getattr(exit_codes, name.upper()) == value
 

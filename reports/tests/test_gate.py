@@ -40,9 +40,9 @@ def test_two_repetitions_are_inconclusive(cli, tmp_path):
     assert code == exit_codes.INCONCLUSIVE and "INCONCLUSIVE" in out
 
 
-def test_no_case_in_common_is_inconclusive(cli, tmp_path):
+def test_no_case_in_common_is_incomplete(cli, tmp_path):
     code, out, _ = gate(cli, tmp_path, [rec("a", S)], [rec("b", S)])
-    assert code == exit_codes.INCONCLUSIVE and "missing from the current run" in out
+    assert code == exit_codes.INCOMPLETE and "MISSING: 1 baseline case(s) absent" in out
 
 
 def test_sampled_metric_uses_its_direction(cli, tmp_path):

@@ -7,7 +7,7 @@ from reports import exit_codes
 SUITES = ["dot", "dot_small", "lstm", "collectives", "remat", "scan_hoist", "vmap"]
 EXPECTED = ["dot_error_per_algorithm.png", "dot_accuracy_order.png", "dot_gflops.png", "lstm_gflops.png",
             "collectives_busbw_psum.png", "collectives_busbw_all_gather.png", "collectives_busbw_ragged_all_to_all.png",
-            "remat_pareto_mlp.png", "remat_pareto_transformer_block.png", "scan_hoist_speedup_memory.png",
+            "remat_pareto_mlp_L_4_B_4_D_8.png", "remat_pareto_attention_B_2_T_4_D_8.png", "scan_hoist_speedup_memory.png",
             "vmap_time_median.png"]
 
 
@@ -31,14 +31,54 @@ def test_report_renders_every_suite(cli, tmp_path):
 def test_report_of_one_suite_draws_only_its_plots(cli, tmp_path):
     out = tmp_path / "r"
     assert cli("report", FIXTURES / "remat.json", "-o", out)[0] == exit_codes.PASS
-    assert sorted(p.name for p in out.glob("*.png")) == ["remat_pareto_mlp.png", "remat_pareto_transformer_block.png"]
+    assert sorted(p.name for p in out.glob("*.png")) == ["remat_pareto_attention_B_2_T_4_D_8.png",
+                                                         "remat_pareto_mlp_L_4_B_4_D_8.png"]
 
 
-def test_suite_without_usable_params_falls_back_to_generic(cli, tmp_path):
+def test_suite_without_usable_params_says_not_drawn(cli, tmp_path):
     from conftest import rec, write
 
     r = rec("collectives/odd/cpu", suite="collectives",
             metrics=[{"name": "busbw", "value": 3.0, "unit": "GB/s", "direction": "higher"}])  # no bytes param
     out = tmp_path / "r"
     assert cli("report", write(tmp_path / "c.json", [r]), "-o", out)[0] == exit_codes.PASS
-    assert (out / "collectives_busbw.png").stat().st_size > 5000
+    assert not list(out.glob("*.png"))  # no stand-in chart of per-case times
+    assert "not drawn (no record carries what it plots): collectives_busbw_*.png" in (out / "index.html").read_text()
+
+
+def test_readme_lists_every_promised_plot():
+    from conftest import ROOT
+
+    from reports.plots import PROMISES
+
+    readme = (ROOT / "reports" / "README.md").read_text()
+    for suite, patterns in PROMISES.items():
+        for pattern in patterns:
+            assert f"`{pattern}`" in readme and f"| {suite} |" in readme, (suite, pattern)
+
+
+def test_undrawn_promise_is_visible(cli, tmp_path):
+    from conftest import rec, write
+
+    out = tmp_path / "r"
+    lstm = rec("lstm/B:1/cpu", suite="lstm", metrics=[{"name": "time_median", "value": 1.0, "unit": "s"}])
+    assert cli("report", write(tmp_path / "l.json", [lstm]), "-o", out)[0] == exit_codes.PASS
+    assert "not drawn (no record carries what it plots): lstm_gflops.png" in (out / "index.html").read_text()
+    assert "- ⚠ lstm: lstm_gflops.png" in (out / "summary.md").read_text()
+
+
+def test_failures_on_top_and_skips_grouped_by_reason(cli, tmp_path):
+    from conftest import rec, write
+
+    recs = [rec(f"dot/ok{i}/cpu") for i in range(3)] + [rec("dot/bad/cpu", None, verdict="fail")]
+    for i in range(5):
+        recs.append(rec(f"dot/f8_{i}/cpu", None, verdict="skip"))
+        recs[-1]["message"] = "needs f8 storage"
+    recs.append(rec("dot/mpi/cpu", None, verdict="skip"))
+    recs[-1]["message"] = "needs >= 2 ranks"
+    out = tmp_path / "r"
+    assert cli("report", write(tmp_path / "d.json", recs), "-o", out)[0] == exit_codes.PASS
+    page = (out / "index.html").read_text()
+    assert page.index("Failures (1)") < page.index('id="dot"')  # above the suite and its plots
+    assert page.count("5 skipped: needs f8 storage") == 1 and "1 skipped: needs &gt;= 2 ranks" in page
+    assert "dot/f8_0/cpu" not in page  # one line per reason, not a row per skipped case

@@ -25,7 +25,10 @@ int exec_python(const std::string& sub, const std::vector<std::string>& args) {
   std::string pp = root;
   if (const char* old = std::getenv("PYTHONPATH")) pp += std::string(":") + old;
   setenv("PYTHONPATH", pp.c_str(), 1);
-  std::vector<std::string> full = {py, "-m", "reports", sub};
+  // Safe-path mode (-P, Python >= 3.11; PYTHONSAFEPATH for its children): the working
+  // directory is not put on sys.path, so a reports/ folder there cannot stand in for ours.
+  setenv("PYTHONSAFEPATH", "1", 1);
+  std::vector<std::string> full = {py, "-P", "-m", "reports", sub};
   full.insert(full.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : full) argv.push_back(s.data());
