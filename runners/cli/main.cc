@@ -5,8 +5,9 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "common/exit_codes.h"
 #include "runners/cli/commands.h"
-#include "runners/cli/exit_codes.h"
+#include "suites/register_suites.h"
 
 namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
@@ -15,6 +16,7 @@ void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lst
 
 int main(int argc, char** argv) {
   using namespace tandem;
+  register_all_suites();  // every primitive, then every suite's cases
   // `tandem run collectives ...` is the sweep: the same as `tandem collectives ...`.
   std::vector<char*> args(argv, argv + argc);
   if (argc >= 3 && std::string(argv[1]) == "run" && std::string(argv[2]) == "collectives") {

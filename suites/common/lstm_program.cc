@@ -1,5 +1,5 @@
 // Builds the LSTM Program (scan over a cell) and the primitive-path programs.
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 #include "engine/ir/builder.h"
 
