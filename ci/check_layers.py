@@ -162,7 +162,9 @@ def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[st
             if hit:
                 used.update(hit)
                 continue
-            problems.append(f"{rel}:{lineno}: {src_layer} may not include {dst} ({dst_layer}); "
+            src_name = suite_folder(rel) if src_layer == "suites/*" else src_layer
+            dst_name = suite_folder(dst) if dst_layer == "suites/*" else dst_layer
+            problems.append(f"{rel}:{lineno}: {src_name} may not include {dst} ({dst_name}); "
                             f"{src_layer} may include: {', '.join(LAYERS[src_layer]) or 'nothing'}")
     for e in exceptions:
         if e not in used:

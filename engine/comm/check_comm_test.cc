@@ -6,6 +6,7 @@
 
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/check_mpi.h"
+#include "engine/core/check_test_util.h"
 #if defined(TANDEM_HAVE_NCCL)
 #include "engine/core/check_nccl.h"
 #endif
@@ -13,22 +14,11 @@
 namespace tandem {
 namespace {
 
-template <class F>
-std::string message_of(F fail) {
-  try {
-    fail();
-  } catch (const Error& e) {
-    return e.message();
-  }
-  ADD_FAILURE() << "the CHECK macro did not throw";
-  return "";
-}
-
 std::string rank_part() { return cat(", rank ", comm::mpi_world().rank()); }
 
 TEST(CheckComm, MpiCheckNamesCallRankAndMpiError) {
   int line = 0;
-  std::string m = message_of([&] { line = __LINE__; MPI_CHECK(MPI_ERR_ARG); });
+  std::string m = check::failure_message_of([&] { line = __LINE__; MPI_CHECK(MPI_ERR_ARG); });
   EXPECT_EQ(m.rfind("MPI call failed: MPI_ERR_ARG at ", 0), 0u) << m;
   EXPECT_NE(m.find(cat(__FILE__, ":", line, " [host ", comm::host_name(), rank_part(), "]: ")),
             std::string::npos) << m;
@@ -38,7 +28,7 @@ TEST(CheckComm, MpiCheckNamesCallRankAndMpiError) {
 #if defined(TANDEM_HAVE_NCCL)
 TEST(CheckComm, NcclCheckNamesCallRankDeviceAndNcclError) {
   int line = 0;
-  std::string m = message_of([&] { line = __LINE__; NCCL_CHECK(ncclInvalidArgument); });
+  std::string m = check::failure_message_of([&] { line = __LINE__; NCCL_CHECK(ncclInvalidArgument); });
   EXPECT_EQ(m.rfind("NCCL call failed: ncclInvalidArgument at ", 0), 0u) << m;
   EXPECT_NE(m.find(cat(__FILE__, ":", line, " [host ", comm::host_name(), rank_part(), ", cuda device ")),
             std::string::npos) << m;

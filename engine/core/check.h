@@ -45,3 +45,14 @@ Place place_now(int device, int mpi_rank = -1);
                                 int mpi_rank = -1);
 
 }  // namespace tandem::check
+
+// The body every family's macro shares: evaluates `expr` once; unless it equals `ok`, throws
+// with `text` (the expression as written, stringised by the family's macro so that macros
+// inside it, like MPI_COMM_WORLD, stay unexpanded) and `describe(result)`, the library's words.
+#define TANDEM_LIBRARY_CHECK(library, text, expr, ok, device, describe, mpi_rank)          \
+  do {                                                                                   \
+    auto tandem_rc_ = (expr);                                                            \
+    if (!(tandem_rc_ == (ok)))                                                           \
+      ::tandem::check::throw_failure({library, text, __FILE__, __LINE__}, (device),      \
+                                     describe(tandem_rc_), (mpi_rank));                  \
+  } while (0)

@@ -14,35 +14,24 @@ inline int current_cuda_device() {
   int d = 0;
   return cudaGetDevice(&d) == cudaSuccess ? d : kUnknownDevice;
 }
+// The runtime's words for a failure; also clears a non-sticky error so later calls start clean.
+inline const char* cuda_failure_text(cudaError_t e) {
+  (void)cudaGetLastError();
+  return cudaGetErrorString(e);
+}
 }  // namespace tandem::check
 
-#define CUDA_CHECK(expr)                                                                   \
-  do {                                                                                     \
-    cudaError_t tandem_err_ = (expr);                                                      \
-    if (tandem_err_ != cudaSuccess) {                                                      \
-      (void)cudaGetLastError(); /* clear a non-sticky error so later calls start clean */  \
-      ::tandem::check::throw_failure({"CUDA", #expr, __FILE__, __LINE__},                  \
-                                     ::tandem::check::current_cuda_device(),               \
-                                     cudaGetErrorString(tandem_err_));                     \
-    }                                                                                      \
-  } while (0)
+#define CUDA_CHECK(expr)                                                                 \
+  TANDEM_LIBRARY_CHECK("CUDA", #expr, expr, cudaSuccess,                                 \
+                       ::tandem::check::current_cuda_device(),                           \
+                       ::tandem::check::cuda_failure_text, -1)
 
 // After a kernel launch: launch-configuration errors surface through cudaGetLastError.
-#define CUDA_CHECK_LAUNCH()                                                                \
-  do {                                                                                     \
-    cudaError_t tandem_err_ = cudaGetLastError();                                          \
-    if (tandem_err_ != cudaSuccess)                                                        \
-      ::tandem::check::throw_failure({"CUDA", "kernel launch (cudaGetLastError)", __FILE__, \
-                                      __LINE__},                                           \
-                                     ::tandem::check::current_cuda_device(),               \
-                                     cudaGetErrorString(tandem_err_));                     \
-  } while (0)
+#define CUDA_CHECK_LAUNCH()                                                              \
+  TANDEM_LIBRARY_CHECK("CUDA", "kernel launch (cudaGetLastError)", cudaGetLastError(),   \
+                       cudaSuccess, ::tandem::check::current_cuda_device(),              \
+                       cudaGetErrorString, -1)
 
-#define CUBLAS_CHECK(expr)                                                                 \
-  do {                                                                                     \
-    cublasStatus_t tandem_st_ = (expr);                                                    \
-    if (tandem_st_ != CUBLAS_STATUS_SUCCESS)                                               \
-      ::tandem::check::throw_failure({"cuBLAS", #expr, __FILE__, __LINE__},                \
-                                     ::tandem::check::current_cuda_device(),               \
-                                     cublasGetStatusString(tandem_st_));                   \
-  } while (0)
+#define CUBLAS_CHECK(expr)                                                               \
+  TANDEM_LIBRARY_CHECK("cuBLAS", #expr, expr, CUBLAS_STATUS_SUCCESS,                     \
+                       ::tandem::check::current_cuda_device(), cublasGetStatusString, -1)

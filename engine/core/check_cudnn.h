@@ -4,11 +4,6 @@
 
 #include "engine/core/check_cuda.h"
 
-#define CUDNN_CHECK(expr)                                                                  \
-  do {                                                                                     \
-    cudnnStatus_t tandem_st_ = (expr);                                                     \
-    if (tandem_st_ != CUDNN_STATUS_SUCCESS)                                                \
-      ::tandem::check::throw_failure({"cuDNN", #expr, __FILE__, __LINE__},                 \
-                                     ::tandem::check::current_cuda_device(),               \
-                                     cudnnGetErrorString(tandem_st_));                     \
-  } while (0)
+#define CUDNN_CHECK(expr)                                                                \
+  TANDEM_LIBRARY_CHECK("cuDNN", #expr, expr, CUDNN_STATUS_SUCCESS,                       \
+                       ::tandem::check::current_cuda_device(), cudnnGetErrorString, -1)

@@ -25,12 +25,6 @@ inline int mpi_world_rank() {
 }
 }  // namespace tandem::check
 
-#define MPI_CHECK(expr)                                                                    \
-  do {                                                                                     \
-    int tandem_rc_ = (expr);                                                               \
-    if (tandem_rc_ != MPI_SUCCESS)                                                         \
-      ::tandem::check::throw_failure({"MPI", #expr, __FILE__, __LINE__},                   \
-                                     ::tandem::check::kNoDevice,                           \
-                                     ::tandem::check::mpi_error_string(tandem_rc_),        \
-                                     ::tandem::check::mpi_world_rank());                   \
-  } while (0)
+#define MPI_CHECK(expr)                                                                  \
+  TANDEM_LIBRARY_CHECK("MPI", #expr, expr, MPI_SUCCESS, ::tandem::check::kNoDevice,      \
+                       ::tandem::check::mpi_error_string, ::tandem::check::mpi_world_rank())

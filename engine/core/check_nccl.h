@@ -5,11 +5,6 @@
 
 #include "engine/core/check_cuda.h"
 
-#define NCCL_CHECK(expr)                                                                   \
-  do {                                                                                     \
-    ncclResult_t tandem_rc_ = (expr);                                                      \
-    if (tandem_rc_ != ncclSuccess)                                                         \
-      ::tandem::check::throw_failure({"NCCL", #expr, __FILE__, __LINE__},                  \
-                                     ::tandem::check::current_cuda_device(),               \
-                                     ncclGetErrorString(tandem_rc_));                      \
-  } while (0)
+#define NCCL_CHECK(expr)                                                                 \
+  TANDEM_LIBRARY_CHECK("NCCL", #expr, expr, ncclSuccess,                                 \
+                       ::tandem::check::current_cuda_device(), ncclGetErrorString, -1)

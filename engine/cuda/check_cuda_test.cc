@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/core/check_cuda.h"
+#include "engine/core/check_test_util.h"
 #if TANDEM_HAVE_CUDNN
 #include "engine/core/check_cudnn.h"
 #endif
@@ -17,19 +18,6 @@ void launch_with_bad_config();  // check_launch_probe.cu
 }
 namespace {
 
-// Runs `fail`, which must throw; returns the message (empty when nothing was thrown).
-template <class F>
-std::string message_of(F fail) {
-  try {
-    fail();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::internal);
-    return e.message();
-  }
-  ADD_FAILURE() << "the CHECK macro did not throw";
-  return "";
-}
-
 void expect_place(const std::string& m, int line) {
   EXPECT_NE(m.find(cat(__FILE__, ":", line, " [host ")), std::string::npos) << m;
   EXPECT_NE(m.find(", rank "), std::string::npos) << m;
@@ -38,7 +26,7 @@ void expect_place(const std::string& m, int line) {
 
 TEST(CheckCuda, CudaCheckNamesTheCallAndTheRuntimeError) {
   int line = 0;
-  std::string m = message_of([&] { line = __LINE__; CUDA_CHECK(cudaErrorInvalidValue); });
+  std::string m = check::failure_message_of([&] { line = __LINE__; CUDA_CHECK(cudaErrorInvalidValue); });
   EXPECT_EQ(m.rfind("CUDA call failed: cudaErrorInvalidValue at ", 0), 0u) << m;
   EXPECT_NE(m.find(std::string("]: ") + cudaGetErrorString(cudaErrorInvalidValue)), std::string::npos) << m;
   expect_place(m, line);
@@ -46,7 +34,7 @@ TEST(CheckCuda, CudaCheckNamesTheCallAndTheRuntimeError) {
 
 TEST(CheckCuda, CublasCheckNamesTheStatus) {
   int line = 0;
-  std::string m = message_of([&] { line = __LINE__; CUBLAS_CHECK(CUBLAS_STATUS_NOT_INITIALIZED); });
+  std::string m = check::failure_message_of([&] { line = __LINE__; CUBLAS_CHECK(CUBLAS_STATUS_NOT_INITIALIZED); });
   EXPECT_EQ(m.rfind("cuBLAS call failed: CUBLAS_STATUS_NOT_INITIALIZED at ", 0), 0u) << m;
   EXPECT_NE(m.find(cublasGetStatusString(CUBLAS_STATUS_NOT_INITIALIZED)), std::string::npos) << m;
   expect_place(m, line);
@@ -55,7 +43,7 @@ TEST(CheckCuda, CublasCheckNamesTheStatus) {
 #if TANDEM_HAVE_CUDNN
 TEST(CheckCuda, CudnnCheckNamesTheStatus) {
   int line = 0;
-  std::string m = message_of([&] { line = __LINE__; CUDNN_CHECK(CUDNN_STATUS_BAD_PARAM); });
+  std::string m = check::failure_message_of([&] { line = __LINE__; CUDNN_CHECK(CUDNN_STATUS_BAD_PARAM); });
   EXPECT_EQ(m.rfind("cuDNN call failed: CUDNN_STATUS_BAD_PARAM at ", 0), 0u) << m;
   EXPECT_NE(m.find(cudnnGetErrorString(CUDNN_STATUS_BAD_PARAM)), std::string::npos) << m;
   expect_place(m, line);
@@ -68,7 +56,7 @@ TEST(CheckCuda, SuccessDoesNotThrow) {
 }
 
 TEST(CheckCuda, LaunchCheckReportsABadLaunchAtTheLaunch) {
-  std::string m = message_of([] { cuda_test::launch_with_bad_config(); });
+  std::string m = check::failure_message_of([] { cuda_test::launch_with_bad_config(); });
   EXPECT_EQ(m.rfind("CUDA call failed: kernel launch (cudaGetLastError) at ", 0), 0u) << m;
   EXPECT_NE(m.find("check_launch_probe.cu:"), std::string::npos) << m;
   EXPECT_NE(m.find(", cuda device "), std::string::npos) << m;

@@ -66,27 +66,29 @@ Program lstm_program(const LstmConfig& c, const std::string& precision) {
   return b.build({transpose(seq, {1, 0, 2}), hn, cn});
 }
 
-Program lstm_fwd_program(const LstmConfig& c, const std::string& precision) {
+// The primitive path's inputs, in lstm_fwd's operand order: x, h0, c0, w, seq_lengths.
+static std::vector<Value> lstm_fwd_inputs(Builder& b, const LstmConfig& c) {
   const int64_t S = c.pseudo_layers();
+  return {b.input({c.batch, c.seq, c.input}, DType::f32), b.input({S, c.batch, c.hidden}, DType::f32),
+          b.input({S, c.batch, c.hidden}, DType::f32),
+          b.input({get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)}, DType::f32),
+          b.input({c.batch}, DType::i32)};
+}
+
+Program lstm_fwd_program(const LstmConfig& c, const std::string& precision) {
   Builder b;
-  Value x = b.input({c.batch, c.seq, c.input}, DType::f32);
-  Value h0 = b.input({S, c.batch, c.hidden}, DType::f32), c0 = b.input({S, c.batch, c.hidden}, DType::f32);
-  Value w = b.input({get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)}, DType::f32);
-  Value lens = b.input({c.batch}, DType::i32);
-  return b.build(b.bind("lstm_fwd", {x, h0, c0, w, lens}, lstm_params(c, precision)));
+  return b.build(b.bind("lstm_fwd", lstm_fwd_inputs(b, c), lstm_params(c, precision)));
 }
 
 Program lstm_train_program(const LstmConfig& c, const std::string& precision) {
   const int64_t S = c.pseudo_layers();
   Builder b;
-  Value x = b.input({c.batch, c.seq, c.input}, DType::f32);
-  Value h0 = b.input({S, c.batch, c.hidden}, DType::f32), c0 = b.input({S, c.batch, c.hidden}, DType::f32);
-  Value w = b.input({get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)}, DType::f32);
-  Value lens = b.input({c.batch}, DType::i32);
+  const std::vector<Value> in = lstm_fwd_inputs(b, c);
+  const Value &x = in[0], &h0 = in[1], &c0 = in[2], &w = in[3], &lens = in[4];
   Value dy = b.input({c.batch, c.seq, c.dirs() * c.hidden}, DType::f32);
   Value dhn = b.input({S, c.batch, c.hidden}, DType::f32), dcn = b.input({S, c.batch, c.hidden}, DType::f32);
   Params p = lstm_params(c, precision);
-  std::vector<Value> out = b.bind("lstm_fwd", {x, h0, c0, w, lens}, p);
+  std::vector<Value> out = b.bind("lstm_fwd", in, p);
   std::vector<Value> g = b.bind("lstm_bwd", {dy, dhn, dcn, x, h0, c0, w, lens}, p);
   out.insert(out.end(), g.begin(), g.end());
   return b.build(out);
