@@ -1,4 +1,4 @@
-# tandem's exit-code contract (DESIGN.md), shared with runners/cli/exit_codes.h: CI branches
+# tandem's exit-code contract (DESIGN.md), shared with common/exit_codes.h: CI branches
 # on these numbers. Errors raised here carry a one-line message, a hint and their exit code.
 
 PASS = 0

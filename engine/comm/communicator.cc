@@ -2,8 +2,6 @@
 // ranks over host memory (two rounds: lengths, then padded payloads).
 #include "engine/comm/communicator.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -24,12 +22,6 @@ std::vector<std::string> all_gather_strings(Communicator& c, const std::string& 
   std::vector<std::string> out;
   for (int r = 0; r < c.size(); ++r) out.emplace_back(recv.data() + r * width, size_t(lens[r]));
   return out;
-}
-
-std::string host_name() {
-  char h[256] = {};
-  gethostname(h, sizeof h - 1);
-  return h;
 }
 
 }  // namespace tandem::comm

@@ -11,6 +11,7 @@
 
 #include "common/dtype.h"
 #include "engine/core/device.h"
+#include "engine/core/rank_env.h"
 
 namespace tandem::comm {
 
@@ -58,6 +59,6 @@ class Communicator {
 // Host-side helpers over the control plane.
 std::vector<std::string> all_gather_strings(Communicator& c, const std::string& mine);
 std::vector<int64_t> all_gather_ints(Communicator& c, const std::vector<int64_t>& mine);
-std::string host_name();
+using ::tandem::host_name;  // engine/core/rank_env.h
 
 }  // namespace tandem::comm

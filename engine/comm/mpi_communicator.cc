@@ -8,20 +8,12 @@
 #include <mutex>
 #include <type_traits>
 
+#include "engine/core/check_mpi.h"
 #include "engine/core/error.h"
 #include "engine/core/half.h"
 
 namespace tandem::comm {
 namespace {
-
-void check_mpi(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char msg[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, msg, &len);
-  throw Error(ErrorKind::internal, cat(call, " failed: ", std::string(msg, len)));
-}
-#define MPI_CHECK(call) check_mpi((call), #call)
 
 int as_int(int64_t n, const char* what) {
   if (n < 0 || n > INT_MAX)

@@ -11,26 +11,13 @@
 #include "engine/core/error.h"
 
 #if defined(TANDEM_HAVE_NCCL)
-#include <cuda_runtime.h>
-#include <nccl.h>
-
 #include <cstdlib>
 
-#include "engine/comm/rank_env.h"
+#include "engine/core/check_nccl.h"
+#include "engine/core/rank_env.h"
 
 namespace tandem::comm {
 namespace {
-
-void check_nccl(ncclResult_t rc, const char* call) {
-  if (rc == ncclSuccess) return;
-  throw Error(ErrorKind::internal, cat(call, " failed: ", ncclGetErrorString(rc)));
-}
-void check_cuda(cudaError_t rc, const char* call) {
-  if (rc == cudaSuccess) return;
-  throw Error(ErrorKind::internal, cat(call, " failed: ", cudaGetErrorString(rc)));
-}
-#define NCCL_CHECK(call) check_nccl((call), #call)
-#define CUDA_CHECK(call) check_cuda((call), #call)
 
 ncclDataType_t nccl_type(DType t) {
   switch (t) {

@@ -4,8 +4,8 @@
 #pragma once
 #include <vector>
 
+#include "engine/core/dot_algorithm_types.h"
 #include "engine/core/tensor.h"
-#include "engine/prims/dot_algorithm.h"
 
 namespace tandem::cpu {
 

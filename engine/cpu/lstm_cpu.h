@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/prims/lstm.h"
+#include "engine/core/lstm_config.h"
 
 namespace tandem::cpu {
 

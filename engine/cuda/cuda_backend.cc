@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "engine/core/tensor.h"
-#include "engine/cuda/cuda_check.h"
+#include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/cuda/dot_cuda.h"

@@ -6,7 +6,7 @@
 #include <map>
 #include <mutex>
 
-#include "engine/cuda/cuda_check.h"
+#include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_device.h"
 #if TANDEM_HAVE_CUDNN
 #include <cudnn.h>

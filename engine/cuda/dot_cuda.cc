@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
-#include "engine/cuda/cuda_check.h"
+#include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/dot_kernels.h"
 #include "engine/prims/dot_general.h"

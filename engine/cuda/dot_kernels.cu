@@ -2,7 +2,7 @@
 // loops with the dtype switched at run time, which keeps nvcc's work (and build time) small.
 #include <cuda_fp16.h>
 
-#include "engine/cuda/cuda_check.h"
+#include "engine/core/check_cuda.h"
 #include "engine/cuda/dot_kernels.h"
 
 namespace tandem::cuda_impl {

@@ -13,18 +13,8 @@
 #include "engine/prims/lstm.h"
 
 #if TANDEM_HAVE_CUDNN
-#include <cudnn.h>
-
-#include "engine/cuda/cuda_check.h"
+#include "engine/core/check_cudnn.h"
 #include "engine/cuda/cuda_device.h"
-
-#define CUDNN_CHECK(expr)                                                                  \
-  do {                                                                                     \
-    cudnnStatus_t tandem_st_ = (expr);                                                     \
-    if (tandem_st_ != CUDNN_STATUS_SUCCESS)                                                \
-      ::tandem::cuda_detail::throw_check_failure("cuDNN", #expr, __FILE__, __LINE__,       \
-                                                 cudnnGetErrorString(tandem_st_));         \
-  } while (0)
 
 namespace tandem {
 namespace {

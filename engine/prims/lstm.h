@@ -14,29 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/lstm_config.h"
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
 
 namespace tandem {
 
-struct LstmConfig {
-  int64_t batch = 1, seq = 1, input = 1, hidden = 1, layers = 1;
-  bool bidirectional = false;
-  int64_t dirs() const { return bidirectional ? 2 : 1; }
-  int64_t pseudo_layers() const { return layers * dirs(); }
-  int64_t layer_input(int64_t p) const { return p < dirs() ? input : dirs() * hidden; }
-};
-
-// Where one matrix or bias sits in the flat weight vector: rows x cols at offset.
-struct LstmWeightSlot {
-  int64_t offset = 0, rows = 0, cols = 1;
-};
-struct LstmWeightLayout {
-  std::vector<LstmWeightSlot> w_ih, w_hh, b_ih, b_hh;  // by pseudo-layer fwd0, rev0, fwd1, ...
-  int64_t total = 0;
-};
-LstmWeightLayout lstm_weight_layout(int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
-int64_t get_num_params_in_lstm(int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
 // U(-k, k), k = 1/sqrt(hidden), f32, from a seeded generator.
 Tensor init_lstm_weight(uint64_t seed, int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
 

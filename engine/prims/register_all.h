@@ -1,4 +1,7 @@
-// One entry point that registers every primitive family (called once by the registry).
+// Registration of every primitive family. Called by the top layer — the CLI's main and the
+// test mains (tandem_engine_test_main, tandem_suites_test_main) — never from the registry
+// itself, so engine/ir does not depend on engine/prims. A binary that forgets it gets an
+// internal error ("the primitive registry is empty") on its first lookup.
 #pragma once
 namespace tandem {
 void register_elementwise_primitives();
@@ -12,16 +15,6 @@ void register_vjp_rules();               // vjp_rules*.cc: after every family
 void register_batch_rules();             // batch_rules*.cc: after every family
 // Backends add their impls to the registered primitives (no-op when not built).
 void register_cuda_impls();
-inline void register_all_primitives() {
-  register_elementwise_primitives();
-  register_structure_primitives();
-  register_reduction_primitives();
-  register_dot_general_primitive();
-  register_scan_primitive();
-  register_lstm_primitives();
-  register_checkpoint_primitives();
-  register_vjp_rules();
-  register_batch_rules();
-  register_cuda_impls();
-}
+// Every family, then the VJP and batching rules, then the backends' impls; a second call does nothing.
+void register_all_primitives();
 }  // namespace tandem

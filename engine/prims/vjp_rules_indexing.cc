@@ -111,7 +111,7 @@ void lstm_rules() {
   });
   set("lstm_bwd", [](const VjpArgs&, const Params&) -> Cts {
     throw_unsupported("vjp of lstm_bwd (a second derivative of the LSTM primitive)",
-                      "differentiate the LSTM Program (scan over a cell, suites/lstm/lstm_program.h) "
+                      "differentiate the LSTM Program (scan over a cell, suites/common/lstm_program.h) "
                       "for higher-order derivatives");
   });
 }

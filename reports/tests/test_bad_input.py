@@ -58,9 +58,9 @@ def test_exit_codes_through_the_process(tmp_path):
 
 
 def test_exit_codes_match_the_cli_header():
-    header = (ROOT / "runners" / "cli" / "exit_codes.h")
+    header = (ROOT / "common" / "exit_codes.h")
     if not header.exists():
-        pytest.skip("runners/cli/exit_codes.h not in this tree")
+        pytest.skip("common/exit_codes.h not in this tree")
     text = header.read_text()
     for name, value in [("pass", 0), ("correctness_failure", 1), ("performance_regression", 2), ("inconclusive", 3),
                         ("bad_input", 4), ("infrastructure_error", 5), ("incomplete", 6)]:

@@ -8,7 +8,7 @@
 
 #include "engine/core/error.h"
 #include "runners/cli/commands.h"
-#include "runners/cli/exit_codes.h"
+#include "common/exit_codes.h"
 #include "runners/cli/selection.h"
 #include "suites/common/harness.h"
 

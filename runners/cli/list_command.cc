@@ -6,7 +6,7 @@
 #include "engine/ir/primitive.h"
 #include "engine/prims/dot_algorithm.h"
 #include "runners/cli/commands.h"
-#include "runners/cli/exit_codes.h"
+#include "common/exit_codes.h"
 #include "runners/cli/selection.h"
 
 namespace tandem {

@@ -15,7 +15,7 @@
 #include "engine/ir/executor.h"
 #include "engine/prims/lstm.h"
 #include "runners/cli/npy_io.h"
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 namespace tandem {
 namespace fs = std::filesystem;

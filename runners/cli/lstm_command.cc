@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "engine/core/error.h"
-#include "runners/cli/exit_codes.h"
+#include "common/exit_codes.h"
 #include "runners/cli/lstm_byod.h"
 
 namespace tandem {

@@ -5,8 +5,9 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "common/exit_codes.h"
 #include "runners/cli/commands.h"
-#include "runners/cli/exit_codes.h"
+#include "suites/register_suites.h"
 
 namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
@@ -33,6 +34,7 @@ int reject_suite_as_word(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace tandem;
+  register_all_suites();  // every primitive, then every suite's cases
   if (int code = reject_suite_as_word(argc, argv)) return code;
   CLI::App app{"tandem: correctness and performance of JAX-style numerics, engine vs reference"};
   app.require_subcommand(1);

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "runners/cli/commands.h"
-#include "runners/cli/exit_codes.h"
+#include "common/exit_codes.h"
 
 namespace tandem {
 namespace {

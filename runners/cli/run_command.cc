@@ -8,9 +8,9 @@
 #include <memory>
 #include <sstream>
 
-#include "engine/comm/rank_env.h"
+#include "engine/core/rank_env.h"
 #include "engine/core/error.h"
-#include "runners/cli/exit_codes.h"
+#include "common/exit_codes.h"
 #include "runners/cli/selection.h"
 #include "suites/common/harness.h"
 #include "suites/common/records.h"
@@ -75,7 +75,7 @@ int run(const RunArgs& a, bool timed) {
   if (a.repetitions < 1) throw_bad_input("--repetitions must be >= 1");
   RecordWriter writer(a.out + "/records.json");
   // Under mpirun/srun every rank runs every case, but only rank 0 prints and writes files.
-  const bool writes = comm::is_writer_rank();
+  const bool writes = is_writer_rank();
   std::vector<nlohmann::json> unwritten;
   int counts[4] = {0, 0, 0, 0};
   size_t total = cases.size() * devices.size(), done = 0;

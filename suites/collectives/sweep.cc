@@ -12,7 +12,7 @@
 #include "engine/comm/mpi_communicator.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
-#include "runners/cli/exit_codes.h"
+#include "common/exit_codes.h"
 #include "suites/collectives/collectives_cases.h"
 #include "suites/collectives/sweep_ops.h"
 #include "suites/common/context.h"

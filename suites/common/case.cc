@@ -4,7 +4,6 @@
 #include <regex>
 
 #include "engine/core/error.h"
-#include "suites/register_suites.h"
 
 namespace tandem {
 
@@ -33,6 +32,7 @@ std::vector<const Case*> Registry::select(const std::string& profile, const std:
     throw_bad_input(cat("--filter '", name_regex, "' is not a valid regex: ", e.what()),
                     "use ECMAScript regex syntax, e.g. 'dot/.*F32'");
   }
+  require_filled();
   std::vector<const Case*> r;
   for (const Case& c : cases_)
     if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) &&
@@ -42,12 +42,16 @@ std::vector<const Case*> Registry::select(const std::string& profile, const std:
 }
 
 Registry& registry() {
-  static Registry r = [] {
-    Registry reg;
-    register_all_suites(reg);
-    return reg;
-  }();
+  static Registry r;  // filled by register_all_suites() (suites/register_suites.h)
   return r;
+}
+
+void Registry::require_filled() const {
+  if (cases_.empty())
+    throw Error(ErrorKind::internal,
+                "the case registry is empty: register_all_suites() was not called",
+                "call tandem::register_all_suites() (suites/register_suites.h) once from main(); "
+                "tandem_add_test's main for tandem_suites tests (tandem_suites_test_main) does");
 }
 
 bool is_known_profile(const std::string& p) {

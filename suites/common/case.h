@@ -67,16 +67,20 @@ struct Case {
 class Registry {
  public:
   void add(Case c);
-  const std::vector<Case>& cases() const { return cases_; }
+  const std::vector<Case>& cases() const {
+    require_filled();
+    return cases_;
+  }
   // Cases of a profile (quick ⊂ nightly ⊂ full), optionally of one suite and name regex.
   std::vector<const Case*> select(const std::string& profile, const std::string& suite,
                                   const std::string& name_regex) const;
 
  private:
+  void require_filled() const;  // an empty registry is an internal error: nobody filled it
   std::vector<Case> cases_;
 };
 
-// Every suite's cases, registered once.
+// Every suite's cases, filled once by register_all_suites() (suites/register_suites.h).
 Registry& registry();
 
 // Profiles nest: a case tagged "quick" also runs in nightly and full.

@@ -13,7 +13,7 @@
 #include "suites/common/case.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 namespace tandem {
 namespace {

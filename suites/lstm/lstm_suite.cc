@@ -14,7 +14,7 @@
 #include "engine/cuda/cuda_info.h"
 #include "suites/common/case.h"
 #include "suites/lstm/lstm_check.h"
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 namespace tandem {
 void register_lstm_perf_cases(Registry& r);

@@ -8,7 +8,7 @@
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/prims/checkpoint.h"
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 namespace tandem::remat {
 namespace {

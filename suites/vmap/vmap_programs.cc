@@ -12,7 +12,7 @@
 #include "engine/ir/builder.h"
 #include "engine/passes/hoist_scan_reductions.h"
 #include "engine/prims/checkpoint.h"
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 namespace tandem::vmap_suite {
 namespace {

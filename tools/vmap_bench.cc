@@ -15,6 +15,7 @@
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vmap.h"
+#include "engine/prims/register_all.h"
 #include "suites/common/program_case.h"
 #include "suites/common/timing.h"
 
@@ -81,6 +82,7 @@ int run(int64_t max_batch, int reps) {
 }  // namespace tandem
 
 int main(int argc, char** argv) {
+  tandem::register_all_primitives();
   int64_t max_batch = 1024;
   int reps = 7;
   for (int i = 1; i < argc; i += 2) {

@@ -1,5 +1,5 @@
 // Builds the LSTM Program (scan over a cell) and the primitive-path programs.
-#include "suites/lstm/lstm_program.h"
+#include "suites/common/lstm_program.h"
 
 #include "engine/ir/builder.h"
 
@@ -66,34 +66,30 @@ Program lstm_program(const LstmConfig& c, const std::string& precision) {
   return b.build({transpose(seq, {1, 0, 2}), hn, cn});
 }
 
-namespace {
-// The lstm_fwd primitive's operands as program inputs: x, h0, c0, the packed weights, lengths.
-std::vector<Value> lstm_primal_inputs(Builder& b, const LstmConfig& c) {
+// The primitive path's inputs, in lstm_fwd's operand order: x, h0, c0, w, seq_lengths.
+static std::vector<Value> lstm_fwd_inputs(Builder& b, const LstmConfig& c) {
   const int64_t S = c.pseudo_layers();
   return {b.input({c.batch, c.seq, c.input}, DType::f32), b.input({S, c.batch, c.hidden}, DType::f32),
           b.input({S, c.batch, c.hidden}, DType::f32),
           b.input({get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)}, DType::f32),
           b.input({c.batch}, DType::i32)};
 }
-}  // namespace
 
 Program lstm_fwd_program(const LstmConfig& c, const std::string& precision) {
   Builder b;
-  std::vector<Value> primal = lstm_primal_inputs(b, c);
-  return b.build(b.bind("lstm_fwd", primal, lstm_params(c, precision)));
+  return b.build(b.bind("lstm_fwd", lstm_fwd_inputs(b, c), lstm_params(c, precision)));
 }
 
 Program lstm_train_program(const LstmConfig& c, const std::string& precision) {
   const int64_t S = c.pseudo_layers();
   Builder b;
-  std::vector<Value> primal = lstm_primal_inputs(b, c);  // x h0 c0 w lens
+  const std::vector<Value> in = lstm_fwd_inputs(b, c);
+  const Value &x = in[0], &h0 = in[1], &c0 = in[2], &w = in[3], &lens = in[4];
   Value dy = b.input({c.batch, c.seq, c.dirs() * c.hidden}, DType::f32);
   Value dhn = b.input({S, c.batch, c.hidden}, DType::f32), dcn = b.input({S, c.batch, c.hidden}, DType::f32);
   Params p = lstm_params(c, precision);
-  std::vector<Value> out = b.bind("lstm_fwd", primal, p);
-  std::vector<Value> bwd_in = {dy, dhn, dcn};
-  bwd_in.insert(bwd_in.end(), primal.begin(), primal.end());
-  std::vector<Value> g = b.bind("lstm_bwd", bwd_in, p);
+  std::vector<Value> out = b.bind("lstm_fwd", in, p);
+  std::vector<Value> g = b.bind("lstm_bwd", {dy, dhn, dcn, x, h0, c0, w, lens}, p);
   out.insert(out.end(), g.begin(), g.end());
   return b.build(out);
 }

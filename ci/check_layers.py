@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Fails when a C++/CUDA source includes a header of a layer above its own.
+
+DESIGN.md's layers, which this table is the one statement of:
+  runners -> suites -> {engine, reference} -> common
+  inside engine: core <- {cpu, ir} <- prims <- passes; comm beside prims (core only);
+  cuda is a backend: its kernels need only core, its impls attach to primitives (ir, prims).
+  inside suites: common <- register_suites (top-level files) <- each suite; a suite never
+  includes another suite (shared model builders live in suites/common).
+A test file (*_test.cc, *_test_util.h, ...) is a leaf nothing includes, so it is checked by
+component only: it may include any layer of its own component and whatever its component's
+layers may include (an engine test may build IR; it may not include suites).
+
+Usage: check_layers.py [ROOT]   (exit 0: every include runs one way; 1: a list of violations)
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import sys
+from pathlib import Path
+
+ENGINE = ["engine/core", "engine/cpu", "engine/ir", "engine/prims", "engine/passes",
+          "engine/comm", "engine/cuda"]
+
+# layer -> the layers its files may include (besides their own). "suites/*" is every suite
+# folder, each a layer of its own. Folders not listed here are in no layer: a failure.
+LAYERS: dict[str, list[str]] = {
+    "common": [],
+    "reference": ["common"],
+    "engine/core": ["common"],
+    "engine/cpu": ["engine/core", "common"],
+    "engine/ir": ["engine/core", "common"],
+    "engine/prims": ["engine/ir", "engine/cpu", "engine/core", "common"],
+    "engine/passes": ["engine/prims", "engine/ir", "engine/core", "common"],
+    "engine/comm": ["engine/core", "common"],
+    "engine/cuda": ["engine/prims", "engine/ir", "engine/cpu", "engine/core", "common"],
+    "suites/common": ENGINE + ["reference", "common"],
+    "suites": ["suites/common"] + ENGINE + ["reference", "common"],
+    "suites/*": ["suites", "suites/common"] + ENGINE + ["reference", "common"],
+    "runners": ["suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
+    "tools": ["runners", "suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
+    "ci": ["runners", "suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
+}
+
+# Known upward includes that another branch removes. Each entry must still match an include,
+# so a stale entry fails too and gets deleted.
+EXCEPTIONS: list[tuple[str, str]] = [
+    # fixed on branch remat; remove at merge
+    ("engine/prims/vjp_rules*.cc", "engine/passes/vjp.h"),
+    # fixed on branch remat; remove at merge
+    ("engine/prims/checkpoint.cc", "engine/passes/remat_policies.h"),
+]
+
+SOURCE_SUFFIXES = {".h", ".hpp", ".cc", ".cpp", ".cu", ".cuh"}
+TEST_FILE = re.compile(r"_test(_util|_main)?\.(h|hpp|cc|cpp|cu|cuh)$")
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def layer_of(rel: str) -> str | None:
+    """The layer of a root-relative path: the longest table entry that matches its folders."""
+    parts = rel.split("/")
+    if len(parts) >= 3 and parts[0] in ("engine", "suites"):
+        two = f"{parts[0]}/{parts[1]}"
+        if two in LAYERS:
+            return two
+        if parts[0] == "suites":
+            return "suites/*"
+        return None  # an engine folder missing from the table
+    if len(parts) >= 2 and parts[0] in LAYERS:
+        return parts[0]
+    return None
+
+
+def suite_folder(rel: str) -> str:
+    return "/".join(rel.split("/")[:2])
+
+
+def component(layer: str) -> str:
+    return layer.split("/")[0]
+
+
+def may_include(src_rel: str, src_layer: str, dst_rel: str, dst_layer: str) -> bool:
+    if src_layer == dst_layer == "suites/*":
+        # Suites are siblings: one suite's folder may not include another's (tests neither).
+        return suite_folder(src_rel) == suite_folder(dst_rel)
+    if src_layer == dst_layer:
+        return True
+    if TEST_FILE.search(src_rel):
+        comp = component(src_layer)
+        if component(dst_layer) == comp:
+            return True
+        return any(dst_layer in allowed for name, allowed in LAYERS.items() if component(name) == comp)
+    return dst_layer in LAYERS[src_layer]
+
+
+def table_problems() -> list[str]:
+    """The table itself: every named layer exists, and the arrows form no cycle."""
+    problems = [f"table: {src} names unknown layer {dst}"
+                for src, allowed in LAYERS.items() for dst in allowed if dst not in LAYERS]
+    state: dict[str, int] = {}
+
+    def visit(n: str, path: list[str]) -> None:
+        if state.get(n) == 2:
+            return
+        if state.get(n) == 1:
+            problems.append("table: cycle " + " -> ".join(path + [n]))
+            return
+        state[n] = 1
+        for m in LAYERS.get(n, []):
+            visit(m, path + [n])
+        state[n] = 2
+
+    for n in LAYERS:
+        visit(n, [])
+    return problems
+
+
+def source_files(root: Path):
+    for dirpath, dirnames, filenames in os.walk(root):
+        # Skip build trees, hidden folders (.git) and anything CMake configured.
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "build"))
+                       and not (Path(dirpath) / d / "CMakeCache.txt").exists()]
+        for f in filenames:
+            p = Path(dirpath) / f
+            if p.suffix in SOURCE_SUFFIXES:
+                yield p
+
+
+def resolve(root: Path, src: Path, target: str, quoted: bool) -> str | None:
+    """The root-relative path an include names, or None for a header outside the project."""
+    if quoted:
+        local = (src.parent / target).resolve()
+        if local.is_file() and root in local.parents:
+            return local.relative_to(root).as_posix()
+    rel = os.path.normpath(target).replace(os.sep, "/")
+    return rel if layer_of(rel) is not None else None
+
+
+def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[str]:
+    root = root.resolve()
+    problems = table_problems()
+    used = set()
+    for path in sorted(source_files(root)):
+        rel = path.relative_to(root).as_posix()
+        src_layer = layer_of(rel)
+        if src_layer is None:
+            problems.append(f"{rel}: in no layer of ci/check_layers.py's table (add its folder)")
+            continue
+        for lineno, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            dst = resolve(root, path, m.group(2), m.group(1) == '"')
+            if dst is None:
+                continue
+            dst_layer = layer_of(dst)
+            if may_include(rel, src_layer, dst, dst_layer):
+                continue
+            hit = [e for e in exceptions if fnmatch.fnmatch(rel, e[0]) and dst == e[1]]
+            if hit:
+                used.update(hit)
+                continue
+            src_name = suite_folder(rel) if src_layer == "suites/*" else src_layer
+            dst_name = suite_folder(dst) if dst_layer == "suites/*" else dst_layer
+            problems.append(f"{rel}:{lineno}: {src_name} may not include {dst} ({dst_name}); "
+                            f"{src_layer} may include: {', '.join(LAYERS[src_layer]) or 'nothing'}")
+    for e in exceptions:
+        if e not in used:
+            problems.append(f"stale exception {e[0]} -> {e[1]}: no such include any more; "
+                            "remove it from EXCEPTIONS")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[1] if len(argv) > 1 else Path(__file__).resolve().parent.parent)
+    problems = check(root)
+    for p in problems:
+        print("FAIL:", p, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} include(s) against the layers (table: ci/check_layers.py); "
+              "hint: move the shared type to a lower layer, or the call to a higher one",
+              file=sys.stderr)
+        return 1
+    print("every include runs one way (ci/check_layers.py)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
