@@ -149,8 +149,8 @@ TEST(RematMeasure, LstmProgramPeakFollowsThePolicy) {
 
 // The memory–time front of the scan models (docs/PERFORMANCE.md "Remat inside scan").
 TEST(RematMeasure, DISABLED_ScanModels) {
-  table(remat::Model{"scan_mlp", 16, 256, 256, 1, {"pre", "act"}}, 7);
-  table(remat::Model{"lstm", 1, 64, 256, 64, {"", ""}}, 5);
+  table(remat::Model{"scan_mlp", 16, 128, 256, 1, {"pre", "act"}}, 5);
+  table(remat::Model{"lstm", 1, 32, 128, 32, {"", ""}}, 3);
 }
 
 TEST(RematMeasure, DISABLED_Mlp8Layers) {

@@ -147,7 +147,8 @@ Program Model::build(DType dt, const std::string& policy) const {
 
 std::vector<std::string> policies_for(const Model& m) {
   std::vector<std::string> p = {"everything_saveable", "nothing_saveable", "dots_saveable",
-                                "dots_with_no_batch_dims_saveable"};
+                                "dots_with_no_batch_dims_saveable",
+                                "offload_dot_with_no_batch_dims(device,pinned_host)"};
   if (m.names[0].empty()) return p;
   const std::string& a = m.names[0];
   const std::string& b = m.names[1];
