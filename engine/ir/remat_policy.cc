@@ -186,25 +186,22 @@ Policy policy_from_string(const std::string& raw) {
   if (head == "save_anything_except_these_names") return save_anything_except_these_names(name_list(args));
   if (head == "save_any_names_but_these") return save_any_names_but_these(name_list(args));
   if (head == "save_only_these_names") return save_only_these_names(name_list(args));
+  // The two arguments of a policy that takes two, split at `sep`.
+  auto two = [&](char sep, const char* what, const char* example) {
+    auto parts = split_top(args, sep);
+    if (parts.size() != 2) throw_bad_input(cat("remat policy '", s, "': needs ", what), cat("write ", example));
+    return parts;
+  };
   if (head == "save_and_offload_only_these_names") {
-    auto parts = split_top(args, '|');
-    if (parts.size() != 2)
-      throw_bad_input(cat("remat policy '", s, "': needs saved|offloaded name lists"),
-                      "write save_and_offload_only_these_names(a,b|c)");
+    auto parts = two('|', "saved|offloaded name lists", "save_and_offload_only_these_names(a,b|c)");
     return save_and_offload_only_these_names(name_list(parts[0]), name_list(parts[1]));
   }
   if (head == "offload_dot_with_no_batch_dims") {
-    auto parts = split_top(args, ',');
-    if (parts.size() != 2)
-      throw_bad_input(cat("remat policy '", s, "': needs the source and destination memory kinds"),
-                      "write offload_dot_with_no_batch_dims(device,pinned_host)");
+    auto parts = two(',', "the source and destination memory kinds", "offload_dot_with_no_batch_dims(device,pinned_host)");
     return offload_dot_with_no_batch_dims(parts[0], parts[1]);
   }
   if (head == "save_from_both_policies") {
-    auto parts = split_top(args, ';');
-    if (parts.size() != 2)
-      throw_bad_input(cat("remat policy '", s, "': needs two policies separated by ';'"),
-                      "write save_from_both_policies(dots_saveable;save_only_these_names(y))");
+    auto parts = two(';', "two policies separated by ';'", "save_from_both_policies(dots_saveable;save_only_these_names(y))");
     return save_from_both_policies(policy_from_string(parts[0]), policy_from_string(parts[1]));
   }
   if (!has_args) {
