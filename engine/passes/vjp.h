@@ -21,7 +21,6 @@
 
 #include "engine/core/tensor.h"
 #include "engine/ir/builder.h"
-#include "engine/ir/executor.h"
 #include "engine/ir/remat_policy.h"
 #include "engine/ir/vjp_args.h"
 

@@ -202,7 +202,9 @@ TEST(Vjp, LstmFwdUsesLstmBwd) {
 // the pass itself (their bodies get their own forward and backward).
 TEST(Vjp, EveryPrimitiveHasARule) {
   for (const std::string& n : primitive_names())
-    if (n != "checkpoint" && n != "scan") EXPECT_TRUE(bool(primitive(n).vjp)) << n << " has no vjp rule";
+    if (n != "checkpoint" && n != "scan") {
+      EXPECT_TRUE(bool(primitive(n).vjp)) << n << " has no vjp rule";
+    }
 }
 
 TEST(Vjp, DotGeneral) {
