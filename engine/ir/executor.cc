@@ -38,6 +38,7 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
 
   EvalContext ctx{device_, [this](const Program& p, const std::vector<Tensor>& in) {
                     Executor sub(device_);
+                    sub.on_eqn_ = on_eqn_;
                     return sub.run(p, in);
                   }};
   if (timing_) timings_.clear();
@@ -47,6 +48,7 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
     if (!impl)
       throw_unsupported(cat(eqn.prim->name, " has no ", device_.str(), " implementation"),
                         "run this case on another backend");
+    if (on_eqn_) on_eqn_(eqn);
     std::vector<Tensor> args;
     args.reserve(eqn.in.size());
     for (const Atom& a : eqn.in) args.push_back(value_of(a));

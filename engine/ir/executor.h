@@ -2,6 +2,7 @@
 // frees each buffer right after its last use so the allocator's peak bytes mean something,
 // and can time each equation.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ class Executor {
   // Inputs must match the program's input types; they are moved to the device if needed.
   std::vector<Tensor> run(const Program& program, const std::vector<Tensor>& inputs);
   void set_timing(bool on) { timing_ = on; }
+  // Called before every equation runs, in sub-programs (scan, checkpoint bodies) too: a
+  // count of what really executes (the remat tests compare it with the recompute counts).
+  void set_on_eqn(std::function<void(const Eqn&)> f) { on_eqn_ = std::move(f); }
   const std::vector<EqnTiming>& timings() const { return timings_; }
   Device device() const { return device_; }
 
@@ -28,6 +32,7 @@ class Executor {
   Device device_;
   bool timing_ = false;
   std::vector<EqnTiming> timings_;
+  std::function<void(const Eqn&)> on_eqn_;
 };
 
 }  // namespace tandem

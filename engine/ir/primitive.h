@@ -23,7 +23,7 @@ struct EvalContext {
 using ShapeRule = std::function<std::vector<AType>(const std::vector<AType>&, const Params&)>;
 using Impl = std::function<std::vector<Tensor>(const std::vector<Tensor>&, const Params&,
                                                EvalContext&)>;
-// Reverse mode (engine/passes/vjp.h defines VjpArgs): the rule reads primal inputs and
+// Reverse mode (engine/ir/vjp_args.h defines VjpArgs): the rule reads primal inputs and
 // outputs on demand (each read may save a residual or recompute it, so read only what the
 // derivative needs) and returns the cotangent of each input (nullopt: zero / not
 // differentiable), emitted into args.builder.

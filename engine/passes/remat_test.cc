@@ -48,10 +48,11 @@ TEST(Remat, SaveAnyNamesButThese) {
 }
 
 TEST(Remat, SaveAnythingExceptTheseNamesAndBothPolicies) {
-  // Unnamed values stay saveable: w is rebuilt by re-applying its name to the saved sin.
+  // Unnamed values stay saveable: w is the saved sin's buffer under another name, so the
+  // backward reads that buffer (no re-applied name, nothing recomputed).
   SavedResiduals s = saved_residuals(named_chain("save_anything_except_these_names(w)"));
   EXPECT_EQ(s.count_non_arguments(), 3);
-  EXPECT_EQ(s.recompute.by_prim["checkpoint_name"], 1);
+  EXPECT_EQ(s.recompute.eqns, 0);
   EXPECT_EQ(s.recompute.by_prim.count("sin"), 0u);
   // y and w saved; z recomputed from y (one sin, one name).
   SavedResiduals both = saved_residuals(
@@ -89,11 +90,11 @@ TEST(Remat, DotsSaveableThreeLayers) {
   EXPECT_EQ(count(t.backward, "dot_general"), 6);
 }
 
-// The jax.checkpoint docstring's recursive_checkpoint over n sins.
-std::function<Value(Value)> recursive(int n) {
-  if (n == 1) return [](Value x) { return sin(x); };
-  if (n == 2) return [](Value x) { return sin(sin(x)); };
-  auto f1 = recursive(n / 2), f2 = recursive(n - n / 2);
+// The jax.checkpoint docstring's recursive_checkpoint over n applications of `op`.
+std::function<Value(Value)> recursive(int n, const std::string& op) {
+  if (n == 1) return [op](Value x) { return x.builder()->bind1(op, {x}); };
+  if (n == 2) return [op](Value x) { return x.builder()->bind1(op, {x.builder()->bind1(op, {x})}); };
+  auto f1 = recursive(n / 2, op), f2 = recursive(n - n / 2, op);
   return [f1, f2](Value x) {
     Program body = trace({kVec}, [&](Builder&, auto& v) { return V{f2(v[0])}; });
     return f1(checkpoint(body, {x}, "nothing_saveable")[0]);
@@ -101,25 +102,25 @@ std::function<Value(Value)> recursive(int n) {
 }
 
 struct ChainCounts {
-  std::vector<int64_t> sins, residuals;
+  std::vector<int64_t> ops, residuals;
 };
-ChainCounts sin_chain_counts(const VjpOptions& opt) {
+ChainCounts chain_counts(const std::string& op) {
   ChainCounts c;
   for (int n : {4, 8, 16, 32}) {
-    Program p = trace({kVec}, [&](Builder&, auto& v) { return V{recursive(n)(v[0])}; });
-    VjpProgram g = vjp(p, {}, everything_saveable(), opt);
-    c.sins.push_back(count(g.backward, "sin"));
+    Program p = trace({kVec}, [&](Builder&, auto& v) { return V{recursive(n, op)(v[0])}; });
+    VjpProgram g = vjp(p);
+    c.ops.push_back(count(g.backward, op));
     c.residuals.push_back(saved_residuals(g).count_non_arguments());
+    EXPECT_EQ(g.recompute.by_prim[op], c.ops.back()) << op << " n=" << n;
   }
-  std::printf("recursive sin chain (%s) n=4,8,16,32: backward sin eqns %lld %lld %lld %lld; "
-              "non-argument residuals %lld %lld %lld %lld\n",
-              opt.rerun_whole_checkpoint_body ? "whole-body re-run" : "default",
-              (long long)c.sins[0], (long long)c.sins[1], (long long)c.sins[2], (long long)c.sins[3],
+  std::printf("recursive %s chain n=4,8,16,32: backward %s eqns %lld %lld %lld %lld; "
+              "non-argument residuals %lld %lld %lld %lld\n", op.c_str(), op.c_str(),
+              (long long)c.ops[0], (long long)c.ops[1], (long long)c.ops[2], (long long)c.ops[3],
               (long long)c.residuals[0], (long long)c.residuals[1], (long long)c.residuals[2],
               (long long)c.residuals[3]);
   return c;
 }
-// O(log n) residuals: a constant number more per doubling, whichever way bodies are re-run.
+// O(log n) residuals: a constant number more per doubling.
 void expect_log_residuals(const ChainCounts& c) {
   for (size_t i = 2; i < c.residuals.size(); ++i)
     EXPECT_EQ(c.residuals[i] - c.residuals[i - 1], c.residuals[1] - c.residuals[0]);
@@ -128,7 +129,7 @@ void expect_log_residuals(const ChainCounts& c) {
 
 // jax's test_remat_basic: linearizing checkpoint(sin ∘ sin) evaluates sin once and cos
 // twice in the backward. The second sin's output only feeds the primal output, so JAX's
-// remat_partial_eval DCEs it from the staged (recomputed) body; so do we by default.
+// remat_partial_eval DCEs it from the staged (recomputed) body; so do we.
 TEST(Remat, CheckpointedSinSinRecomputesOneSin) {
   Program body = trace({kVec}, [](Builder&, auto& v) { return V{sin(sin(v[0]))}; });
   Program p = trace({kVec}, [&](Builder&, auto& v) { return checkpoint(body, v, "nothing_saveable"); });
@@ -136,32 +137,55 @@ TEST(Remat, CheckpointedSinSinRecomputesOneSin) {
   EXPECT_EQ(count(g.backward, "sin"), 1);
   EXPECT_EQ(count(g.backward, "cos"), 2);
   EXPECT_EQ(saved_residuals(g).count_non_arguments(), 0);
-  VjpOptions whole;
-  whole.rerun_whole_checkpoint_body = true;
-  VjpProgram w = vjp(p, {}, everything_saveable(), whole);
-  EXPECT_EQ(count(w.backward, "sin"), 2);
-  EXPECT_EQ(count(w.backward, "cos"), 2);
 }
 
-// Default (JAX's behaviour, see above): each checkpointed body of n/2 sins re-runs n/2 - 1
-// of them (its last is dead in the backward), so B(n) = 2·B(n/2) + n/2 - 1 with B(2) = 0:
-// 1, 5, 17, 49. This matches the backward jaxpr JAX's own docs print for n = 8
-// (print_fwd_bwd(recursive_checkpoint([jnp.sin] * 8)) shows 5 sin eqns).
+// sin's derivative reads its input, so each checkpointed body of n/2 sins re-runs n/2 - 1 of
+// them (its last is dead in the backward): B(n) = 2·B(n/2) + n/2 - 1, B(2) = 0: 1, 5, 17,
+// 49, as JAX (print_fwd_bwd(recursive_checkpoint([jnp.sin] * 8)) shows 5 sin eqns).
 TEST(Remat, RecursiveCheckpointOfSinChain) {
-  ChainCounts c = sin_chain_counts(VjpOptions{});
-  EXPECT_EQ(c.sins, (std::vector<int64_t>{1, 5, 17, 49}));
+  ChainCounts c = chain_counts("sin");
+  EXPECT_EQ(c.ops, (std::vector<int64_t>{1, 5, 17, 49}));
   expect_log_residuals(c);
 }
 
-// The expectation, 2, 8 and 24 sins for n = 4, 8, 16: every checkpointed body's
-// whole primal forward re-run in the backward, B(n) = 2·B(n/2) + n/2 (VjpOptions opt-in).
-TEST(Remat, RecursiveCheckpointWholeBodyRerun) {
-  VjpOptions whole;
-  whole.rerun_whole_checkpoint_body = true;
-  ChainCounts c = sin_chain_counts(whole);
-  EXPECT_EQ(c.sins, (std::vector<int64_t>{2, 8, 24, 64}));
+// exp's derivative reads its output, so no exp of a checkpointed body is dead in the
+// backward: B(n) = 2·B(n/2) + n/2 with B(2) = 2: 2, 8, 24, 64. (The former opt-in
+// "re-run every checkpointed body whole" produced these counts for sin; JAX never does
+// that, so it is gone: the counts now come from what the derivatives read.)
+TEST(Remat, RecursiveCheckpointOfExpChain) {
+  ChainCounts c = chain_counts("exp");
+  EXPECT_EQ(c.ops, (std::vector<int64_t>{2, 8, 24, 64}));
   expect_log_residuals(c);
-  EXPECT_EQ(c.residuals, sin_chain_counts(VjpOptions{}).residuals);  // re-running saves nothing more
+}
+
+// JAX's offload_dot_with_no_batch_dims: the dots go to the offload pool, the rest is
+// recomputed; save_from_both_policies refuses offloading policies, and user predicates
+// (a callable over the primitive and its params) are policies a checkpoint can name.
+TEST(Remat, OffloadDotsUserPredicatesAndBothPolicies) {
+  AType x{{4, 8}, DType::f32}, w{{8, 8}, DType::f32};
+  Program body = trace({x, w}, [](Builder&, auto& v) { return V{sin(dot(sin(dot(v[0], v[1])), v[1]))}; });
+  auto model = [&](const std::string& pol) {
+    return trace({x, w}, [&](Builder&, auto& v) { return checkpoint(body, v, pol); });
+  };
+  SavedResiduals off = saved_residuals(model("offload_dot_with_no_batch_dims(device,pinned_host)"));
+  EXPECT_EQ(off.offloaded_bytes, 2 * 4 * 8 * 4);  // both dot outputs
+  EXPECT_EQ(off.bytes - off.argument_bytes, 0);
+  EXPECT_EQ(off.recompute.by_prim["sin"], 1);
+  EXPECT_THROW(policy_from_string("offload_dot_with_no_batch_dims(device,disk)"), Error);
+  EXPECT_THROW(policy_from_string("save_from_both_policies(dots_saveable;offload_dot_with_no_batch_dims(device,pinned_host))"), Error);
+  EXPECT_THROW(policy_from_string("save_from_both_policies(save_and_offload_only_these_names(a|b);dots_saveable)"), Error);
+  // A user predicate: save sin outputs only (what no built-in policy does).
+  register_policy("sins_saveable", [](const Primitive& p, const Params&) {
+    return p.name == "sin" ? Remat::save : Remat::recompute;
+  });
+  SavedResiduals sins = saved_residuals(model("sins_saveable"));
+  EXPECT_EQ(sins.recompute.by_prim["dot_general"], 2);  // cos reads both dots, recomputed
+  EXPECT_EQ(sins.recompute.by_prim.count("sin"), 0u);
+  EXPECT_EQ(sins.count_non_arguments(), 1);
+  // A user predicate that offloads is refused by save_from_both when it answers.
+  register_policy("offload_everything", [](const Primitive&, const Params&) { return Remat::offload; });
+  EXPECT_THROW(vjp(model("save_from_both_policies(dots_saveable;offload_everything)")), Error);
+  EXPECT_THROW(register_policy("bad(name)", [](const Primitive&, const Params&) { return Remat::save; }), Error);
 }
 
 TEST(Remat, BadInput) {

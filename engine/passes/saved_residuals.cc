@@ -58,7 +58,6 @@ SavedResiduals saved_residuals(const VjpProgram& v) {
   s.residuals = v.residuals;
   s.recompute = v.recompute;
   for (const Residual& r : v.residuals) {
-    if (r.alias_of >= 0) continue;  // shares an earlier residual's buffer
     (r.offloaded ? s.offloaded_bytes : s.bytes) += r.bytes();
     if (r.is_argument) s.argument_bytes += r.bytes();
   }
@@ -72,8 +71,7 @@ SavedResiduals saved_residuals(const Program& p, const Policy& top, std::vector<
 std::string format_saved_residuals(const SavedResiduals& s) {
   std::ostringstream o;
   for (const Residual& r : s.residuals)
-    o << r.type.str() << "  " << r.bytes() << " B  " << r.source << (r.offloaded ? "  [offloaded]" : "")
-      << (r.alias_of >= 0 ? cat("  (same buffer as residual ", r.alias_of, ")") : "") << "\n";
+    o << r.type.str() << "  " << r.bytes() << " B  " << r.source << (r.offloaded ? "  [offloaded]" : "") << "\n";
   o << "total: " << s.residuals.size() << " residuals, " << s.bytes << " B saved (" << s.argument_bytes
     << " B of them arguments), " << s.offloaded_bytes << " B offloaded\n";
   o << "recomputed in the backward: " << s.recompute.eqns << " primitive applications, "
@@ -97,12 +95,29 @@ int64_t predicted_vjp_peak_bytes(const VjpProgram& v) {
   auto [f_in, f_peak] = liveness(v.forward);
   int64_t held = f_in;  // the caller's inputs
   for (size_t i = 0; i < v.forward.out_vars.size(); ++i) {
-    bool arg = i >= v.num_outputs && (v.residuals[i - v.num_outputs].is_argument ||
-                                      v.residuals[i - v.num_outputs].alias_of >= 0);
+    bool arg = i >= v.num_outputs && v.residuals[i - v.num_outputs].is_argument;
     if (!arg) held += bytes_of(v.forward.out_vars[i].type());  // outputs and saved residuals
   }
   for (size_t i = 0; i < v.num_outputs; ++i) held += bytes_of(v.forward.out_vars[i].type());  // cts
   return std::max(f_in + f_peak, held + liveness(v.backward).second);
+}
+
+std::map<std::string, int64_t> executed_backward_applications(const VjpProgram& v, const std::vector<Tensor>& inputs,
+                                                              const std::vector<Tensor>& output_cts) {
+  std::map<std::string, int64_t> c;
+  run_vjp(v, inputs, output_cts, Device::cpu(), [&](const char* phase, const Eqn& e) {
+    if (std::string(phase) == "backward") ++c[e.prim->name];
+  });
+  return c;
+}
+
+std::map<std::string, int64_t> executed_recompute(const VjpProgram& v, const VjpProgram& baseline,
+                                                  const std::vector<Tensor>& inputs,
+                                                  const std::vector<Tensor>& output_cts) {
+  std::map<std::string, int64_t> d = executed_backward_applications(v, inputs, output_cts);
+  for (auto& [k, n] : executed_backward_applications(baseline, inputs, output_cts)) d[k] -= n;
+  for (auto it = d.begin(); it != d.end();) it = it->second == 0 ? d.erase(it) : std::next(it);
+  return d;
 }
 
 }  // namespace tandem

@@ -2,6 +2,7 @@
 // with its type, where it comes from and its bytes, plus the totals (the offload pool counted
 // apart), the recompute counts, and a liveness-based prediction of forward+backward peak bytes.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,18 @@ std::string format_saved_residuals(const SavedResiduals& s);
 int64_t predicted_peak_bytes(const Program& p);
 // Forward then backward (run_vjp), the caller holding inputs, outputs, residuals and cts.
 int64_t predicted_vjp_peak_bytes(const VjpProgram& v);
+
+// Primitive applications the executor really runs in the backward of `v` (sub-programs
+// included, scan bodies once per step), per primitive: what the recompute counts are
+// checked against.
+std::map<std::string, int64_t> executed_backward_applications(const VjpProgram& v, const std::vector<Tensor>& inputs,
+                                                              const std::vector<Tensor>& output_cts);
+// What the backward of `v` runs beyond the backward of `baseline`, the same program's vjp
+// under everything_saveable (whose cotangent work is the same): the applications the policy
+// makes it re-run, measured, per primitive (zero entries dropped), to compare with
+// v.recompute.by_prim.
+std::map<std::string, int64_t> executed_recompute(const VjpProgram& v, const VjpProgram& baseline,
+                                                  const std::vector<Tensor>& inputs,
+                                                  const std::vector<Tensor>& output_cts);
 
 }  // namespace tandem

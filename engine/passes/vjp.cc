@@ -1,30 +1,27 @@
 // The vjp pass: linearize one level (a program under one policy), recursing into checkpoint
-// bodies. See vjp.h for the forward/backward split and how residuals are chosen.
+// and scan bodies. See vjp.h for the forward/backward split and how residuals are chosen.
 #include "engine/passes/vjp.h"
 
 #include <algorithm>
+#include <variant>
 #include <unordered_map>
 
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/pass_typecheck.h"
+#include "engine/passes/vjp_scan.h"
 
 namespace tandem {
 
-void RecomputeStats::add(const RecomputeStats& o) {
-  eqns += o.eqns;
-  flops += o.flops;
-  for (auto& [k, v] : o.by_prim) by_prim[k] += v;
+void RecomputeStats::add(const RecomputeStats& o, int64_t times) {
+  eqns += o.eqns * times;
+  flops += o.flops * double(times);
+  for (auto& [k, v] : o.by_prim) by_prim[k] += v * times;
 }
-
-Value zeros(Builder& b, const AType& t) {
-  Value z = b.literal(0, t.dtype);
-  return t.rank() == 0 ? z : broadcast_in_dim(z, t.shape, {});
-}
-
-Value VjpArgs::ct(size_t i) const { return cts.at(i) ? *cts[i] : zeros(*builder, out_types.at(i)); }
 
 double eqn_flops(const Eqn& e) {
+  for (auto& [k, v] : e.params.items())
+    if (std::holds_alternative<ProgramPtr>(v)) return 0;  // scan, checkpoint: their bodies count
   double n = 0;
   for (const Var& v : e.out) n += double(num_elements(v->type.shape));
   if (e.prim->name == "dot_general") {
@@ -33,6 +30,18 @@ double eqn_flops(const Eqn& e) {
     return 2 * n * k;
   }
   return n;
+}
+
+RecomputeStats applications(const Eqn& e) {
+  RecomputeStats s;
+  s.eqns = 1;
+  s.flops = eqn_flops(e);
+  s.by_prim[e.prim->name] = 1;
+  int64_t times = e.prim->name == "scan" ? e.params.get_int("length") : 1;
+  for (auto& [k, v] : e.params.items())
+    if (auto* sub = std::get_if<ProgramPtr>(&v))
+      for (const Eqn& q : (*sub)->eqns) s.add(applications(q), times);
+  return s;
 }
 
 std::vector<Value> inline_program(Builder& b, const Program& p, const std::vector<Value>& in) {
@@ -53,10 +62,14 @@ std::vector<Value> inline_program(Builder& b, const Program& p, const std::vecto
 
 namespace {
 
+// Where a level's program sits: the vjp's own program, a checkpoint body, a scan body.
+enum class Level { top, checkpoint, scan_body };
+
 struct Task {
   size_t feqn = 0;                       // regular: index of its forward eqn
   std::shared_ptr<VjpProgram> inner;     // checkpoint: the body's linearization
-  std::vector<Value> in, out, res;       // checkpoint: forward operands, outputs, residuals
+  std::shared_ptr<ScanSplit> scan;       // scan: the body split by the policy
+  std::vector<Value> in, out, res;       // checkpoint / scan: operands, outputs, residuals
 };
 
 std::vector<bool> floating_inputs(const Program& p) {
@@ -75,56 +88,106 @@ void check_names(const Policy& pol, const Program& body) {
                       "name values with checkpoint_name(x, \"name\") inside the checkpointed body");
 }
 
-VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, bool top,
-                     const VjpOptions& opt) {
+const char* level_name(Level l) {
+  return l == Level::top ? "vjp" : l == Level::checkpoint ? "checkpoint" : "scan body";
+}
+
+VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, Level level) {
   for (size_t i = 0; i < p.out_vars.size(); ++i)
     if (!is_floating(p.out_vars[i].type().dtype))
-      throw_bad_input(cat(top ? "vjp" : "checkpoint", ": output ", i, " is ", p.out_vars[i].type().str(),
+      throw_bad_input(cat(level_name(level), ": output ", i, " is ", p.out_vars[i].type().str(),
                           ", which is not differentiable"),
-                      "differentiate only floating outputs (move integer/bool results out of the checkpoint)");
-  // ---- forward: copy the equations, inlining each checkpoint's own forward -------------
+                      "differentiate only floating outputs (move integer/bool results out of the "
+                      "checkpoint or scan)");
+  // ---- forward: copy the equations, inlining each checkpoint's own forward and splitting
+  // each scan ----------------------------------------------------------------------------
   Builder F;
   std::unordered_map<int64_t, Value> fenv;
   std::unordered_map<int64_t, int64_t> producer;  // forward var id -> eqn index (-1-i: input i)
+  std::unordered_map<int64_t, Var> var_of;
   for (size_t i = 0; i < p.in_vars.size(); ++i) {
     Value v = F.input(p.in_vars[i]->type.shape, p.in_vars[i]->type.dtype);
     fenv[p.in_vars[i]->id] = v;
     producer[v.atom().var->id] = -1 - int64_t(i);
+    var_of[v.atom().var->id] = v.atom().var;
   }
   auto fval = [&](const Atom& a) { return a.is_literal() ? F.literal(a.literal->value, a.literal->dtype) : fenv.at(a.var->id); };
+  auto mark_new = [&](size_t from) {
+    for (size_t k = from; k < F.eqns().size(); ++k)
+      for (const Var& v : F.eqns()[k].out) producer[v->id] = int64_t(k);
+  };
   std::vector<Task> tasks;
   std::unordered_map<int64_t, Residual> inner_res;  // inner residuals keep their name and pool
+  std::unordered_map<int64_t, Residual> stacked;    // a scan's stacked residuals: saved here
   for (const Eqn& e : p.eqns) {
     std::vector<Value> args;
     for (const Atom& a : e.in) args.push_back(fval(a));
     Task t;
     std::vector<Value> outs;
+    size_t before = F.eqns().size();
     if (e.prim->name == "checkpoint") {
       const Program& body = *e.params.get_program("body");
       Policy inner_pol = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
       check_names(inner_pol, body);
-      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, false, opt));
-      size_t before = F.eqns().size();
+      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, Level::checkpoint));
       std::vector<Value> all = inline_program(F, t.inner->forward, args);
-      for (size_t k = before; k < F.eqns().size(); ++k)
-        for (const Var& v : F.eqns()[k].out) producer[v->id] = int64_t(k);
       outs.assign(all.begin(), all.begin() + int64_t(body.out_vars.size()));
       t.res.assign(all.begin() + int64_t(body.out_vars.size()), all.end());
       for (size_t j = 0; j < t.res.size(); ++j)
         if (!t.res[j].atom().is_literal() && !t.inner->residuals[j].is_argument)
           inner_res.emplace(t.res[j].atom().var->id, t.inner->residuals[j]);
-      t.in = args;
-      t.out = outs;
+    } else if (e.prim->name == "scan") {
+      const Program& body = *e.params.get_program("body");
+      // The body is split under this level's policy (JAX recurses with the same policy).
+      t.scan = std::make_shared<ScanSplit>(
+          split_scan(e.params, linearize(body, floating_inputs(body), pol, Level::scan_body)));
+      std::vector<Value> all = emit_forward_scan(*t.scan, args);
+      outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
+      t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
+      for (size_t k = 0; k < t.res.size(); ++k) {
+        const ScanSplit& s = *t.scan;
+        Residual r = s.body->residuals[s.stacked[k]];
+        r.type = t.res[k].type();
+        r.is_argument = false;
+        std::string what = s.body->residuals[s.stacked[k]].is_argument ? "the carry entering each step" : r.source;
+        r.source = cat(what, ", stacked over ", s.length, " scan steps");
+        stacked.emplace(t.res[k].atom().var->id, r);
+      }
     } else {
       outs = F.bind(e.prim->name, args, e.params);
       t.feqn = F.eqns().size() - 1;
-      for (const Value& v : outs) producer[v.atom().var->id] = int64_t(t.feqn);
     }
+    mark_new(before);
+    t.in = args;
+    t.out = outs;
     for (size_t k = 0; k < outs.size(); ++k) fenv[e.out[k]->id] = outs[k];
     tasks.push_back(std::move(t));
   }
   std::vector<Value> fouts;
   for (const Atom& a : p.out_vars) fouts.push_back(fval(a));
+
+  // Buffers: checkpoint_name is the identity, so a value and its names are one buffer. The
+  // policy may save it under any of them (save_only_these_names(probs) saves the quotient
+  // a rule reads through its name), and it is saved once.
+  for (const Eqn& q : F.eqns())
+    for (const Var& v : q.out) var_of[v->id] = v;
+  auto root_of = [&](int64_t id) {
+    for (int64_t k = producer.at(id); k >= 0 && F.eqns()[size_t(k)].prim->name == "checkpoint_name";) {
+      const Atom& src = F.eqns()[size_t(k)].in[0];
+      if (src.is_literal()) break;
+      id = src.var->id;
+      k = producer.at(id);
+    }
+    return id;
+  };
+  std::unordered_map<int64_t, std::vector<int64_t>> buffer;  // root -> the value and its names
+  for (auto& [id, v] : var_of) buffer[root_of(id)].push_back(id);
+  for (auto& [root, ids] : buffer) std::sort(ids.begin(), ids.end());
+  auto decide = [&](int64_t id) {
+    if (auto s = stacked.find(id); s != stacked.end()) return s->second.offloaded ? Remat::offload : Remat::save;
+    int64_t k = producer.at(id);
+    return k < 0 ? Remat::save : pol(F.eqns()[size_t(k)]);
+  };
 
   // ---- backward ----------------------------------------------------------------------
   VjpProgram r;
@@ -134,46 +197,42 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
   std::vector<Var> ct_vars, res_vars;
   std::vector<Value> res_fvals;
   std::unordered_map<int64_t, Value> bvals, cts;  // keyed by forward var id
-  std::unordered_map<int64_t, int> roots;         // buffer root -> first residual holding it
+  std::unordered_map<int64_t, Value> saved_root;  // buffer root -> its residual
   // A primal value in the backward: saved (a new residual) or recomputed from its inputs.
   std::function<Value(const Value&)> need = [&](const Value& fv) -> Value {
     const Atom& a = fv.atom();
     if (a.is_literal()) return B.literal(a.literal->value, a.literal->dtype);
     int64_t id = a.var->id;
     if (auto it = bvals.find(id); it != bvals.end()) return it->second;
+    int64_t root = root_of(id);
+    if (auto it = saved_root.find(root); it != saved_root.end()) return bvals[id] = it->second;
+    Remat how = decide(id);
+    if (how == Remat::recompute)  // saved under another name of the same buffer?
+      for (int64_t m : buffer.at(root))
+        if (m != id && decide(m) != Remat::recompute) return bvals[id] = need(Value(&F, Atom(var_of.at(m))));
     int64_t k = producer.at(id);
     const Eqn* pe = k >= 0 ? &F.eqns()[size_t(k)] : nullptr;
-    Remat how = pe ? pol(*pe) : Remat::save;
     if (how != Remat::recompute) {
       Value bv = B.input(a.var->type.shape, a.var->type.dtype);
       Residual res{a.var->type, "", !pe, how == Remat::offload};
-      if (!pe) res.source = cat(top ? "from the argument " : "checkpoint input ", -1 - k);
+      if (!pe) res.source = level == Level::top ? cat("from the argument ", -1 - k) : cat(level_name(level), " input ", -1 - k);
       else if (std::string n = eqn_name(*pe); !n.empty()) res.source = cat("named '", n, "'");
       else res.source = cat("output of ", pe->prim->name);
-      if (auto in = inner_res.find(id); in != inner_res.end()) {
-        res.source = in->second.source;
-        res.offloaded = res.offloaded || in->second.offloaded;
-      }
-      int64_t root = id;  // checkpoint_name is the identity: its output is its input's buffer
-      for (int64_t pk = k; pk >= 0 && F.eqns()[size_t(pk)].prim->name == "checkpoint_name";) {
-        const Atom& src = F.eqns()[size_t(pk)].in[0];
-        if (src.is_literal()) break;
-        root = src.var->id;
-        pk = producer.at(root);
-      }
-      if (auto al = roots.find(root); al != roots.end()) res.alias_of = al->second;
-      else roots[root] = int(r.residuals.size());
+      for (auto* from : {&inner_res, &stacked})
+        if (auto in = from->find(id); in != from->end()) {
+          res.source = in->second.source;
+          res.offloaded = res.offloaded || in->second.offloaded;
+        }
       r.residuals.push_back(res);
       res_vars.push_back(bv.atom().var);
       res_fvals.push_back(fv);
+      saved_root[root] = bv;
       return bvals[id] = bv;
     }
     std::vector<Value> args;
     for (const Atom& in : pe->in) args.push_back(need(Value(&F, in)));
     std::vector<Value> outs = B.bind(pe->prim->name, args, pe->params);
-    r.recompute.eqns += 1;
-    r.recompute.flops += eqn_flops(*pe);
-    r.recompute.by_prim[pe->prim->name] += 1;
+    r.recompute.add(applications(*pe));
     for (size_t j = 0; j < outs.size(); ++j) bvals[pe->out[j]->id] = outs[j];
     return bvals.at(id);
   };
@@ -195,26 +254,34 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     auto it = cts.find(fv.atom().var->id);
     return it == cts.end() ? std::nullopt : std::optional<Value>(it->second);
   };
-  // Opt-in full re-run of a checkpointed body: every equation the policy leaves to
-  // recompute is re-emitted up front, in forward order, whether its cotangent path is dead
-  // or not (see VjpOptions). The lazy `need` below then finds them all already rebuilt.
-  if (!top && opt.rerun_whole_checkpoint_body)
-    for (const Eqn& fe : F.eqns())
-      if (!fe.out.empty() && pol(fe) == Remat::recompute) need(Value(&F, Atom(fe.out[0])));
   for (size_t ti = tasks.size(); ti-- > 0;) {
     Task& t = tasks[ti];
-    if (t.inner) {  // checkpoint: its residuals (saved or recomputed here), then its backward
+    if (t.inner || t.scan) {
       std::vector<std::optional<Value>> oc;
       bool any = false;
       for (const Value& o : t.out) any |= oc.emplace_back(ct_of(o)).has_value();
       if (!any) continue;
-      std::vector<Value> bargs;
-      for (const Value& v : t.res) bargs.push_back(need(v));
-      for (size_t j = 0; j < t.out.size(); ++j) bargs.push_back(oc[j] ? *oc[j] : zeros(B, t.out[j].type()));
-      std::vector<Value> ins_ct = inline_program(B, t.inner->backward, bargs);
-      for (size_t j = 0, c = 0; j < t.in.size(); ++j)
-        if (t.inner->wrt[j]) accumulate(t.in[j], ins_ct[c++]);
-      r.recompute.add(t.inner->recompute);
+      if (t.inner) {  // checkpoint: its residuals (saved or recomputed here), then its backward
+        std::vector<Value> bargs;
+        for (const Value& v : t.res) bargs.push_back(need(v));
+        for (size_t j = 0; j < t.out.size(); ++j) bargs.push_back(oc[j] ? *oc[j] : zeros(B, t.out[j].type()));
+        std::vector<Value> ins_ct = inline_program(B, t.inner->backward, bargs);
+        for (size_t j = 0, c = 0; j < t.in.size(); ++j)
+          if (t.inner->wrt[j]) accumulate(t.in[j], ins_ct[c++]);
+        r.recompute.add(t.inner->recompute);
+        continue;
+      }
+      const ScanSplit& s = *t.scan;  // scan: the operands it reads, its stacked residuals
+      std::vector<Value> consts, xs, st;
+      std::vector<AType> out_types;
+      for (size_t i : s.used_consts) consts.push_back(need(t.in[i]));
+      for (size_t i : s.used_xs) xs.push_back(need(t.in[s.nc + s.nk + i]));
+      for (const Value& v : t.res) st.push_back(need(v));
+      for (const Value& o : t.out) out_types.push_back(o.type());
+      std::vector<std::optional<Value>> ins_ct = emit_backward_scan(B, s, consts, xs, st, oc, out_types);
+      for (size_t j = 0; j < ins_ct.size(); ++j)
+        if (ins_ct[j]) accumulate(t.in[j], *ins_ct[j]);
+      r.recompute.add(s.body->recompute, s.length);  // the body's recompute, every step
       continue;
     }
     const Eqn& fe = F.eqns()[t.feqn];
@@ -258,12 +325,11 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
 }
 }  // namespace
 
-VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy,
-               const VjpOptions& options) {
+VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy) {
   if (wrt.empty()) wrt = floating_inputs(p);
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
-  VjpProgram r = linearize(p, wrt, top_policy, true, options);
+  VjpProgram r = linearize(p, wrt, top_policy, Level::top);
   typecheck_after_pass(r.forward, "vjp");
   typecheck_after_pass(r.backward, "vjp");
   return r;
@@ -287,8 +353,10 @@ Program vjp_joint(const Program& p, std::vector<bool> wrt) {
 }
 
 VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,
-               const std::vector<Tensor>& output_cts, Device device) {
+               const std::vector<Tensor>& output_cts, Device device,
+               const std::function<void(const char*, const Eqn&)>& on_eqn) {
   Executor ex(device);
+  if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("forward", e); });
   std::vector<Tensor> f = ex.run(v.forward, inputs);
   VjpRun r;
   r.outputs.assign(f.begin(), f.begin() + int64_t(v.num_outputs));
@@ -296,6 +364,7 @@ VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,
   f.clear();
   std::vector<Tensor> bargs = r.residuals;
   bargs.insert(bargs.end(), output_cts.begin(), output_cts.end());
+  if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("backward", e); });
   r.cotangents = ex.run(v.backward, bargs);
   return r;
 }

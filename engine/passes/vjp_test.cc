@@ -23,11 +23,11 @@ Tensor rnd(const Shape& s, uint32_t seed, double lo = -1, double hi = 1) {
 }
 
 // L(x) = sum_k <out_k, ct_k>; compares dL/dx_i from the vjp with central differences.
-void check_grad(const Program& p, const std::vector<Tensor>& in, const VjpOptions& opt = {}) {
+void check_grad(const Program& p, const std::vector<Tensor>& in, const Policy& top = everything_saveable()) {
   std::vector<Tensor> cts;
   uint32_t seed = 100;
   for (const AType& t : p.out_types()) cts.push_back(rnd(t.shape, seed++));
-  VjpRun r = run_vjp(vjp(p, {}, everything_saveable(), opt), in, cts);
+  VjpRun r = run_vjp(vjp(p, {}, top), in, cts);
   auto loss = [&](const std::vector<Tensor>& x) {
     auto out = Executor().run(p, x);
     double s = 0;
@@ -198,11 +198,13 @@ TEST(Vjp, LstmFwdUsesLstmBwd) {
                })), Error);
 }
 
-// Every registered primitive has a reverse-mode rule; checkpoint is linearized by the
-// pass itself (its body gets its own forward and backward).
+// Every registered primitive has a reverse-mode rule; checkpoint and scan are linearized by
+// the pass itself (their bodies get their own forward and backward).
 TEST(Vjp, EveryPrimitiveHasARule) {
   for (const std::string& n : primitive_names())
-    if (n != "checkpoint") EXPECT_TRUE(bool(primitive(n).vjp)) << n << " has no vjp rule";
+    if (n != "checkpoint" && n != "scan") {
+      EXPECT_TRUE(bool(primitive(n).vjp)) << n << " has no vjp rule";
+    }
 }
 
 TEST(Vjp, DotGeneral) {
@@ -238,15 +240,41 @@ TEST(Vjp, CheckpointGradients) {
   Program body = trace({s, s}, [](Builder&, auto& v) { return V{sin(v[0] * v[1]) * v[0]}; });
   for (const char* pol : {"nothing_saveable", "everything_saveable", "dots_saveable"})
     check({{4}, {4}}, [&](Builder&, auto& v) { return V{cos(checkpoint(body, {v[0], v[1]}, pol)[0])}; });
-  // Re-running whole bodies (VjpOptions) changes what is recomputed, not the gradient.
-  VjpOptions whole;
-  whole.rerun_whole_checkpoint_body = true;
+  // Nested checkpoints under a recompute-everything top level.
   Program nested = trace({s, s}, [&](Builder&, auto& v) {
     Value y = checkpoint(body, {v[0], v[1]}, "nothing_saveable")[0];
     return V{sin(y) * v[1]};
   });
   Program p = trace({s, s}, [&](Builder&, auto& v) { return V{tanh(checkpoint(nested, v, "nothing_saveable")[0])}; });
-  check_grad(p, {rnd({4}, 1), rnd({4}, 2)}, whole);
+  check_grad(p, {rnd({4}, 1), rnd({4}, 2)}, nothing_saveable());
+}
+
+// Scan partial evaluation under every policy: nested scans, a checkpoint inside the scan
+// body, the scan inside a checkpoint, consts, xs, several carries and ys, reverse.
+TEST(Vjp, ScanUnderPolicies) {
+  AType s{{3}, DType::f64};
+  Program inner = trace({s, s, s}, [](Builder&, auto& v) {  // (w, h, x) -> (h', h'·x)
+    Value h = tanh(v[1] * v[0] + v[2]);
+    return V{h, h * v[2]};
+  });
+  Program step = trace({s, s, s, s}, [&](Builder&, auto& v) {  // (w, h, c, x) -> (h', c', y)
+    Value h = checkpoint(inner, {v[0], v[1], v[3]}, "dots_saveable")[0];
+    Value d = dot_general(h, v[0], DotDims{{0}, {0}, {}, {}});  // a dot for dots_saveable
+    Value c = cos(v[2]) * h + exp(v[3] * 0.5) * broadcast_in_dim(d, {3}, {});
+    Value ys = scan(inner, {v[0]}, {h}, {broadcast_in_dim(v[3], {2, 3}, {1})}, 2)[1];
+    return V{h, c, sin(reduce_sum(ys, {0}))};
+  });
+  for (const char* pol : {"everything_saveable", "nothing_saveable", "dots_saveable"})
+    for (bool rev : {false, true}) {
+      check({{3}, {3}, {3}, {4, 3}}, [&](Builder&, auto& v) { return scan(step, {v[0]}, {v[1], v[2]}, {v[3]}, 4, rev); });
+      Program outer = trace({s, s, s, {{4, 3}, DType::f64}}, [&](Builder&, auto& v) {
+        Program body = trace({s, s, s, {{4, 3}, DType::f64}}, [&](Builder&, auto& u) {
+          return scan(step, {u[0]}, {u[1], u[2]}, {u[3]}, 4, rev);
+        });
+        return checkpoint(body, v, pol);
+      });
+      check_grad(outer, {rnd({3}, 1), rnd({3}, 2), rnd({3}, 3), rnd({4, 3}, 4)}, policy_from_string(pol));
+    }
 }
 
 TEST(Vjp, UnusedInputGetsZeros) {

@@ -2,7 +2,7 @@
 #include "engine/prims/checkpoint.h"
 
 #include "engine/core/error.h"
-#include "engine/passes/remat_policies.h"
+#include "engine/ir/remat_policy.h"
 
 namespace tandem {
 namespace {

@@ -1,6 +1,6 @@
 // checkpoint (jax.checkpoint / remat) and checkpoint_name as primitives, with builder helpers.
 // checkpoint's params: body (sub-program), policy (a policy string, see
-// engine/passes/remat_policies.h), prevent_cse (recorded; the interpreter never CSEs).
+// engine/ir/remat_policy.h), prevent_cse (recorded; the interpreter never CSEs).
 // Evaluating either is the identity on its body; only the vjp pass reads the policy.
 #pragma once
 #include <string>

@@ -1,10 +1,11 @@
 // Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table);
-// slicing, reductions by max and the LSTM are in vjp_rules_indexing.cc, dot and scan in
-// vjp_rules_dot_scan.cc.
+// slicing, reductions by max and the LSTM are in vjp_rules_indexing.cc, dot_general in
+// vjp_rules_dot.cc (scan and checkpoint are linearized by the vjp pass itself).
 // Each rule reads only the primals its derivative needs, so the remat policy decides what
-// is actually saved. Scalar (rank-0) operands of binary ops get their cotangent summed.
+// is actually saved. Rules read their own output only where JAX's do too (exp, tanh,
+// logistic, sqrt, reduce_max: the output is the cheaper residual there); div reads x and y. Scalar (rank-0) operands of binary ops get their cotangent summed.
 #include "engine/core/error.h"
-#include "engine/passes/vjp.h"
+#include "engine/ir/vjp_args.h"
 #include "engine/prims/register_all.h"
 
 namespace tandem {
@@ -76,8 +77,10 @@ void elementwise_rules() {
   set("div", [](const VjpArgs& a, const Params&) {
     return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0) / a.primal_in(1), a.in_types[0]); }),
                opt_if(a.wants(1), [&] {
-                 Value b = a.primal_in(1);
-                 return unbroadcast(-((a.ct(0) * a.primal_out(0)) / b), a.in_types[1]);
+                 // d(x/y)/dy = -x/y², from the inputs only (JAX's rule), so a policy that
+                 // saves x and y, or a name on the quotient, never re-runs the div itself.
+                 Value y = a.primal_in(1);
+                 return unbroadcast(-((a.ct(0) * a.primal_in(0)) / (y * y)), a.in_types[1]);
                })};
   });
   // max/min: the winner takes the cotangent, ties split it in half (as JAX does).
@@ -161,13 +164,13 @@ void structure_rules() {
 }
 }  // namespace
 
-void register_dot_scan_vjp_rules();  // vjp_rules_dot_scan.cc
+void register_dot_vjp_rules();       // vjp_rules_dot.cc
 void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
 
 void register_vjp_rules() {
   elementwise_rules();
   structure_rules();
-  register_dot_scan_vjp_rules();
+  register_dot_vjp_rules();
   register_indexing_vjp_rules();
 }
 

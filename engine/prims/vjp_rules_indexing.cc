@@ -4,7 +4,7 @@
 // Start indices are i32 operands: they get no cotangent, and the rules re-read them so that
 // the transposed op clamps them exactly as the primal op did.
 #include "engine/core/error.h"
-#include "engine/passes/vjp.h"
+#include "engine/ir/vjp_args.h"
 
 namespace tandem {
 namespace {

@@ -81,13 +81,9 @@ Program retype(const Program& p, DType from, DType to) {
 }  // namespace
 
 std::string Model::label() const {
-  if (rerun_whole_body) {
-    Model m = *this;
-    m.rerun_whole_body = false;
-    return cat(m.label(), "/rerun:whole");
-  }
   if (kind == "attention") return cat(kind, "/B:", batch, "/T:", seq, "/D:", width);
   if (kind == "sin_chain") return cat(kind, "/n:", layers, "/E:", width);
+  if (kind == "dots_in_scan") return cat(kind, "/L:", layers, "/D:", width);
   if (kind == "lstm") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width, "/L:", layers);
   return cat(kind, "/L:", layers, "/B:", batch, "/D:", width);
 }
@@ -119,6 +115,18 @@ Program Model::build(DType dt, const std::string& policy) const {
       return V{half_sum_sq(scan(step, {}, {v[0]}, {v[1]}, layers)[0])};
     });
   }
+  if (kind == "dots_in_scan") {  // jax test_remat_checkpoint_dots_inside_scan, W differentiated
+    AType w{{width, width}, dt}, x{{width}, dt};
+    Program body = trace({w, x}, [&](Builder&, const V& v) {
+      Program f = trace({w, x}, [](Builder&, const V& u) {
+        Value h = u[1];
+        for (int i = 0; i < 3; ++i) h = sin(dot(h, u[0], "HIGHEST"));
+        return V{h};
+      });
+      return checkpoint(f, v, policy);
+    });
+    return trace({w, x}, [&](Builder&, const V& v) { return V{half_sum_sq(scan(body, {v[0]}, {v[1]}, {}, layers)[0])}; });
+  }
   if (kind == "sin_chain") {
     AType t{{width}, dt};
     return trace({t}, [&](Builder&, const V& v) {
@@ -139,7 +147,8 @@ Program Model::build(DType dt, const std::string& policy) const {
 
 std::vector<std::string> policies_for(const Model& m) {
   std::vector<std::string> p = {"everything_saveable", "nothing_saveable", "dots_saveable",
-                                "dots_with_no_batch_dims_saveable"};
+                                "dots_with_no_batch_dims_saveable",
+                                "offload_dot_with_no_batch_dims(device,pinned_host)"};
   if (m.names[0].empty()) return p;
   const std::string& a = m.names[0];
   const std::string& b = m.names[1];

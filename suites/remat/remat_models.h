@@ -1,7 +1,8 @@
 // The remat suite's models, each a scalar loss traced at a dtype with every checkpoint under
 // one policy: an N-layer MLP with named activations, a transformer-style attention block
-// whose dots have batch dims, a scan over layers with a checkpointed body, and the
-// jax.checkpoint docstring's recursive checkpointing of a chain of sin.
+// whose dots have batch dims, a scan over layers with a checkpointed body, JAX's
+// test_remat_checkpoint_dots_inside_scan, the LSTM Program (a scan over a cell, checkpointed
+// whole), and the jax.checkpoint docstring's recursive checkpointing of a chain of sin.
 #pragma once
 #include <string>
 #include <vector>
@@ -11,10 +12,9 @@
 namespace tandem::remat {
 
 struct Model {
-  std::string kind;             // mlp | attention | scan_mlp | sin_chain
+  std::string kind;             // mlp | attention | scan_mlp | dots_in_scan | lstm | sin_chain
   int64_t layers = 4, batch = 4, width = 8, seq = 4;
   std::string names[2];         // the values it names with checkpoint_name ("" if none)
-  bool rerun_whole_body = false;  // VjpOptions::rerun_whole_checkpoint_body (label: /rerun:whole)
   Program build(DType dtype, const std::string& policy) const;
   std::string label() const;    // "mlp/L:4/B:4/D:8"
 };

@@ -1,8 +1,10 @@
 // Part 4 of the scan-hoisting issue: the gradient of the seed's MSE with and without the
 // rewrite. Reverse mode (engine/passes/vjp) over the original program must keep the stacked
 // ys, and the difference y − ys, as residuals of L×E elements each; over the hoisted program
-// the per-step loss lives inside the scan, whose vjp rule saves only the scan's operands
-// (the program's own inputs), so no residual of L×E elements may appear. The case asserts
+// the per-step loss lives inside the scan, and differentiated under nothing_saveable the scan
+// body saves only its operands and the scalar carry per step (JAX's scan partial evaluation:
+// everything_saveable would stack the per-step difference, [L, ...]), so no residual of L×E
+// elements may appear. The case asserts
 // that on the saved residuals' shapes, checks both gradients against the closed form in f64,
 // and measures the peak bytes and time of forward + backward for both programs.
 #include <algorithm>
@@ -115,7 +117,7 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
     auto h = std::make_shared<HoistResult>(hoist_scan_reductions(w->program));
     typecheck(h->program);
     auto vo = std::make_shared<VjpProgram>(vjp(w->program));
-    auto vh = std::make_shared<VjpProgram>(vjp(h->program));
+    auto vh = std::make_shared<VjpProgram>(vjp(h->program, {}, nothing_saveable()));
     typecheck(vh->forward);
     typecheck(vh->backward);
     auto in = std::make_shared<std::vector<Tensor>>(seeded_inputs(w->program, key));

@@ -1,7 +1,9 @@
 // Remat policies as predicates, and the small parser from policy strings.
-#include "engine/passes/remat_policies.h"
+#include "engine/ir/remat_policy.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 #include "engine/core/error.h"
 #include "engine/ir/primitive.h"
@@ -92,24 +94,75 @@ Policy save_and_offload_only_these_names(const std::vector<std::string>& saved,
                                          const std::vector<std::string>& offloaded) {
   std::vector<std::string> all = saved;
   all.insert(all.end(), offloaded.begin(), offloaded.end());
-  return {"save_and_offload_only_these_names(" + join(saved) + "|" + join(offloaded) + ")",
-          [saved, offloaded](const Eqn& e) {
-            std::string n = eqn_name(e);
-            if (n.empty()) return Remat::recompute;
-            if (has(saved, n)) return Remat::save;
-            if (has(offloaded, n)) return Remat::offload;
-            return Remat::recompute;
-          }, all};
+  Policy p{"save_and_offload_only_these_names(" + join(saved) + "|" + join(offloaded) + ")",
+           [saved, offloaded](const Eqn& e) {
+             std::string n = eqn_name(e);
+             if (n.empty()) return Remat::recompute;
+             if (has(saved, n)) return Remat::save;
+             if (has(offloaded, n)) return Remat::offload;
+             return Remat::recompute;
+           }, all};
+  p.may_offload = true;
+  return p;
 }
 Policy save_from_both_policies(const Policy& a, const Policy& b) {
+  for (const Policy* p : {&a, &b})
+    if (p->may_offload)
+      throw_bad_input(cat("save_from_both_policies: ", p->spec, " offloads; the combinator takes only "
+                          "policies that save or recompute (as JAX's)"),
+                      "combine save/recompute policies, or write one offloading policy");
   std::vector<std::string> names = a.names;
   names.insert(names.end(), b.names.begin(), b.names.end());
-  return {"save_from_both_policies(" + a.spec + ";" + b.spec + ")", [a, b](const Eqn& e) {
+  std::string spec = "save_from_both_policies(" + a.spec + ";" + b.spec + ")";
+  return {spec, [a, b, spec](const Eqn& e) {
             Remat ra = a(e), rb = b(e);
-            if (ra == Remat::save || rb == Remat::save) return Remat::save;
-            if (ra == Remat::offload || rb == Remat::offload) return Remat::offload;
-            return Remat::recompute;
+            if (ra == Remat::offload || rb == Remat::offload)
+              throw_bad_input(cat(spec, ": a policy answered offload for ", e.prim->name),
+                              "combine only policies that save or recompute");
+            return ra == Remat::save || rb == Remat::save ? Remat::save : Remat::recompute;
           }, names};
+}
+
+namespace {
+const char* kMemoryKinds[] = {"device", "pinned_host", "unpinned_host"};
+void check_memory_kind(const std::string& k) {
+  for (const char* m : kMemoryKinds)
+    if (k == m) return;
+  throw_bad_input(cat("offload memory kind '", k, "' is unknown"), "use device, pinned_host or unpinned_host");
+}
+std::map<std::string, PolicyFn>& user_policies() {
+  static std::map<std::string, PolicyFn> t;
+  return t;
+}
+std::mutex& user_policies_mu() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
+Policy offload_dot_with_no_batch_dims(const std::string& src, const std::string& dst) {
+  check_memory_kind(src);
+  check_memory_kind(dst);
+  Policy p{"offload_dot_with_no_batch_dims(" + src + "," + dst + ")", [](const Eqn& e) {
+             bool no_batch = is_dot(e) && e.params.get_ints("lhs_batch_dimensions").empty();
+             return no_batch ? Remat::offload : Remat::recompute;
+           }, {}};
+  p.may_offload = true;
+  return p;
+}
+
+Policy user_policy(const std::string& name, PolicyFn fn) {
+  if (!fn) throw_bad_input(cat("user policy '", name, "' has no predicate"), "pass a callable");
+  Policy p{name, [fn](const Eqn& e) { return fn(*e.prim, e.params); }, {}};
+  p.may_offload = false;  // unknown until it answers: save_from_both checks every answer
+  return p;
+}
+
+void register_policy(const std::string& name, PolicyFn fn) {
+  if (name.empty() || name.find_first_of("(),;|") != std::string::npos)
+    throw_bad_input(cat("policy name '", name, "' is empty or has ( ) , ; |"), "use a plain identifier");
+  std::lock_guard<std::mutex> lock(user_policies_mu());
+  user_policies()[name] = std::move(fn);
 }
 
 Policy policy_from_string(const std::string& raw) {
@@ -133,25 +186,34 @@ Policy policy_from_string(const std::string& raw) {
   if (head == "save_anything_except_these_names") return save_anything_except_these_names(name_list(args));
   if (head == "save_any_names_but_these") return save_any_names_but_these(name_list(args));
   if (head == "save_only_these_names") return save_only_these_names(name_list(args));
+  // The two arguments of a policy that takes two, split at `sep`.
+  auto two = [&](char sep, const char* what, const char* example) {
+    auto parts = split_top(args, sep);
+    if (parts.size() != 2) throw_bad_input(cat("remat policy '", s, "': needs ", what), cat("write ", example));
+    return parts;
+  };
   if (head == "save_and_offload_only_these_names") {
-    auto parts = split_top(args, '|');
-    if (parts.size() != 2)
-      throw_bad_input(cat("remat policy '", s, "': needs saved|offloaded name lists"),
-                      "write save_and_offload_only_these_names(a,b|c)");
+    auto parts = two('|', "saved|offloaded name lists", "save_and_offload_only_these_names(a,b|c)");
     return save_and_offload_only_these_names(name_list(parts[0]), name_list(parts[1]));
   }
+  if (head == "offload_dot_with_no_batch_dims") {
+    auto parts = two(',', "the source and destination memory kinds", "offload_dot_with_no_batch_dims(device,pinned_host)");
+    return offload_dot_with_no_batch_dims(parts[0], parts[1]);
+  }
   if (head == "save_from_both_policies") {
-    auto parts = split_top(args, ';');
-    if (parts.size() != 2)
-      throw_bad_input(cat("remat policy '", s, "': needs two policies separated by ';'"),
-                      "write save_from_both_policies(dots_saveable;save_only_these_names(y))");
+    auto parts = two(';', "two policies separated by ';'", "save_from_both_policies(dots_saveable;save_only_these_names(y))");
     return save_from_both_policies(policy_from_string(parts[0]), policy_from_string(parts[1]));
+  }
+  if (!has_args) {
+    std::lock_guard<std::mutex> lock(user_policies_mu());
+    if (auto it = user_policies().find(head); it != user_policies().end()) return user_policy(head, it->second);
   }
   throw_bad_input(cat("unknown remat policy '", s, "'"),
                   "known: everything_saveable nothing_saveable dots_saveable "
                   "dots_with_no_batch_dims_saveable save_anything_except_these_names(...) "
                   "save_any_names_but_these(...) save_only_these_names(...) "
-                  "save_and_offload_only_these_names(a|b) save_from_both_policies(p;q)");
+                  "save_and_offload_only_these_names(a|b) save_from_both_policies(p;q) "
+                  "offload_dot_with_no_batch_dims(src,dst), or a name given to register_policy");
 }
 
 }  // namespace tandem

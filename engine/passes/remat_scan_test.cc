@@ -1,0 +1,175 @@
+// Remat inside scan: JAX's test_remat_checkpoint_dots_inside_scan (2 sin, 3 cos and 6
+// dot_general in the backward), stacked residual shapes, and the recompute counts against
+// what the executor really runs in the backward, for nested scans and checkpoint inside
+// scan inside checkpoint under every policy.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "engine/core/error.h"
+#include "engine/passes/saved_residuals.h"
+#include "engine/prims/checkpoint.h"
+
+namespace tandem {
+namespace {
+using V = std::vector<Value>;
+using Counts = std::map<std::string, int64_t>;
+
+// Equations of `prim` in a program, sub-programs included, each counted once (static).
+int64_t static_count(const Program& p, const std::string& prim) {
+  int64_t n = 0;
+  for (const Eqn& e : p.eqns) {
+    n += e.prim->name == prim;
+    for (auto& [k, v] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&v)) n += static_count(**sub, prim);
+  }
+  return n;
+}
+
+std::vector<Tensor> ramp_inputs(const std::vector<AType>& types) {
+  std::vector<Tensor> in;
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::vector<double> v(size_t(num_elements(types[i].shape)));
+    for (size_t k = 0; k < v.size(); ++k) v[k] = 0.1 + 0.05 * double((k * 7 + i * 3) % 11) - 0.2;
+    in.push_back(Tensor::from_f64(v, types[i].shape, types[i].dtype));
+  }
+  return in;
+}
+
+std::vector<Tensor> ramp_cts(const VjpProgram& v) {
+  std::vector<Tensor> cts;
+  for (size_t i = 0; i < v.num_outputs; ++i) cts.push_back(ramp_inputs({v.forward.out_vars[i].type()})[0]);
+  return cts;
+}
+
+// What the policy makes the backward re-run, measured (the backward's applications beyond
+// everything_saveable's), must be the reported recompute count, per primitive and in total.
+void expect_honest_counts(const std::function<Program(const std::string&)>& build, const std::string& policy) {
+  Program p = build(policy);
+  std::vector<Tensor> in = ramp_inputs(p.in_types());
+  VjpProgram vb = vjp(build("everything_saveable")), vp = vjp(p);
+  ASSERT_EQ(vb.recompute.eqns, 0) << "everything_saveable recomputes";
+  Counts measured = executed_recompute(vp, vb, in, ramp_cts(vp));
+  Counts reported(vp.recompute.by_prim.begin(), vp.recompute.by_prim.end());
+  EXPECT_EQ(measured, reported) << policy;
+  int64_t total = 0;
+  for (auto& [k, n] : measured) total += n;
+  EXPECT_EQ(total, vp.recompute.eqns) << policy;
+}
+
+// jax tests/api_test.py test_remat_checkpoint_dots_inside_scan: W (5×5, differentiated),
+// x = ones(5) a constant carry; a scan of length 2 whose body is checkpoint(dots_saveable)
+// of three sin(dot(x, W, HIGHEST)) layers. JAX's backward holds 2 sin ("we can save the
+// scan carry, which effectively saves one sine"), 3 cos and 6 dot_general.
+Program jax_dots_inside_scan(const std::string& policy) {
+  AType w{{5, 5}, DType::f32}, x{{5}, DType::f32};
+  Program layers = trace({w, x}, [](Builder&, const V& v) {
+    Value h = v[1];
+    for (int i = 0; i < 3; ++i) h = sin(dot(h, v[0], "HIGHEST"));
+    return V{h};
+  });
+  Program body = trace({w, x}, [&](Builder&, const V& v) { return checkpoint(layers, v, policy); });
+  return trace({w, x}, [&](Builder&, const V& v) { return scan(body, {v[0]}, {v[1]}, {}, 2); });
+}
+
+TEST(RematScan, JaxCheckpointDotsInsideScan) {
+  VjpProgram g = vjp(jax_dots_inside_scan("dots_saveable"), {true, false});
+  EXPECT_EQ(static_count(g.backward, "sin"), 2);
+  EXPECT_EQ(static_count(g.backward, "cos"), 3);
+  EXPECT_EQ(static_count(g.backward, "dot_general"), 6);
+  // Residuals: W, and per step the carry and the three dots, stacked [2, 5].
+  SavedResiduals s = saved_residuals(g);
+  ASSERT_EQ(s.residuals.size(), 5u) << format_saved_residuals(s);
+  int stacked = 0;
+  for (const Residual& r : s.residuals)
+    if (!r.is_argument) {
+      EXPECT_EQ(r.type.shape, (Shape{2, 5})) << r.source;
+      ++stacked;
+    }
+  EXPECT_EQ(stacked, 4) << format_saved_residuals(s);
+  EXPECT_NE(format_saved_residuals(s).find("the carry entering each step, stacked over 2 scan steps"),
+            std::string::npos) << format_saved_residuals(s);
+  // Executed: the body's backward runs twice.
+  std::vector<Tensor> in = ramp_inputs({{{5, 5}, DType::f32}, {{5}, DType::f32}});
+  Counts run = executed_backward_applications(g, in, ramp_cts(g));
+  EXPECT_EQ(run["sin"], 4);
+  EXPECT_EQ(run["cos"], 6);
+  EXPECT_EQ(run["dot_general"], 12);
+  EXPECT_EQ(g.recompute.by_prim["sin"], 4);
+  EXPECT_EQ(g.recompute.eqns, 4);
+  // nothing_saveable: the dots are recomputed too (3 per step), the carry still saved.
+  VjpProgram n = vjp(jax_dots_inside_scan("nothing_saveable"), {true, false});
+  EXPECT_EQ(static_count(n.backward, "dot_general"), 9);
+  EXPECT_EQ(n.recompute.by_prim["dot_general"], 6);
+  EXPECT_EQ(saved_residuals(n).count_non_arguments(), 1);
+}
+
+const AType kH{{3, 4}, DType::f32}, kW{{4, 4}, DType::f32};
+
+// A scan over layers (xs: weights [L, 4, 4]) whose step is checkpointed under `policy`.
+Program checkpointed_layers(const std::string& policy, int64_t L) {
+  Program layer = trace({kH, kW}, [](Builder&, const V& v) {
+    Value pre = checkpoint_name(dot(v[0], v[1]), "pre");
+    return V{checkpoint_name(tanh(pre) * sin(pre), "act")};
+  });
+  return trace({kH, kW}, [&](Builder&, const V& v) { return checkpoint(layer, v, policy); });
+}
+
+const char* kPolicies[] = {"everything_saveable", "nothing_saveable", "dots_saveable",
+                           "dots_with_no_batch_dims_saveable", "save_only_these_names(act)",
+                           "save_any_names_but_these(pre)", "save_anything_except_these_names(pre)",
+                           "save_and_offload_only_these_names(act|pre)",
+                           "offload_dot_with_no_batch_dims(device,pinned_host)"};
+
+TEST(RematScan, CheckpointInsideScanCountsAreExecuted) {
+  for (const char* pol : kPolicies)
+    expect_honest_counts([](const std::string& p) {
+      Program step = checkpointed_layers(p, 5);
+      return trace({kH, {{5, 4, 4}, DType::f32}}, [&](Builder&, const V& v) {
+        return V{reduce_sum(scan(step, {}, {v[0]}, {v[1]}, 5)[0], {0, 1})};
+      });
+    }, pol);
+}
+
+// checkpoint(policy) around a scan of scans (3 outer × 2 inner steps) whose inner step is
+// itself checkpointed: the stacked residuals of the inner scan are stacked again.
+Program nested(const std::string& policy) {
+  Program step = checkpointed_layers(policy, 2);
+  AType ws{{2, 4, 4}, DType::f32}, wss{{3, 2, 4, 4}, DType::f32};
+  Program inner = trace({kH, ws}, [&](Builder&, const V& v) {
+    V o = scan(step, {}, {v[0]}, {v[1]}, 2);
+    return V{o[0], reduce_sum(o[0], {1})};
+  });
+  Program outer = trace({kH, wss}, [&](Builder&, const V& v) { return scan(inner, {}, {v[0]}, {v[1]}, 3); });
+  return trace({kH, wss}, [&](Builder&, const V& v) {
+    V o = checkpoint(outer, v, policy);
+    return V{reduce_sum(o[0], {0, 1}) + reduce_sum(o[1], {0, 1})};
+  });
+}
+
+TEST(RematScan, NestedScansInsideCheckpointCountsAreExecuted) {
+  for (const char* pol : kPolicies) expect_honest_counts(nested, pol);
+  // everything_saveable stacks the inner scan's stacked residuals once more: [3, 2, ...].
+  SavedResiduals s = saved_residuals(nested("everything_saveable"));
+  bool twice = false;
+  for (const Residual& r : s.residuals) twice |= r.type.shape.size() == 4 && r.type.shape[0] == 3 && r.type.shape[1] == 2;
+  EXPECT_TRUE(twice) << format_saved_residuals(s);
+}
+
+// A top-level scan under a top-level policy: the scan body itself is split by it.
+TEST(RematScan, TopLevelPolicyReachesTheScanBody) {
+  Program body = trace({kH, kW}, [](Builder&, const V& v) { return V{sin(dot(v[0], v[1]))}; });
+  Program p = trace({kH, {{4, 4, 4}, DType::f32}}, [&](Builder&, const V& v) {
+    return V{reduce_sum(scan(body, {}, {v[0]}, {v[1]}, 4)[0], {0, 1})};
+  });
+  VjpProgram every = vjp(p), dots = vjp(p, {}, dots_saveable()), none = vjp(p, {}, nothing_saveable());
+  EXPECT_EQ(every.recompute.eqns, 0);
+  EXPECT_EQ(dots.recompute.by_prim["sin"], 0);  // sin's output feeds only the next carry
+  EXPECT_EQ(none.recompute.by_prim["dot_general"], 4);
+  // Stacked dots [4, 3, 4] under dots_saveable; only the carries under nothing_saveable.
+  EXPECT_EQ(saved_residuals(dots).count_non_arguments(), 2);
+  EXPECT_EQ(saved_residuals(none).count_non_arguments(), 1);
+}
+
+}  // namespace
+}  // namespace tandem

@@ -1,0 +1,139 @@
+// Scan partial evaluation (see vjp_scan.h): residual classification, the forward scan that
+// stacks the saved per-step values, and the backward scan.
+#include "engine/passes/vjp_scan.h"
+
+#include <algorithm>
+
+#include "engine/core/error.h"
+
+namespace tandem {
+namespace {
+
+template <class V>
+V part(const V& v, size_t lo, size_t n) { return V(v.begin() + int64_t(lo), v.begin() + int64_t(lo + n)); }
+
+// Index of the input a program output forwards unchanged, or -1.
+int forwarded_input(const Program& p, size_t out) {
+  const Atom& a = p.out_vars.at(out);
+  if (a.is_literal()) return -1;
+  for (size_t i = 0; i < p.in_vars.size(); ++i)
+    if (p.in_vars[i]->id == a.var->id) return int(i);
+  return -1;
+}
+
+void add_unique(std::vector<size_t>& v, size_t i) {
+  if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
+}
+size_t position(const std::vector<size_t>& v, size_t i) {
+  return size_t(std::find(v.begin(), v.end(), i) - v.begin());
+}
+}  // namespace
+
+ScanSplit split_scan(const Params& p, VjpProgram body) {
+  ScanSplit s;
+  const Program& prim_body = *p.get_program("body");
+  s.nc = size_t(p.get_int("num_consts"));
+  s.nk = size_t(p.get_int("num_carry"));
+  s.length = p.get_int("length");
+  s.reverse = p.get_bool("reverse", false);
+  s.nx = prim_body.in_vars.size() - s.nc - s.nk;
+  s.ny = prim_body.out_vars.size() - s.nk;
+  for (size_t i = s.nc; i < s.nc + s.nk; ++i)
+    if (!is_floating(prim_body.in_vars[i]->type.dtype))
+      throw_unsupported("vjp of a scan with a non-floating carry", "carry only floating values");
+  const size_t nout = s.nk + s.ny;
+  for (size_t j = 0; j < body.residuals.size(); ++j) {
+    int in = forwarded_input(body.forward, nout + j);
+    if (in >= 0 && size_t(in) < s.nc) {
+      s.sources.push_back({ScanSplit::From::consts, size_t(in)});
+      add_unique(s.used_consts, size_t(in));
+    } else if (in >= 0 && size_t(in) >= s.nc + s.nk) {
+      s.sources.push_back({ScanSplit::From::xs, size_t(in) - s.nc - s.nk});
+      add_unique(s.used_xs, size_t(in) - s.nc - s.nk);
+    } else {  // computed per step, or the carry entering the step
+      s.sources.push_back({ScanSplit::From::stacked, s.stacked.size()});
+      s.stacked.push_back(j);
+    }
+  }
+  std::sort(s.used_consts.begin(), s.used_consts.end());
+  std::sort(s.used_xs.begin(), s.used_xs.end());
+  // The forward body: the body's own forward, emitting the stacked residuals as extra ys.
+  Program fwd = trace(prim_body.in_types(), [&](Builder& b, const std::vector<Value>& v) {
+    std::vector<Value> o = inline_program(b, body.forward, v);
+    std::vector<Value> r = part(o, 0, nout);
+    for (size_t j : s.stacked) r.push_back(o[nout + j]);
+    return r;
+  });
+  s.forward_params = p;
+  s.forward_params.set("body", std::make_shared<const Program>(std::move(fwd)));
+  s.body = std::make_shared<const VjpProgram>(std::move(body));
+  return s;
+}
+
+std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands) {
+  Builder* b = nullptr;
+  for (const Value& v : operands)
+    if (v.builder()) b = v.builder();
+  TANDEM_CHECK(b, "scan with no traced operands");
+  return b->bind("scan", operands, s.forward_params);
+}
+
+std::vector<std::optional<Value>> emit_backward_scan(
+    Builder& b, const ScanSplit& s, const std::vector<Value>& consts, const std::vector<Value>& xs,
+    const std::vector<Value>& stacked, const std::vector<std::optional<Value>>& out_cts,
+    const std::vector<AType>& out_types) {
+  const VjpProgram& body = *s.body;
+  std::vector<AType> bt = body.forward.in_types(), bo;
+  for (size_t i = 0; i < s.nk + s.ny; ++i) bo.push_back(body.forward.out_vars[i].type());
+  std::vector<size_t> fc;  // floating consts: their cotangents accumulate in the carry
+  for (size_t i = 0; i < s.nc; ++i)
+    if (body.wrt[i]) fc.push_back(i);
+  // Backward body: consts (used); carry (ct of the carry, const ct accumulators);
+  // xs (stacked residual rows, used xs rows, ct of y rows).
+  std::vector<AType> in;
+  for (size_t i : s.used_consts) in.push_back(bt[i]);
+  for (size_t i = 0; i < s.nk; ++i) in.push_back(bt[s.nc + i]);
+  for (size_t i : fc) in.push_back(bt[i]);
+  for (size_t j : s.stacked) in.push_back(body.residuals[j].type);
+  for (size_t i : s.used_xs) in.push_back(bt[s.nc + s.nk + i]);
+  for (size_t i = 0; i < s.ny; ++i) in.push_back(bo[s.nk + i]);
+  const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = s.stacked.size();
+  Program bwd = trace(in, [&](Builder& bb, const std::vector<Value>& v) {
+    std::vector<Value> uc = part(v, 0, nuc), ctk = part(v, nuc, s.nk), acc = part(v, nuc + s.nk, fc.size());
+    size_t o = nuc + s.nk + fc.size();
+    std::vector<Value> st = part(v, o, ns), ux = part(v, o + ns, nux), cty = part(v, o + ns + nux, s.ny);
+    std::vector<Value> args;
+    for (const ScanSplit::Source& src : s.sources) {
+      if (src.from == ScanSplit::From::consts) args.push_back(uc[position(s.used_consts, src.index)]);
+      else if (src.from == ScanSplit::From::xs) args.push_back(ux[position(s.used_xs, src.index)]);
+      else args.push_back(st[src.index]);
+    }
+    args.insert(args.end(), ctk.begin(), ctk.end());
+    args.insert(args.end(), cty.begin(), cty.end());
+    std::vector<Value> g = inline_program(bb, body.backward, args);
+    std::vector<std::optional<Value>> ct_in(bt.size());
+    for (size_t i = 0, c = 0; i < bt.size(); ++i)
+      if (body.wrt[i]) ct_in[i] = g[c++];
+    std::vector<Value> out;
+    for (size_t i = 0; i < s.nk; ++i) out.push_back(*ct_in[s.nc + i]);
+    for (size_t k = 0; k < fc.size(); ++k) out.push_back(acc[k] + *ct_in[fc[k]]);
+    for (size_t i = s.nc + s.nk; i < bt.size(); ++i)
+      if (ct_in[i]) out.push_back(*ct_in[i]);
+    return out;
+  });
+  std::vector<Value> init, xin = stacked;
+  for (size_t i = 0; i < s.nk; ++i) init.push_back(out_cts[i] ? *out_cts[i] : zeros(b, out_types[i]));
+  for (size_t i : fc) init.push_back(zeros(b, bt[i]));
+  xin.insert(xin.end(), xs.begin(), xs.end());
+  for (size_t i = 0; i < s.ny; ++i)
+    xin.push_back(out_cts[s.nk + i] ? *out_cts[s.nk + i] : zeros(b, out_types[s.nk + i]));
+  std::vector<Value> r = scan(bwd, consts, init, xin, s.length, !s.reverse);
+  std::vector<std::optional<Value>> cts(s.nc + s.nk + s.nx);
+  for (size_t k = 0; k < fc.size(); ++k) cts[fc[k]] = r[s.nk + k];
+  for (size_t i = 0; i < s.nk; ++i) cts[s.nc + i] = r[i];
+  for (size_t i = 0, y = s.nk + fc.size(); i < s.nx; ++i)
+    if (body.wrt[s.nc + s.nk + i]) cts[s.nc + s.nk + i] = r[y++];
+  return cts;
+}
+
+}  // namespace tandem

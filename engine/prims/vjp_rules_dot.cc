@@ -1,0 +1,80 @@
+// Reverse-mode rule for dot_general: both transposes reuse the eqn's precision, as JAX
+// does. (scan, like checkpoint, is linearized by the vjp pass itself: its body is split by
+// the remat policy, see engine/passes/vjp_scan.h.)
+#include <algorithm>
+
+#include "engine/core/error.h"
+#include "engine/ir/vjp_args.h"
+#include "engine/prims/dot_general.h"
+
+namespace tandem {
+namespace {
+using Cts = std::vector<std::optional<Value>>;
+
+std::vector<int64_t> free_dims(int rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  std::vector<int64_t> r;
+  for (int64_t d = 0; d < rank; ++d)
+    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end())
+      r.push_back(d);
+  return r;
+}
+std::vector<int64_t> range(int64_t lo, int64_t hi) {
+  std::vector<int64_t> r;
+  for (int64_t i = lo; i < hi; ++i) r.push_back(i);
+  return r;
+}
+
+// Cotangent of one operand ("this") of dot_general. dot(g, other) has axes [batch,
+// this-free, other-remaining]; other-remaining are the other's contracting dims in
+// increasing order, each paired with one of this operand's contracting dims.
+Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64_t>& this_c,
+                    const std::vector<int64_t>& this_b, const std::vector<int64_t>& other_c,
+                    const std::vector<int64_t>& other_b, bool this_is_lhs, const Params& p,
+                    DType this_dtype) {
+  int64_t nb = int64_t(this_b.size());
+  std::vector<int64_t> this_free = free_dims(this_rank, this_c, this_b);
+  std::vector<int64_t> other_free = free_dims(other.rank(), other_c, other_b);
+  int64_t nf = int64_t(this_free.size()), of = int64_t(other_free.size());
+  // g's axes: [batch][lhs free][rhs free]
+  std::vector<int64_t> g_other = this_is_lhs ? range(nb + nf, nb + nf + of) : range(nb, nb + of);
+  DotDims d{g_other, other_free, range(0, nb), other_b};
+  if (other.dtype() != g.dtype()) g = convert_element_type(g, other.dtype());
+  std::optional<DType> pref;
+  if (p.has("preferred_element_type")) pref = p.get_dtype("preferred_element_type");
+  Value r = dot_general(g, other, d, p.get_string("precision", "DEFAULT"), pref);
+  std::vector<int64_t> axis_dim(this_b);  // which operand dim each result axis is
+  axis_dim.insert(axis_dim.end(), this_free.begin(), this_free.end());
+  for (int64_t od : free_dims(other.rank(), other_b, other_free)) {
+    size_t k = size_t(std::find(other_c.begin(), other_c.end(), od) - other_c.begin());
+    axis_dim.push_back(this_c[k]);
+  }
+  std::vector<int64_t> perm(static_cast<size_t>(this_rank));
+  bool identity = true;
+  for (size_t ax = 0; ax < axis_dim.size(); ++ax) {
+    perm[size_t(axis_dim[ax])] = int64_t(ax);
+    identity &= axis_dim[ax] == int64_t(ax);
+  }
+  if (!identity) r = transpose(r, perm);
+  if (r.dtype() != this_dtype) r = convert_element_type(r, this_dtype);
+  return r;
+}
+
+Cts dot_vjp(const VjpArgs& a, const Params& p) {
+  DotSignature s = dot_signature(a.in_types, p);
+  Cts r(2);
+  if (!a.wants(0) && !a.wants(1)) return r;
+  Value g = a.ct(0);
+  if (a.wants(0))
+    r[0] = dot_transpose(g, a.primal_in(1), a.in_types[0].rank(), s.lhs_contract, s.lhs_batch,
+                         s.rhs_contract, s.rhs_batch, true, p, a.in_types[0].dtype);
+  if (a.wants(1))
+    r[1] = dot_transpose(g, a.primal_in(0), a.in_types[1].rank(), s.rhs_contract, s.rhs_batch,
+                         s.lhs_contract, s.lhs_batch, false, p, a.in_types[1].dtype);
+  return r;
+}
+
+}  // namespace
+
+void register_dot_vjp_rules() { mutable_primitive("dot_general").vjp = dot_vjp; }
+
+}  // namespace tandem
