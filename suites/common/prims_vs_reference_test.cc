@@ -1,5 +1,6 @@
 // Every primitive, engine against the independent reference, over dtypes and edge shapes
-// (scalars, zero-size dims, negative axes): one table row per program.
+// (scalars, zero-size dims, negative axes): one table row per program, run on every backend
+// (cuda skips with the reason when no GPU is visible or CUDA is not built).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -8,6 +9,7 @@
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "suites/common/error_spec.h"
+#include "suites/common/harness.h"
 #include "suites/common/program_case.h"
 #include "suites/common/reference_bridge.h"
 
@@ -21,7 +23,7 @@ struct Row {
   double lo = -2, hi = 2;  // input range (log and sqrt want positives)
 };
 
-void run_row(const Row& row) {
+void run_row(const Row& row, Device device) {
   Program p = trace(row.inputs, row.fn);
   std::vector<Tensor> in;
   std::vector<ref::Array> ref_in;
@@ -30,7 +32,9 @@ void run_row(const Row& row) {
                                 row.name + std::to_string(i), row.lo, row.hi));
     ref_in.push_back(to_ref(in.back()));
   }
-  auto got = Executor().run(p, in);
+  std::vector<Tensor> dev_in;
+  for (const Tensor& t : in) dev_in.push_back(t.to(device));
+  auto got = Executor(device).run(p, dev_in);
   auto want = reference_eval(p, ref_in);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
@@ -121,14 +125,30 @@ std::vector<Row> rows() {
   return r;
 }
 
-TEST(PrimsVsReference, EveryRow) {
+class PrimsVsReference : public ::testing::TestWithParam<Device> {};
+}  // namespace
+
+// Readable parameter in test names ("cuda:0", not the bytes of a Device).
+void PrintTo(const Device& d, std::ostream* os) { *os << d.str(); }
+
+namespace {
+
+TEST_P(PrimsVsReference, EveryRow) {
+  std::string why = device_unavailable_reason(GetParam());
+  if (!why.empty()) GTEST_SKIP() << why;
   auto all = rows();
   EXPECT_GT(all.size(), 100u);
   for (const Row& row : all) {
     SCOPED_TRACE(row.name);
-    run_row(row);
+    run_row(row, GetParam());
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, PrimsVsReference,
+                         ::testing::Values(Device::cpu(), Device::cuda(0)),
+                         [](const auto& info) {
+                           return std::string(info.param.kind == DeviceKind::cpu ? "cpu" : "cuda");
+                         });
 
 }  // namespace
 }  // namespace tandem
