@@ -14,20 +14,9 @@
 
 namespace tandem {
 
-TANDEM_HD inline uint32_t f32_bits(float f) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(f);
-#else
-  uint32_t u; std::memcpy(&u, &f, 4); return u;
-#endif
-}
-TANDEM_HD inline float f32_from_bits(uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float f; std::memcpy(&f, &u, 4); return f;
-#endif
-}
+// memcpy is a builtin in CUDA device code too, so one definition serves both sides.
+TANDEM_HD inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+TANDEM_HD inline float f32_from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 
 struct bf16 {
   uint16_t bits = 0;
