@@ -19,8 +19,10 @@ Tensor literal_on(const Literal& l, Device d) {
   if (d.kind == DeviceKind::cpu) return Tensor::scalar(l.value, l.dtype);
   uint64_t bits;
   std::memcpy(&bits, &l.value, sizeof bits);
-  static std::mutex mu;
-  static std::map<std::tuple<uint64_t, int, int, int>, Tensor> uploaded;
+  // Never destroyed: freeing device memory during static destruction would race the CUDA
+  // runtime's own teardown.
+  static std::mutex& mu = *new std::mutex;
+  static auto& uploaded = *new std::map<std::tuple<uint64_t, int, int, int>, Tensor>;
   std::lock_guard<std::mutex> g(mu);
   Tensor& t = uploaded[{bits, int(l.dtype), int(d.kind), d.index}];
   if (!t.defined()) t = Tensor::scalar(l.value, l.dtype).to(d);
