@@ -1,26 +1,35 @@
 // bf16 and f16 storage types with round-to-nearest-even conversion from f32, handling NaN,
-// Inf and subnormals. Bit manipulation rather than F16C so results are identical on any CPU.
+// Inf and subnormals. Bit manipulation rather than F16C so results are identical on any CPU,
+// and on the GPU: under nvcc every function here is __host__ __device__, so the CUDA kernels
+// convert with these very functions (TANDEM_HD).
 #pragma once
 #include <cstdint>
 #include <cstring>
 
+#if defined(__CUDACC__)
+#define TANDEM_HD __host__ __device__
+#else
+#define TANDEM_HD
+#endif
+
 namespace tandem {
 
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float f32_from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+// memcpy is a builtin in CUDA device code too, so one definition serves both sides.
+TANDEM_HD inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+TANDEM_HD inline float f32_from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 
 struct bf16 {
   uint16_t bits = 0;
-  static bf16 from_bits(uint16_t b) { bf16 h; h.bits = b; return h; }
+  TANDEM_HD static bf16 from_bits(uint16_t b) { bf16 h; h.bits = b; return h; }
 };
 struct f16 {
   uint16_t bits = 0;
-  static f16 from_bits(uint16_t b) { f16 h; h.bits = b; return h; }
+  TANDEM_HD static f16 from_bits(uint16_t b) { f16 h; h.bits = b; return h; }
 };
 
-inline float to_f32(bf16 h) { return f32_from_bits(uint32_t(h.bits) << 16); }
+TANDEM_HD inline float to_f32(bf16 h) { return f32_from_bits(uint32_t(h.bits) << 16); }
 
-inline bf16 to_bf16(float f) {
+TANDEM_HD inline bf16 to_bf16(float f) {
   uint32_t u = f32_bits(f);
   if ((u & 0x7fffffffu) > 0x7f800000u)  // NaN: keep sign, force a quiet payload bit
     return bf16::from_bits(uint16_t((u >> 16) | 0x0040u));
@@ -30,7 +39,7 @@ inline bf16 to_bf16(float f) {
   return bf16::from_bits(uint16_t(u >> 16));
 }
 
-inline float to_f32(f16 h) {
+TANDEM_HD inline float to_f32(f16 h) {
   uint32_t sign = uint32_t(h.bits & 0x8000u) << 16;
   uint32_t exp = (h.bits >> 10) & 0x1fu;
   uint32_t man = h.bits & 0x3ffu;
@@ -44,7 +53,7 @@ inline float to_f32(f16 h) {
   return f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-inline f16 to_f16(float f) {
+TANDEM_HD inline f16 to_f16(float f) {
   uint32_t u = f32_bits(f);
   uint16_t sign = uint16_t((u >> 16) & 0x8000u);
   uint32_t a = u & 0x7fffffffu;
@@ -70,13 +79,13 @@ inline f16 to_f16(float f) {
 }
 
 // tf32: f32 with the low 13 mantissa bits rounded off (nearest even), as cuBLAS converts.
-inline float round_to_tf32(float f) {
+TANDEM_HD inline float round_to_tf32(float f) {
   uint32_t u = f32_bits(f);
   if ((u & 0x7f800000u) == 0x7f800000u) return f;  // Inf/NaN unchanged
   u += 0xfffu + ((u >> 13) & 1u);
   return f32_from_bits(u & 0xffffe000u);
 }
-inline float round_to_bf16(float f) { return to_f32(to_bf16(f)); }
-inline float round_to_f16(float f) { return to_f32(to_f16(f)); }
+TANDEM_HD inline float round_to_bf16(float f) { return to_f32(to_bf16(f)); }
+TANDEM_HD inline float round_to_f16(float f) { return to_f32(to_f16(f)); }
 
 }  // namespace tandem

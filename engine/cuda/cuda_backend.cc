@@ -1,13 +1,15 @@
 // The CUDA backend's entry point: device memory through the Allocator (so live/peak bytes
-// count GPU buffers too), host<->device copies, and the CUDA impls of the primitives.
+// count GPU buffers too; the memory itself comes from the stream-ordered pool of
+// cuda_memory.cc), host<->device copies, and the CUDA impls of the primitives.
 // Without a driver or GPU every path throws ErrorKind::unsupported, never crashes.
-#include <cstdio>
 #include <cstring>
 
 #include "engine/core/tensor.h"
 #include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/cuda_info.h"
+#include "engine/cuda/cuda_memory.h"
+#include "engine/cuda/cuda_prims.h"
 #include "engine/cuda/dot_cuda.h"
 #include "engine/cuda/lstm_cudnn.h"
 #include "engine/ir/primitive.h"
@@ -15,32 +17,6 @@
 
 namespace tandem {
 namespace {
-
-void* cuda_alloc(size_t bytes, int index) {
-  use_cuda_device(index);
-  if (bytes == 0) return nullptr;
-  void* p = nullptr;
-  cudaError_t e = cudaMalloc(&p, bytes);
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError();
-    throw Error(ErrorKind::internal,
-                cat("cuda:", index, ": out of device memory allocating ", bytes, " bytes"),
-                "use a smaller case, or check Allocator stats for leaked buffers");
-  }
-  CUDA_CHECK(e);
-  return p;
-}
-
-// Runs in Buffer's destructor, so it reports instead of throwing.
-void cuda_free(void* p, int index) {
-  if (!p) return;
-  cudaError_t e = cudaSetDevice(index);
-  if (e == cudaSuccess) e = cudaFree(p);
-  if (e != cudaSuccess && e != cudaErrorCudartUnloading) {
-    (void)cudaGetLastError();
-    std::fprintf(stderr, "tandem: cudaFree on cuda:%d failed: %s\n", index, cudaGetErrorString(e));
-  }
-}
 
 void copy_between(void* dst, Device dd, const void* src, Device sd, size_t bytes) {
   if (bytes == 0) return;
@@ -55,9 +31,11 @@ void copy_between(void* dst, Device dd, const void* src, Device sd, size_t bytes
       CUDA_CHECK(cudaMemcpyPeer(dst, dd.index, src, sd.index, bytes));
     }
   } else if (to_gpu) {
+    count_cuda_host_transfer();
     use_cuda_device(dd.index);
     CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
   } else if (from_gpu) {
+    count_cuda_host_transfer();
     use_cuda_device(sd.index);
     CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
   } else {
@@ -70,7 +48,7 @@ void copy_between(void* dst, Device dd, const void* src, Device sd, size_t bytes
 bool cuda_backend_built() { return true; }
 
 void register_cuda_memory(Allocator& a) {
-  a.register_device_ops(DeviceKind::cuda, DeviceMemoryOps{cuda_alloc, cuda_free});
+  a.register_device_ops(DeviceKind::cuda, DeviceMemoryOps{cuda_pool_alloc, cuda_pool_free});
   register_device_copy(copy_between);
 }
 
@@ -78,6 +56,10 @@ void register_cuda_impls() {
   // Called by register_all_primitives() after every family is registered.
   mutable_primitive("dot_general").cuda = cuda_impl::dot_general_impl;
   register_lstm_cudnn_impls();
+  register_elementwise_cuda_impls();
+  register_structure_cuda_impls();
+  register_reduction_cuda_impls();
+  register_control_cuda_impls();
 }
 
 }  // namespace tandem

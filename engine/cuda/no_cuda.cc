@@ -1,7 +1,10 @@
 // Built when the CUDA toolkit is absent: the CUDA backend adds no impls, so every CUDA case
 // reports "unsupported", and the info functions report no device and no versions.
 #include "engine/core/allocator.h"
+#include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
+#include "engine/cuda/cuda_memory.h"
+#include "engine/cuda/cuda_timing.h"
 #include "engine/prims/register_all.h"
 
 namespace tandem {
@@ -15,4 +18,9 @@ std::string cuda_driver_version() { return ""; }
 std::string cublas_version() { return ""; }
 std::string cudnn_version() { return ""; }
 void cuda_synchronize(int) {}
+CudaPoolStats cuda_pool_stats(int) { return {}; }
+int64_t cuda_host_transfer_count() { return 0; }
+double cuda_event_seconds(int, const std::function<void()>&) {
+  throw_unsupported("CUDA timing without the CUDA backend", "configure with the CUDA toolkit");
+}
 }  // namespace tandem

@@ -1,7 +1,8 @@
 // Every primitive, engine against the independent reference, over dtypes and edge shapes
 // (scalars, zero-size dims, negative axes): the rows table keyed by primitive name
-// (prims_vs_reference_rows.h). Each row checks the forward values and, where its types allow,
-// the engine's vjp against the reference's taped reverse mode.
+// (prims_vs_reference_rows.h), run on every backend (cuda skips with the reason when no GPU is
+// visible or CUDA is not built). Each row checks the forward values and, where its types
+// allow, the engine's vjp against the reference's taped reverse mode.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "engine/prims/checkpoint.h"
 #include "engine/prims/lstm.h"
 #include "suites/common/error_spec.h"
+#include "suites/common/harness.h"
 #include "suites/common/prims_vs_reference_rows.h"
 #include "suites/common/program_case.h"
 #include "suites/common/reference_bridge.h"
@@ -41,7 +43,7 @@ bool grad_checkable(const Program& p) {
 }
 
 // Returns whether the row also checked gradients.
-bool run_row(const Row& row) {
+bool run_row(const Row& row, Device device) {
   Program p = trace(row.inputs, row.fn);
   std::vector<Tensor> in;
   std::vector<ref::Array> ref_in;
@@ -49,7 +51,9 @@ bool run_row(const Row& row) {
     in.push_back(seeded_uniform(row.inputs[i].shape, row.inputs[i].dtype, row.name + std::to_string(i), row.lo, row.hi));
     ref_in.push_back(to_ref(in.back()));
   }
-  auto got = Executor().run(p, in);
+  std::vector<Tensor> dev_in;
+  for (const Tensor& t : in) dev_in.push_back(t.to(device));
+  auto got = Executor(device).run(p, dev_in);
   auto want = reference_eval(p, ref_in);
   EXPECT_EQ(got.size(), want.size());
   if (got.size() != want.size()) return false;
@@ -65,7 +69,9 @@ bool run_row(const Row& row) {
     cts.push_back(seeded_uniform(t.shape, t.dtype, row.name + "/ct" + std::to_string(cts.size())));
     ref_cts.push_back(to_ref(cts.back()));
   }
-  VjpRun engine = run_vjp(vjp(p), in, cts);
+  std::vector<Tensor> dev_cts;
+  for (const Tensor& t : cts) dev_cts.push_back(t.to(device));
+  VjpRun engine = run_vjp(vjp(p), dev_in, dev_cts, device);
   std::vector<ref::Array> ref_grads = reference_vjp(p, ref_in, ref_cts);
   EXPECT_EQ(engine.cotangents.size(), ref_grads.size()) << row.name;
   for (size_t i = 0; i < std::min(ref_grads.size(), engine.cotangents.size()); ++i)
@@ -192,13 +198,23 @@ std::map<std::string, std::vector<Row>> build_rows() {
   return r;
 }
 
-TEST(PrimsVsReference, EveryRow) {
+class PrimsVsReference : public ::testing::TestWithParam<Device> {};
+}  // namespace
+
+// Readable parameter in test names ("cuda:0", not the bytes of a Device).
+void PrintTo(const Device& d, std::ostream* os) { *os << d.str(); }
+
+namespace {
+
+TEST_P(PrimsVsReference, EveryRow) {
+  std::string why = device_unavailable_reason(GetParam());
+  if (!why.empty()) GTEST_SKIP() << why;
   size_t n = 0, with_grads = 0;
   for (const auto& [prim, rows] : prims_vs_reference_rows())
     for (const Row& row : rows) {
       SCOPED_TRACE(prim + ": " + row.name);
       try {
-        with_grads += run_row(row);
+        with_grads += run_row(row, GetParam());
       } catch (const std::exception& e) {
         ADD_FAILURE() << row.name << " threw: " << e.what();
       }
@@ -208,6 +224,12 @@ TEST(PrimsVsReference, EveryRow) {
   EXPECT_GT(with_grads, 50u) << "rows whose vjp was compared with the reference's tape";
   std::cout << n << " rows, " << with_grads << " with gradients\n";
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, PrimsVsReference,
+                         ::testing::Values(Device::cpu(), Device::cuda(0)),
+                         [](const auto& info) {
+                           return std::string(info.param.kind == DeviceKind::cpu ? "cpu" : "cuda");
+                         });
 
 }  // namespace
 

@@ -1,21 +1,30 @@
-// Timing implementation: steady_clock around each repetition.
+// Timing implementation: steady_clock (CPU) or CUDA events (GPU) around each repetition.
 #include "suites/common/timing.h"
 
 #include <algorithm>
 #include <chrono>
 #include <numeric>
 
+#include "engine/cuda/cuda_timing.h"
+
 namespace tandem {
 
+namespace {
+double wall_seconds(const std::function<void()>& body) {
+  auto t0 = std::chrono::steady_clock::now();
+  body();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
 std::vector<double> time_repeated(const std::function<void()>& body, int warmup, int repetitions,
-                                  double min_time_s) {
+                                  double min_time_s, Device device) {
   for (int i = 0; i < warmup; ++i) body();
   std::vector<double> s;
   double total = 0;
   while (int(s.size()) < repetitions || (total < min_time_s && s.size() < 10000)) {
-    auto t0 = std::chrono::steady_clock::now();
-    body();
-    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double dt = device.kind == DeviceKind::cuda ? cuda_event_seconds(device.index, body)
+                                                : wall_seconds(body);
     s.push_back(dt);
     total += dt;
   }

@@ -1,8 +1,18 @@
 // dot_general throughput: f32 square products at 512, 1024 and 2048 for the plain and split
 // presets, next to the BLAS sgemm called directly on the same operands, so one run gives
-// dot_general / BLAS and the cost of X3, X6, X9 relative to one pass. Correctness is checked
-// on sampled rows (a full naive reference at 2048³ would take minutes).
+// dot_general / BLAS and the cost of X3, X6, X9 relative to one pass. On CUDA the baseline is
+// cublasGemmEx called directly (CUBLAS_COMPUTE_32F, and CUBLAS_COMPUTE_32F_FAST_TF32 for the
+// TF32 presets). Correctness is checked on sampled rows (a full naive reference at 2048³
+// would take minutes).
 #include <cblas.h>
+#if TANDEM_HAVE_CUDA
+#include <cublas_v2.h>
+
+#include <map>
+#include <mutex>
+
+#include "engine/core/check_cuda.h"
+#endif
 
 #include <cmath>
 
@@ -40,6 +50,13 @@ CaseResult check_sampled_rows(const Tensor& lhs, const Tensor& rhs, const std::v
   return res;
 }
 
+// The case a preset is measured against on this device.
+std::string baseline_name(int64_t n, const std::string& preset, Device dev) {
+  if (dev.kind == DeviceKind::cpu) return cat("dot/perf/N:", n, "/blas_sgemm");
+  bool tf32 = preset == "TF32_TF32_F32";  // the split presets emulate f32: against f32
+  return cat("dot/perf/N:", n, tf32 ? "/cublas_gemm_ex_tf32" : "/cublas_gemm_ex");
+}
+
 Case perf_case(int64_t n, const std::string& preset) {
   Case c;
   c.suite = "dot";
@@ -61,7 +78,7 @@ Case perf_case(int64_t n, const std::string& preset) {
       auto got = Executor(dev).run(*prog, {*dl, *dr})[0].to_f64();
       return check_sampled_rows(lhs, rhs, got, n, dot_error_spec(alg, DType::f32, DType::f32, n));
     };
-    inst.info = {{"algorithm_run", algorithm_info(alg).name}, {"baseline", cat("dot/perf/N:", n, "/blas_sgemm")}};
+    inst.info = {{"algorithm_run", algorithm_info(alg).name}, {"baseline", baseline_name(n, preset, dev)}};
     return inst;
   };
   return c;
@@ -77,7 +94,8 @@ Case blas_case(int64_t n) {
   c.flops = 2.0 * double(n) * double(n) * double(n);
   c.instantiate = [n](Device dev) {
     if (dev.kind != DeviceKind::cpu)
-      throw_unsupported("blas_sgemm is the CPU BLAS baseline", "compare CUDA presets with cuBLAS figures");
+      throw_unsupported("blas_sgemm is the CPU BLAS baseline",
+                        "on CUDA the baseline is dot/perf/N:*/cublas_gemm_ex");
     Tensor lhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/lhs"));
     Tensor rhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/rhs"));
     auto out = std::make_shared<Tensor>(Tensor::empty({n, n}, DType::f32));
@@ -102,11 +120,78 @@ Case blas_case(int64_t n) {
   return c;
 }
 
+#if TANDEM_HAVE_CUDA
+// One cuBLAS handle per device for the direct baseline, created before any timing (the
+// engine keeps its own; both use the default stream).
+cublasHandle_t baseline_handle(int index) {
+  static std::mutex mu;
+  static std::map<int, cublasHandle_t> handles;
+  std::lock_guard<std::mutex> g(mu);
+  cublasHandle_t& h = handles[index];
+  if (!h) {
+    CUDA_CHECK(cudaSetDevice(index));
+    CUBLAS_CHECK(cublasCreate(&h));
+  }
+  return h;
+}
+
+// Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: B goes first, as in the engine.
+void gemm_ex(cublasHandle_t h, int64_t n, const Tensor& a, const Tensor& b, Tensor& c, bool tf32) {
+  const float one = 1.0f, zero = 0.0f;
+  int m = int(n);
+  CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, b.raw(), CUDA_R_32F, m,
+                            a.raw(), CUDA_R_32F, m, &zero, c.raw(), CUDA_R_32F, m,
+                            tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+                            CUBLAS_GEMM_DEFAULT));
+}
+#endif
+
+// cublasGemmEx called directly on device operands: what dot_general's cuBLAS path is
+// measured against, in the same run.
+Case cublas_case(int64_t n, bool tf32) {
+  Case c;
+  c.suite = "dot";
+  std::string alg = tf32 ? "cublas_gemm_ex_tf32" : "cublas_gemm_ex";
+  c.name = cat("dot/perf/N:", n, "/", alg);
+  c.params = {{"m", n}, {"k", n}, {"n", n}, {"input_dtype", "f32"}, {"algorithm", alg}};
+  c.profiles = profiles_from("nightly");
+  c.flops = 2.0 * double(n) * double(n) * double(n);
+  c.instantiate = [n, tf32](Device dev) -> CaseInstance {
+    if (dev.kind != DeviceKind::cuda)
+      throw_unsupported("cublasGemmEx is the CUDA baseline", "on the CPU the baseline is dot/perf/N:*/blas_sgemm");
+#if TANDEM_HAVE_CUDA
+    Tensor lhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/lhs"));
+    Tensor rhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/rhs"));
+    auto dl = std::make_shared<Tensor>(lhs.to(dev)), dr = std::make_shared<Tensor>(rhs.to(dev));
+    cublasHandle_t h = baseline_handle(dev.index);
+    CaseInstance inst;
+    inst.body = [=] {
+      // Same allocation pattern as dot_general (the pool serves it after the warm-up).
+      Tensor o = Tensor::empty({n, n}, DType::f32, dev);
+      gemm_ex(h, n, *dl, *dr, o, tf32);
+    };
+    inst.check = [=] {
+      Tensor o = Tensor::empty({n, n}, DType::f32, dev);
+      gemm_ex(h, n, *dl, *dr, o, tf32);
+      DotAlgorithm alg = tf32 ? DotAlgorithm::TF32_TF32_F32 : DotAlgorithm::F32_F32_F32;
+      return check_sampled_rows(lhs, rhs, o.to_f64(), n, dot_error_spec(alg, DType::f32, DType::f32, n));
+    };
+    inst.info = {{"call", cat("cublasGemmEx, ", tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F")}};
+    return inst;
+#else
+    throw_unsupported("CUDA backend not built", "configure with the CUDA toolkit");
+#endif
+  };
+  return c;
+}
+
 }  // namespace
 
 void register_dot_perf_cases(Registry& r) {
   for (int64_t n : {512, 1024, 2048}) {
     r.add(blas_case(n));
+    r.add(cublas_case(n, false));
+    r.add(cublas_case(n, true));
     for (const char* preset : {"F32_F32_F32", "BF16_BF16_F32", "TF32_TF32_F32", "BF16_BF16_F32_X3",
                                "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32_X3"})
       r.add(perf_case(n, preset));

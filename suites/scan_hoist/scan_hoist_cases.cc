@@ -72,15 +72,14 @@ Case hoist_case(const std::string& name, nlohmann::json params, std::function<Wo
   c.params = params;
   c.profiles = profiles_from(profile);
   c.instantiate = [make, mode, reps, key = c.name](Device dev) {
-    if (dev.kind != DeviceKind::cpu)
-      throw_unsupported("scan has no CUDA implementation yet", "run the scan_hoist suite with --backend cpu");
     auto w = std::make_shared<Workload>(make());
     HoistOptions opts = hoist_options(mode, w->dtype);
     auto h = std::make_shared<HoistResult>(hoist_scan_reductions(w->program, opts));
     typecheck(h->program);
     auto in = std::make_shared<std::vector<Tensor>>(seeded_inputs(w->program, key));
+    auto dev_in = std::make_shared<std::vector<Tensor>>(on_device(*in, dev));
     CaseInstance inst;
-    inst.body = [h, in, dev] { Executor(dev).run(h->program, *in); };
+    inst.body = [h, dev_in, dev] { Executor(dev).run(h->program, *dev_in); };
     inst.check = [w, h, in, dev, opts, reps] {
       CaseResult r;
       r.info["log"] = h->log;
@@ -147,16 +146,15 @@ Case decline_case(const std::string& kind, const std::string& profile) {
   c.params = {{"kind", kind}};
   c.profiles = profiles_from(profile);
   c.instantiate = [kind, key = c.name](Device dev) {
-    if (dev.kind != DeviceKind::cpu)
-      throw_unsupported("scan has no CUDA implementation yet", "run the scan_hoist suite with --backend cpu");
     DeclineWorkload w;
     for (DeclineWorkload& d : decline_workloads())
       if (d.kind == kind) w = d;
     TANDEM_CHECK(!w.kind.empty(), "no decline workload ", kind);
     auto p = std::make_shared<Program>(w.program);
     auto in = std::make_shared<std::vector<Tensor>>(seeded_inputs(w.program, key));
+    auto dev_in = std::make_shared<std::vector<Tensor>>(on_device(*in, dev));
     CaseInstance inst;
-    inst.body = [p, in, dev] { Executor(dev).run(*p, *in); };
+    inst.body = [p, dev_in, dev] { Executor(dev).run(*p, *dev_in); };
     inst.check = [w, p, in, dev] {
       HoistResult h = hoist_scan_reductions(*p);
       typecheck(h.program);

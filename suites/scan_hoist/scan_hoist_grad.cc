@@ -62,15 +62,17 @@ Tensor unit_cotangent(DType t) {
   return ct;
 }
 
-GradMeasured measure_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs, int reps, Device d) {
+GradMeasured measure_vjp(const VjpProgram& v, const std::vector<Tensor>& host_inputs, int reps,
+                         Device d) {
   GradMeasured m;
   Allocator& a = Allocator::instance();
-  const Tensor ct = unit_cotangent(v.forward.out_vars.at(0).type().dtype);
+  const std::vector<Tensor> inputs = on_device(host_inputs, d);  // before the peak window
+  const Tensor ct = unit_cotangent(v.forward.out_vars.at(0).type().dtype).to(d);
   a.reset_peak(d);
   int64_t live = a.stats(d).live_bytes;
   m.cotangents = run_vjp(v, inputs, {ct}, d).cotangents;
   m.peak_above_inputs = a.stats(d).peak_bytes - live;
-  m.median_s = summarize(time_repeated([&] { run_vjp(v, inputs, {ct}, d); }, 0, reps, 0)).median;
+  m.median_s = summarize(time_repeated([&] { run_vjp(v, inputs, {ct}, d); }, 0, reps, 0, d)).median;
   return m;
 }
 
@@ -111,8 +113,6 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
   c.params = {{"program", "mse"}, {"L", L}, {"B", row[0]}, {"F", row[1]}, {"dtype", "f32"}, {"grad", true}};
   c.profiles = profiles_from(profile);
   c.instantiate = [L, row, reps, key = c.name](Device dev) {
-    if (dev.kind != DeviceKind::cpu)
-      throw_unsupported("scan has no CUDA implementation yet", "run the scan_hoist suite with --backend cpu");
     auto w = std::make_shared<Workload>(mse_workload(L, row));
     auto h = std::make_shared<HoistResult>(hoist_scan_reductions(w->program));
     typecheck(h->program);
@@ -121,8 +121,10 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
     typecheck(vh->forward);
     typecheck(vh->backward);
     auto in = std::make_shared<std::vector<Tensor>>(seeded_inputs(w->program, key));
+    auto dev_in = std::make_shared<std::vector<Tensor>>(on_device(*in, dev));
+    auto dev_ct = std::make_shared<Tensor>(unit_cotangent(DType::f32).to(dev));
     CaseInstance inst;
-    inst.body = [vh, in, dev] { run_vjp(*vh, *in, {unit_cotangent(DType::f32)}, dev); };
+    inst.body = [vh, dev_in, dev_ct, dev] { run_vjp(*vh, *dev_in, {*dev_ct}, dev); };
     inst.info = {{"timed_body", "forward + backward of the hoisted program"}};
     inst.check = [w, h, vo, vh, in, dev, reps, L] {
       CaseResult r;

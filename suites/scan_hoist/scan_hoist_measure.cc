@@ -13,7 +13,14 @@
 
 namespace tandem {
 
-Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, int reps, Device d) {
+std::vector<Tensor> on_device(const std::vector<Tensor>& host, Device d) {
+  std::vector<Tensor> r;
+  for (const Tensor& t : host) r.push_back(t.to(d));
+  return r;
+}
+
+Measured measure_program(const Program& p, const std::vector<Tensor>& host_inputs, int reps, Device d) {
+  const std::vector<Tensor> inputs = on_device(host_inputs, d);
   Measured m;
   Allocator& a = Allocator::instance();
   a.reset_peak(d);
@@ -24,7 +31,7 @@ Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, in
   m.peak_above_inputs = a.stats(d).peak_bytes - live;
   for (const EqnTiming& t : first.timings()) m.time_by_eqn.push_back({t.prim, t.seconds});
   if (reps > 0) {
-    TimingStats t = summarize(time_repeated([&] { Executor(d).run(p, inputs); }, 0, reps, 0));
+    TimingStats t = summarize(time_repeated([&] { Executor(d).run(p, inputs); }, 0, reps, 0, d));
     m.min_s = t.min;
     m.median_s = t.median;
   }

@@ -19,9 +19,13 @@ struct Measured {
   nlohmann::json time_by_eqn = nlohmann::json::array();  // of the untimed run: [prim, seconds]
 };
 
-// One untimed run (its peak is recorded: the executor's allocations are deterministic),
-// then `reps` timed runs.
+// The inputs are copied to `d` first (outside the peak window and the timed region); then
+// one untimed run (its peak is recorded: the executor's allocations are deterministic),
+// then `reps` timed runs (CUDA events on a GPU, suites/common/timing.h).
 Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, int reps, Device d);
+
+// Copies of host tensors on device d (the same tensors when d is the CPU).
+std::vector<Tensor> on_device(const std::vector<Tensor>& host, Device d);
 
 // Uniform [-1, 1) values rounded to the program's input dtypes, seeded by `key`.
 std::vector<Tensor> seeded_inputs(const Program& p, const std::string& key);

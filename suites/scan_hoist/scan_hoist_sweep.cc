@@ -34,12 +34,10 @@ Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::v
   c.params = {{"lengths", lengths}, {"batches", batches}, {"mode", "stacked"}};
   c.profiles = profiles_from(profile);
   c.instantiate = [lengths, batches, reps, key = c.name](Device dev) {
-    if (dev.kind != DeviceKind::cpu)
-      throw_unsupported("scan has no CUDA implementation yet", "run the scan_hoist suite with --backend cpu");
     // The timed body: the hoisted program at the largest point.
     auto big = std::make_shared<Workload>(mse_workload(lengths.back(), {batches.back()}));
     auto big_h = std::make_shared<Program>(hoist_scan_reductions(big->program).program);
-    auto big_in = std::make_shared<std::vector<Tensor>>(seeded_inputs(big->program, key));
+    auto big_in = std::make_shared<std::vector<Tensor>>(on_device(seeded_inputs(big->program, key), dev));
     CaseInstance inst;
     inst.body = [=] { Executor(dev).run(*big_h, *big_in); };
     inst.check = [=] {

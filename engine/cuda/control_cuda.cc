@@ -1,0 +1,57 @@
+// CUDA impl of scan (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host,
+// the body on the device through the context's run_program. Carries stay device tensors from
+// step to step; each x_t is a device-to-device copy of a row of xs and each y_t is copied
+// into its row of ys on the device — no per-step host round trip. checkpoint and
+// checkpoint_name need nothing CUDA-specific: their registration (engine/prims/checkpoint.cc)
+// already runs the body on the context's backend.
+#include "engine/core/error.h"
+#include "engine/core/check_cuda.h"
+#include "engine/cuda/cuda_prims.h"
+
+namespace tandem {
+namespace {
+using namespace cuda_impl;
+
+// Row t of a device tensor whose axis 0 is the scan axis, as a new device tensor.
+Tensor device_row(const Tensor& xs, int64_t t, Device d) {
+  Tensor r = Tensor::empty(Shape(xs.shape().begin() + 1, xs.shape().end()), xs.dtype(), d);
+  if (r.nbytes() > 0)
+    CUDA_CHECK(cudaMemcpyAsync(r.raw(), static_cast<const char*>(xs.raw()) + t * r.nbytes(),
+                               r.nbytes(), cudaMemcpyDeviceToDevice, 0));
+  return r;
+}
+
+std::vector<Tensor> scan_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  std::vector<AType> out_types = checked_out_types("scan", in, p);
+  Device d = current_device(ctx);
+  const Program& body = *p.get_program("body");
+  const size_t nc = size_t(p.get_int("num_consts")), nk = size_t(p.get_int("num_carry"));
+  const int64_t length = p.get_int("length");
+  const bool reverse = p.get_bool("reverse", false);
+  std::vector<Tensor> carry(in.begin() + long(nc), in.begin() + long(nc + nk));
+  std::vector<Tensor> ys;
+  for (size_t i = nk; i < out_types.size(); ++i)
+    ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype, d));
+  for (int64_t step = 0; step < length; ++step) {
+    int64_t t = reverse ? length - 1 - step : step;
+    std::vector<Tensor> args(in.begin(), in.begin() + long(nc));
+    args.insert(args.end(), carry.begin(), carry.end());
+    for (size_t i = nc + nk; i < in.size(); ++i) args.push_back(device_row(in[i], t, d));
+    std::vector<Tensor> out = ctx.run_program(body, args);
+    for (size_t i = 0; i < nk; ++i) carry[i] = out[i];
+    for (size_t i = 0; i < ys.size(); ++i) {
+      const Tensor& y = out[nk + i];
+      if (y.nbytes() > 0)
+        CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(ys[i].raw()) + t * y.nbytes(), y.raw(),
+                                   y.nbytes(), cudaMemcpyDeviceToDevice, 0));
+    }
+  }
+  carry.insert(carry.end(), ys.begin(), ys.end());
+  return carry;
+}
+
+}  // namespace
+
+void register_control_cuda_impls() { attach_cuda_impl("scan", scan_impl); }
+
+}  // namespace tandem

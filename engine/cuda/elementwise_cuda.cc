@@ -1,0 +1,115 @@
+// CUDA impls of the elementwise primitives: unary math, integer_pow, binary arithmetic,
+// compare, select and convert_element_type. Each validates through the shape rule, takes
+// its output from the Allocator on the context's device and launches one kernel
+// (elementwise_kernels.cu); nothing but i32 division's error flag comes back to the host.
+#include <utility>
+
+#include "engine/core/error.h"
+#include "engine/core/check_cuda.h"
+#include "engine/cuda/cuda_prims.h"
+#include "engine/cuda/elementwise_kernels.h"
+
+namespace tandem {
+namespace {
+using namespace cuda_impl;
+
+Impl unary_impl(std::string name, UnaryOp op) {
+  return [name, op](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+    AType t = checked_out_types(name, in, p)[0];
+    Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+    cuda_impl::unary(op, t.dtype, in[0].raw(), out.raw(), out.numel());
+    return std::vector<Tensor>{out};
+  };
+}
+
+std::vector<Tensor> integer_pow_impl(const std::vector<Tensor>& in, const Params& p,
+                                     EvalContext& ctx) {
+  AType t = checked_out_types("integer_pow", in, p)[0];
+  int64_t y = p.get_int("y");
+  if (t.dtype == DType::i32 && y < 0)
+    throw_bad_input("integer_pow: negative exponent on an integer operand");
+  Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+  cuda_impl::integer_pow(t.dtype, in[0].raw(), out.raw(), out.numel(), y);
+  return {out};
+}
+
+// A rank-0 operand against a ranked output reads its one element everywhere.
+Operand operand(const Tensor& x, const AType& out) {
+  return Operand{x.raw(), x.rank() == 0 && out.rank() != 0};
+}
+
+Impl binary_impl(std::string name, BinaryOp op) {
+  return [name, op](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+    AType t = checked_out_types(name, in, p)[0];
+    Device d = current_device(ctx);
+    Tensor out = Tensor::empty(t.shape, t.dtype, d);
+    // Integer division by zero is bad input on the CPU; here a device flag says so, read
+    // back after the kernel (the one host round trip of this file, i32 div only).
+    bool flag = op == BinaryOp::div && t.dtype == DType::i32;
+    Tensor div_by_zero;
+    if (flag) {
+      div_by_zero = Tensor::empty({}, DType::i32, d);
+      CUDA_CHECK(cudaMemsetAsync(div_by_zero.raw(), 0, sizeof(int), 0));
+    }
+    cuda_impl::binary(op, t.dtype, operand(in[0], t), operand(in[1], t), out.raw(), out.numel(),
+                      flag ? div_by_zero.data<int>() : nullptr);
+    if (flag && div_by_zero.to(Device::cpu()).data<int>()[0] != 0)
+      throw_bad_input("div: integer division by zero");
+    return std::vector<Tensor>{out};
+  };
+}
+
+CompareDir direction(const std::string& d) {
+  const std::pair<const char*, CompareDir> table[] = {
+      {"eq", CompareDir::eq}, {"ne", CompareDir::ne}, {"lt", CompareDir::lt},
+      {"le", CompareDir::le}, {"gt", CompareDir::gt}, {"ge", CompareDir::ge}};
+  for (const auto& [name, dir] : table)
+    if (d == name) return dir;
+  throw_bad_input(cat("compare: unknown direction '", d, "'"), "use eq ne lt le gt ge");
+}
+
+std::vector<Tensor> compare_impl(const std::vector<Tensor>& in, const Params& p,
+                                 EvalContext& ctx) {
+  AType t = checked_out_types("compare", in, p)[0];
+  Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+  cuda_impl::compare(direction(p.get_string("direction", "")), in[0].dtype(), operand(in[0], t),
+                     operand(in[1], t), out.data<uint8_t>(), out.numel());
+  return {out};
+}
+
+std::vector<Tensor> select_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  AType t = checked_out_types("select", in, p)[0];
+  Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+  cuda_impl::select(in[0].data<uint8_t>(), in[0].rank() == 0, in[1].raw(), in[2].raw(),
+                    out.raw(), out.numel(), dtype_size(t.dtype));
+  return {out};
+}
+
+std::vector<Tensor> convert_impl(const std::vector<Tensor>& in, const Params& p,
+                                 EvalContext& ctx) {
+  AType t = checked_out_types("convert_element_type", in, p)[0];
+  if (t.dtype == in[0].dtype()) return {in[0]};  // as the CPU: the same (immutable) buffer
+  Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+  cuda_impl::convert_element(in[0].dtype(), in[0].raw(), t.dtype, out.raw(), out.numel());
+  return {out};
+}
+
+}  // namespace
+
+void register_elementwise_cuda_impls() {
+  const std::pair<const char*, UnaryOp> unary[] = {
+      {"neg", UnaryOp::neg},   {"exp", UnaryOp::exp},           {"log", UnaryOp::log},
+      {"sin", UnaryOp::sin},   {"cos", UnaryOp::cos},           {"tanh", UnaryOp::tanh},
+      {"sqrt", UnaryOp::sqrt}, {"logistic", UnaryOp::logistic}, {"erf", UnaryOp::erf}};
+  for (const auto& [name, op] : unary) attach_cuda_impl(name, unary_impl(name, op));
+  const std::pair<const char*, BinaryOp> binary[] = {
+      {"add", BinaryOp::add}, {"sub", BinaryOp::sub}, {"mul", BinaryOp::mul},
+      {"div", BinaryOp::div}, {"max", BinaryOp::max}, {"min", BinaryOp::min}};
+  for (const auto& [name, op] : binary) attach_cuda_impl(name, binary_impl(name, op));
+  attach_cuda_impl("integer_pow", integer_pow_impl);
+  attach_cuda_impl("compare", compare_impl);
+  attach_cuda_impl("select", select_impl);
+  attach_cuda_impl("convert_element_type", convert_impl);
+}
+
+}  // namespace tandem

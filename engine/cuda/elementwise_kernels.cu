@@ -1,0 +1,233 @@
+// Elementwise kernels (see elementwise_kernels.h): one grid-stride kernel per shape of work
+// (map, zip, select, convert), templated over the storage type and a functor, so every dtype
+// and op is an instantiation rather than a hand-written loop. The math follows the CPU
+// impls in engine/prims/elementwise.cc expression for expression; this file is compiled
+// with --fmad=false (engine/cuda/CMakeLists.txt) so nvcc does not contract a*b+c into an
+// FMA the CPU build does not use.
+#include <climits>
+
+#include "engine/cuda/elementwise_kernels.h"
+#include "engine/cuda/kernel_util.cuh"
+
+namespace tandem::cuda_impl {
+namespace {
+
+// ---- unary math: f32 for f32/bf16/f16, f64 for f64 -------------------------------------
+#define TANDEM_MATH_FUNCTOR(Name, f32_expr, f64_expr)                  \
+  struct Name {                                                         \
+    __device__ float operator()(float x) const { return f32_expr; }    \
+    __device__ double operator()(double x) const { return f64_expr; }  \
+  };
+TANDEM_MATH_FUNCTOR(Neg, -x, -x)
+TANDEM_MATH_FUNCTOR(Exp, expf(x), exp(x))
+TANDEM_MATH_FUNCTOR(Log, logf(x), log(x))
+TANDEM_MATH_FUNCTOR(Sin, sinf(x), sin(x))
+TANDEM_MATH_FUNCTOR(Cos, cosf(x), cos(x))
+TANDEM_MATH_FUNCTOR(Tanh, tanhf(x), tanh(x))
+TANDEM_MATH_FUNCTOR(Logistic, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)))
+TANDEM_MATH_FUNCTOR(Sqrt, sqrtf(x), sqrt(x))
+TANDEM_MATH_FUNCTOR(Erf, erff(x), erf(x))
+#undef TANDEM_MATH_FUNCTOR
+
+// i32 negation wraps (INT_MIN stays INT_MIN), which is what the CPU's int32(-double(x))
+// gives on x86 for the one value whose negation does not fit.
+struct NegI32 {
+  __device__ int32_t operator()(int32_t x) const { return int32_t(0u - uint32_t(x)); }
+};
+
+// Square-and-multiply, as XLA expands integer_pow and the CPU impl computes it.
+struct IntPow {
+  int64_t e;
+  template <class C> __device__ C operator()(C x) const {
+    C acc = C(1), base = x;
+    for (int64_t k = e < 0 ? -e : e; k > 0; k >>= 1, base *= base)
+      if (k & 1) acc *= base;
+    if (e < 0) return C(1) / acc;
+    return acc;
+  }
+};
+
+template <class T, class F>
+__global__ void map_kernel(const T* x, T* y, int64_t n, F f) {
+  TANDEM_GRID_STRIDE(i, n) y[i] = store<T>(f(load(x[i])));
+}
+
+template <class T, class F>
+void launch_map(const void* x, void* y, int64_t n, F f) {
+  if (n == 0) return;
+  map_kernel<T><<<blocks_for(n), kThreads>>>(static_cast<const T*>(x), static_cast<T*>(y), n, f);
+  CUDA_CHECK_LAUNCH();
+}
+
+// ---- binary: a rank-0 operand reads element 0 (stride 0) --------------------------------
+template <class T, class R, class F>
+__global__ void zip_kernel(const T* a, int64_t sa, const T* b, int64_t sb, R* out, int64_t n,
+                           F f) {
+  TANDEM_GRID_STRIDE(i, n) out[i] = f(load(a[i * sa]), load(b[i * sb]));
+}
+
+template <class T, class R, class F>
+void launch_zip(Operand a, Operand b, R* out, int64_t n, F f) {
+  if (n == 0) return;
+  zip_kernel<T, R><<<blocks_for(n), kThreads>>>(static_cast<const T*>(a.data), a.scalar ? 0 : 1,
+                                                static_cast<const T*>(b.data), b.scalar ? 0 : 1,
+                                                out, n, f);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <class T, BinaryOp Op>
+struct Arith {
+  int* div_by_zero;
+  using C = compute_t<T>;
+  __device__ T operator()(C a, C b) const {
+    C r;
+    if constexpr (Op == BinaryOp::add) r = a + b;
+    else if constexpr (Op == BinaryOp::sub) r = a - b;
+    else if constexpr (Op == BinaryOp::mul) r = a * b;
+    else if constexpr (Op == BinaryOp::div) {
+      if constexpr (std::is_integral_v<C>) {
+        if (b == 0) {
+          atomicExch(div_by_zero, 1);
+          r = 0;
+        } else {
+          r = a / b;
+        }
+      } else {
+        r = a / b;
+      }
+    } else if constexpr (Op == BinaryOp::max) {
+      r = is_nan(a) || is_nan(b) ? quiet_nan<C>() : (a > b ? a : b);
+    } else {
+      r = is_nan(a) || is_nan(b) ? quiet_nan<C>() : (a < b ? a : b);
+    }
+    return store<T>(r);
+  }
+};
+
+template <class T>
+struct Compare {
+  CompareDir dir;
+  using C = compute_t<T>;
+  __device__ uint8_t operator()(C a, C b) const {
+    switch (dir) {
+      case CompareDir::eq: return a == b;
+      case CompareDir::ne: return a != b;
+      case CompareDir::lt: return a < b;
+      case CompareDir::le: return a <= b;
+      case CompareDir::gt: return a > b;
+      case CompareDir::ge: return a >= b;
+    }
+    return 0;
+  }
+};
+
+// ---- select and convert ------------------------------------------------------------------
+template <class W>
+__global__ void select_kernel(const uint8_t* pred, int64_t sp, const W* t, const W* f, W* out,
+                              int64_t n) {
+  TANDEM_GRID_STRIDE(i, n) out[i] = pred[i * sp] ? t[i] : f[i];
+}
+
+template <class To, class From>
+__device__ To convert_one(From v) {
+  auto c = load(v);
+  using CF = decltype(c);
+  if constexpr (std::is_same_v<To, int32_t>) {
+    if constexpr (std::is_floating_point_v<CF>) {
+      // Float→int truncates toward zero; NaN → 0 and out-of-range values saturate.
+      if (c != c) return 0;
+      if (c >= 2147483647.0) return INT_MAX;
+      if (c <= -2147483648.0) return INT_MIN;
+    }
+    return int32_t(c);
+  } else if constexpr (std::is_same_v<To, uint8_t>) {
+    return uint8_t(c != 0);
+  } else if constexpr (std::is_same_v<To, bf16> && std::is_same_v<From, double>) {
+    return to_bf16(float(c));  // f64→f32→bf16, as the CPU impl rounds
+  } else {
+    return store<To>(compute_t<To>(c));
+  }
+}
+
+template <class From, class To>
+__global__ void convert_kernel(const From* src, To* dst, int64_t n) {
+  TANDEM_GRID_STRIDE(i, n) dst[i] = convert_one<To>(src[i]);
+}
+
+}  // namespace
+
+void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n) {
+  if (t == DType::i32) {
+    if (op != UnaryOp::neg) throw_bad_input("unary math on i32 other than neg");
+    return launch_map<int32_t>(x, y, n, NegI32{});
+  }
+  dispatch_dtype<false, false>(t, "unary", [&](auto tag) {
+    using T = decltype(tag);
+    switch (op) {
+      case UnaryOp::neg: return launch_map<T>(x, y, n, Neg{});
+      case UnaryOp::exp: return launch_map<T>(x, y, n, Exp{});
+      case UnaryOp::log: return launch_map<T>(x, y, n, Log{});
+      case UnaryOp::sin: return launch_map<T>(x, y, n, Sin{});
+      case UnaryOp::cos: return launch_map<T>(x, y, n, Cos{});
+      case UnaryOp::tanh: return launch_map<T>(x, y, n, Tanh{});
+      case UnaryOp::logistic: return launch_map<T>(x, y, n, Logistic{});
+      case UnaryOp::sqrt: return launch_map<T>(x, y, n, Sqrt{});
+      case UnaryOp::erf: return launch_map<T>(x, y, n, Erf{});
+    }
+  });
+}
+
+void integer_pow(DType t, const void* x, void* y, int64_t n, int64_t e) {
+  dispatch_dtype<true, false>(t, "integer_pow",
+                              [&](auto tag) { launch_map<decltype(tag)>(x, y, n, IntPow{e}); });
+}
+
+void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, int* div_by_zero) {
+  dispatch_dtype<true, false>(t, "binary op", [&](auto tag) {
+    using T = decltype(tag);
+    T* o = static_cast<T*>(out);
+    switch (op) {
+      case BinaryOp::add: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::add>{div_by_zero});
+      case BinaryOp::sub: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::sub>{div_by_zero});
+      case BinaryOp::mul: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::mul>{div_by_zero});
+      case BinaryOp::div: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::div>{div_by_zero});
+      case BinaryOp::max: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::max>{div_by_zero});
+      case BinaryOp::min: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::min>{div_by_zero});
+    }
+  });
+}
+
+void compare(CompareDir dir, DType t, Operand a, Operand b, uint8_t* out, int64_t n) {
+  dispatch_dtype<true, true>(t, "compare", [&](auto tag) {
+    using T = decltype(tag);
+    launch_zip<T>(a, b, out, n, Compare<T>{dir});
+  });
+}
+
+void select(const uint8_t* pred, bool pred_scalar, const void* on_true, const void* on_false,
+            void* out, int64_t n, int elem_bytes) {
+  if (n == 0) return;
+  dispatch_width(size_t(elem_bytes), [&](auto tag) {
+    using W = decltype(tag);
+    select_kernel<W><<<blocks_for(n), kThreads>>>(pred, pred_scalar ? 0 : 1,
+                                                  static_cast<const W*>(on_true),
+                                                  static_cast<const W*>(on_false),
+                                                  static_cast<W*>(out), n);
+    CUDA_CHECK_LAUNCH();
+  });
+}
+
+void convert_element(DType from, const void* src, DType to, void* dst, int64_t n) {
+  if (n == 0) return;
+  dispatch_dtype<true, true>(from, "convert_element_type", [&](auto from_tag) {
+    using From = decltype(from_tag);
+    dispatch_dtype<true, true>(to, "convert_element_type", [&](auto to_tag) {
+      using To = decltype(to_tag);
+      convert_kernel<From, To><<<blocks_for(n), kThreads>>>(static_cast<const From*>(src),
+                                                             static_cast<To*>(dst), n);
+      CUDA_CHECK_LAUNCH();
+    });
+  });
+}
+
+}  // namespace tandem::cuda_impl

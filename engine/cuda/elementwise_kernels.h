@@ -1,0 +1,38 @@
+// Launchers of the elementwise kernels (engine/cuda/elementwise_kernels.cu), called by the
+// CUDA impls in elementwise_cuda.cc once shapes and dtypes are validated. Plain data only:
+// this header is shared by nvcc (C++17) and the C++20 engine sources. Each launcher runs on
+// the current device's default stream and checks its launch; none synchronizes.
+#pragma once
+#include <cstdint>
+
+#include "common/dtype.h"
+
+namespace tandem::cuda_impl {
+
+enum class UnaryOp : int { neg, exp, log, sin, cos, tanh, logistic, sqrt, erf };
+enum class BinaryOp : int { add, sub, mul, div, max, min };
+enum class CompareDir : int { eq, ne, lt, le, gt, ge };
+
+// One operand of a binary kernel: `scalar` reads element 0 for every output (a rank-0
+// operand against a ranked one).
+struct Operand {
+  const void* data = nullptr;
+  bool scalar = false;
+};
+
+// y[i] = op(x[i]) in the compute type (f32 for bf16/f16). i32 only for neg.
+void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n);
+// y[i] = x[i]^e by square-and-multiply (e >= 0 for i32; the caller checks).
+void integer_pow(DType t, const void* x, void* y, int64_t n, int64_t e);
+// out[i] = op(a[i], b[i]). Integer div by zero sets *div_by_zero (device int, zeroed by the
+// caller) and writes 0; the caller reads the flag back and reports bad input.
+void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, int* div_by_zero);
+// out[i] (bool as uint8_t) = a[i] <dir> b[i], every dtype.
+void compare(CompareDir dir, DType t, Operand a, Operand b, uint8_t* out, int64_t n);
+// out[i] = pred[i or 0] ? on_true[i] : on_false[i], elements of elem_bytes.
+void select(const uint8_t* pred, bool pred_scalar, const void* on_true, const void* on_false,
+            void* out, int64_t n, int elem_bytes);
+// dst[i] = src[i] converted as the CPU's convert_element_type does.
+void convert_element(DType from, const void* src, DType to, void* dst, int64_t n);
+
+}  // namespace tandem::cuda_impl
