@@ -45,7 +45,8 @@ bool reference_knows_unary(const std::string& op) {
 // Primitives the vjp pass differentiates itself, with the reason; each must still have no
 // rule of its own (else this entry is stale).
 const std::map<std::string, std::string> kVjpInThePass = {
-    {"checkpoint", "engine/passes/vjp.cc linearizes the body under the checkpoint's policy"}};
+    {"checkpoint", "engine/passes/vjp.cc linearizes the body under the checkpoint's policy"},
+    {"scan", "engine/passes/vjp_scan.cc splits the body under the policy (stacked residuals)"}};
 
 TEST(PrimitiveCoverage, EveryPrimitiveHasEveryRule) {
   std::vector<std::string> gaps;
