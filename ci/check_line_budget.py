@@ -11,6 +11,9 @@ reference/grad_tape.cc at 378 lines; 23,468 lines in all):
   per file 400  (the style guide's "a few hundred lines": a file that outgrows it is split)
   total 27,000  (23,468 + 15 %: room for the GPU and vmap work; raising it is a decision to
                  record in the commit that does it, not a reflex)
+Raised the same day to 34,000 when the GPU and vmap work landed (vmap and its batching rules,
+a CUDA impl of every primitive, scan partial evaluation, record validation: 30,352 lines
+before the offline GPU validation scripts), leaving ~10 % for the collectives and trust issues.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -21,7 +24,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 27000
+TOTAL_BUDGET = 34000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
