@@ -51,14 +51,13 @@ t0=$(date +%s)
 BUILD_DIR=$work/build nice "$root/ci/build.sh" -DTANDEM_REQUIRE="CUDA;cuDNN;NCCL;MPI" "${launcher[@]}" \
   > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; echo "selftest: BUILD FAILED" >&2; exit 1; }
 t1=$(date +%s)
-grep "tandem:" "$work/build.log" | sed "s/^-- //" | sort -u
+grep "^-- tandem: " "$work/build.log" | sed "s/^-- //" | sort -u
 . "$TANDEM_OFFLINE_PREFIX/env.sh"
 # Every dependency the bundle provides was found in the prefix, at configure and at run time.
 bad=0
-for v in BLAS_LIBRARIES TANDEM_CBLAS_INCLUDE nlohmann_json_DIR CLI11_DIR benchmark_DIR xtensor_DIR GTest_DIR \
-         MPI_CXX_LIB_NAMES MPIEXEC_EXECUTABLE; do
-  val=$(grep -E "^$v(:[A-Z]+)?=" "$work/build/CMakeCache.txt" | head -1 | cut -d= -f2-)
-  if [ "$v" = MPI_CXX_LIB_NAMES ]; then val=$(grep -E "^MPI_mpi_LIBRARY:" "$work/build/CMakeCache.txt" | cut -d= -f2-); fi
+for v in BLAS_openblas_LIBRARY TANDEM_CBLAS_INCLUDE nlohmann_json_DIR CLI11_DIR benchmark_DIR xtensor_DIR \
+         GTest_DIR MPI_mpi_LIBRARY MPI_mpi_cxx_LIBRARY MPIEXEC_EXECUTABLE; do
+  val=$(grep -E "^$v:[A-Z]+=" "$work/build/CMakeCache.txt" | head -1 | cut -d= -f2- || true)
   case $val in "$work/prefix"/*) echo "  $v = ${val#"$work"/}" ;; *) echo "error: $v = $val (not from the prefix)" >&2; bad=1 ;; esac
 done
 for l in libopenblas.so.0 libmpi.so.40 libbenchmark.so.1debian; do
@@ -75,7 +74,7 @@ t2=$(date +%s)
 {
   echo "offline selftest $(date -u +%FT%TZ) on $(hostname), $(nproc) cores, load $(cut -d" " -f1-3 /proc/loadavg)"
   echo "hidden system files: $hidden; build $((t1 - t0)) s; ctest $((t2 - t1)) s"
-  grep "tandem:" "$work/build.log" | sed "s/^-- //" | sort -u
+  grep "^-- tandem: " "$work/build.log" | sed "s/^-- //" | sort -u
   grep -E "tests passed|tests failed|The following tests|Failed|\*\*\*" "$work/ctest.log" | head -30
 } > "$work/summary.txt"
 cat "$work/summary.txt"
