@@ -49,18 +49,28 @@ why_failed() {
   { grep -m1 -E "^error:|FAILED|Error" "$1" || grep -v '^\s*$' "$1" | tail -1; } | tr '|\t' '/ ' | cut -c1-160
 }
 not_run() { record "$1" "not run" - 0 "$2"; }  # a step whose tool is absent (not a failure)
-# Verdict counts of a records.json; exits 1 on any fail/error, any skipped case (a CUDA run
-# that skips passes on nothing), or no case at all.
+# Verdicts of a records.json, per backend, with every non-pass listed. Exits 1 on any fail or
+# error, when no CUDA case passed, and (with --paired, for runs of --backend all) when a case
+# passes on cpu but not on cuda: CUDA must run every case the CPU runs, a skip there is a gap.
 verdicts() {
-  python3 - "$1" <<'EOF'
+  python3 - "$@" <<'EOF'
 import collections, json, sys
 recs = json.load(open(sys.argv[1]))["records"]
-n = collections.Counter(r["verdict"] for r in recs)
-print(f"{len(recs)} records: " + ", ".join(f"{k} {v}" for k, v in sorted(n.items())))
+paired = "--paired" in sys.argv
+n = collections.Counter((r["backend"], r["verdict"]) for r in recs)
+print(f"{len(recs)} records: " + ", ".join(f"{b} {v} {k}" for (b, v), k in sorted(n.items())))
+by_case = {(r["case"].rsplit("/", 1)[0], r["backend"]): r for r in recs}
+bad = [r["case"] for r in recs if r["verdict"] in ("fail", "error")]
+if paired:
+    bad += [r["case"] for (name, b), r in by_case.items() if b == "cuda" and r["verdict"] != "pass"
+            and by_case.get((name, "cpu"), {}).get("verdict") == "pass"]
 for r in recs:
     if r["verdict"] != "pass":
-        print(f"  {r['verdict']}: {r['case']}: {r['message'].splitlines()[0] if r['message'] else ''}")
-sys.exit(0 if recs and set(n) == {"pass"} else 1)
+        why = r["message"].splitlines()[0] if r["message"] else ""
+        print(f"  {'FAILS' if r['case'] in bad else 'note'}: {r['verdict']}: {r['case']}: {why}")
+if not n[("cuda", "pass")]:
+    print("error: no CUDA case passed")
+sys.exit(1 if bad or not n[("cuda", "pass")] else 0)
 EOF
 }
 # gtest skips pass in ctest: on a GPU machine a skipped GPU test is a failure, and so is a log
@@ -70,7 +80,7 @@ no_gtest_skips() {
   ran=$(grep -cE "\[       OK \] [[:alnum:]_/]+\." "$1")
   skipped=$(grep -cE "\[  SKIPPED \] [[:alnum:]_/]+\.[[:alnum:]_/]+" "$1")
   grep -E "\[  SKIPPED \] [[:alnum:]_/]+\." "$1" | sort -u | head -20
-  echo "error: $ran tests passed, $skipped skipped in $(basename "$1")"
+  echo "$ran tests passed, $skipped skipped in $(basename "$1")"
   [ "$skipped" = 0 ] && [ "$ran" -gt 0 ]
 }
 
@@ -124,9 +134,10 @@ if want quick; then
   suites=$("$tandem" list --profile quick 2>/dev/null | cut -d/ -f1 | sort -u)
   [ -n "$suites" ] || record quick_cuda FAIL - 0 "no suites listed (is $tandem built?)"
   for s in $suites; do
-    step "quick_cuda_$s" "$tandem" run -q --profile quick --backend cuda --suite "$s" --out "$out/quick_cuda/$s"
+    # --backend all (cpu + cuda) so each CUDA verdict stands next to the CPU one.
+    step "quick_cuda_$s" "$tandem" run -q --profile quick --backend all --suite "$s" --out "$out/quick_cuda/$s"
     if [ -f "$out/quick_cuda/$s/records.json" ]; then
-      step "quick_cuda_${s}_all_pass" verdicts "$out/quick_cuda/$s/records.json"
+      step "quick_cuda_${s}_as_cpu" verdicts "$out/quick_cuda/$s/records.json" --paired
     fi
   done
 fi
@@ -141,7 +152,7 @@ if want perf; then
   for s in dot lstm; do
     step "perf_cuda_$s" "$tandem" run -q --profile nightly --backend cuda --suite $s --filter "^$s/perf/" \
       -n "$reps" --out "$out/perf/$s"
-    [ -f "$out/perf/$s/records.json" ] && step "perf_cuda_${s}_all_pass" verdicts "$out/perf/$s/records.json"
+    [ -f "$out/perf/$s/records.json" ] && step "perf_cuda_${s}_checked" verdicts "$out/perf/$s/records.json"
   done
 fi
 
@@ -171,7 +182,7 @@ fi
   echo "| step | result | rc | seconds | note |"
   echo "|---|---|---|---|---|"
   awk -F'\t' '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$out/steps.tsv"
-  for f in "$out"/logs/*_all_pass.log "$out"/logs/*no_skips.log; do
+  for f in "$out"/logs/*_as_cpu.log "$out"/logs/*_checked.log "$out"/logs/*no_skips.log; do
     [ -f "$f" ] && { echo; echo "## $(basename "$f" .log)"; echo '```'; head -40 "$f"; echo '```'; }
   done
   for f in "$out"/perf/dot/summary.md "$out"/perf/lstm/summary.md "$out"/perf/lstm_vs_torch.md; do
