@@ -4,7 +4,8 @@
 # /usr WITHOUT every file the bundle's packages install (and /etc/openmpi is empty), checks
 # that the system copies are really gone, configures and builds with TANDEM_OFFLINE_PREFIX
 # (as ci/gpu_validate.sh does, CUDA/cuDNN/NCCL/MPI required), checks that every dependency
-# came from the prefix, and runs the whole ctest suite (GPU tests skip here: no GPU).
+# came from the prefix, runs the whole ctest suite (GPU tests skip here: no GPU), and runs
+# ci/gpu_validate.sh on that build (its offline phases must pass, its GPU rows must fail).
 #   ci/offline_selftest.sh [WORKDIR]      (default .deps/selftest; root, same filesystem as /usr)
 # Writes WORKDIR/summary.txt and WORKDIR/ctest.log; exits non-zero when any step fails.
 set -euo pipefail
@@ -69,8 +70,19 @@ cd "$work/build"
 set +e
 nice ctest -j "${JOBS:-$(nproc)}" --output-on-failure > "$work/ctest.log" 2>&1
 rc=$?
-set -e
 t2=$(date +%s)
+# ci/gpu_validate.sh itself, from the bundle, on this build: bundle, configure (CUDA, cuDNN,
+# NCCL, MPI required) and build must pass; without a GPU here it must fail (exit 1) at the rows
+# that need one.
+rm -rf "$work/gpu_validate"
+BUILD_DIR=$work/build "$root/ci/gpu_validate.sh" "$work/gpu_validate" machine,bundle,configure,build,quick,nccl \
+  > "$work/gpu_validate.log" 2>&1
+gv=$?
+set -e
+for row in bundle configure build; do
+  grep -qP "^$row\tpass\t" "$work/gpu_validate/steps.tsv" || { echo "error: gpu_validate $row did not pass" >&2; rc=1; }
+done
+[ $gv = 1 ] || { echo "error: gpu_validate exit $gv without a GPU, want 1" >&2; rc=1; }
 {
   echo "offline selftest $(date -u +%FT%TZ) on $(hostname), $(nproc) cores, load $(cut -d" " -f1-3 /proc/loadavg)"
   echo "hidden system files: $hidden; build $((t1 - t0)) s; ctest $((t2 - t1)) s"
@@ -78,6 +90,8 @@ t2=$(date +%s)
   grep -E "tests passed|Total Test time" "$work/ctest.log"
   echo "skipped (no GPU here: CUDA cases and GPU tests; presets the CPU lacks; no torch): $(grep -c "\*\*\*Skipped" "$work/ctest.log")"
   grep -E "\*\*\*(Failed|Timeout|Exception)" "$work/ctest.log" | head -20 || true
+  echo "ci/gpu_validate.sh (exit $gv; rows: step, result, exit code, seconds):"
+  cut -f1-4 "$work/gpu_validate/steps.tsv" | sed "s/^/  /"
 } > "$work/summary.txt"
 cat "$work/summary.txt"
 exit $rc
