@@ -143,7 +143,7 @@ if want quick; then
 fi
 
 if want nccl; then
-  step nccl_np1 mpirun -np 1 "$build/comm_mpi_test" --gtest_filter='Nccl*'
+  step nccl_np1 mpirun -np 1 "$build/engine/comm/comm_mpi_test" --gtest_filter='Nccl*'
   step nccl_np1_no_skips no_gtest_skips "$out/logs/nccl_np1.log"
 fi
 

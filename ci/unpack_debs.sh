@@ -14,8 +14,27 @@ prefix=${2:-$root/.deps/prefix}
 compgen -G "$debs/*.deb" >/dev/null || { echo "unpack: no .deb files in $debs (run ci/bundle_debs.sh where apt works)" >&2; exit 5; }
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
+# dpkg-deb where there is one; else Python (a .deb is an ar archive holding data.tar.*).
+extract() {
+  if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$1" "$2"; else python3 - "$1" "$2" <<'EOF'
+import io, sys, tarfile
+blob, dest = open(sys.argv[1], "rb").read(), sys.argv[2]
+assert blob.startswith(b"!<arch>\n"), f"{sys.argv[1]}: not a .deb"
+pos = 8
+while pos < len(blob):
+    name, size = blob[pos:pos + 16].decode().strip().rstrip("/"), int(blob[pos + 48:pos + 58])
+    if name.startswith("data.tar"):
+        with tarfile.open(fileobj=io.BytesIO(blob[pos + 60:pos + 60 + size])) as t:
+            t.extractall(dest, **({"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}))
+        break
+    pos += 60 + size + size % 2
+else:
+    sys.exit(f"{sys.argv[1]}: no data.tar member")
+EOF
+  fi
+}
 n=0
-for f in "$debs"/*.deb; do dpkg-deb -x "$f" "$prefix"; n=$((n + 1)); done
+for f in "$debs"/*.deb; do extract "$f" "$prefix"; n=$((n + 1)); done
 lib="$prefix/usr/lib/x86_64-linux-gnu"
 inc="$prefix/usr/include/x86_64-linux-gnu"
 
@@ -49,9 +68,10 @@ export PATH=$_p/usr/bin${PATH:+:$PATH}
 # libnl-3 lands in /lib/x86_64-linux-gnu (not /usr/lib); Open MPI's and OpenBLAS's own dirs too.
 export LD_LIBRARY_PATH=$_l:$_p/lib/x86_64-linux-gnu:$_l/openblas-pthread:$_l/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CMAKE_PREFIX_PATH=$_p/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
-# Open MPI and PMIx relocate every compiled-in path (help files, plugins, wrapper data) under these.
+# Open MPI relocates every compiled-in path (help files, plugins, wrapper data) under OPAL_PREFIX;
+# PMIx does not, so its plugins (pcompress, ...) are named by path.
 export OPAL_PREFIX=$_p/usr
-export PMIX_INSTALL_PREFIX=$_l/pmix2
+export PMIX_MCA_mca_base_component_path=$_l/pmix2/lib/pmix
 unset _p _l
 EOF
 
