@@ -20,7 +20,7 @@ phases=,${2:-machine,bundle,configure,build,ctest,quick,nccl,perf,torch},
 build=${BUILD_DIR:-$root/build-gpu}
 tandem=$build/tandem
 export TANDEM_OFFLINE_PREFIX=${TANDEM_OFFLINE_PREFIX:-$root/.deps/prefix}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 GTEST_COLOR=no
 jobs=$(nproc)
 touch "$out/steps.tsv"
 want() { [[ $phases == *,$1,* ]]; }
@@ -76,10 +76,11 @@ EOF
 # gtest skips pass in ctest: on a GPU machine a skipped GPU test is a failure, and so is a log
 # in which no test ran at all.
 no_gtest_skips() {
-  local ran skipped
-  ran=$(grep -cE "\[       OK \] [[:alnum:]_/]+\." "$1")
-  skipped=$(grep -cE "\[  SKIPPED \] [[:alnum:]_/]+\.[[:alnum:]_/]+" "$1")
-  grep -E "\[  SKIPPED \] [[:alnum:]_/]+\." "$1" | sort -u | head -20
+  local ran skipped plain
+  plain=$(sed 's/\x1b\[[0-9;]*m//g' "$1")  # without colour codes (mpirun keeps gtest's)
+  ran=$(grep -cE "\[       OK \] [[:alnum:]_/]+\." <<<"$plain")
+  skipped=$(grep -cE "\[  SKIPPED \] [[:alnum:]_/]+\.[[:alnum:]_/]+" <<<"$plain")
+  grep -E "\[  SKIPPED \] [[:alnum:]_/]+\." <<<"$plain" | sort -u | head -20
   echo "$ran tests passed, $skipped skipped in $(basename "$1")"
   [ "$skipped" = 0 ] && [ "$ran" -gt 0 ]
 }
