@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Installs whatever of ci/deps.txt is missing (Debian 12, as root or with sudo). Idempotent:
-# a machine that has everything runs no apt-get at all.
+# a machine that has everything runs no apt-get at all, and neither does one given an
+# unpacked offline bundle (TANDEM_OFFLINE_PREFIX, see ci/unpack_debs.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${TANDEM_OFFLINE_PREFIX:-}" ]; then
+  echo "deps: offline prefix $TANDEM_OFFLINE_PREFIX, no apt-get"
+  exit 0
+fi
+if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+  echo "error: no dpkg/apt-get here to install ci/deps.txt" >&2
+  echo "  hint: carry an offline bundle (ci/bundle_debs.sh), unpack it (ci/unpack_debs.sh) and set TANDEM_OFFLINE_PREFIX" >&2
+  exit 5
+fi
 mapfile -t pkgs < <(grep -v -E '^\s*(#|$)' "$here/deps.txt")
 missing=()
 for p in "${pkgs[@]}"; do
@@ -15,5 +25,9 @@ fi
 echo "deps: installing ${missing[*]}"
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
-$sudo apt-get update -qq
+$sudo apt-get update -qq || {
+  echo "error: apt-get update failed (offline?)" >&2
+  echo "  hint: use the offline bundle: ci/unpack_debs.sh, then TANDEM_OFFLINE_PREFIX=.deps/prefix" >&2
+  exit 5
+}
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

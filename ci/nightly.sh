@@ -4,6 +4,7 @@
 # history's trend report with change points under results/nightly/<UTC date>/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/ci/offline_env.sh"  # TANDEM_OFFLINE_PREFIX: the unpacked bundle, no apt-get
 "$root/ci/install_deps.sh"
 "$root/ci/build.sh"
 tandem="${BUILD_DIR:-$root/build}/tandem"

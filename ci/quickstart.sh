@@ -4,6 +4,7 @@
 # results/quick/{records.json,benchmark.json,summary.md} and prints the summary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/ci/offline_env.sh"  # TANDEM_OFFLINE_PREFIX: the unpacked bundle, no apt-get
 "$root/ci/install_deps.sh"
 "$root/ci/build.sh"
 "${BUILD_DIR:-$root/build}/tandem" run --profile quick --backend auto --out "$root/results/quick" "$@"

@@ -5,6 +5,7 @@
 # Output ends with ctest's summary line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/ci/offline_env.sh"  # TANDEM_OFFLINE_PREFIX: the unpacked bundle, no apt-get
 "$root/ci/install_deps.sh"
 "$root/ci/build.sh"
 cd "${BUILD_DIR:-$root/build}"

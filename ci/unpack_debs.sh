@@ -1,24 +1,87 @@
 #!/usr/bin/env bash
-# Unpacks every .deb of a bundle (ci/bundle_debs.sh) into a prefix without dpkg's database
-# or root, and fixes the symlinks Debian's alternatives would have made. Then build with
-#   ci/build.sh -DCMAKE_PREFIX_PATH=<prefix>/usr
-# and run with LD_LIBRARY_PATH=<prefix>/usr/lib/x86_64-linux-gnu:<prefix>/usr/lib/x86_64-linux-gnu/openblas-pthread
+# Unpacks every .deb of a bundle (ci/bundle_debs.sh) into a prefix without dpkg's database or
+# root, makes the links Debian's alternatives and postinst scripts would have made (OpenBLAS
+# as libblas/libopenblas with its three headers, mpicxx/mpirun for the .openmpi names, the
+# MPI include and library links), writes <prefix>/env.sh and checks that every unpacked
+# library resolves. Then:
+#   . <prefix>/env.sh        # PATH, LD_LIBRARY_PATH, OPAL_PREFIX, CMAKE_PREFIX_PATH, ...
+#   ci/build.sh              # or any ci/*.sh: they see TANDEM_OFFLINE_PREFIX and skip apt-get
+#   ci/unpack_debs.sh [DEBS_DIR] [PREFIX]     (defaults: .deps/debs, .deps/prefix)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 debs=${1:-$root/.deps/debs}
 prefix=${2:-$root/.deps/prefix}
+compgen -G "$debs/*.deb" >/dev/null || { echo "unpack: no .deb files in $debs (run ci/bundle_debs.sh where apt works)" >&2; exit 5; }
 mkdir -p "$prefix"
+prefix=$(cd "$prefix" && pwd)
+# dpkg-deb where there is one; else Python (a .deb is an ar archive holding data.tar.*).
+extract() {
+  if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$1" "$2"; else python3 - "$1" "$2" <<'EOF'
+import io, sys, tarfile
+blob, dest = open(sys.argv[1], "rb").read(), sys.argv[2]
+assert blob.startswith(b"!<arch>\n"), f"{sys.argv[1]}: not a .deb"
+pos = 8
+while pos < len(blob):
+    name, size = blob[pos:pos + 16].decode().strip().rstrip("/"), int(blob[pos + 48:pos + 58])
+    if name.startswith("data.tar"):
+        with tarfile.open(fileobj=io.BytesIO(blob[pos + 60:pos + 60 + size])) as t:
+            t.extractall(dest, **({"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}))
+        break
+    pos += 60 + size + size % 2
+else:
+    sys.exit(f"{sys.argv[1]}: no data.tar member")
+EOF
+  fi
+}
 n=0
-for f in "$debs"/*.deb; do dpkg -x "$f" "$prefix"; n=$((n + 1)); done
+for f in "$debs"/*.deb; do extract "$f" "$prefix"; n=$((n + 1)); done
 lib="$prefix/usr/lib/x86_64-linux-gnu"
-# What update-alternatives links on a normal install: libblas/liblapack/cblas.h to OpenBLAS.
-if [ -d "$lib/openblas-pthread" ]; then
-  for l in libblas.so libblas.so.3 liblapack.so liblapack.so.3; do
-    [ -e "$lib/openblas-pthread/$l" ] && ln -sf "openblas-pthread/$l" "$lib/$l"
-  done
-  [ -e "$prefix/usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h" ] &&
-    ln -sf openblas-pthread/cblas.h "$prefix/usr/include/x86_64-linux-gnu/cblas.h"
+inc="$prefix/usr/include/x86_64-linux-gnu"
+
+link() {  # link TARGET NAME: NAME -> TARGET (relative), only when TARGET exists there
+  local dir; dir=$(dirname "$2")
+  [ -e "$dir/$1" ] && ln -sfn "$1" "$2"
+  return 0
+}
+# OpenBLAS: libraries and all its headers (cblas.h includes openblas_config.h; f77blas.h too).
+for l in libopenblas.so libopenblas.so.0 libblas.so libblas.so.3 liblapack.so liblapack.so.3; do
+  link "openblas-pthread/$l" "$lib/$l"
+done
+for h in "$inc"/openblas-pthread/*.h; do
+  [ -e "$h" ] && link "openblas-pthread/$(basename "$h")" "$inc/$(basename "$h")"
+done
+# Open MPI: the unsuffixed tool names (FindMPI looks for mpicxx and mpiexec), and mpi.h /
+# libmpi.so where the alternatives put them.
+for b in "$prefix"/usr/bin/*.openmpi; do
+  [ -e "$b" ] && link "$(basename "$b")" "${b%.openmpi}"
+done
+link ../../lib/x86_64-linux-gnu/openmpi/include "$inc/mpi"
+for l in libmpi.so libmpi_cxx.so; do link "openmpi/lib/$l" "$lib/$l"; done
+
+cat >"$prefix/env.sh" <<'EOF'
+# Sourced (`. env.sh`): makes the unpacked bundle next to this file the place tandem's build
+# and tests find their dependencies. Written by ci/unpack_debs.sh.
+_p=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
+_l=$_p/usr/lib/x86_64-linux-gnu
+export TANDEM_OFFLINE_PREFIX=$_p
+export PATH=$_p/usr/bin${PATH:+:$PATH}
+# libnl-3 lands in /lib/x86_64-linux-gnu (not /usr/lib); Open MPI's and OpenBLAS's own dirs too.
+export LD_LIBRARY_PATH=$_l:$_p/lib/x86_64-linux-gnu:$_l/openblas-pthread:$_l/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export CMAKE_PREFIX_PATH=$_p/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+# Open MPI relocates every compiled-in path (help files, plugins, wrapper data) under OPAL_PREFIX;
+# PMIx does not, so its plugins (pcompress, ...) are named by path.
+export OPAL_PREFIX=$_p/usr
+export PMIX_MCA_mca_base_component_path=$_l/pmix2/lib/pmix
+unset _p _l
+EOF
+
+# Every unpacked shared library and MPI tool must resolve with env.sh alone.
+missing=$( (. "$prefix/env.sh"
+  find "$lib" "$prefix/lib" "$prefix/usr/bin" -maxdepth 2 -type f \( -name '*.so*' -o -perm -u+x \) 2>/dev/null |
+    while read -r f; do ldd "$f" 2>/dev/null | awk -v f="${f#"$prefix"/}" '/not found/ {print f ": " $1}'; done) | sort -u)
+echo "unpack: $n packages into $prefix"
+if [ -n "$missing" ]; then
+  echo "unpack: WARNING: libraries the bundle does not provide and this machine lacks:"
+  echo "$missing" | sed 's/^/  /'
 fi
-echo "unpacked $n packages into $prefix"
-echo "export LD_LIBRARY_PATH=$lib:$lib/openblas-pthread:$lib/openmpi/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
-echo "export PATH=$prefix/usr/bin:\$PATH OPAL_PREFIX=$prefix/usr/lib/x86_64-linux-gnu/openmpi"
+echo "unpack: now run: . $prefix/env.sh"

@@ -42,5 +42,17 @@ v={r['case']:r['verdict'] for r in d['records']}
 assert v['selftest/passes/cpu']=='pass' and v['selftest/wrong/cpu']=='fail' and v['selftest/throws/cpu']=='error', v
 " || { echo "FAIL: a failing case lost other records"; fail=1; }
 TANDEM_SELFTEST=1 expect 5 "an internal error is an infrastructure error" -- "$tandem" check -q --filter 'selftest/throws' --out "$out/d"
+# --backend cuda / all need a usable GPU: without one (hidden here by CUDA_VISIBLE_DEVICES, or
+# absent, or a build without CUDA) they exit 5 naming the reason; auto runs cpu and says why.
+for b in cuda all; do
+  CUDA_VISIBLE_DEVICES= expect 5 "--backend $b without a usable GPU is an infrastructure error" -- \
+    "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --backend $b --out "$out/e"
+  grep -Eq "asks for a GPU, but (no usable CUDA device: |this tandem was built without the CUDA backend)" "$out/stderr" \
+    || { echo "FAIL: --backend $b exit 5 without the reason"; head -3 "$out/stderr"; fail=1; }
+  [ ! -e "$out/e/records.json" ] || { echo "FAIL: --backend $b wrote records of skipped cases"; fail=1; }
+done
+CUDA_VISIBLE_DEVICES= expect 0 "--backend auto without a usable GPU runs the cpu cases" -- \
+  "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --backend auto --out "$out/f"
+grep -q "note: --backend auto: CUDA cases skipped: " "$out/stderr" || { echo "FAIL: auto skipped CUDA silently"; fail=1; }
 if [ $fail = 0 ]; then echo "cli contract: all ok"; fi
 exit $fail

@@ -33,13 +33,16 @@ def forward_flops(s):
     return proj, rec
 
 
-def time_reps(reps, body):
-    """Sorted wall and process-CPU (all threads) seconds of `reps` runs after a warm-up."""
+def time_reps(reps, body, sync=lambda: None):
+    """Sorted wall and process-CPU (all threads) seconds of `reps` runs after a warm-up; `sync`
+    waits for the device (--device cuda: kernels run asynchronously)."""
     body()
+    sync()
     wall, cpu = [], []
     for _ in range(reps):
         c0, t0 = time.process_time(), time.perf_counter()
         body()
+        sync()
         wall.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
     return sorted(wall), sorted(cpu)
@@ -51,7 +54,10 @@ def main():
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: all cores)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--filter", default="")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda: nn.LSTM on cuDNN (ci/gpu_validate.sh)")
     a = ap.parse_args()
+    dev = torch.device(a.device)
+    sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
     threads = a.threads or len(os.sched_getaffinity(0))
     torch.set_num_threads(threads)
     torch.manual_seed(0)
@@ -61,11 +67,11 @@ def main():
             continue
         d = 2 if s["bidirectional"] else 1
         B, T, H, L = s["batch"], s["seq"], s["hidden"], s["layers"]
-        lstm = torch.nn.LSTM(s["input"], H, num_layers=L, bidirectional=s["bidirectional"], batch_first=True)
-        x = torch.rand(B, T, s["input"]) * 0.2 - 0.1
-        h0, c0 = torch.zeros(L * d, B, H), torch.zeros(L * d, B, H)
-        dy = torch.rand(B, T, d * H) * 0.2 - 0.1
-        dh, dc = torch.rand(L * d, B, H) * 0.2 - 0.1, torch.rand(L * d, B, H) * 0.2 - 0.1
+        lstm = torch.nn.LSTM(s["input"], H, num_layers=L, bidirectional=s["bidirectional"], batch_first=True).to(dev)
+        x = (torch.rand(B, T, s["input"]) * 0.2 - 0.1).to(dev)
+        h0, c0 = torch.zeros(L * d, B, H, device=dev), torch.zeros(L * d, B, H, device=dev)
+        dy = (torch.rand(B, T, d * H) * 0.2 - 0.1).to(dev)
+        dh, dc = (torch.rand(L * d, B, H) * 0.2 - 0.1).to(dev), (torch.rand(L * d, B, H) * 0.2 - 0.1).to(dev)
         proj, rec = forward_flops(s)
 
         def fwd():
@@ -79,7 +85,7 @@ def main():
 
         modes = [("fwd", 1.0, fwd)] + ([("fwd+bwd", 3.0, fwd_bwd)] if s["train"] else [])
         for mode, factor, body in modes:
-            wall, cpu = time_reps(a.reps, body)
+            wall, cpu = time_reps(a.reps, body, sync)
             flops = factor * (proj + rec)
             r = dict(s, mode=mode, median_s=statistics.median(wall), min_s=wall[0], min_cpu_s=cpu[0],
                      reps=len(wall), flops=flops, projection_flops=factor * proj, recurrent_flops=factor * rec,
@@ -89,7 +95,10 @@ def main():
                   f"min {wall[0] * 1e3:.1f} ms wall, {cpu[0] * 1e3:.1f} ms cpu; {r['gflops']:.2f} GFLOP/s wall, "
                   f"{r['gflops_cpu']:.2f} per cpu-second", file=sys.stderr)
             results.append(r)
-    json.dump({"tool": f"torch {torch.__version__} nn.LSTM", "threads": torch.get_num_threads(),
+    json.dump({"tool": f"torch {torch.__version__} nn.LSTM", "device": str(dev),
+               "gpu": torch.cuda.get_device_name(dev) if dev.type == "cuda" else "",
+               "cudnn": torch.backends.cudnn.version() if dev.type == "cuda" else None,
+               "threads": torch.get_num_threads(),
                "reps": a.reps, "results": results}, sys.stdout, indent=1)
     print()
 

@@ -46,6 +46,17 @@ std::string cuda_version_str(int v) {
 
 int cuda_device_count() { return probe().count; }
 
+std::string cuda_unavailable_reason(int index) {
+  const Probe& p = probe();
+  if (p.count == 0) {
+    std::string driver = cuda_driver_version();
+    return cat("no usable CUDA device: ", cudaGetErrorString(p.error), " (CUDA runtime ", cuda_runtime_version(),
+               driver.empty() ? ", no CUDA driver loaded)" : ", driver supports CUDA " + driver + ")");
+  }
+  if (index < 0 || index >= p.count) return cat("cuda:", index, " requested but ", p.count, " CUDA device(s) visible");
+  return "";
+}
+
 std::string cuda_device_name(int index) {
   if (index < 0 || index >= probe().count) return "";
   cudaDeviceProp prop{};

@@ -12,6 +12,9 @@ void register_cuda_impls() {}
 void register_cuda_memory(Allocator&) {}
 bool cuda_backend_built() { return false; }
 int cuda_device_count() { return 0; }
+std::string cuda_unavailable_reason(int) {
+  return "this tandem was built without the CUDA backend (configure found no nvcc, or TANDEM_WITH_CUDA=OFF)";
+}
 std::string cuda_device_name(int) { return ""; }
 std::string cuda_runtime_version() { return ""; }
 std::string cuda_driver_version() { return ""; }

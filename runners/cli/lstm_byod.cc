@@ -171,10 +171,9 @@ void run_lstm_on_files(const LstmRunOptions& o) {
 
   Device dev = Device::cpu();
   if (r.backend == "cuda") {
-    if (cuda_device_count() == 0)
-      throw_unsupported(cuda_backend_built() ? "lstm: --backend cuda but no CUDA device is visible"
-                                             : "lstm: --backend cuda but this tandem was built without CUDA",
-                        "use --backend cpu, or run on a machine with a GPU and a CUDA build");
+    if (std::string why = cuda_unavailable_reason(0); !why.empty())
+      throw_unsupported("lstm: --backend cuda but " + why,
+                        "use --backend cpu, or run on a machine with a usable GPU and a CUDA build");
     dev = Device::cuda(0);
   }
   if (o.threads > 0) cpu::set_lstm_threads(o.threads);

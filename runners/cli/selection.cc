@@ -1,15 +1,33 @@
-// Case and device selection.
+// Case and device selection. An explicit --backend cuda (or all, which is cpu + cuda) without
+// a usable GPU is an infrastructure error (exit 5) naming the reason: a GPU run that skipped
+// every case would otherwise pass on nothing. --backend auto takes the GPU only when usable
+// and says on stderr why not.
 #include "runners/cli/selection.h"
 
+#include <iostream>
+
+#include "engine/comm/rank_env.h"
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 
 namespace tandem {
+namespace {
+
+void require_usable_gpu(const std::string& backend) {
+  std::string why = cuda_unavailable_reason(0);
+  if (!why.empty())
+    throw Error(ErrorKind::internal, "--backend " + backend + " asks for a GPU, but " + why,
+                "use --backend cpu (or auto, which skips CUDA with this reason) here, or run on a machine "
+                "with a usable GPU and a CUDA build");
+}
+
+}  // namespace
 
 void add_selection_options(CLI::App& cmd, Selection& s) {
   cmd.add_option("--suite", s.suite, "only this suite (dot, ...)");
   cmd.add_option("--filter", s.filter, "regex on case names, e.g. 'alg:BF16.*in:f32'");
-  cmd.add_option("--backend", s.backend, "cpu | cuda | all | auto (cpu, plus cuda if a GPU is visible)");
+  cmd.add_option("--backend", s.backend, "cpu | cuda | all (cpu + cuda) | auto (cpu, plus cuda if a GPU is usable); "
+                 "cuda and all without a usable GPU exit 5 with the reason");
   cmd.add_option("--profile", s.profile, "quick | nightly | full");
 }
 
@@ -26,10 +44,15 @@ std::vector<const Case*> selected_cases(const Selection& s) {
 
 std::vector<Device> selected_devices(const Selection& s) {
   if (s.backend == "cpu") return {Device::cpu()};
-  if (s.backend == "cuda") return {Device::cuda(0)};
-  if (s.backend == "all") return {Device::cpu(), Device::cuda(0)};
+  if (s.backend == "cuda" || s.backend == "all") {
+    require_usable_gpu(s.backend);
+    if (s.backend == "cuda") return {Device::cuda(0)};
+    return {Device::cpu(), Device::cuda(0)};
+  }
   if (s.backend == "auto") {
-    if (cuda_device_count() > 0) return {Device::cpu(), Device::cuda(0)};
+    std::string why = cuda_unavailable_reason(0);
+    if (why.empty()) return {Device::cpu(), Device::cuda(0)};
+    if (comm::is_writer_rank()) std::cerr << "note: --backend auto: CUDA cases skipped: " << why << "\n";
     return {Device::cpu()};
   }
   throw_bad_input("unknown backend '" + s.backend + "'", "use cpu, cuda, all or auto");

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The one command that validates tandem's GPU side on a lent GPU machine (CUDA toolkit, cuDNN,
+# NCCL, cmake, PyTorch, JAX; no Debian packages, no network; the repo arrives with the
+# ignored .deps/debs of ci/bundle_debs.sh). Never calls apt-get or the network.
+#   ci/gpu_validate.sh OUTDIR [PHASES]
+# PHASES (comma-separated, default all, in this order): machine bundle configure build ctest
+# quick nccl perf torch. A later call with the same OUTDIR adds or replaces those phases'
+# rows, so a machine with a per-command time limit can run them in parts.
+# Every step runs even when an earlier one failed; each writes OUTDIR/logs/<step>.log and a
+# row of OUTDIR/steps.tsv; OUTDIR/summary.md is rebuilt from all rows at the end. Records:
+# OUTDIR/quick_cuda/<suite>/, OUTDIR/perf/{dot,lstm}/, OUTDIR/perf/torch_lstm.json and
+# lstm_vs_torch.md; the ctest log: OUTDIR/ctest_gpu.log. Exit 1 when any step failed.
+# Environment: BUILD_DIR (default build-gpu), TANDEM_OFFLINE_PREFIX (default .deps/prefix),
+# STEP_TIMEOUT (s, default 1500), PERF_REPS (default 10).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: ci/gpu_validate.sh OUTDIR [PHASES]" >&2; exit 4; }
+mkdir -p "$1/logs" && out=$(cd "$1" && pwd)
+phases=,${2:-machine,bundle,configure,build,ctest,quick,nccl,perf,torch},
+build=${BUILD_DIR:-$root/build-gpu}
+tandem=$build/tandem
+export TANDEM_OFFLINE_PREFIX=${TANDEM_OFFLINE_PREFIX:-$root/.deps/prefix}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 GTEST_COLOR=no
+jobs=$(nproc)
+touch "$out/steps.tsv"
+want() { [[ $phases == *,$1,* ]]; }
+
+# record NAME RESULT RC SECONDS NOTE: one row of steps.tsv (replacing an older row of NAME).
+record() {
+  grep -v -P "^\Q$1\E\t" "$out/steps.tsv" >"$out/steps.tsv.new" || true
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$out/steps.tsv.new"
+  mv "$out/steps.tsv.new" "$out/steps.tsv"
+  echo "gpu_validate: $1: $2 (rc $3, $4 s) $5"
+}
+# step NAME CMD...: runs CMD (time-limited) into logs/NAME.log and records pass or FAIL.
+step() {
+  local name=$1; shift
+  local t0=$SECONDS rc
+  if declare -F "$1" >/dev/null; then "$@"; else timeout "${STEP_TIMEOUT:-1500}" "$@"; fi >"$out/logs/$name.log" 2>&1
+  rc=$?
+  local note=""
+  [ $rc = 0 ] || note=$(why_failed "$out/logs/$name.log")
+  [ $rc = 124 ] && note="timed out after ${STEP_TIMEOUT:-1500} s"
+  [ $rc = 0 ] && record "$name" pass 0 $((SECONDS - t0)) "$note" || record "$name" FAIL $rc $((SECONDS - t0)) "$note"
+  return $rc
+}
+# The line of a log that says why: the first "error:", else the last non-empty line (one line, no |).
+why_failed() {
+  { grep -m1 -E "^error:|FAILED|Error" "$1" || grep -v '^\s*$' "$1" | tail -1; } | tr '|\t' '/ ' | cut -c1-160
+}
+not_run() { record "$1" "not run" - 0 "$2"; }  # a step whose tool is absent (not a failure)
+# Verdicts of a records.json, per backend, with every non-pass listed. Exits 1 on any fail or
+# error, when no CUDA case passed, and (with --paired, for runs of --backend all) when a case
+# passes on cpu but not on cuda: CUDA must run every case the CPU runs, a skip there is a gap.
+verdicts() {
+  python3 - "$@" <<'EOF'
+import collections, json, sys
+recs = json.load(open(sys.argv[1]))["records"]
+paired = "--paired" in sys.argv
+n = collections.Counter((r["backend"], r["verdict"]) for r in recs)
+print(f"{len(recs)} records: " + ", ".join(f"{b} {v} {k}" for (b, v), k in sorted(n.items())))
+by_case = {(r["case"].rsplit("/", 1)[0], r["backend"]): r for r in recs}
+bad = [r["case"] for r in recs if r["verdict"] in ("fail", "error")]
+if paired:
+    bad += [r["case"] for (name, b), r in by_case.items() if b == "cuda" and r["verdict"] != "pass"
+            and by_case.get((name, "cpu"), {}).get("verdict") == "pass"]
+for r in recs:
+    if r["verdict"] != "pass":
+        why = r["message"].splitlines()[0] if r["message"] else ""
+        print(f"  {'FAILS' if r['case'] in bad else 'note'}: {r['verdict']}: {r['case']}: {why}")
+if not n[("cuda", "pass")]:
+    print("error: no CUDA case passed")
+sys.exit(1 if bad or not n[("cuda", "pass")] else 0)
+EOF
+}
+# gtest skips pass in ctest: on a GPU machine a skipped GPU test is a failure, and so is a log
+# in which no test ran at all.
+no_gtest_skips() {
+  local ran skipped plain
+  plain=$(sed 's/\x1b\[[0-9;]*m//g' "$1")  # without colour codes (mpirun keeps gtest's)
+  ran=$(grep -cE "\[       OK \] [[:alnum:]_/]+\." <<<"$plain")
+  grep -oE "\[  SKIPPED \] [[:alnum:]_/]+\.[[:alnum:]_/]+" <<<"$plain" | sort -u >"$1.skipped"
+  skipped=$(wc -l <"$1.skipped")
+  head -20 "$1.skipped" && rm -f "$1.skipped"
+  echo "$ran tests passed, $skipped skipped in $(basename "$1")"
+  [ "$skipped" = 0 ] && [ "$ran" -gt 0 ]
+}
+
+if want machine; then
+  {
+    date -u +%FT%TZ; uname -a; nproc; git -C "$root" log -1 --format="commit %H %s"
+    git -C "$root" status --short | head -20
+    nvidia-smi || echo "nvidia-smi: not available"
+    nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null || echo "nvcc: not found"
+    cmake --version | head -1
+    python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'cudnn', torch.backends.cudnn.version(), 'gpu', torch.cuda.is_available())" 2>&1 | tail -1
+    python3 -c "import jax; print('jax', jax.__version__, jax.devices())" 2>&1 | tail -1
+  } >"$out/machine.txt" 2>&1
+  step gpu_visible bash -c 'nvidia-smi -L | grep -q "^GPU 0"'
+fi
+
+if want bundle; then
+  if [ -f "$TANDEM_OFFLINE_PREFIX/env.sh" ]; then
+    record bundle pass 0 0 "already unpacked at $TANDEM_OFFLINE_PREFIX"
+  elif compgen -G "$root/.deps/debs/*.deb" >/dev/null; then
+    step bundle "$root/ci/unpack_debs.sh" "$root/.deps/debs" "$TANDEM_OFFLINE_PREFIX"
+  else
+    record bundle FAIL - 0 "no $TANDEM_OFFLINE_PREFIX/env.sh and no .deps/debs: run ci/bundle_debs.sh where apt works and carry .deps"
+  fi
+fi
+# From here on the unpacked bundle is the dependency source (when there is one).
+if [ -f "$TANDEM_OFFLINE_PREFIX/env.sh" ]; then . "$TANDEM_OFFLINE_PREFIX/env.sh"; else unset TANDEM_OFFLINE_PREFIX; fi
+
+if want configure; then
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '. ')
+  generator=Ninja; command -v ninja >/dev/null || generator="Unix Makefiles"
+  cfg=(-S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release ${arch:+-DCMAKE_CUDA_ARCHITECTURES=$arch})
+  # Everything GPU-side must be found; if not, configure again without the demand so the
+  # rest still runs and shows what it can (the failed row stays in the summary).
+  if ! step configure cmake "${cfg[@]}" -DTANDEM_REQUIRE="CUDA;cuDNN;NCCL;MPI"; then
+    step configure_without_required cmake "${cfg[@]}" -DTANDEM_REQUIRE=""
+  fi
+fi
+want build && step build cmake --build "$build" -j "$jobs"
+
+if want ctest; then
+  (cd "$build" && timeout "${STEP_TIMEOUT:-1500}" ctest -L gpu -V --no-tests=error --output-junit "$out/ctest_gpu.xml") \
+    >"$out/ctest_gpu.log" 2>&1
+  rc=$?
+  note="ctest_gpu.log: $(grep -m1 -E "tests passed|No tests were found" "$out/ctest_gpu.log")"
+  [ $rc = 0 ] && record ctest_gpu pass 0 - "$note" || record ctest_gpu FAIL $rc - "$note"
+  step ctest_gpu_no_skips no_gtest_skips "$out/ctest_gpu.log"
+fi
+
+if want quick; then
+  suites=$("$tandem" list --profile quick 2>/dev/null | cut -d/ -f1 | sort -u)
+  [ -n "$suites" ] || record quick_cuda FAIL - 0 "no suites listed (is $tandem built?)"
+  for s in $suites; do
+    # --backend all (cpu + cuda) so each CUDA verdict stands next to the CPU one.
+    step "quick_cuda_$s" "$tandem" run -q --profile quick --backend all --suite "$s" --out "$out/quick_cuda/$s"
+    if [ -f "$out/quick_cuda/$s/records.json" ]; then
+      step "quick_cuda_${s}_as_cpu" verdicts "$out/quick_cuda/$s/records.json" --paired
+    fi
+  done
+fi
+
+if want nccl; then
+  step nccl_np1 mpirun -np 1 "$build/engine/comm/comm_mpi_test" --gtest_filter='Nccl*'
+  step nccl_np1_no_skips no_gtest_skips "$out/logs/nccl_np1.log"
+fi
+
+if want perf; then
+  reps=${PERF_REPS:-10}
+  for s in dot lstm; do
+    step "perf_cuda_$s" "$tandem" run -q --profile nightly --backend cuda --suite $s --filter "^$s/perf/" \
+      -n "$reps" --out "$out/perf/$s"
+    [ -f "$out/perf/$s/records.json" ] && step "perf_cuda_${s}_checked" verdicts "$out/perf/$s/records.json"
+  done
+fi
+
+if want torch; then
+  bench=$(ls "$root"/tools/torch_lstm_bench.py "$root"/suites/lstm/torch_lstm_bench.py 2>/dev/null | head -1)
+  shapes_tool=$(ls "$build"/tools/lstm_cpu_bench "$build"/lstm_cpu_bench 2>/dev/null | head -1)
+  if ! python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+    not_run torch_lstm "python3 has no torch with CUDA"
+  elif [ -z "$bench" ] || [ -z "$shapes_tool" ] || [ ! -f "$out/perf/lstm/records.json" ]; then
+    record torch_lstm FAIL - 0 "missing: torch_lstm_bench.py, lstm_cpu_bench or perf/lstm records"
+  else
+    mkdir -p "$out/perf"
+    "$shapes_tool" --list-shapes >"$out/perf/lstm_shapes.json"
+    step torch_lstm bash -c 'python3 "$0" --shapes "$1" --device cuda --reps "$2" >"$3"' \
+      "$bench" "$out/perf/lstm_shapes.json" "${PERF_REPS:-10}" "$out/perf/torch_lstm.json"
+    step lstm_vs_torch bash -c 'python3 "$0" "$1" "$2" >"$3"' "$root/ci/gpu_lstm_vs_torch.py" \
+      "$out/perf/lstm/records.json" "$out/perf/torch_lstm.json" "$out/perf/lstm_vs_torch.md"
+  fi
+fi
+
+# The summary, rebuilt from every row so far.
+{
+  echo "# gpu_validate summary"
+  echo
+  echo "$(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short=12 HEAD), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')"
+  echo
+  echo "| step | result | rc | seconds | note |"
+  echo "|---|---|---|---|---|"
+  awk -F'\t' '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$out/steps.tsv"
+  for f in "$out"/logs/*_as_cpu.log "$out"/logs/*_checked.log "$out"/logs/*no_skips.log; do
+    [ -f "$f" ] && { echo; echo "## $(basename "$f" .log)"; echo '```'; head -40 "$f"; echo '```'; }
+  done
+  for f in "$out"/perf/dot/summary.md "$out"/perf/lstm/summary.md "$out"/perf/lstm_vs_torch.md; do
+    [ -f "$f" ] && { echo; echo "## ${f#"$out"/}"; echo; sed 's/^# /### /' "$f"; }
+  done
+} >"$out/summary.md"
+failed=$(awk -F'\t' '$2 == "FAIL"' "$out/steps.tsv" | wc -l)
+echo "gpu_validate: $failed failed step(s); summary: $out/summary.md"
+[ "$failed" = 0 ]
