@@ -159,11 +159,11 @@ if want perf; then
 fi
 
 if want torch; then
-  bench=$(ls "$root"/tools/torch_lstm_bench.py "$root"/suites/lstm/torch_lstm_bench.py 2>/dev/null | head -1)
+  bench="$root/tools/torch_lstm_bench.py"
   shapes_tool=$(ls "$build"/tools/lstm_cpu_bench "$build"/lstm_cpu_bench 2>/dev/null | head -1)
   if ! python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
     not_run torch_lstm "python3 has no torch with CUDA"
-  elif [ -z "$bench" ] || [ -z "$shapes_tool" ] || [ ! -f "$out/perf/lstm/records.json" ]; then
+  elif [ ! -f "$bench" ] || [ -z "$shapes_tool" ] || [ ! -f "$out/perf/lstm/records.json" ]; then
     record torch_lstm FAIL - 0 "missing: torch_lstm_bench.py, lstm_cpu_bench or perf/lstm records"
   else
     mkdir -p "$out/perf"
