@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "engine/comm/rank_env.h"
+#include "engine/core/rank_env.h"
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 
@@ -52,7 +52,7 @@ std::vector<Device> selected_devices(const Selection& s) {
   if (s.backend == "auto") {
     std::string why = cuda_unavailable_reason(0);
     if (why.empty()) return {Device::cpu(), Device::cuda(0)};
-    if (comm::is_writer_rank()) std::cerr << "note: --backend auto: CUDA cases skipped: " << why << "\n";
+    if (is_writer_rank()) std::cerr << "note: --backend auto: CUDA cases skipped: " << why << "\n";
     return {Device::cpu()};
   }
   throw_bad_input("unknown backend '" + s.backend + "'", "use cpu, cuda, all or auto");
