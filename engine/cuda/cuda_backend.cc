@@ -11,6 +11,7 @@
 #include "engine/cuda/cuda_memory.h"
 #include "engine/cuda/device_faults.h"
 #include "engine/cuda/cuda_prims.h"
+#include "engine/cuda/cuda_timing.h"
 #include "engine/cuda/dot_cuda.h"
 #include "engine/cuda/lstm_cudnn.h"
 #include "engine/ir/primitive.h"
@@ -62,6 +63,7 @@ void register_cuda_impls() {
   register_structure_cuda_impls();
   register_reduction_cuda_impls();
   register_control_cuda_impls();
+  register_cuda_eqn_clock();
 }
 
 }  // namespace tandem

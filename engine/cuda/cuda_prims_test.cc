@@ -163,6 +163,28 @@ TEST(CudaPrims, TimedRunMakesNoHostCopyAndNoDriverAllocation) {
       << "a k = 0 dot_general is all zeros";
 }
 
+// set_timing on CUDA times each equation with events: one record per equation, each a
+// device time no longer than the event-timed whole run it belongs to.
+TEST(CudaPrims, EquationTimesAreDeviceTimes) {
+  SKIP_WITHOUT_GPU();
+  Program p = trace({AType{{1 << 22}, DType::f32}}, [](Builder&, const V& a) {
+    return V{reduce_sum(tanh(a[0]) * 2.0, {0})};
+  });
+  std::vector<Tensor> in = {sine_inputs(p)[0].to(Device::cuda())};
+  Executor warm(Device::cuda());
+  warm.run(p, in);
+  Executor e(Device::cuda());
+  e.set_timing(true);
+  double whole = cuda_event_seconds(0, [&] { e.run(p, in); });
+  ASSERT_EQ(e.timings().size(), p.eqns.size());
+  double sum = 0;
+  for (const EqnTiming& t : e.timings()) {
+    EXPECT_GT(t.seconds, 0.0) << t.prim;
+    sum += t.seconds;
+  }
+  EXPECT_LE(sum, whole * 1.001) << "equation events lie inside the run's events";
+}
+
 TEST(CudaPrims, TimedLstmMakesNoHostCopyAndNoDriverAllocation) {
   SKIP_WITHOUT_GPU();
 #if !TANDEM_HAVE_CUDNN
