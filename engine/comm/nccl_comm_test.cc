@@ -90,6 +90,31 @@ TEST(Nccl, TransportOpsOnDeviceBuffers) {
   for (int q = r % 2; q < n; q += 2) even_odd += float(q);
   EXPECT_EQ(o.host()[0], even_odd);
 }
+
+// Inputs produced on the default stream (here queued cudaMemsetAsync, as the engine's
+// kernels and copies are) must be complete before NCCL reads them on its own stream, and
+// the outputs complete before the default stream or the host reads them. Without the
+// ordering NCCL overtakes the queued writes and sums stale bytes.
+TEST(Nccl, WaitsForInputsQueuedOnTheDefaultStream) {
+  std::string why;
+  auto c = nccl_or_skip(&why);
+  if (!c) GTEST_SKIP() << why;
+  const size_t n = size_t(64) << 20;  // 256 MiB of i32: each memset takes a while
+  int32_t *x = nullptr, *y = nullptr;
+  ASSERT_EQ(cudaMalloc(&x, n * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&y, n * 4), cudaSuccess);
+  ASSERT_EQ(cudaMemset(x, 0, n * 4), cudaSuccess);
+  for (int k = 0; k < 8; ++k) ASSERT_EQ(cudaMemsetAsync(x, k % 2 ? 1 : 2, n * 4, 0), cudaSuccess);
+  c->all_reduce(x, y, int64_t(n), DType::i32, ReduceOp::sum);
+  std::vector<int32_t> h(n);
+  ASSERT_EQ(cudaMemcpy(h.data(), y, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  const int32_t want = 0x01010101 * c->size();
+  size_t wrong = 0;
+  for (int32_t v : h) wrong += v != want;
+  EXPECT_EQ(wrong, 0u) << "NCCL read inputs before the default stream had written them";
+  cudaFree(x);
+  cudaFree(y);
+}
 #endif
 
 }  // namespace

@@ -1,11 +1,14 @@
-// The NCCL backend. Bootstrap: rank 0 calls ncclGetUniqueId and MPI_Bcast shares the id;
-// the local rank (launcher environment, else the MPI shared-memory split) picks the GPU
-// (device 0 when runners/launch/rank_env.sh already bound one per rank);
-// split() is ncclCommSplit alongside an MPI_Comm_split of the control communicator, so
-// host_all_gather / abort always have an MPI communicator of the same ranks. Every data
-// call is enqueued on the communicator's stream and synchronised before returning, so the
-// semantics match the blocking MPI backend. Without NCCL (no CUDA build) both entry points
-// report unsupported: a skip with the reason.
+// The NCCL backend. Bootstrap, under a watchdog: every rank finds its GPU (the local rank
+// from the launcher environment, else the MPI shared-memory split; device 0 when
+// runners/launch/rank_env.sh already bound one per rank) and all ranks agree on any
+// failure; rank 0 calls ncclGetUniqueId, all ranks agree on its status, then MPI_Bcast
+// shares the id. split() is ncclCommSplit alongside an MPI_Comm_split of the control
+// communicator, so host_all_gather / abort always have an MPI communicator of the same
+// ranks. Every data call is enqueued on the communicator's (non-blocking) stream behind an
+// event recorded on the default stream, where the engine's kernels, copies and pool
+// allocations run, and synchronised before returning, so the semantics match the blocking
+// MPI backend. Without NCCL (no CUDA build) both entry points report unsupported: a skip
+// with the reason.
 #include "engine/comm/nccl_communicator.h"
 
 #include "engine/core/error.h"
@@ -14,6 +17,7 @@
 #include <cstdlib>
 
 #include "engine/core/check_nccl.h"
+#include "engine/comm/watchdog.h"
 #include "engine/core/rank_env.h"
 
 namespace tandem::comm {
@@ -41,8 +45,12 @@ class NcclCommunicator final : public Communicator {
       : comm_(comm), gpu_(gpu), control_(control), owned_(std::move(owned_control)) {
     CUDA_CHECK(cudaSetDevice(gpu_));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreateWithFlags(&inputs_ready_, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&outputs_ready_, cudaEventDisableTiming));
   }
   ~NcclCommunicator() override {
+    if (inputs_ready_) cudaEventDestroy(inputs_ready_);
+    if (outputs_ready_) cudaEventDestroy(outputs_ready_);
     if (stream_) cudaStreamDestroy(stream_);
     if (comm_) ncclCommDestroy(comm_);
   }
@@ -58,16 +66,13 @@ class NcclCommunicator final : public Communicator {
     return std::make_unique<NcclCommunicator>(sub, gpu_, ctl.get(), std::move(ctl));
   }
   void all_reduce(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
-    NCCL_CHECK(ncclAllReduce(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_));
-    sync();
+    ordered([&] { NCCL_CHECK(ncclAllReduce(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_)); });
   }
   void all_gather(const void* s, void* r, int64_t n, DType t) override {
-    NCCL_CHECK(ncclAllGather(s, r, size_t(n), nccl_type(t), comm_, stream_));
-    sync();
+    ordered([&] { NCCL_CHECK(ncclAllGather(s, r, size_t(n), nccl_type(t), comm_, stream_)); });
   }
   void reduce_scatter(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
-    NCCL_CHECK(ncclReduceScatter(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_));
-    sync();
+    ordered([&] { NCCL_CHECK(ncclReduceScatter(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_)); });
   }
   void all_to_all(const void* s, void* r, int64_t n, DType t) override {
     const size_t np = static_cast<size_t>(size());
@@ -80,25 +85,26 @@ class NcclCommunicator final : public Communicator {
     const auto* sb = static_cast<const char*>(s);
     auto* rb = static_cast<char*>(r);
     const ncclDataType_t nt = nccl_type(t);
-    NCCL_CHECK(ncclGroupStart());
-    for (int p = 0; p < size(); ++p) {
-      const size_t i = size_t(p);
-      if (sc[i] > 0) NCCL_CHECK(ncclSend(sb + bytes_of(sd[i], t), size_t(sc[i]), nt, p, comm_, stream_));
-      if (rc[i] > 0) NCCL_CHECK(ncclRecv(rb + bytes_of(rd[i], t), size_t(rc[i]), nt, p, comm_, stream_));
-    }
-    NCCL_CHECK(ncclGroupEnd());
-    sync();
+    ordered([&] {
+      NCCL_CHECK(ncclGroupStart());
+      for (int p = 0; p < size(); ++p) {
+        const size_t i = size_t(p);
+        if (sc[i] > 0) NCCL_CHECK(ncclSend(sb + bytes_of(sd[i], t), size_t(sc[i]), nt, p, comm_, stream_));
+        if (rc[i] > 0) NCCL_CHECK(ncclRecv(rb + bytes_of(rd[i], t), size_t(rc[i]), nt, p, comm_, stream_));
+      }
+      NCCL_CHECK(ncclGroupEnd());
+    });
   }
   void broadcast(void* buf, int64_t n, DType t, int root) override {
-    NCCL_CHECK(ncclBroadcast(buf, buf, size_t(n), nccl_type(t), root, comm_, stream_));
-    sync();
+    ordered([&] { NCCL_CHECK(ncclBroadcast(buf, buf, size_t(n), nccl_type(t), root, comm_, stream_)); });
   }
   void send_recv(const void* s, int dst, void* r, int src, int64_t n, DType t) override {
-    NCCL_CHECK(ncclGroupStart());
-    if (dst >= 0) NCCL_CHECK(ncclSend(s, size_t(n), nccl_type(t), dst, comm_, stream_));
-    if (src >= 0) NCCL_CHECK(ncclRecv(r, size_t(n), nccl_type(t), src, comm_, stream_));
-    NCCL_CHECK(ncclGroupEnd());
-    sync();
+    ordered([&] {
+      NCCL_CHECK(ncclGroupStart());
+      if (dst >= 0) NCCL_CHECK(ncclSend(s, size_t(n), nccl_type(t), dst, comm_, stream_));
+      if (src >= 0) NCCL_CHECK(ncclRecv(r, size_t(n), nccl_type(t), src, comm_, stream_));
+      NCCL_CHECK(ncclGroupEnd());
+    });
   }
   void barrier() override {
     sync();
@@ -115,22 +121,67 @@ class NcclCommunicator final : public Communicator {
 
  private:
   void sync() { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  // Runs `enqueue` (NCCL calls on stream_) ordered after everything already queued on the
+  // default stream — the pageable cudaMemcpy/cudaMemset and kernels that produced the
+  // inputs, and the pool's stream-ordered allocations (engine/cuda/cuda_memory.h) — which a
+  // non-blocking stream would otherwise overtake. Afterwards the default stream waits for
+  // the outputs (so later kernels and frees see them), and the host waits too (blocking
+  // semantics, as the MPI backend; the host may read the outputs on return).
+  template <class F>
+  void ordered(F enqueue) {
+    CUDA_CHECK(cudaSetDevice(gpu_));
+    CUDA_CHECK(cudaEventRecord(inputs_ready_, 0));
+    CUDA_CHECK(cudaStreamWaitEvent(stream_, inputs_ready_, 0));
+    enqueue();
+    CUDA_CHECK(cudaEventRecord(outputs_ready_, stream_));
+    CUDA_CHECK(cudaStreamWaitEvent(0, outputs_ready_, 0));
+    sync();
+  }
   ncclComm_t comm_ = nullptr;
   int gpu_ = 0;
   cudaStream_t stream_ = nullptr;
+  cudaEvent_t inputs_ready_ = nullptr, outputs_ready_ = nullptr;
   Communicator* control_;
   std::unique_ptr<Communicator> owned_;
 };
 
 // The rank on this node: the launcher's variable, else a shared-memory split of the world.
-int local_rank(MpiCommunicator& mpi) {
-  if (int r = launcher_local_rank(); r >= 0) return r;
-  MPI_Comm node;
-  MPI_Comm_split_type(mpi.handle(), MPI_COMM_TYPE_SHARED, mpi.rank(), MPI_INFO_NULL, &node);
-  int r = 0;
-  MPI_Comm_rank(node, &r);
-  MPI_Comm_free(&node);
+// The split is collective, so every rank makes it — also those that will report having no
+// GPU — or the ranks that do see one would wait in it forever. Failure is a reason, not a throw.
+int local_rank(MpiCommunicator& mpi, std::string* why) {
+  MPI_Comm node = MPI_COMM_NULL;
+  int r = -1;
+  if (MPI_Comm_split_type(mpi.handle(), MPI_COMM_TYPE_SHARED, mpi.rank(), MPI_INFO_NULL, &node) != MPI_SUCCESS) {
+    *why = "MPI_Comm_split_type (the node-local rank) failed";
+  } else {
+    MPI_Comm_rank(node, &r);
+    MPI_Comm_free(&node);
+  }
+  if (int l = launcher_local_rank(); l >= 0) return l;
   return r;
+}
+
+// Picks and makes current this rank's GPU; returns why it cannot (empty: it can). No NCCL call.
+std::string pick_gpu(MpiCommunicator& mpi, int* gpu) {
+  std::string why;
+  int lr = local_rank(mpi, &why);
+  if (!why.empty() || !nccl_available(&why)) return why;
+  int ndev = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&ndev); e != cudaSuccess) return cudaGetErrorString(e);
+  // runners/launch/rank_env.sh binds one GPU per rank (CUDA_VISIBLE_DEVICES): use it.
+  *gpu = std::getenv("TANDEM_GPU_BOUND") ? 0 : lr;
+  if (*gpu >= ndev) return cat("local rank ", lr, " has no GPU of its own (", ndev, " visible)");
+  if (cudaError_t e = cudaSetDevice(*gpu); e != cudaSuccess)
+    return cat("cudaSetDevice(", *gpu, "): ", cudaGetErrorString(e));
+  return {};
+}
+
+// Every rank learns every rank's reason (empty: fine) and throws the same error if any failed.
+void agree(MpiCommunicator& mpi, const std::string& mine, ErrorKind kind, const std::string& hint) {
+  const std::vector<std::string> whys = all_gather_strings(mpi, mine);
+  for (int r = 0; r < mpi.size(); ++r)
+    if (!whys[size_t(r)].empty())
+      throw Error(kind, cat("NCCL backend: rank ", r, " (of ", mpi.size(), "): ", whys[size_t(r)]), hint);
 }
 
 }  // namespace
@@ -144,29 +195,32 @@ bool nccl_available(std::string* why) {
   return true;
 }
 
-std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi) {
+std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi, double init_timeout_s) {
+  // A rank that dies or stalls during init (ncclCommInitRank waits for every peer) must not
+  // hang the others: the watchdog aborts the job with the step that did not finish.
+  Watchdog dog(mpi, init_timeout_s);
+  std::string step = "NCCL communicator init: picking GPUs";
+  WatchScope watch(&dog, [&] { return step; });
   // Every rank must agree before any NCCL call, or a rank without a GPU would hang the rest.
-  std::string why;
-  int ndev = 0, lr = -1;
-  if (nccl_available(&why)) {
-    cudaGetDeviceCount(&ndev);
-    // runners/launch/rank_env.sh binds one GPU per rank (CUDA_VISIBLE_DEVICES): use it.
-    lr = std::getenv("TANDEM_GPU_BOUND") ? 0 : local_rank(mpi);
-    if (lr >= ndev) why = cat("local rank ", lr, " has no GPU of its own (", ndev, " visible)");
-  }
-  const std::vector<std::string> whys = all_gather_strings(mpi, why);
-  for (int r = 0; r < mpi.size(); ++r)
-    if (!whys[size_t(r)].empty())
-      throw_unsupported(cat("NCCL backend: rank ", r, " (of ", mpi.size(), "): ", whys[size_t(r)]),
-                        "run on GPU nodes with at most one rank per GPU");
-  CUDA_CHECK(cudaSetDevice(lr));
-  ncclUniqueId id;
-  if (mpi.rank() == 0) NCCL_CHECK(ncclGetUniqueId(&id));
+  int gpu = -1;
+  agree(mpi, pick_gpu(mpi, &gpu), ErrorKind::unsupported,
+        "run on GPU nodes with at most one rank per GPU");
+  // Rank 0's ncclGetUniqueId result goes to every rank before the id does: a failure there
+  // is reported by all ranks instead of leaving them in MPI_Bcast.
+  step = "NCCL communicator init: ncclGetUniqueId on rank 0 and its broadcast";
+  ncclUniqueId id{};
+  std::string id_error;
+  if (mpi.rank() == 0)
+    if (ncclResult_t e = ncclGetUniqueId(&id); e != ncclSuccess)
+      id_error = cat("ncclGetUniqueId failed: ", ncclGetErrorString(e));
+  agree(mpi, id_error, ErrorKind::internal,
+        "check NCCL_SOCKET_IFNAME / NCCL_DEBUG=INFO on rank 0's host");
   if (MPI_Bcast(&id, int(sizeof id), MPI_BYTE, 0, mpi.handle()) != MPI_SUCCESS)
     throw Error(ErrorKind::internal, "MPI_Bcast of the NCCL unique id failed");
+  step = cat("NCCL communicator init: ncclCommInitRank (", mpi.size(), " ranks, GPU ", gpu, ")");
   ncclComm_t comm = nullptr;
   NCCL_CHECK(ncclCommInitRank(&comm, mpi.size(), id, mpi.rank()));
-  return std::make_unique<NcclCommunicator>(comm, lr, &mpi, nullptr);
+  return std::make_unique<NcclCommunicator>(comm, gpu, &mpi, nullptr);
 }
 
 }  // namespace tandem::comm
@@ -178,7 +232,7 @@ bool nccl_available(std::string* why) {
   if (why) *why = "this tandem was built without NCCL (no CUDA toolkit or nccl.h found)";
   return false;
 }
-std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator&) {
+std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator&, double) {
   std::string why;
   nccl_available(&why);
   throw_unsupported("NCCL backend: " + why, "configure with CUDA and NCCL installed");

@@ -9,7 +9,9 @@
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/cuda/cuda_memory.h"
+#include "engine/cuda/device_faults.h"
 #include "engine/cuda/cuda_prims.h"
+#include "engine/cuda/cuda_timing.h"
 #include "engine/cuda/dot_cuda.h"
 #include "engine/cuda/lstm_cudnn.h"
 #include "engine/ir/primitive.h"
@@ -38,6 +40,7 @@ void copy_between(void* dst, Device dd, const void* src, Device sd, size_t bytes
     count_cuda_host_transfer();
     use_cuda_device(sd.index);
     CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    check_device_faults(sd.index);  // the copy waited for the device: report its faults
   } else {
     std::memcpy(dst, src, bytes);
   }
@@ -60,6 +63,7 @@ void register_cuda_impls() {
   register_structure_cuda_impls();
   register_reduction_cuda_impls();
   register_control_cuda_impls();
+  register_cuda_eqn_clock();
 }
 
 }  // namespace tandem

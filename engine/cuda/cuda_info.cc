@@ -8,6 +8,7 @@
 
 #include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_device.h"
+#include "engine/cuda/device_faults.h"
 #if TANDEM_HAVE_CUDNN
 #include <cudnn.h>
 #endif
@@ -99,6 +100,7 @@ std::string cudnn_version() {
 void cuda_synchronize(int index) {
   use_cuda_device(index);
   CUDA_CHECK(cudaDeviceSynchronize());
+  check_device_faults(index);
 }
 
 void use_cuda_device(int index) {

@@ -16,6 +16,18 @@ namespace {
 
 std::atomic<int64_t> g_host_transfers{0};
 
+// cuda_host_mirror's copies by device address; `g_mirrors_used` spares every free the lock
+// while no impl has asked for a mirror. Never destroyed (see pool_ready).
+std::atomic<bool> g_mirrors_used{false};
+std::mutex& mirror_mutex() {
+  static std::mutex& mu = *new std::mutex;
+  return mu;
+}
+std::map<const void*, Tensor>& mirrors() {
+  static auto& m = *new std::map<const void*, Tensor>;
+  return m;
+}
+
 // Whether cuda:index has memory pools (every driver since CUDA 11.2 on a supported GPU);
 // the first call configures its default pool to keep freed memory reserved.
 // Never destroyed: buffers held in static caches (the executor's uploaded literals) are
@@ -82,6 +94,10 @@ void* cuda_pool_alloc(size_t bytes, int index) {
 // all work already queued on the default stream, so a kernel still reading the buffer is safe.
 void cuda_pool_free(void* p, int index) {
   if (!p) return;
+  if (g_mirrors_used.load()) {
+    std::lock_guard<std::mutex> g(mirror_mutex());
+    mirrors().erase(p);
+  }
   cudaError_t e = cudaSetDevice(index);
   if (e == cudaSuccess) e = pool_ready(index) ? cudaFreeAsync(p, 0) : cudaFree(p);
   if (e != cudaSuccess && e != cudaErrorCudartUnloading) {
@@ -103,6 +119,15 @@ CudaPoolStats cuda_pool_stats(int index) {
   CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemHigh, &v));
   s.reserved_high_bytes = int64_t(v);
   return s;
+}
+
+Tensor cuda_host_mirror(const Tensor& t) {
+  if (t.device().kind != DeviceKind::cuda) return t;
+  std::lock_guard<std::mutex> g(mirror_mutex());
+  g_mirrors_used.store(true);
+  Tensor& m = mirrors()[t.raw()];
+  if (!m.defined() || m.type() != t.type()) m = t.to(Device::cpu());  // a view may retype it
+  return m;
 }
 
 int64_t cuda_host_transfer_count() { return g_host_transfers.load(); }

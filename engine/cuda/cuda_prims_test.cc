@@ -1,12 +1,15 @@
 // GPU tests of the primitive impls and of the timing rules (label gpu; each skips with the
 // reason when no device is visible). Bit-exact where the CPU and GPU compute the same
-// function (conversions, max, layout), and the timed-region rule: after a warm-up run and
-// with inputs already on the device, running a program makes no host<->device copy, asks
-// the driver for no memory, and leaves the Allocator's live bytes where they were.
+// function (conversions, max, layout), i32 division by zero reported without a per-call
+// sync, and the timed-region rule: after a warm-up run and with inputs already on the
+// device, running a program — scan, reductions, i32 div, a k = 0 dot, the cuDNN LSTM —
+// makes no host<->device copy, asks the driver for no memory, and leaves the Allocator's
+// live bytes where they were.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "engine/core/allocator.h"
@@ -16,6 +19,7 @@
 #include "engine/cuda/cuda_timing.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
+#include "engine/prims/lstm.h"
 
 namespace tandem {
 namespace {
@@ -82,18 +86,57 @@ TEST(CudaPrims, MaxAndLayoutBitsMatchCpu) {
   }
 }
 
+// The kernel raises a device flag; the host reports it when it next waits for the device
+// (device_faults.h): on the download of the result, and on cuda_synchronize.
 TEST(CudaPrims, IntegerDivisionByZeroIsBadInput) {
   SKIP_WITHOUT_GPU();
   Program p = trace({AType{{3}, DType::i32}, AType{{3}, DType::i32}},
                     [](Builder& b, const V& a) { return V{b.bind1("div", {a[0], a[1]})}; });
-  std::vector<Tensor> in = {Tensor::from_f64({1, 2, 3}, {3}, DType::i32),
-                            Tensor::from_f64({1, 0, 1}, {3}, DType::i32)};
-  try {
-    Executor(Device::cuda()).run(p, in);
-    FAIL() << "division by zero was not reported";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::bad_input) << e.what();
+  Tensor x = Tensor::from_f64({1, 2, 3}, {3}, DType::i32);
+  Tensor bad = Tensor::from_f64({1, 0, 1}, {3}, DType::i32), good = Tensor::from_f64({1, 2, 3}, {3}, DType::i32);
+  auto expect_bad_input = [](const std::function<void()>& f, const char* when) {
+    try {
+      f();
+      ADD_FAILURE() << "division by zero was not reported " << when;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input) << e.what();
+    }
+  };
+  std::vector<Tensor> out = Executor(Device::cuda()).run(p, {x, bad});
+  expect_bad_input([&] { out[0].to(Device::cpu()); }, "on download");
+  EXPECT_EQ(run_on(Device::cuda(), p, {x, good})[0].to_f64(), (std::vector<double>{1, 1, 1}))
+      << "a reported fault must be cleared";
+  Executor(Device::cuda()).run(p, {x, bad});
+  expect_bad_input([] { cuda_synchronize(0); }, "on cuda_synchronize");
+}
+
+// After a warm-up run, with inputs already on the device: the run makes no host<->device
+// copy, asks the driver for no memory and leaves the Allocator's live bytes where they were.
+void expect_timed_run_is_clean(const Program& p, const std::vector<Tensor>& host_in, const char* what) {
+  Device d = Device::cuda();
+  std::vector<Tensor> in;
+  for (const Tensor& t : host_in) in.push_back(t.to(d));
+  Executor(d).run(p, in);  // warm-up: fills the pool, uploads the literals once
+  cuda_synchronize(d.index);
+  Allocator& a = Allocator::instance();
+  int64_t live = a.stats(d).live_bytes, copies = cuda_host_transfer_count();
+  CudaPoolStats pool = cuda_pool_stats(d.index);
+  double s = cuda_event_seconds(d.index, [&] { Executor(d).run(p, in); });
+  EXPECT_GT(s, 0.0) << what;
+  EXPECT_EQ(cuda_host_transfer_count(), copies) << what << ": the timed run copied between host and device";
+  EXPECT_EQ(cuda_pool_stats(d.index).reserved_high_bytes, pool.reserved_high_bytes)
+      << what << ": the timed run asked the driver for memory";
+  EXPECT_EQ(a.stats(d).live_bytes, live) << what << ": the timed run leaked device memory";
+}
+
+std::vector<Tensor> sine_inputs(const Program& p) {
+  std::vector<Tensor> in;
+  for (const AType& t : p.in_types()) {
+    std::vector<double> vals(size_t(num_elements(t.shape)));
+    for (size_t i = 0; i < vals.size(); ++i) vals[i] = std::sin(double(i));
+    in.push_back(Tensor::from_f64(vals, t.shape, t.dtype));
   }
+  return in;
 }
 
 TEST(CudaPrims, TimedRunMakesNoHostCopyAndNoDriverAllocation) {
@@ -107,24 +150,58 @@ TEST(CudaPrims, TimedRunMakesNoHostCopyAndNoDriverAllocation) {
     V s = scan(body, {}, {a[0]}, {a[1]}, 32, false);
     return V{s[0], reduce_max(s[1], {0}), transpose(a[1], {1, 0})};
   });
-  Device d = Device::cuda();
-  std::vector<Tensor> in;
-  for (const AType& t : p.in_types()) {
-    std::vector<double> vals(size_t(num_elements(t.shape)));
-    for (size_t i = 0; i < vals.size(); ++i) vals[i] = std::sin(double(i));
-    in.push_back(Tensor::from_f64(vals, t.shape, t.dtype).to(d));
+  expect_timed_run_is_clean(p, sine_inputs(p), "scan program");
+  // i32 division (its zero-divisor check) and a dot_general with an empty contraction.
+  Program q = trace({AType{{8}, DType::i32}, AType{{8}, DType::i32}, AType{{4, 0}, DType::f32},
+                     AType{{0, 5}, DType::f32}},
+                    [](Builder&, const V& a) { return V{div(a[0], a[1]), dot(a[2], a[3], "HIGHEST")}; });
+  std::vector<Tensor> qin = {Tensor::from_f64({7, -7, 9, 100, 3, 5, 1, 0}, {8}, DType::i32),
+                             Tensor::from_f64({2, 3, -4, 7, 1, 5, 9, 6}, {8}, DType::i32),
+                             Tensor::empty({4, 0}, DType::f32), Tensor::empty({0, 5}, DType::f32)};
+  expect_timed_run_is_clean(q, qin, "i32 div and k = 0 dot");
+  EXPECT_EQ(run_on(Device::cuda(), q, qin)[1].to_f64(), std::vector<double>(20, 0.0))
+      << "a k = 0 dot_general is all zeros";
+}
+
+// set_timing on CUDA times each equation with events: one record per equation, each a
+// device time no longer than the event-timed whole run it belongs to.
+TEST(CudaPrims, EquationTimesAreDeviceTimes) {
+  SKIP_WITHOUT_GPU();
+  Program p = trace({AType{{1 << 22}, DType::f32}}, [](Builder&, const V& a) {
+    return V{reduce_sum(tanh(a[0]) * 2.0, {0})};
+  });
+  std::vector<Tensor> in = {sine_inputs(p)[0].to(Device::cuda())};
+  Executor warm(Device::cuda());
+  warm.run(p, in);
+  Executor e(Device::cuda());
+  e.set_timing(true);
+  double whole = cuda_event_seconds(0, [&] { e.run(p, in); });
+  ASSERT_EQ(e.timings().size(), p.eqns.size());
+  double sum = 0;
+  for (const EqnTiming& t : e.timings()) {
+    EXPECT_GT(t.seconds, 0.0) << t.prim;
+    sum += t.seconds;
   }
-  Executor(d).run(p, in);  // warm-up: fills the pool, uploads the literals once
-  cuda_synchronize(d.index);
-  Allocator& a = Allocator::instance();
-  int64_t live = a.stats(d).live_bytes, copies = cuda_host_transfer_count();
-  CudaPoolStats pool = cuda_pool_stats(d.index);
-  double s = cuda_event_seconds(d.index, [&] { Executor(d).run(p, in); });
-  EXPECT_GT(s, 0.0);
-  EXPECT_EQ(cuda_host_transfer_count(), copies) << "the timed run copied between host and device";
-  EXPECT_EQ(cuda_pool_stats(d.index).reserved_high_bytes, pool.reserved_high_bytes)
-      << "the timed run asked the driver for memory";
-  EXPECT_EQ(a.stats(d).live_bytes, live) << "the timed run leaked device memory";
+  EXPECT_LE(sum, whole * 1.001) << "equation events lie inside the run's events";
+}
+
+TEST(CudaPrims, TimedLstmMakesNoHostCopyAndNoDriverAllocation) {
+  SKIP_WITHOUT_GPU();
+#if !TANDEM_HAVE_CUDNN
+  GTEST_SKIP() << "built without cuDNN";
+#endif
+  // The sequence lengths are read on the host once per buffer (cuda_host_mirror), not per call.
+  const LstmConfig c{3, 4, 2, 5, 2, true};
+  const Shape state{c.pseudo_layers(), c.batch, c.hidden};
+  const int64_t nw = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
+  Builder b;
+  std::vector<Value> in = {b.input({c.batch, c.seq, c.input}, DType::f32), b.input(state, DType::f32),
+                           b.input(state, DType::f32), b.input({nw}, DType::f32),
+                           b.input({c.batch}, DType::i32)};
+  Program p = b.build(b.bind("lstm_fwd", in, lstm_params(c, "HIGHEST")));
+  std::vector<Tensor> host = sine_inputs(p);
+  host[4] = Tensor::from_f64({4, 1, 3}, {c.batch}, DType::i32);
+  expect_timed_run_is_clean(p, host, "lstm_fwd");
 }
 
 }  // namespace

@@ -9,4 +9,8 @@ namespace tandem {
 
 double cuda_event_seconds(int index, const std::function<void()>& body);
 
+// Makes Executor::set_timing on CUDA devices time each equation with events (eqn_clock.h);
+// called with the CUDA impls' registration.
+void register_cuda_eqn_clock();
+
 }  // namespace tandem

@@ -139,7 +139,11 @@ Tensor dot_general(const Tensor& lhs_in, const Tensor& rhs_in, const cpu::DotPla
   const AlgorithmInfo& info = algorithm_info(alg);
   use_cuda_device(device.index);
   if (p.batch * p.m * p.n == 0) return Tensor::empty(p.out_shape, out_dtype, device);
-  if (p.k == 0) return Tensor::zeros(p.out_shape, out_dtype, device);
+  if (p.k == 0) {  // an empty sum: zero bits are 0 in every float dtype; no host upload
+    Tensor zero = Tensor::empty(p.out_shape, out_dtype, device);
+    CUDA_CHECK(cudaMemsetAsync(zero.raw(), 0, zero.nbytes(), 0));
+    return zero;
+  }
   Tensor lhs = lhs_in.to(device), rhs = rhs_in.to(device);
   int dev = device.index;
 

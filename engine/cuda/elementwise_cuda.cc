@@ -1,12 +1,14 @@
 // CUDA impls of the elementwise primitives: unary math, integer_pow, binary arithmetic,
 // compare, select and convert_element_type. Each validates through the shape rule, takes
 // its output from the Allocator on the context's device and launches one kernel
-// (elementwise_kernels.cu); nothing but i32 division's error flag comes back to the host.
+// (elementwise_kernels.cu); nothing comes back to the host (i32 division's error flag is
+// read later, see device_faults.h).
 #include <utility>
 
 #include "engine/core/error.h"
 #include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_prims.h"
+#include "engine/cuda/device_faults.h"
 #include "engine/cuda/elementwise_kernels.h"
 
 namespace tandem {
@@ -43,18 +45,12 @@ Impl binary_impl(std::string name, BinaryOp op) {
     AType t = checked_out_types(name, in, p)[0];
     Device d = current_device(ctx);
     Tensor out = Tensor::empty(t.shape, t.dtype, d);
-    // Integer division by zero is bad input on the CPU; here a device flag says so, read
-    // back after the kernel (the one host round trip of this file, i32 div only).
+    // Integer division by zero is bad input on the CPU; here the kernel raises a fault flag
+    // that the host reads when it next waits for the device (device_faults.h): no copy and
+    // no synchronisation per call.
     bool flag = op == BinaryOp::div && t.dtype == DType::i32;
-    Tensor div_by_zero;
-    if (flag) {
-      div_by_zero = Tensor::empty({}, DType::i32, d);
-      CUDA_CHECK(cudaMemsetAsync(div_by_zero.raw(), 0, sizeof(int), 0));
-    }
     cuda_impl::binary(op, t.dtype, operand(in[0], t), operand(in[1], t), out.raw(), out.numel(),
-                      flag ? div_by_zero.data<int>() : nullptr);
-    if (flag && div_by_zero.to(Device::cpu()).data<int>()[0] != 0)
-      throw_bad_input("div: integer division by zero");
+                      flag ? device_fault_flag(d.index, DeviceFault::int_division_by_zero) : nullptr);
     return std::vector<Tensor>{out};
   };
 }

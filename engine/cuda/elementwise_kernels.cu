@@ -87,7 +87,9 @@ struct Arith {
     else if constexpr (Op == BinaryOp::div) {
       if constexpr (std::is_integral_v<C>) {
         if (b == 0) {
-          atomicExch(div_by_zero, 1);
+          // A plain store: every writer stores 1, and the flag may live in mapped host
+          // memory (device_faults.h), where atomics need platform support.
+          *div_by_zero = 1;
           r = 0;
         } else {
           r = a / b;

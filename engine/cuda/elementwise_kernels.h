@@ -24,8 +24,8 @@ struct Operand {
 void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n);
 // y[i] = x[i]^e by square-and-multiply (e >= 0 for i32; the caller checks).
 void integer_pow(DType t, const void* x, void* y, int64_t n, int64_t e);
-// out[i] = op(a[i], b[i]). Integer div by zero sets *div_by_zero (device int, zeroed by the
-// caller) and writes 0; the caller reads the flag back and reports bad input.
+// out[i] = op(a[i], b[i]). Integer div by zero sets *div_by_zero to 1 (a fault flag the
+// device can address, device_faults.h) and writes 0; the host reports it later.
 void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, int* div_by_zero);
 // out[i] (bool as uint8_t) = a[i] <dir> b[i], every dtype.
 void compare(CompareDir dir, DType t, Operand a, Operand b, uint8_t* out, int64_t n);

@@ -1,6 +1,9 @@
 // cuDNN LSTM impls (see lstm_cudnn.h). A plan (RNN, dropout and state descriptors, weight
 // layout verified) is cached per device and shape; workspace and reserve are sized exactly
-// by cudnnGetRNNTempSpaceSizes for the call's batch and lengths.
+// by cudnnGetRNNTempSpaceSizes for the call's batch and lengths. Nothing waits for the
+// device: cuDNN runs on the default stream, where the pool also orders the frees of the
+// call's workspace and reserve (cuda_memory.h), and descriptors are host objects cuDNN has
+// finished with when the call returns (as jaxlib destroys its own right after the call).
 #include "engine/cuda/lstm_cudnn.h"
 
 #include <map>
@@ -15,6 +18,7 @@
 #if TANDEM_HAVE_CUDNN
 #include "engine/core/check_cudnn.h"
 #include "engine/cuda/cuda_device.h"
+#include "engine/cuda/cuda_memory.h"
 
 namespace tandem {
 namespace {
@@ -152,7 +156,9 @@ Setup setup(const std::vector<Tensor>& f, const Params& p) {
   for (const Tensor& x : f) t.push_back(x.type());
   Setup s{lstm_config(t, p), lstm_allow_tf32(p.get_string("precision", "HIGHEST")),
           f[0].device().index, nullptr, {}};
-  s.lens = checked_lstm_lengths(f[4], s.c);
+  // cuDNN's data descriptors take the lengths on the host (so does jaxlib's RNN kernel,
+  // which copies them back and synchronises on every call): read once per buffer instead.
+  s.lens = checked_lstm_lengths(cuda_host_mirror(f[4]), s.c);
   use_cuda_device(s.dev);
   s.h = cudnn_handle(s.dev);
   return s;
@@ -189,13 +195,12 @@ std::vector<Tensor> backward(const std::vector<Tensor>& in, const Params& p, Ten
     dw = *dw_acc;
   } else {
     dw = Tensor::empty(f[3].shape(), DType::f32, d);
-    CUDA_CHECK(cudaMemset(dw.raw(), 0, dw.nbytes()));  // BackwardWeights adds into dw
+    CUDA_CHECK(cudaMemsetAsync(dw.raw(), 0, dw.nbytes(), 0));  // BackwardWeights adds into dw
   }
   CUDNN_CHECK(cudnnRNNBackwardWeights_v8(s.h, plan.rnn, CUDNN_WGRAD_MODE_ADD, f[4].data<int32_t>(),
                                          k.x, f[0].raw(), plan.state, f[1].raw(), k.y, y.raw(),
                                          plan.weight_bytes, dw.raw(), k.work_bytes, k.work.raw(),
                                          k.reserve_bytes, k.reserve.raw()));
-  CUDA_CHECK(cudaDeviceSynchronize());  // the Call's buffers are freed on return
   return {dx, dh0, dc0, dw};
 }
 
@@ -216,7 +221,6 @@ std::vector<Tensor> lstm_fwd_cudnn(const std::vector<Tensor>& f, const Params& p
   Tensor y = Tensor::empty({s.c.batch, s.c.seq, s.c.dirs() * s.c.hidden}, DType::f32, d);
   Tensor hn = Tensor::empty(f[1].shape(), DType::f32, d), cn = Tensor::empty(f[2].shape(), DType::f32, d);
   forward(s, plan, k, f, y, hn, cn);
-  CUDA_CHECK(cudaDeviceSynchronize());
   return {y, hn, cn};
 }
 

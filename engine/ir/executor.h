@@ -21,6 +21,8 @@ class Executor {
   explicit Executor(Device device = Device::cpu()) : device_(device) {}
   // Inputs must match the program's input types; they are moved to the device if needed.
   std::vector<Tensor> run(const Program& program, const std::vector<Tensor>& inputs);
+  // Times each equation with the device's clock (eqn_clock.h): wall time on the CPU,
+  // device time between CUDA events on a GPU.
   void set_timing(bool on) { timing_ = on; }
   // Called before every equation runs, in sub-programs (scan, checkpoint bodies) too: a
   // count of what really executes (the remat tests compare it with the recompute counts).
