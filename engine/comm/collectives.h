@@ -39,13 +39,18 @@ class Collectives {
   std::map<Groups, std::unique_ptr<Communicator>> groups_;
 };
 
-// Reductions. psum/pmax/pmin keep shape and dtype; pmean of integers is f32.
+// Reductions (the rules, with JAX's where they differ, are in docs/COLLECTIVES.md).
+// psum/pmax/pmin keep shape and dtype, except psum of bool: an i32 count (JAX); pmax/pmin
+// of bool are any/all. pmax/pmin: NaN on any member gives NaN, and -0 < +0, on every
+// backend. pmean: sum in the input dtype, then / the member's own group size; integers and
+// bool give f32. all_reduce_into takes no bool.
 Tensor psum(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pmax(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pmin(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pmean(Collectives& c, const Tensor& x, const Groups& g = {});
 void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor& out, const Groups& g = {});
-// i32: the lowest axis index holding the max / min, elementwise.
+// i32: the lowest axis index holding the max / min, elementwise (a NaN max / min: the
+// lowest index holding a NaN).
 Tensor pargmax(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pargmin(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor axis_index(Collectives& c, const Groups& g = {});  // i32 scalar
