@@ -6,9 +6,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/nccl_communicator.h"
+#include "engine/core/error.h"
 
 namespace tandem::comm {
 namespace {
@@ -73,6 +76,27 @@ TEST_P(FloatDType, PsumOfOnlyNegativeZerosIsNegativeZero) {
   const Tensor s = psum(ctx(), Tensor::from_f64({-0.0, -0.0}, {2}, GetParam()));
   EXPECT_EQ(v(s)[0], 0.0);
   EXPECT_TRUE(std::signbit(v(s)[0]) && std::signbit(v(s)[1]));
+}
+
+// NCCL on device buffers: pmax / pmin go through the order keys (ncclMax on floats would
+// drop the NaN). Skips with the reason without a CUDA+NCCL build or a GPU per rank.
+TEST_P(FloatDType, NcclPmaxPminFollowTheSameRule) {
+  std::unique_ptr<Communicator> nccl;
+  try {
+    nccl = make_nccl_communicator(mpi_world());
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::unsupported) throw;
+    GTEST_SKIP() << e.what();
+  }
+  Collectives c(*nccl);
+  const Tensor x = Tensor::from_f64(nan_row(me()), {int64_t(n() + 3)}, GetParam()).to(nccl->device());
+  const std::vector<double> mx = v(pmax(c, x).to(Device::cpu())), mn = v(pmin(c, x).to(Device::cpu()));
+  for (int e = 0; e <= n(); ++e)
+    EXPECT_TRUE(std::isnan(mx[size_t(e)]) && std::isnan(mn[size_t(e)])) << "element " << e;
+  EXPECT_EQ(mx[size_t(n() + 1)], 0.0);
+  EXPECT_EQ(mn[size_t(n() + 1)], -double(n() - 1));
+  EXPECT_EQ(std::signbit(mx[size_t(n() + 2)]), n() == 1);
+  EXPECT_TRUE(std::signbit(mn[size_t(n() + 2)]));
 }
 
 INSTANTIATE_TEST_SUITE_P(MPI, FloatDType, ::testing::Values(DType::f64, DType::f32, DType::f16, DType::bf16),
