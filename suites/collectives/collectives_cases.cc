@@ -236,6 +236,9 @@ CaseResult check_collective(comm::Collectives& c, const CollSpec& s) {
   r.correctness["rank0"] = rep.to_json();
   r.correctness["tolerance"] = spec.why;
   r.info["ranks"] = c.world().size();
+  // Which rule a pmean case checks (docs/COLLECTIVES.md): with uneven groups, JAX would
+  // divide every group's sum by the first group's size.
+  if (s.op == "pmean") r.info["rule"] = "pmean divides by the member's own group size";
   for (int k = 0; k < c.world().size(); ++k)
     if (!msgs[size_t(k)].empty()) {
       r.verdict = Verdict::fail;
