@@ -78,6 +78,22 @@ Tensor pshuffle(Collectives& c, const Tensor& x, const std::vector<int>& perm);
 Tensor pbroadcast(Collectives& c, const Tensor& x, int source, const Groups& g = {});
 void pbroadcast_into(Collectives& c, const Tensor& x, const Tensor& out, int source, const Groups& g = {});
 
+// pgather (jax.lax.pgather over the group axis): out[j...] = x of the member at position
+// idx[j...], shape idx.shape + x.shape, the same on every member; idx is i32 (host), equal on
+// every rank, each index clamped into [0, G) as XLA's gather clamps.
+Tensor pgather(Collectives& c, const Tensor& x, const Tensor& idx, const Groups& g = {});
+
+// A device mesh (jax.sharding.Mesh): named axes and their sizes, ranks in row-major order.
+struct Mesh {
+  std::vector<std::pair<std::string, int>> axes;
+};
+// The groups of a collective over `names`, one or several of the mesh's axes (JAX's
+// axis_name=('x','y')): members differ only in those axes and are listed by their index in
+// the combined axis, row-major over `names` as given. axis_index_groups, when given, split
+// that combined axis (the groups per axis). Pass the result as any op's groups.
+Groups mesh_groups(const Mesh& m, const std::vector<std::string>& names, int world_size,
+                   const Groups& axis_index_groups = {});
+
 // ragged_all_to_all (JAX's argument names; offsets and sizes in rows of the leading axis).
 struct RaggedOffsets {
   std::vector<int64_t> input_offsets, send_sizes, output_offsets, recv_sizes;
