@@ -257,6 +257,26 @@ PerRank pbroadcast(const PerRank& xs, int source, const Groups& groups) {
   return out;
 }
 
+PerRank pgather(const PerRank& xs, const std::vector<int64_t>& idx_shape, const std::vector<int64_t>& idx,
+                const Groups& groups) {
+  check_same(xs, "pgather");
+  const Groups g = check_groups(groups, int(xs.size()), true, "pgather");
+  require(shape_numel(idx_shape) == int64_t(idx.size()), str("pgather", "idx does not fill its shape"));
+  std::vector<int64_t> shape = idx_shape;
+  shape.insert(shape.end(), xs[0].shape.begin(), xs[0].shape.end());
+  PerRank out(xs.size());
+  for (const auto& members : g) {
+    Array y = full(shape, xs[0].dtype, 0);
+    const size_t row = xs[0].data.size();
+    for (size_t j = 0; j < idx.size(); ++j) {
+      const int64_t k = std::min<int64_t>(std::max<int64_t>(idx[j], 0), int64_t(members.size()) - 1);
+      std::copy(xs[members[k]].data.begin(), xs[members[k]].data.end(), y.data.begin() + j * row);
+    }
+    for (int r : members) out[r] = y;
+  }
+  return out;
+}
+
 PerRank ragged_all_to_all(const std::vector<RaggedArgs>& args, const Groups& groups) {
   const char* op = "ragged_all_to_all";
   const int n = int(args.size());

@@ -60,6 +60,11 @@ PerRank pshuffle(const PerRank& xs, const std::vector<int>& perm);
 // pbroadcast: every member gets the input of the member at position `source` of its group.
 PerRank pbroadcast(const PerRank& xs, int source, const Groups& groups = {});
 
+// pgather: every member gets stack(group inputs)[idx], shape idx.shape + x.shape; idx is one
+// index array for all ranks, each index clamped into [0, G) (XLA's gather clamps).
+PerRank pgather(const PerRank& xs, const std::vector<int64_t>& idx_shape, const std::vector<int64_t>& idx,
+                const Groups& groups = {});
+
 // ragged_all_to_all arguments of one rank (JAX's names). K = len(offsets) = G * slices per
 // peer; slice k goes to member k / (K / G).
 struct RaggedArgs {
