@@ -3,19 +3,17 @@
 // row choice with clamped indices, against closed forms.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_test_world.h"
 #include "engine/core/error.h"
 
 namespace tandem::comm {
 namespace {
 
-Collectives& ctx() {
-  static Collectives c(mpi_world());
-  return c;
-}
-int me() { return mpi_world().rank(); }
-int n() { return mpi_world().size(); }
+using namespace mpi_test;
 double sum_of(const Groups& g) {  // psum of each rank's own index, for this rank's group
   for (const auto& grp : g)
     if (std::count(grp.begin(), grp.end(), me())) {

@@ -10,19 +10,14 @@
 
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_test_world.h"
 #include "engine/comm/nccl_communicator.h"
 #include "engine/core/error.h"
 
 namespace tandem::comm {
 namespace {
 
-Collectives& ctx() {
-  static Collectives c(mpi_world());
-  return c;
-}
-int me() { return mpi_world().rank(); }
-int n() { return mpi_world().size(); }
-std::vector<double> v(const Tensor& t) { return t.to_f64(); }
+using namespace mpi_test;
 
 // Rank r's i32 input: element 0 is 2^24 + 1 on rank 0 and 1 elsewhere (summing f32-rounded
 // inputs loses the +1s from 2 ranks on); element 1 is 2^28 + 3r + 1.
