@@ -70,6 +70,12 @@ TEST(Collectives, NanSignedZerosAndBool) {
   EXPECT_EQ(b[0].data, Values{2});
 }
 
+TEST(Collectives, PgatherStacksByClampedIndex) {
+  PerRank y = pgather(scalars({5, 6, 7, 8}), {3}, {3, -1, 9}, {{2, 0}, {1, 3}});
+  EXPECT_EQ(y[0].shape, Shape{3});
+  EXPECT_EQ(values_of(y), (std::vector<Values>{{5, 7, 5}, {8, 6, 8}, {5, 7, 5}, {8, 6, 8}}));
+}
+
 TEST(Collectives, PmaxPminArgmax) {
   PerRank xs = scalars({3, 7, 7, 1});
   EXPECT_EQ(pmax(xs)[0].data, Values{7});
