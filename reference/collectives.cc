@@ -63,12 +63,14 @@ PerRank reduce(const PerRank& xs, const Groups& groups, Red red, const char* op)
   PerRank out(xs.size());
   for (const auto& members : g) {
     Array acc = xs[members[0]];
+    if (acc.dtype == DType::pred && red == Red::sum) acc.dtype = DType::i32;  // JAX: a count
     for (size_t m = 1; m < members.size(); ++m)
       for (size_t i = 0; i < acc.data.size(); ++i) {
         double v = xs[members[m]].data[i];
         double& a = acc.data[i];
         if (red == Red::sum) a += v;
         else if (std::isnan(v) || std::isnan(a)) a = std::numeric_limits<double>::quiet_NaN();
+        else if (a == v) a = (red == Red::max) == std::signbit(a) ? v : a;  // max(-0,+0) = +0, min = -0
         else a = red == Red::max ? std::max(a, v) : std::min(a, v);
       }
     for (double& v : acc.data) v = round_to(acc.dtype, v);
@@ -76,6 +78,9 @@ PerRank reduce(const PerRank& xs, const Groups& groups, Red red, const char* op)
   }
   return out;
 }
+
+// pargmax/pargmin's match: equal, or both NaN (a NaN max is held by the first NaN's rank).
+bool same_value(double x, double best) { return x == best || (std::isnan(x) && std::isnan(best)); }
 
 PerRank argreduce(const PerRank& xs, const Groups& groups, Red red, const char* op) {
   const PerRank best = reduce(xs, groups, red, op);
@@ -86,7 +91,7 @@ PerRank argreduce(const PerRank& xs, const Groups& groups, Red red, const char* 
       Array idx = full(xs[r].shape, DType::i32, 0);
       for (size_t i = 0; i < idx.data.size(); ++i)
         for (size_t pos = 0; pos < members.size(); ++pos)
-          if (xs[members[pos]].data[i] == best[r].data[i]) { idx.data[i] = double(pos); break; }
+          if (same_value(xs[members[pos]].data[i], best[r].data[i])) { idx.data[i] = double(pos); break; }
       out[r] = idx;
     }
   return out;
@@ -134,7 +139,10 @@ PerRank pmean(const PerRank& xs, const Groups& groups) {
     for (size_t i = 0; i < acc.data.size(); ++i) {
       double s = 0;
       for (int r : members) s += xs[r].data[i];
-      acc.data[i] = round_to(out_t, s / double(members.size()));
+      const double n = double(members.size());
+      // Integers (JAX): the int32 sum (wrapping), converted to f32, divided in f32.
+      acc.data[i] = is_floating(xs[0].dtype) ? round_to(out_t, s / n)
+                                              : round_to(DType::f32, round_to(DType::f32, round_to(DType::i32, s)) / n);
     }
     for (int r : members) out[r] = acc;
   }
@@ -246,6 +254,26 @@ PerRank pbroadcast(const PerRank& xs, int source, const Groups& groups) {
   PerRank out(xs.size());
   for (const auto& members : g)
     for (int r : members) out[r] = xs[members[source]];
+  return out;
+}
+
+PerRank pgather(const PerRank& xs, const std::vector<int64_t>& idx_shape, const std::vector<int64_t>& idx,
+                const Groups& groups) {
+  check_same(xs, "pgather");
+  const Groups g = check_groups(groups, int(xs.size()), true, "pgather");
+  require(shape_numel(idx_shape) == int64_t(idx.size()), str("pgather", "idx does not fill its shape"));
+  std::vector<int64_t> shape = idx_shape;
+  shape.insert(shape.end(), xs[0].shape.begin(), xs[0].shape.end());
+  PerRank out(xs.size());
+  for (const auto& members : g) {
+    Array y = full(shape, xs[0].dtype, 0);
+    const size_t row = xs[0].data.size();
+    for (size_t j = 0; j < idx.size(); ++j) {
+      const int64_t k = std::min<int64_t>(std::max<int64_t>(idx[j], 0), int64_t(members.size()) - 1);
+      std::copy(xs[members[k]].data.begin(), xs[members[k]].data.end(), y.data.begin() + j * row);
+    }
+    for (int r : members) out[r] = y;
+  }
   return out;
 }
 

@@ -22,12 +22,16 @@ Groups check_groups(const Groups& groups, int n, bool equal_sizes, const char* o
 
 // psum / pmax / pmin: elementwise reduction within each group, f64 accumulation then one
 // rounding to the dtype (for small integer-valued inputs this is exact in every dtype).
+// pmax / pmin: a NaN anywhere gives NaN; -0 < +0. psum of only -0.0 is -0.0 (IEEE; JAX
+// gives +0.0). The rules are in docs/COLLECTIVES.md.
 PerRank psum(const PerRank& xs, const Groups& groups = {});
 PerRank pmax(const PerRank& xs, const Groups& groups = {});
 PerRank pmin(const PerRank& xs, const Groups& groups = {});
-// pmean: sum / group size; integer inputs give an f32 result (JAX: true division).
+// pmean: sum / the member's own group size (JAX divides by the first group's size);
+// integer inputs: the int32 sum, converted to f32, divided in f32 (JAX: true division).
 PerRank pmean(const PerRank& xs, const Groups& groups = {});
-// pargmax / pargmin: the (lowest) axis index holding the max / min, as i32, elementwise.
+// pargmax / pargmin: the (lowest) axis index holding the max / min, as i32, elementwise;
+// where the max / min is NaN, the lowest index holding a NaN (JAX's pargmax gives INT32_MAX).
 PerRank pargmax(const PerRank& xs, const Groups& groups = {});
 PerRank pargmin(const PerRank& xs, const Groups& groups = {});
 // axis_index: an i32 scalar per rank, its position within its group.
@@ -55,6 +59,11 @@ PerRank ppermute(const PerRank& xs, const std::vector<std::pair<int, int>>& perm
 PerRank pshuffle(const PerRank& xs, const std::vector<int>& perm);
 // pbroadcast: every member gets the input of the member at position `source` of its group.
 PerRank pbroadcast(const PerRank& xs, int source, const Groups& groups = {});
+
+// pgather: every member gets stack(group inputs)[idx], shape idx.shape + x.shape; idx is one
+// index array for all ranks, each index clamped into [0, G) (XLA's gather clamps).
+PerRank pgather(const PerRank& xs, const std::vector<int64_t>& idx_shape, const std::vector<int64_t>& idx,
+                const Groups& groups = {});
 
 // ragged_all_to_all arguments of one rank (JAX's names). K = len(offsets) = G * slices per
 // peer; slice k goes to member k / (K / G).

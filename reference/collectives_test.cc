@@ -3,6 +3,7 @@
 // all_to_all shapes) and against its own contract checks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "reference/collectives.h"
@@ -48,6 +49,31 @@ TEST(Collectives, PmeanOfIntegersIsFloat) {
   PerRank y = pmean(scalars({0, 1, 2, 3}), {{0, 1}, {2, 3}});
   EXPECT_EQ(y[0].dtype, DType::f32);
   EXPECT_EQ(values_of(y), (std::vector<Values>{{0.5}, {0.5}, {2.5}, {2.5}}));
+}
+
+TEST(Collectives, PmeanOfLargeIntegersSumsInInt32) {
+  // f32(2^24 + 1 + 1) / 2: exact in int32, then f32; summing f32 inputs would give 2^23.
+  EXPECT_EQ(pmean(scalars({16777217, 1}))[0].data, Values{8388609});
+}
+
+TEST(Collectives, NanSignedZerosAndBool) {
+  PerRank xs = scalars({1, NAN, 3, NAN}, DType::f32);
+  EXPECT_TRUE(std::isnan(pmax(xs)[0].data[0]) && std::isnan(pmin(xs)[0].data[0]));
+  EXPECT_EQ(pargmax(xs)[0].data, Values{1});  // the first NaN
+  EXPECT_EQ(pargmin(xs, {{3, 2}, {1, 0}})[0].data, Values{0});  // position of 3 in [3,2]
+  PerRank z = scalars({-0.0, 0.0, -0.0}, DType::f32);
+  EXPECT_FALSE(std::signbit(pmax(z)[0].data[0]));
+  EXPECT_TRUE(std::signbit(pmin(z)[0].data[0]));
+  EXPECT_TRUE(std::signbit(psum(scalars({-0.0, -0.0}, DType::f32))[0].data[0]));
+  PerRank b = psum(scalars({1, 0, 1}, DType::pred));
+  EXPECT_EQ(b[0].dtype, DType::i32);
+  EXPECT_EQ(b[0].data, Values{2});
+}
+
+TEST(Collectives, PgatherStacksByClampedIndex) {
+  PerRank y = pgather(scalars({5, 6, 7, 8}), {3}, {3, -1, 9}, {{2, 0}, {1, 3}});
+  EXPECT_EQ(y[0].shape, Shape{3});
+  EXPECT_EQ(values_of(y), (std::vector<Values>{{5, 7, 5}, {8, 6, 8}, {5, 7, 5}, {8, 6, 8}}));
 }
 
 TEST(Collectives, PmaxPminArgmax) {

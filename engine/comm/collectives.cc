@@ -5,6 +5,7 @@
 #include "engine/comm/collectives.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "engine/comm/collectives_impl.h"
@@ -92,14 +93,25 @@ void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor&
   const char* name = op == ReduceOp::sum ? "psum" : op == ReduceOp::max ? "pmax" : "pmin";
   Communicator& gc = prepare(c, name, c.validate ? sig(name, x, "", g) : std::string(), g, false, [&](int) {
     check_out(out, x.shape(), x.dtype(), name);
-    if (x.dtype() == DType::pred) throw_bad_input(cat(name, ": bool input"), "convert to i32 first, as JAX does");
+    if (x.dtype() == DType::pred)
+      throw_bad_input(cat(name, ": all_reduce_into of bool input"), "call psum/pmax/pmin, which convert bool as JAX does");
   });
   WatchScope w(c.watchdog, what(name, x, g));
   gc.all_reduce(x.raw(), out.raw(), x.numel(), x.dtype(), op);
 }
 
 namespace {
+// bool → i32 / i32 → bool through the host (bool reductions are rare; no device kernel).
+Tensor convert(const Tensor& x, DType t) {
+  return Tensor::from_f64(x.to(Device::cpu()).to_f64(), x.shape(), t).to(x.device());
+}
+
 Tensor reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g) {
+  // bool (JAX): psum counts the true inputs as int32; pmax / pmin are any / all, as bool.
+  if (x.dtype() == DType::pred) {
+    Tensor r = reduce(c, op, convert(x, DType::i32), g);
+    return op == ReduceOp::sum ? r : convert(r, DType::pred);
+  }
   Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
   all_reduce_into(c, op, x, out, g);
   return out;
@@ -111,13 +123,15 @@ Tensor pmin(Collectives& c, const Tensor& x, const Groups& g) { return reduce(c,
 
 Tensor pmean(Collectives& c, const Tensor& x, const Groups& g) {
   require_host(x, "pmean");
-  // Integers: the sum is taken in f32 (JAX divides after converting to float).
-  Tensor in = is_floating(x.dtype()) ? x : Tensor::from_f64(x.to_f64(), x.shape(), DType::f32);
-  Tensor s = psum(c, in, g);
+  // As JAX: psum in the input's own dtype (integers exactly, wrapping like int32), then
+  // v / n: integers convert the sum to f32 and divide in f32. Summing in f32 instead loses
+  // integers above 2^24. n is this member's own group size (docs/COLLECTIVES.md).
+  Tensor s = psum(c, x, g);
   const double n = double(c.group(g).size());
+  const DType out_t = is_floating(x.dtype()) ? x.dtype() : DType::f32;
   std::vector<double> v = s.to_f64();
-  for (double& e : v) e = in.dtype() == DType::f64 ? e / n : double(float(e) / float(n));
-  return Tensor::from_f64(v, x.shape(), in.dtype());
+  for (double& e : v) e = out_t == DType::f64 ? e / n : double(float(e) / float(n));
+  return Tensor::from_f64(v, x.shape(), out_t);
 }
 
 Tensor axis_index(Collectives& c, const Groups& g) {
@@ -133,7 +147,9 @@ Tensor arg_reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g)
   // Ranks holding the best value offer their axis index; the lowest one wins (pmin).
   std::vector<double> xv = x.to_f64(), bv = best.to_f64(), idx(xv.size());
   const double me = c.axis_index(g);
-  for (size_t i = 0; i < xv.size(); ++i) idx[i] = xv[i] == bv[i] ? me : 2147483647.0;
+  // A NaN best (pmax/pmin propagate NaN) is held by the ranks holding a NaN.
+  for (size_t i = 0; i < xv.size(); ++i)
+    idx[i] = xv[i] == bv[i] || (std::isnan(xv[i]) && std::isnan(bv[i])) ? me : 2147483647.0;
   return pmin(c, Tensor::from_f64(idx, x.shape(), DType::i32), g);
 }
 }  // namespace

@@ -39,13 +39,18 @@ class Collectives {
   std::map<Groups, std::unique_ptr<Communicator>> groups_;
 };
 
-// Reductions. psum/pmax/pmin keep shape and dtype; pmean of integers is f32.
+// Reductions (the rules, with JAX's where they differ, are in docs/COLLECTIVES.md).
+// psum/pmax/pmin keep shape and dtype, except psum of bool: an i32 count (JAX); pmax/pmin
+// of bool are any/all. pmax/pmin: NaN on any member gives NaN, and -0 < +0, on every
+// backend. pmean: sum in the input dtype, then / the member's own group size; integers and
+// bool give f32. all_reduce_into takes no bool.
 Tensor psum(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pmax(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pmin(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pmean(Collectives& c, const Tensor& x, const Groups& g = {});
 void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor& out, const Groups& g = {});
-// i32: the lowest axis index holding the max / min, elementwise.
+// i32: the lowest axis index holding the max / min, elementwise (a NaN max / min: the
+// lowest index holding a NaN).
 Tensor pargmax(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor pargmin(Collectives& c, const Tensor& x, const Groups& g = {});
 Tensor axis_index(Collectives& c, const Groups& g = {});  // i32 scalar
@@ -72,6 +77,22 @@ Tensor pshuffle(Collectives& c, const Tensor& x, const std::vector<int>& perm);
 // Every member gets the input of the member at position `source` of its group.
 Tensor pbroadcast(Collectives& c, const Tensor& x, int source, const Groups& g = {});
 void pbroadcast_into(Collectives& c, const Tensor& x, const Tensor& out, int source, const Groups& g = {});
+
+// pgather (jax.lax.pgather over the group axis): out[j...] = x of the member at position
+// idx[j...], shape idx.shape + x.shape, the same on every member; idx is i32 (host), equal on
+// every rank, each index clamped into [0, G) as XLA's gather clamps.
+Tensor pgather(Collectives& c, const Tensor& x, const Tensor& idx, const Groups& g = {});
+
+// A device mesh (jax.sharding.Mesh): named axes and their sizes, ranks in row-major order.
+struct Mesh {
+  std::vector<std::pair<std::string, int>> axes;
+};
+// The groups of a collective over `names`, one or several of the mesh's axes (JAX's
+// axis_name=('x','y')): members differ only in those axes and are listed by their index in
+// the combined axis, row-major over `names` as given. axis_index_groups, when given, split
+// that combined axis (the groups per axis). Pass the result as any op's groups.
+Groups mesh_groups(const Mesh& m, const std::vector<std::string>& names, int world_size,
+                   const Groups& axis_index_groups = {});
 
 // ragged_all_to_all (JAX's argument names; offsets and sizes in rows of the leading axis).
 struct RaggedOffsets {

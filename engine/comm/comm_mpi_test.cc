@@ -6,17 +6,12 @@
 
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_test_world.h"
 
 namespace tandem::comm {
 namespace {
 
-Collectives& ctx() {
-  static Collectives c(mpi_world());
-  return c;
-}
-int me() { return mpi_world().rank(); }
-int n() { return mpi_world().size(); }
-std::vector<double> v(const Tensor& t) { return t.to_f64(); }
+using namespace mpi_test;
 
 Groups pairs_or_all() {  // [[0,1],[2,3],...] when n is even, else {}
   if (n() % 2) return {};

@@ -9,18 +9,14 @@
 
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_test_world.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
 
 namespace tandem::comm {
 namespace {
 
-Collectives& ctx() {
-  static Collectives c(mpi_world());
-  return c;
-}
-int me() { return mpi_world().rank(); }
-int n() { return mpi_world().size(); }
+using namespace mpi_test;
 
 // Runs f, expects a bad-input error, and checks every rank saw the very same message.
 std::string same_error_everywhere(const std::function<void()>& f) {

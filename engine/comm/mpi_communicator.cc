@@ -4,6 +4,7 @@
 #include "engine/comm/mpi_communicator.h"
 
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 #include <type_traits>
@@ -22,6 +23,25 @@ int as_int(int64_t n, const char* what) {
   return int(n);
 }
 
+// max / min under tandem's one rule (docs/COLLECTIVES.md): a NaN on any rank gives NaN,
+// and -0 < +0, so the result never depends on rank order. (MPI_MAX on floats keeps
+// whichever operand its comparison happens to favour.)
+template <ReduceOp Op, class T>
+T ordered_combine(T x, T y) {
+  if (x != x || y != y) return x + y;  // NaN propagates
+  if (x == y) return (std::signbit(x) == (Op == ReduceOp::max)) ? y : x;  // ±0: max +0, min -0
+  if constexpr (Op == ReduceOp::max) return x > y ? x : y;
+  else return x < y ? x : y;
+}
+
+// f32 / f64 max and min (sum stays MPI_SUM, the library's own vectorised loop).
+template <class T, ReduceOp Op>
+void float_combine(void* in, void* inout, int* len, MPI_Datatype*) {
+  const T* a = static_cast<const T*>(in);
+  T* b = static_cast<T*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = ordered_combine<Op>(a[i], b[i]);
+}
+
 // Elementwise combine in f32 for the 2-byte types, rounding back once per combine.
 template <class H, ReduceOp Op>
 void half_combine(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -30,9 +50,7 @@ void half_combine(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) {
     float x = to_f32(a[i]), y = to_f32(b[i]), r;
     if constexpr (Op == ReduceOp::sum) r = x + y;
-    else if (x != x || y != y) r = x + y;  // NaN propagates
-    else if constexpr (Op == ReduceOp::max) r = x > y ? x : y;
-    else r = x < y ? x : y;
+    else r = ordered_combine<Op>(x, y);
     if constexpr (std::is_same_v<H, bf16>) b[i] = to_bf16(r);
     else b[i] = to_f16(r);
   }
@@ -40,7 +58,8 @@ void half_combine(void* in, void* inout, int* len, MPI_Datatype*) {
 
 struct HalfTypes {
   MPI_Datatype two_bytes = MPI_DATATYPE_NULL;
-  MPI_Op ops[2][3] = {};  // [bf16, f16][sum, max, min]
+  MPI_Op ops[2][3] = {};    // [bf16, f16][sum, max, min]
+  MPI_Op float_ops[2][2] = {};  // [f32, f64][max, min]
 };
 
 HalfTypes& half_types() {
@@ -54,6 +73,10 @@ HalfTypes& half_types() {
     MPI_Op_create(&half_combine<f16, ReduceOp::sum>, 1, &t.ops[1][0]);
     MPI_Op_create(&half_combine<f16, ReduceOp::max>, 1, &t.ops[1][1]);
     MPI_Op_create(&half_combine<f16, ReduceOp::min>, 1, &t.ops[1][2]);
+    MPI_Op_create(&float_combine<float, ReduceOp::max>, 1, &t.float_ops[0][0]);
+    MPI_Op_create(&float_combine<float, ReduceOp::min>, 1, &t.float_ops[0][1]);
+    MPI_Op_create(&float_combine<double, ReduceOp::max>, 1, &t.float_ops[1][0]);
+    MPI_Op_create(&float_combine<double, ReduceOp::min>, 1, &t.float_ops[1][1]);
     return t;
   }();
   return h;
@@ -87,6 +110,8 @@ MPI_Op mpi_op(ReduceOp op, DType t) {
   if (t == DType::bf16 || t == DType::f16)
     return half_types().ops[t == DType::f16 ? 1 : 0][int(op)];
   if (t == DType::pred) throw_unsupported("reductions of bool", "convert to i32 first, as JAX does");
+  if ((t == DType::f32 || t == DType::f64) && op != ReduceOp::sum)
+    return half_types().float_ops[t == DType::f64 ? 1 : 0][op == ReduceOp::max ? 0 : 1];
   return op == ReduceOp::sum ? MPI_SUM : op == ReduceOp::max ? MPI_MAX : MPI_MIN;
 }
 

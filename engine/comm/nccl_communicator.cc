@@ -14,8 +14,10 @@
 #include "engine/core/error.h"
 
 #if defined(TANDEM_HAVE_NCCL)
+#include <algorithm>
 #include <cstdlib>
 
+#include "engine/comm/nccl_order_keys.h"
 #include "engine/core/check_nccl.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/rank_env.h"
@@ -66,12 +68,14 @@ class NcclCommunicator final : public Communicator {
     return std::make_unique<NcclCommunicator>(sub, gpu_, ctl.get(), std::move(ctl));
   }
   void all_reduce(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
+    if (op != ReduceOp::sum && is_floating(t)) return ordered_reduce(s, r, n, t, op, false);
     ordered([&] { NCCL_CHECK(ncclAllReduce(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_)); });
   }
   void all_gather(const void* s, void* r, int64_t n, DType t) override {
     ordered([&] { NCCL_CHECK(ncclAllGather(s, r, size_t(n), nccl_type(t), comm_, stream_)); });
   }
   void reduce_scatter(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
+    if (op != ReduceOp::sum && is_floating(t)) return ordered_reduce(s, r, n, t, op, true);
     ordered([&] { NCCL_CHECK(ncclReduceScatter(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_)); });
   }
   void all_to_all(const void* s, void* r, int64_t n, DType t) override {
@@ -136,6 +140,25 @@ class NcclCommunicator final : public Communicator {
     CUDA_CHECK(cudaEventRecord(outputs_ready_, stream_));
     CUDA_CHECK(cudaStreamWaitEvent(0, outputs_ready_, 0));
     sync();
+  }
+  // Float max / min through integer order keys (nccl_order_keys.h): NaN propagates and
+  // -0 < +0, as on the MPI backend; ncclMax / ncclMin on floats would drop the NaN.
+  void ordered_reduce(const void* s, void* r, int64_t n, DType t, ReduceOp op, bool scatter) {
+    const order_keys::Bits b = t == DType::f64 ? order_keys::Bits::f64 : t == DType::f32 ? order_keys::Bits::f32
+                             : t == DType::f16 ? order_keys::Bits::f16 : order_keys::Bits::bf16;
+    const size_t kb = size_t(order_keys::key_bytes(b));
+    const int64_t total = scatter ? n * size() : n;
+    ordered([&] {
+      void* keys = nullptr;
+      CUDA_CHECK(cudaMallocAsync(&keys, std::max<size_t>(1, size_t(total) * kb), stream_));
+      CUDA_CHECK(order_keys::encode(s, keys, total, b, op == ReduceOp::max, stream_));
+      const ncclDataType_t kt = kb == 8 ? ncclInt64 : ncclInt32;
+      void* mine = static_cast<char*>(keys) + (scatter ? size_t(rank()) * size_t(n) * kb : 0);
+      if (scatter) NCCL_CHECK(ncclReduceScatter(keys, mine, size_t(n), kt, nccl_op(op), comm_, stream_));
+      else NCCL_CHECK(ncclAllReduce(keys, keys, size_t(n), kt, nccl_op(op), comm_, stream_));
+      CUDA_CHECK(order_keys::decode(mine, r, n, b, stream_));
+      CUDA_CHECK(cudaFreeAsync(keys, stream_));
+    });
   }
   ncclComm_t comm_ = nullptr;
   int gpu_ = 0;

@@ -18,7 +18,7 @@ const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax
                                        "all_gather", "all_gather_tiled", "psum_scatter",
                                        "psum_scatter_tiled", "all_to_all", "all_to_all_tiled",
                                        "pswapaxes", "ppermute", "pshuffle", "pbroadcast",
-                                       "ragged_all_to_all"};
+                                       "ragged_all_to_all", "pgather"};
 const std::vector<std::string> kLayouts = {"all", "pairs", "interleaved", "uneven"};
 const std::vector<DType> kDTypes = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i32};
 
@@ -94,6 +94,9 @@ std::vector<std::pair<int, int>> ring(int n) {
   return p;
 }
 
+// pgather's indices: the last member, the first, and one each side of the range (clamped).
+std::vector<int64_t> pgather_idx(int G) { return {G - 1, 0, G + 2, -1}; }
+
 std::vector<int> reversed(int n) {  // pshuffle: rank i takes rank n-1-i's input
   std::vector<int> perm;
   for (int i = n - 1; i >= 0; --i) perm.push_back(i);
@@ -123,6 +126,11 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
   if (op == "ppermute") return comm::ppermute(c, x, ring(in.n));
   if (op == "pshuffle") return comm::pshuffle(c, x, reversed(in.n));
   if (op == "pbroadcast") return comm::pbroadcast(c, x, in.G - 1, g);
+  if (op == "pgather") {
+    std::vector<double> idx;
+    for (int64_t k : pgather_idx(in.G)) idx.push_back(double(k));
+    return comm::pgather(c, x, Tensor::from_f64(idx, {2, 2}, DType::i32), g);
+  }
   if (op == "ragged_all_to_all") {
     const ref::RaggedArgs& a = in.ragged[size_t(me)];
     return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
@@ -152,6 +160,7 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
   if (op == "ppermute") return ref::ppermute(xs, ring(in.n));
   if (op == "pshuffle") return ref::pshuffle(xs, reversed(in.n));
   if (op == "pbroadcast") return ref::pbroadcast(xs, in.G - 1, g);
+  if (op == "pgather") return ref::pgather(xs, {2, 2}, pgather_idx(in.G), g);
   return ref::ragged_all_to_all(in.ragged, g);
 }
 
@@ -236,6 +245,9 @@ CaseResult check_collective(comm::Collectives& c, const CollSpec& s) {
   r.correctness["rank0"] = rep.to_json();
   r.correctness["tolerance"] = spec.why;
   r.info["ranks"] = c.world().size();
+  // Which rule a pmean case checks (docs/COLLECTIVES.md): with uneven groups, JAX would
+  // divide every group's sum by the first group's size.
+  if (s.op == "pmean") r.info["rule"] = "pmean divides by the member's own group size";
   for (int k = 0; k < c.world().size(); ++k)
     if (!msgs[size_t(k)].empty()) {
       r.verdict = Verdict::fail;
