@@ -104,6 +104,7 @@ int run(const RunArgs& a, bool timed) {
     }
   std::string md = summary_markdown(writes ? writer.records() : unwritten, counts);
   if (writes) {
+    writer.finish();
     write_file_atomically(a.out + "/summary.md", md);
     write_file_atomically(a.out + "/benchmark.json", google_benchmark_json(writer.records()).dump(1) + "\n");
     if (!a.quiet) std::cout << md;

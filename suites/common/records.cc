@@ -52,7 +52,20 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 
 void RecordWriter::add(nlohmann::json record) {
   records_.push_back(std::move(record));
+  rewrite();
+}
+
+void RecordWriter::finish() {
+  const nlohmann::json end = run_end_context();
+  for (auto& r : records_)
+    if (r.contains("context")) r["context"].update(end);
+  complete_ = true;
+  rewrite();
+}
+
+void RecordWriter::rewrite() const {
   nlohmann::json doc = {{"schema", kRecordSchema}, {"records", records_}};
+  if (complete_) doc["complete"] = true;
   write_file_atomically(path_, doc.dump(1) + "\n");
 }
 
