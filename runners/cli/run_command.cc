@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
+#include "suites/common/gbench_json.h"
 #include "suites/common/harness.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"

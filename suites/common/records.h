@@ -36,7 +36,6 @@ class RecordWriter {
   bool complete_ = false;
 };
 
-// Google Benchmark's JSON format (context + benchmarks[]), so its compare.py reads our runs.
-nlohmann::json google_benchmark_json(const std::vector<nlohmann::json>& records);
+// Google Benchmark's JSON format: suites/common/gbench_json.h.
 
 }  // namespace tandem
