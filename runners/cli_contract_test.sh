@@ -16,6 +16,14 @@ expect() {  # expect CODE DESCRIPTION -- COMMAND...
     echo "ok: $what (exit $got)"
   fi
 }
+expect 0 "--version names the version and git sha" -- "$tandem" --version
+grep -Eq '^tandem [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$out/stdout" || { echo "FAIL: --version: $(cat "$out/stdout")"; fail=1; }
+for sub in report gate history baseline; do
+  expect 0 "$sub --help is the Python tool's help" -- "$tandem" $sub --help
+  grep -q "^usage: tandem $sub" "$out/stdout" || { echo "FAIL: $sub --help: $(head -2 "$out/stdout")"; fail=1; }
+done
+expect 0 "run --help shows defaults and the suites" -- "$tandem" run --help
+grep -q -- '--profile TEXT=quick' "$out/stdout" && grep -q 'dot' "$out/stdout" || { echo "FAIL: run --help lacks defaults"; fail=1; }
 expect 0 "check passes on a dot subset" -- "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --out "$out/a"
 python3 -c "import json,sys; d=json.load(open('$out/a/records.json')); assert d['records'] and all(r['verdict'] in ('pass','skip') for r in d['records'])" \
   || { echo "FAIL: records.json invalid"; fail=1; }

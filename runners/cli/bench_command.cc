@@ -1,6 +1,10 @@
 // `tandem bench`: times the selected cases with Google Benchmark (its flags pass through
 // after `--`, e.g. `tandem bench --suite dot -- --benchmark_out=b.json`). Each case is
-// checked once before it is timed; a case that fails its check is not benchmarked.
+// checked once before it is timed; a case that fails its check is not benchmarked. Each
+// iteration is timed as `tandem run` times a repetition (time_once: wall clock on the CPU,
+// CUDA events on a GPU) and cpu_time is the process CPU time, so the names and numbers
+// match `tandem run`'s benchmark.json: Google Benchmark's "/process_time/manual_time" name
+// suffixes are taken off in the reporters.
 #include <benchmark/benchmark.h>
 
 #include <iostream>
@@ -11,9 +15,30 @@
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
 #include "suites/common/harness.h"
+#include "suites/common/timing.h"
 
 namespace tandem {
 namespace {
+
+// A Google Benchmark reporter that reports runs under their case names alone.
+template <class Reporter>
+class CaseNamedReporter : public Reporter {
+ public:
+  void ReportRuns(const std::vector<benchmark::BenchmarkReporter::Run>& runs) override {
+    std::vector<benchmark::BenchmarkReporter::Run> named = runs;
+    for (auto& r : named) r.run_name.time_type.clear();
+    Reporter::ReportRuns(named);
+  }
+};
+
+bool writes_json_file(const std::vector<std::string>& flags) {
+  bool out = false, json = true;
+  for (const std::string& f : flags) {
+    out |= f.rfind("--benchmark_out=", 0) == 0;
+    if (f.rfind("--benchmark_out_format=", 0) == 0) json = f == "--benchmark_out_format=json";
+  }
+  return out && json;
+}
 
 struct BenchArgs {
   Selection sel;
@@ -40,11 +65,11 @@ int bench(const BenchArgs& a) {
       auto inst = std::make_shared<CaseInstance>(c->instantiate(d));
       keep.push_back(inst);
       double flops = c->flops;
-      benchmark::RegisterBenchmark(name.c_str(), [inst, flops](benchmark::State& st) {
-        for (auto _ : st) inst->body();
+      benchmark::RegisterBenchmark(name.c_str(), [inst, flops, d](benchmark::State& st) {
+        for (auto _ : st) st.SetIterationTime(time_once(inst->body, d));
         if (flops > 0)
           st.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
-      })->UseRealTime()->Unit(benchmark::kMillisecond);
+      })->UseManualTime()->MeasureProcessCPUTime()->Unit(benchmark::kNanosecond);
     }
   std::vector<char*> argv;
   std::string prog = "tandem-bench";
@@ -55,7 +80,12 @@ int bench(const BenchArgs& a) {
   benchmark::Initialize(&argc, argv.data());
   if (benchmark::ReportUnrecognizedArguments(argc, argv.data()))
     throw_bad_input("unrecognised Google Benchmark flag", "pass --benchmark_* flags after `--`");
-  benchmark::RunSpecifiedBenchmarks();
+  CaseNamedReporter<benchmark::ConsoleReporter> console;
+  CaseNamedReporter<benchmark::JSONReporter> json_file;
+  if (writes_json_file(a.gbench_flags))
+    benchmark::RunSpecifiedBenchmarks(&console, &json_file);
+  else
+    benchmark::RunSpecifiedBenchmarks(&console);
   benchmark::Shutdown();
   return failures ? exit_code::correctness_failure : exit_code::pass;
 }

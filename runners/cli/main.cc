@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "common/exit_codes.h"
 #include "runners/cli/commands.h"
+#include "suites/common/context.h"
 #include "suites/register_suites.h"
 
 namespace tandem {
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
   if (int code = reject_suite_as_word(argc, argv)) return code;
   CLI::App app{"tandem: correctness and performance of JAX-style numerics, engine vs reference"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", [] {
+    return std::string("tandem ") + TANDEM_VERSION + " (git " + run_context()["git_sha"].get<std::string>() + ")";
+  });
   int code = exit_code::pass;
   add_list_command(app, code);
   add_run_command(app, "run", /*timed=*/true, code);

@@ -1,5 +1,6 @@
 // `tandem report | gate | history | baseline`: thin doors into the Python tools in reports/,
-// run with Debian's /usr/bin/python3 (override with TANDEM_PYTHON). Arguments pass through.
+// run with Debian's /usr/bin/python3 (override with TANDEM_PYTHON). Arguments pass through,
+// --help included, so `tandem report --help` prints the Python tool's own help.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -46,6 +47,8 @@ void add_python_commands(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(sub, std::string("Python tool: python3 -m reports ") + sub + " --help");
     cmd->allow_extras();
     cmd->prefix_command();
+    // No CLI11 help flag: --help goes through to the Python tool, whose help is the real one.
+    cmd->set_help_flag();
     cmd->callback([cmd, sub, &exit_code] { exit_code = exec_python(sub, cmd->remaining()); });
   }
 }

@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
+#include "suites/common/gbench_json.h"
 #include "suites/common/harness.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
@@ -104,6 +105,7 @@ int run(const RunArgs& a, bool timed) {
     }
   std::string md = summary_markdown(writes ? writer.records() : unwritten, counts);
   if (writes) {
+    writer.finish();
     write_file_atomically(a.out + "/summary.md", md);
     write_file_atomically(a.out + "/benchmark.json", google_benchmark_json(writer.records()).dump(1) + "\n");
     if (!a.quiet) std::cout << md;

@@ -5,6 +5,7 @@
 #include "runners/cli/selection.h"
 
 #include <iostream>
+#include <set>
 
 #include "engine/core/rank_env.h"
 #include "engine/core/error.h"
@@ -24,11 +25,15 @@ void require_usable_gpu(const std::string& backend) {
 }  // namespace
 
 void add_selection_options(CLI::App& cmd, Selection& s) {
-  cmd.add_option("--suite", s.suite, "only this suite (dot, ...)");
+  std::set<std::string> suites;
+  for (const Case& c : registry().cases()) suites.insert(c.suite);
+  std::string names;
+  for (const std::string& n : suites) names += (names.empty() ? "" : " | ") + n;
+  cmd.add_option("--suite", s.suite, "only this suite: " + names + " (default: every suite)");
   cmd.add_option("--filter", s.filter, "regex on case names, e.g. 'alg:BF16.*in:f32'");
   cmd.add_option("--backend", s.backend, "cpu | cuda | all (cpu + cuda) | auto (cpu, plus cuda if a GPU is usable); "
-                 "cuda and all without a usable GPU exit 5 with the reason");
-  cmd.add_option("--profile", s.profile, "quick | nightly | full");
+                 "cuda and all without a usable GPU exit 5 with the reason")->capture_default_str();
+  cmd.add_option("--profile", s.profile, "quick | nightly | full (quick ⊂ nightly ⊂ full)")->capture_default_str();
 }
 
 std::vector<const Case*> selected_cases(const Selection& s) {

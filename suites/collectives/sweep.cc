@@ -156,6 +156,7 @@ int run_sweep(const SweepOptions& o) {
       writer->add(rec);
     }
   }
+  if (writer) writer->finish();
   if (root) std::printf("# %d row(s) failed the check; records: %s/records.json\n", failures, o.out.c_str());
   return failures ? exit_code::correctness_failure : exit_code::pass;
 }

@@ -38,6 +38,7 @@ struct CaseResult {
   std::string message;               // failure report or skip reason
   nlohmann::json correctness;        // metrics, tolerance, per-output reports
   std::vector<double> samples_s;     // one wall time per repetition
+  std::vector<double> cpu_samples_s; // the process CPU time of each repetition
   std::vector<Metric> metrics;
   nlohmann::json info = nlohmann::json::object();  // e.g. the algorithm actually run
 };

@@ -30,7 +30,7 @@ CaseResult run_case(const Case& c, const RunOptions& opts) {
     r.info.update(inst.info);
     if (opts.time && r.verdict == Verdict::pass) {
       r.samples_s = time_repeated(inst.body, opts.warmup, opts.repetitions, opts.min_time_s,
-                                  opts.device);
+                                  opts.device, &r.cpu_samples_s);
       TimingStats t = summarize(r.samples_s);
       if (c.flops > 0 && t.median > 0)
         r.metrics.push_back({"gflops", c.flops / t.median * 1e-9, "GFLOP/s", "higher"});

@@ -32,7 +32,7 @@ nlohmann::json make_record(const Case& c, const std::string& backend, const std:
       {"info", r.info},
       {"context", run_context()},
   };
-  if (!r.samples_s.empty()) rec["timing"] = timing_json(r.samples_s);
+  if (!r.samples_s.empty()) rec["timing"] = timing_json(r.samples_s, r.cpu_samples_s);
   return rec;
 }
 
@@ -52,26 +52,21 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 
 void RecordWriter::add(nlohmann::json record) {
   records_.push_back(std::move(record));
-  nlohmann::json doc = {{"schema", kRecordSchema}, {"records", records_}};
-  write_file_atomically(path_, doc.dump(1) + "\n");
+  rewrite();
 }
 
-nlohmann::json google_benchmark_json(const std::vector<nlohmann::json>& records) {
-  nlohmann::json benches = nlohmann::json::array();
-  for (const auto& r : records) {
-    if (!r.contains("timing")) continue;
-    const auto& t = r["timing"];
-    nlohmann::json b = {{"name", r["case"]}, {"run_name", r["case"]}, {"run_type", "iteration"},
-                        {"repetitions", t["repetitions"]}, {"iterations", 1},
-                        {"real_time", t["median"].get<double>() * 1e9},
-                        {"cpu_time", t["median"].get<double>() * 1e9}, {"time_unit", "ns"}};
-    for (const auto& m : r["metrics"]) b[m["name"].get<std::string>()] = m["value"];
-    benches.push_back(b);
-  }
-  const auto ctx = run_context();
-  return {{"context", {{"host_name", ctx["host"]}, {"executable", "tandem"},
-                       {"library_build_type", ctx["build_type"]}, {"tandem", ctx}}},
-          {"benchmarks", benches}};
+void RecordWriter::finish() {
+  const nlohmann::json end = run_end_context();
+  for (auto& r : records_)
+    if (r.contains("context")) r["context"].update(end);
+  complete_ = true;
+  rewrite();
+}
+
+void RecordWriter::rewrite() const {
+  nlohmann::json doc = {{"schema", kRecordSchema}, {"records", records_}};
+  if (complete_) doc["complete"] = true;
+  write_file_atomically(path_, doc.dump(1) + "\n");
 }
 
 }  // namespace tandem

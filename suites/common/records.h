@@ -23,14 +23,19 @@ class RecordWriter {
  public:
   explicit RecordWriter(std::string path) : path_(std::move(path)) {}
   void add(nlohmann::json record);  // appends and rewrites the file atomically
+  // The run is over: stamps run_end_context() (end load, end date) into every record's
+  // context, marks the file "complete": true and rewrites it. Records of a run that never
+  // finishes keep neither, so the Python tools can tell.
+  void finish();
   const std::vector<nlohmann::json>& records() const { return records_; }
 
  private:
+  void rewrite() const;
   std::string path_;
   std::vector<nlohmann::json> records_;
+  bool complete_ = false;
 };
 
-// Google Benchmark's JSON format (context + benchmarks[]), so its compare.py reads our runs.
-nlohmann::json google_benchmark_json(const std::vector<nlohmann::json>& records);
+// Google Benchmark's JSON format: suites/common/gbench_json.h.
 
 }  // namespace tandem

@@ -2,9 +2,12 @@
 // record written so far survives, and the Google Benchmark JSON has its expected shape.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
+#include "suites/common/gbench_json.h"
 #include "suites/common/records.h"
 
 namespace tandem {
@@ -52,14 +55,58 @@ TEST(Records, WriterKeepsEveryRecordAndLeavesNoTempFiles) {
   EXPECT_EQ(files, 1);
 }
 
-TEST(Records, GoogleBenchmarkShape) {
+// What Google Benchmark's compare.py reads: per repetition real_time and cpu_time under one
+// name (its U test), aggregates under name_<aggregate> with run_type/aggregate_name.
+TEST(Records, GoogleBenchmarkRepetitionsAndAggregates) {
   CaseResult r;
-  r.samples_s = {0.5};
+  r.samples_s = {0.002, 0.001, 0.003};
+  r.cpu_samples_s = {0.004, 0.002, 0.006};
+  r.metrics.push_back({"gflops", 1.5, "GFLOP/s", "higher"});
   auto gb = google_benchmark_json({make_record(fake_case(), "cpu", "cpu", r)});
-  ASSERT_EQ(gb["benchmarks"].size(), 1u);
-  EXPECT_EQ(gb["benchmarks"][0]["time_unit"], "ns");
-  EXPECT_EQ(gb["benchmarks"][0]["real_time"], 0.5e9);
-  EXPECT_TRUE(gb.contains("context"));
+  const std::string name = "dot/M:2/K:3/N:4/alg:F32_F32_F32/cpu";
+  const auto& b = gb["benchmarks"];
+  ASSERT_EQ(b.size(), 3u + 4u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(b[i]["name"], name);
+    EXPECT_EQ(b[i]["run_type"], "iteration");
+    EXPECT_EQ(b[i]["repetition_index"], i);
+    EXPECT_EQ(b[i]["time_unit"], "ns");
+    EXPECT_DOUBLE_EQ(b[i]["real_time"].get<double>(), r.samples_s[i] * 1e9);
+    EXPECT_DOUBLE_EQ(b[i]["cpu_time"].get<double>(), r.cpu_samples_s[i] * 1e9);
+  }
+  EXPECT_EQ(b[4]["name"], name + "_median");
+  EXPECT_EQ(b[4]["run_type"], "aggregate");
+  EXPECT_EQ(b[4]["aggregate_name"], "median");
+  EXPECT_DOUBLE_EQ(b[4]["real_time"].get<double>(), 2e6);
+  EXPECT_DOUBLE_EQ(b[4]["cpu_time"].get<double>(), 4e6);
+  EXPECT_EQ(b[4]["gflops"], 1.5);
+  for (const char* k : {"date", "num_cpus", "mhz_per_cpu", "caches", "load_avg", "host_name"})
+    EXPECT_TRUE(gb["context"].contains(k)) << k;
+  EXPECT_GT(gb["context"]["num_cpus"].get<int>(), 0);
+}
+
+TEST(Records, ContextSaysWhenWhereAndWhat) {
+  nlohmann::json c = make_record(fake_case(), "cpu", "cpu", CaseResult{})["context"];
+  for (const char* k : {"date", "cpu_model", "cpu_cores", "cpu_threads", "load_avg_start", "git_sha",
+                        "git_sha_source", "command_line"})
+    EXPECT_TRUE(c.contains(k)) << k;
+  EXPECT_EQ(c["date"].get<std::string>().size(), std::string("2026-11-23T12:41:49Z").size());
+  EXPECT_NE(c["command_line"].get<std::string>().find("suites_common_test"), std::string::npos);
+  EXPECT_FALSE(c.contains("load_avg_end"));
+}
+
+TEST(Records, FinishStampsTheEndAndCompletes) {
+  auto dir = std::filesystem::temp_directory_path() / ("tandem_finish_" + std::to_string(::getpid()));
+  RecordWriter w((dir / "records.json").string());
+  w.add(make_record(fake_case(), "cpu", "cpu", CaseResult{}));
+  auto read = [&] { return nlohmann::json::parse(std::ifstream(dir / "records.json")); };
+  EXPECT_FALSE(read().contains("complete"));
+  w.finish();
+  nlohmann::json doc = read();
+  EXPECT_EQ(doc["complete"], true);
+  EXPECT_TRUE(doc["records"][0]["context"].contains("load_avg_end"));
+  EXPECT_TRUE(doc["records"][0]["context"].contains("date_end"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
-// Timing implementation: steady_clock (CPU) or CUDA events (GPU) around each repetition.
+// Timing implementation: steady_clock (CPU) or CUDA events (GPU) around each repetition, and
+// the process CPU time around the same call.
 #include "suites/common/timing.h"
+
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,17 +18,30 @@ double wall_seconds(const std::function<void()>& body) {
   body();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
 }  // namespace
 
+double time_once(const std::function<void()>& body, Device device, double* cpu_s) {
+  const double cpu0 = process_cpu_seconds();
+  double dt = device.kind == DeviceKind::cuda ? cuda_event_seconds(device.index, body) : wall_seconds(body);
+  if (cpu_s) *cpu_s = process_cpu_seconds() - cpu0;
+  return dt;
+}
+
 std::vector<double> time_repeated(const std::function<void()>& body, int warmup, int repetitions,
-                                  double min_time_s, Device device) {
+                                  double min_time_s, Device device, std::vector<double>* cpu_samples_s) {
   for (int i = 0; i < warmup; ++i) body();
   std::vector<double> s;
   double total = 0;
   while (int(s.size()) < repetitions || (total < min_time_s && s.size() < 10000)) {
-    double dt = device.kind == DeviceKind::cuda ? cuda_event_seconds(device.index, body)
-                                                : wall_seconds(body);
+    double cpu = 0;
+    double dt = time_once(body, device, &cpu);
     s.push_back(dt);
+    if (cpu_samples_s) cpu_samples_s->push_back(cpu);
     total += dt;
   }
   return s;
@@ -45,10 +61,15 @@ TimingStats summarize(std::vector<double> v) {
   return t;
 }
 
-nlohmann::json timing_json(const std::vector<double>& samples) {
+nlohmann::json timing_json(const std::vector<double>& samples, const std::vector<double>& cpu_samples) {
   TimingStats t = summarize(samples);
-  return {{"unit", "s"}, {"median", t.median}, {"min", t.min}, {"max", t.max}, {"p99", t.p99},
-          {"mean", t.mean}, {"repetitions", t.repetitions}, {"samples", samples}};
+  nlohmann::json j = {{"unit", "s"}, {"median", t.median}, {"min", t.min}, {"max", t.max}, {"p99", t.p99},
+                      {"mean", t.mean}, {"repetitions", t.repetitions}, {"samples", samples}};
+  if (!cpu_samples.empty()) {
+    j["cpu_median"] = summarize(cpu_samples).median;
+    j["cpu_samples"] = cpu_samples;
+  }
+  return j;
 }
 
 }  // namespace tandem

@@ -13,14 +13,20 @@
 
 namespace tandem {
 
+// One run of `body`: its time as the header says, and (into *cpu_s when given) the process
+// CPU time it took, all threads together (CLOCK_PROCESS_CPUTIME_ID around the same region).
+double time_once(const std::function<void()>& body, Device device, double* cpu_s = nullptr);
+
+// Repetitions of time_once; the CPU time of each lands in *cpu_samples_s when given.
 std::vector<double> time_repeated(const std::function<void()>& body, int warmup, int repetitions,
-                                  double min_time_s, Device device = Device::cpu());
+                                  double min_time_s, Device device = Device::cpu(),
+                                  std::vector<double>* cpu_samples_s = nullptr);
 
 struct TimingStats {
   double median = 0, min = 0, max = 0, p99 = 0, mean = 0;
   int repetitions = 0;
 };
 TimingStats summarize(std::vector<double> samples);
-nlohmann::json timing_json(const std::vector<double>& samples_s);
+nlohmann::json timing_json(const std::vector<double>& samples_s, const std::vector<double>& cpu_samples_s = {});
 
 }  // namespace tandem
