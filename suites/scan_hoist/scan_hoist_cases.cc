@@ -55,9 +55,14 @@ double check_outputs(const char* label, const std::vector<Tensor>& got,
     double wmax = 0;
     for (double v : want[i]) wmax = std::max(wmax, std::abs(v));
     double ulp = 2 * unit_roundoff(got.at(i).dtype()) * wmax;
-    if (rep.max_ratio > 0 && rep.max_ratio < 1e-4 && ulp > 0)
-      j["headroom_reason"] = cat("observed error is ", rep.max_abs / ulp, " ulp of the result (rounding luck); "
-                                 "the tolerance is ", rep.max_abs / rep.max_ratio / ulp, " ulps of it");
+    if (rep.max_ratio > 0 && rep.max_ratio < 1e-4 && ulp > 0) {
+      double cond = r.correctness.contains("sum_abs_terms") && wmax > 0
+                        ? r.correctness["sum_abs_terms"].get<double>() / wmax : 1;
+      j["headroom_reason"] = cat("one scalar, one sample of rounding: the error is ", rep.max_abs / ulp,
+                                 " ulp of the result, the tolerance ", rep.max_abs / rep.max_ratio / ulp,
+                                 " ulps; sum|terms| / |result| = ", cond,
+                                 " (cancellation: the bound scales with sum|terms|, the result does not)");
+    }
     r.correctness[cat(label, "/out", i)] = j;
     worst = std::max(worst, rep.max_abs);
     if (!rep.pass) {
@@ -83,6 +88,7 @@ std::pair<ErrorSpec, ErrorSpec> sum_tolerances(const Workload& w, const std::vec
     return {so, sh};
   }
   double total = w.abs_total(in);
+  r.correctness["sum_abs_terms"] = total;
   r.correctness["worst_case_tolerance"] = {
       {"original", sum_tolerance(w.model, w.dtype, false, opts, total).abs},
       {"hoisted", sum_tolerance(w.model, w.dtype, true, opts, total).abs},
