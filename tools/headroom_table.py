@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from reports.exit_codes import TandemError  # noqa: E402
 from reports.records import checks, load, num  # noqa: E402
 
 
@@ -63,4 +64,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except TandemError as e:  # a missing or malformed records file: exit 4 with a hint
+        print(e.render(), file=sys.stderr)
+        sys.exit(e.code)
