@@ -44,12 +44,13 @@ def row(rec):
         "max_abs": fmt(rep.get("max_abs")),
         "max_rel": fmt(rep.get("max_rel")),
         "error/tol": fmt(rep.get("error_over_tolerance")),
+        "headroom": fmt(rep.get("headroom")),
         "tolerance": tolerance_text(rep),
         "message": " ".join(str(rec.get("message") or "").split())[:200],
     }
 
 
-COLUMNS = ["case", "verdict", "check", "max_abs", "max_rel", "error/tol", "tolerance", "message"]
+COLUMNS = ["case", "verdict", "check", "max_abs", "max_rel", "error/tol", "headroom", "tolerance", "message"]
 
 
 def markdown_table(rows, columns=COLUMNS):

@@ -30,6 +30,7 @@ CompareReport compare(const std::vector<double>& want, const std::vector<double>
       err = std::abs(g - w);
       allowed = spec.abs + spec.rel * std::abs(w) + (scale ? spec.scaled * (*scale)[i] : 0);
       ok = err <= allowed;
+      if (allowed > 0) r.exact = false;
       r.max_abs = std::max(r.max_abs, err);
       if (w != 0) r.max_rel = std::max(r.max_rel, err / std::abs(w));
       if (allowed > 0) r.max_ratio = std::max(r.max_ratio, err / allowed);
@@ -55,11 +56,17 @@ std::string CompareReport::text() const {
   return os.str();
 }
 
+nlohmann::json CompareReport::headroom() const {
+  if (exact) return "exact";
+  if (max_ratio == 0) return "no error observed";
+  return 1.0 / max_ratio;  // 0 for an infinite ratio (a NaN mismatch)
+}
+
 nlohmann::json CompareReport::to_json() const {
   auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v)); };
   nlohmann::json j = {{"pass", pass}, {"count", count}, {"bad", bad},
                       {"max_abs", finite(max_abs)}, {"max_rel", finite(max_rel)},
-                      {"error_over_tolerance", finite(max_ratio)}};
+                      {"error_over_tolerance", finite(max_ratio)}, {"headroom", headroom()}};
   if (!pass) {
     j["first_bad_index"] = first_bad;
     j["expected"] = finite(expected);

@@ -24,9 +24,14 @@ struct CompareReport {
   int64_t count = 0, bad = 0;
   double max_abs = 0, max_rel = 0;
   double max_ratio = 0;  // max of error / allowed error; ≤ 1 passes
+  bool exact = true;     // every allowed error was 0: an exact check
   int64_t first_bad = -1;
   double expected = 0, got = 0;  // at first_bad
   std::string text() const;      // one line for humans
+  // Headroom = tolerance ÷ observed error = 1 / max_ratio: how many times larger the error
+  // could grow and still pass. Above ~10^4 on a non-exact check the bound cannot catch a
+  // real bug. JSON: a number, "exact" for a zero tolerance, "no error observed" for 0 error.
+  nlohmann::json headroom() const;
   nlohmann::json to_json() const;
 };
 

@@ -28,6 +28,14 @@ TEST(Compare, ScaledBound) {
   EXPECT_FALSE(compare({0, 0}, {0.9, 0.2}, s, &scale).pass);
 }
 
+TEST(Compare, HeadroomIsToleranceOverError) {
+  CompareReport r = compare({1.0, 2.0}, {1.0005, 2.0}, ErrorSpec{0, 1e-3, 0, ""});
+  EXPECT_NEAR(r.headroom().get<double>(), 2.0, 1e-9);  // tolerance 1e-3 over error 5e-4
+  EXPECT_EQ(compare({1.0}, {1.0}, ErrorSpec{}).headroom(), "exact");
+  EXPECT_EQ(compare({1.0}, {1.0}, ErrorSpec{0, 1e-3, 0, ""}).headroom(), "no error observed");
+  EXPECT_EQ(compare({1.0}, {1.0}, ErrorSpec{}).to_json()["headroom"], "exact");
+}
+
 TEST(Compare, NonFinite) {
   ErrorSpec s{1, 1, 0, ""};
   EXPECT_TRUE(compare({NAN, INFINITY}, {NAN, INFINITY}, s).pass);

@@ -38,14 +38,16 @@ Measured measure_program(const Program& p, const std::vector<Tensor>& host_input
   return m;
 }
 
-std::vector<Tensor> seeded_inputs(const Program& p, const std::string& key) {
+std::vector<Tensor> seeded_inputs(const Program& p, const std::string& key, bool integers) {
   std::vector<Tensor> r;
   for (size_t i = 0; i < p.in_vars.size(); ++i) {
     const AType& t = p.in_vars[i]->type;
     std::mt19937_64 rng(std::hash<std::string>{}(cat(key, "/in", i)));
     std::uniform_real_distribution<double> u(-1, 1);
+    std::uniform_int_distribution<int> ui(-8, 8);
     Tensor x = Tensor::empty(t.shape, t.dtype);
-    for (int64_t k = 0, n = x.numel(); k < n; ++k) store_from_f64(x.raw(), t.dtype, k, u(rng));
+    for (int64_t k = 0, n = x.numel(); k < n; ++k)
+      store_from_f64(x.raw(), t.dtype, k, integers ? double(ui(rng)) : u(rng));
     r.push_back(x);
   }
   return r;
@@ -60,7 +62,7 @@ double growth_exponent(double x_a, double a, double x_b, double b) {
 // unit roundoff u errs by ≤ n·u·Σ|terms|. The engine's reduce_sum keeps one sequential
 // accumulator per output in f32 for f32/bf16/f16 values (f64 for f64), and stores the
 // result in the value's dtype; a carry is stored in its dtype after every step.
-ErrorSpec sum_tolerance(const SumModel& m, DType dt, bool hoisted, const HoistOptions& o) {
+ErrorSpec sum_tolerance(const SumModel& m, DType dt, bool hoisted, const HoistOptions& o, double abs_total) {
   auto compute_u = [](DType t) { return unit_roundoff(t == DType::f64 ? DType::f64 : DType::f32); };
   double us = unit_roundoff(dt), uc = compute_u(dt);
   bool wide = hoisted && o.accumulate_dtype && is_floating(*o.accumulate_dtype) && *o.accumulate_dtype != dt;
@@ -80,11 +82,43 @@ ErrorSpec sum_tolerance(const SumModel& m, DType dt, bool hoisted, const HoistOp
     how = cat(m.per_step_chain, " additions per step (u=", uc, ") + ", m.step_chain, " across steps (u=",
               u_steps, ") + 2 roundings to ", dtype_name(dt));
   }
-  double total = m.scale * double(m.terms) * m.term_bound;  // scale · Σ|terms| at most
+  double total = abs_total > 0 ? abs_total : m.scale * double(m.terms) * m.term_bound;
   ErrorSpec s;
   s.abs = total * (units + (m.pointwise_units + 2) * us);
-  s.why = cat("first-order worst case: ", m.terms, " terms |t| <= ", m.term_bound, " x scale ", m.scale,
+  s.why = cat("first-order worst case: ",
+              abs_total > 0 ? cat("scale x sum|terms| = ", abs_total, " from the inputs")
+                            : cat(m.terms, " terms |t| <= ", m.term_bound, " x scale ", m.scale),
               "; ", how, "; ", m.pointwise_units, "u per term; 2u for the final scaling");
+  return s;
+}
+
+// Higham & Mary (2019, Thm 2.4): with rounding errors independent and of mean zero, a chain
+// of n operations errs by ≤ λ·√n·u (first order) with probability ≥ 1 − 2n·exp(−λ²/2);
+// λ is chosen for a failure probability of 1e-9 per chain. The model breaks under
+// stagnation (terms below half an ulp of the running sum round the same way: biased), so
+// it is used only while every chain has n·u ≤ 0.1; beyond that the worst case is the check.
+ErrorSpec probabilistic_sum_tolerance(const SumModel& m, DType dt, bool hoisted, const HoistOptions& o,
+                                      double abs_total) {
+  auto compute_u = [](DType t) { return unit_roundoff(t == DType::f64 ? DType::f64 : DType::f32); };
+  auto chain = [](double n, double u) { return std::sqrt(2 * std::log(2 * n / 1e-9)) * std::sqrt(n) * u; };
+  double us = unit_roundoff(dt), uc = compute_u(dt);
+  bool wide = hoisted && o.accumulate_dtype && is_floating(*o.accumulate_dtype) && *o.accumulate_dtype != dt;
+  double u_within = wide ? compute_u(*o.accumulate_dtype) : uc;
+  double u_across = wide ? u_within : (hoisted && o.accumulate_in_carry ? us : uc);
+  double n1 = double(hoisted ? m.per_step_chain : m.terms), n2 = hoisted ? double(m.step_chain) : 0;
+  if (n1 * u_within > 0.1 || n2 * u_across > 0.1) {
+    ErrorSpec s = sum_tolerance(m, dt, hoisted, o, abs_total);
+    s.why = cat("worst case kept (a chain has n*u > 0.1: stagnation biases the rounding errors, "
+                "the sqrt(n) model does not hold): ", s.why);
+    return s;
+  }
+  double units = chain(n1, u_within) + (n2 > 0 ? chain(n2, u_across) : 0) + (hoisted ? 2 : 1) * us;
+  ErrorSpec s;
+  s.abs = abs_total * (units + (m.pointwise_units + 2) * us);
+  s.why = cat("probabilistic (Higham & Mary, lambda*sqrt(n)*u, P(fail) <= 1e-9 per chain): scale x sum|terms| = ",
+              abs_total, " from the inputs; chains of ", n1, " (u=", u_within, ")",
+              n2 > 0 ? cat(" and ", n2, " (u=", u_across, ")") : std::string(), "; ", m.pointwise_units,
+              "u per term; 2u for the final scaling");
   return s;
 }
 

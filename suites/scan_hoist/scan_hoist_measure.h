@@ -27,8 +27,10 @@ Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, in
 // Copies of host tensors on device d (the same tensors when d is the CPU).
 std::vector<Tensor> on_device(const std::vector<Tensor>& host, Device d);
 
-// Uniform [-1, 1) values rounded to the program's input dtypes, seeded by `key`.
-std::vector<Tensor> seeded_inputs(const Program& p, const std::string& key);
+// Uniform [-1, 1) values rounded to the program's input dtypes, seeded by `key`; with
+// `integers`, uniform integers in [-8, 8] instead (exact in every dtype, and so are their
+// sums while |partial sums| < 2^(mantissa bits): exact-by-construction checks).
+std::vector<Tensor> seeded_inputs(const Program& p, const std::string& key, bool integers = false);
 
 // log(b/a) / log(x_b/x_a): 1 = linear growth, 2 = quadratic.
 double growth_exponent(double x_a, double a, double x_b, double b);

@@ -1,7 +1,11 @@
 // The scan_hoist suite's own pieces: the streaming oracles agree exactly with reference_eval
-// (they are what large cases are checked against), and the tolerance model orders the
-// summation schemes as the analysis says it should.
+// (they are what large cases are checked against), the tolerance model orders the
+// summation schemes as the analysis says it should, and the data-derived check can fail.
 #include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/ir/executor.h"
 
 #include "suites/common/reference_bridge.h"
 #include "suites/scan_hoist/scan_hoist_cases.h"
@@ -43,6 +47,49 @@ TEST(ScanHoistGrowth, Exponents) {
   EXPECT_NEAR(growth_exponent(10, 1, 20, 2), 1.0, 1e-12);
   EXPECT_NEAR(growth_exponent(10, 1, 20, 4), 2.0, 1e-12);
   EXPECT_EQ(growth_exponent(10, 0, 20, 4), 0.0);
+}
+
+}  // namespace
+}  // namespace tandem
+
+namespace tandem {
+namespace {
+
+// The data-derived check bites: a hoisted MSE that lost the last of its 64 steps (its
+// output less that step's contribution, ~1/64 of the mean) fails it, while the first-order
+// worst case from the term bound (the tolerance before issue 17) would have let it pass.
+TEST(ScanHoistTolerance, DroppingOneStepFailsTheCheck) {
+  const int64_t L = 64;
+  const Shape row = {128, 128};
+  Workload w = mse_workload(L, row);
+  std::vector<Tensor> in = seeded_inputs(w.program, "tolerance/drop_step");
+  HoistOptions opts = hoist_options("stacked", DType::f32);
+  HoistResult h = hoist_scan_reductions(w.program, opts);
+  ASSERT_EQ(h.rewrites, 1);
+  double got = Executor(Device::cpu()).run(h.program, in).at(0).to_f64().at(0);
+  double want = w.oracle(in).at(0);
+
+  // Step L−1's share of the mean, from the same inputs.
+  int64_t E = num_elements(row), n = L * E;
+  double last = 0;
+  for (int64_t e = 0; e < E; ++e) {
+    double d = load_as_f64(in[2].raw(), in[2].dtype(), (L - 1) * E + e) -
+               std::cos(load_as_f64(in[1].raw(), in[1].dtype(), (L - 1) * E + e));
+    last += d * d;
+  }
+  double dropped = got - last / double(n);
+
+  ErrorSpec check = probabilistic_sum_tolerance(w.model, w.dtype, true, opts, w.abs_total(in));
+  EXPECT_TRUE(compare({want}, {got}, check).pass) << check.why;
+  CompareReport bad = compare({want}, {dropped}, check);
+  EXPECT_FALSE(bad.pass) << "a dropped step passed: " << bad.text() << " tol " << check.abs;
+  EXPECT_GT(bad.max_ratio, 10.0) << "the dropped step should miss by an order of magnitude";
+  // The unhoisted program's check (one chain of L·E = 2^20 additions) bites too; its old
+  // bound, n·u·n·max|term|, is ~0.25 here and would have passed the dropped step.
+  ErrorSpec original = probabilistic_sum_tolerance(w.model, w.dtype, false, opts, w.abs_total(in));
+  EXPECT_FALSE(compare({want}, {dropped}, original).pass) << original.why;
+  ErrorSpec old_bound = sum_tolerance(w.model, w.dtype, false, opts);
+  EXPECT_TRUE(compare({want}, {dropped}, old_bound).pass) << "the old bound was expected to be too loose";
 }
 
 }  // namespace

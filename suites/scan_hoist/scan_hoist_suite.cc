@@ -53,6 +53,12 @@ void register_scan_hoist_suite(Registry& r) {
                    [] { return several_ys_workload(12, 40); }, "stacked", "quick", 3));
   r.add(hoist_case("dependent_sums/L:8/B:5/F:6", {{"program", "dependent_sums"}},
                    [] { return dependent_sums_workload(8, 5, 6); }, "stacked", "quick", 3));
+  // Exact by construction: integer inputs, sums exact in f32, compared with tolerance 0.
+  for (const char* mode : {"stacked", "carry"})
+    r.add(hoist_case("int_sum/L:30/B:15/F:12", {{"program", "int_sum"}},
+                     [] { return int_sum_workload(30, {15, 12}); }, mode, "quick", 3));
+  r.add(hoist_case("dependent_sums_int/L:8/B:5/F:6", {{"program", "dependent_sums_int"}},
+                   [] { return dependent_sums_workload(8, 5, 6, /*integers=*/true); }, "stacked", "quick", 3));
   for (const DeclineWorkload& d : decline_workloads()) r.add(decline_case(d.kind, "quick"));
   r.add(sweep_case("quick", {16, 32, 64}, {256, 1024, 4096}, 3));
   // Part 4: the gradient of the MSE, hoisted and not (residual shapes, fwd+bwd peak, time).

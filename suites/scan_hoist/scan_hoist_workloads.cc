@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "reference/reference.h"
 
@@ -35,6 +36,27 @@ double mean_from_sum(double sum, DType dt, double count) {
   return ref::binary("div", ref::scalar(dt, sum), ref::scalar(dt, count)).data[0];
 }
 
+// Σ_t Σ_e (y − cos x2)², in f64 as reference_eval adds it.
+double mse_sum(const std::vector<Tensor>& in, int64_t L) {
+  double sum = 0;
+  for (int64_t t = 0; t < L; ++t) {
+    ref::Array d = ref::binary("sub", row_of(in[2], t), ref::unary("cos", row_of(in[1], t)));
+    for (double v : ref::integer_pow(d, 2).data) sum += v;
+  }
+  return sum;
+}
+
+// Σ_t Σ_e sin^t(x) (or of its absolute values), in f64, one step at a time.
+double sin_chain_sum(const std::vector<Tensor>& in, int64_t L, bool absolute) {
+  ref::Array c{in[0].shape(), in[0].dtype(), in[0].to_f64()};
+  double sum = 0;
+  for (int64_t t = 0; t < L; ++t) {
+    c = ref::unary("sin", c);
+    for (double v : c.data) sum += absolute ? std::abs(v) : v;
+  }
+  return sum;
+}
+
 }  // namespace
 
 Workload mse_workload(int64_t L, const Shape& row, DType dt, bool reverse, int64_t unroll) {
@@ -55,13 +77,10 @@ Workload mse_workload(int64_t L, const Shape& row, DType dt, bool reverse, int64
   // |y − cos x| ≤ 2, so a term is ≤ 4; cos's ulp and the sub's rounding make ≤ 20u per term.
   w.model = SumModel{n, 1.0 / double(n), 4.0, 6.0, E, L};
   w.oracle = [L, dt, n](const std::vector<Tensor>& in) {
-    double sum = 0;
-    for (int64_t t = 0; t < L; ++t) {
-      ref::Array d = ref::binary("sub", row_of(in[2], t), ref::unary("cos", row_of(in[1], t)));
-      for (double v : ref::integer_pow(d, 2).data) sum += v;
-    }
-    return std::vector<double>{mean_from_sum(sum, dt, double(n))};
+    return std::vector<double>{mean_from_sum(mse_sum(in, L), dt, double(n))};
   };
+  // The terms are squares: Σ|terms| is the sum itself.
+  w.abs_total = [L, n](const std::vector<Tensor>& in) { return mse_sum(in, L) / double(n); };
   return w;
 }
 
@@ -84,14 +103,9 @@ Workload sin_mean_workload(int64_t L, const Shape& row, DType dt) {
   // (|sin'| ≤ 1), so step t's term is off by ≤ 2u·t.
   w.model = SumModel{n, 1.0 / double(n), 1.0, 2.0 * double(L) + 2, E, L};
   w.oracle = [L, dt, n](const std::vector<Tensor>& in) {
-    ref::Array c{in[0].shape(), in[0].dtype(), in[0].to_f64()};
-    double sum = 0;
-    for (int64_t t = 0; t < L; ++t) {
-      c = ref::unary("sin", c);
-      for (double v : c.data) sum += v;
-    }
-    return std::vector<double>{mean_from_sum(sum, dt, double(n))};
+    return std::vector<double>{mean_from_sum(sin_chain_sum(in, L, false), dt, double(n))};
   };
+  w.abs_total = [L, n](const std::vector<Tensor>& in) { return sin_chain_sum(in, L, true) / double(n); };
   return w;
 }
 
@@ -133,13 +147,14 @@ Workload several_ys_workload(int64_t L, int64_t E) {
   // cos x − 2x ∈ [−1.5, 3] for x ∈ [−1, 1]: a term is ≤ e³; exp turns the argument's ≤ 5u
   // absolute error into ≤ 5u relative, plus its own ulp.
   w.model = SumModel{E, 1.0, std::exp(3.0), 8.0, E, 1};
+  w.elementwise_outputs = {1};  // tanh(x), returned as is
   return w;
 }
 
-Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F) {
+Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F, bool integers) {
   const DType f32 = DType::f32;
-  Program body = trace({{{B, F}, f32}}, [](Builder&, const std::vector<Value>& in) {
-    return std::vector<Value>{sin(in[0])};
+  Program body = trace({{{B, F}, f32}}, [integers](Builder&, const std::vector<Value>& in) {
+    return std::vector<Value>{integers ? in[0] * 2.0 : sin(in[0])};
   });
   Workload w;
   w.kind = "dependent_sums";
@@ -152,6 +167,38 @@ Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F) {
   // One spec for the three outputs, from the largest: L·B·F terms; F per step, then the
   // [L, B, 1] partials.
   w.model = SumModel{L * B * F, 1.0, 1.0, 2.0, F, L * B};
+  // Σ|sin x| over all of xs bounds every output's Σ|terms| (out1 and out2 sum subsets).
+  if (!integers)
+    w.abs_total = [](const std::vector<Tensor>& in) {
+      double s = 0;
+      for (double v : in[0].to_f64()) s += std::abs(std::sin(v));
+      return s;
+    };
+  // Integers |2x| ≤ 16: every partial sum ≤ 16·L·B·F, exact in f32 below 2^24.
+  w.exact = integers && 16 * L * B * F < (int64_t(1) << 24);
+  TANDEM_CHECK(!integers || w.exact, "dependent_sums ", L, "x", B, "x", F, ": integer sums not exact in f32");
+  return w;
+}
+
+Workload int_sum_workload(int64_t L, const Shape& row) {
+  const DType f32 = DType::f32;
+  Shape st = stacked(L, row);
+  int64_t E = num_elements(row);
+  Program body = trace({{row, f32}, {row, f32}}, [](Builder&, const std::vector<Value>& in) {
+    return std::vector<Value>{in[0] + in[1], in[1] * 2.0 + in[0]};
+  });
+  Workload w;
+  w.kind = "int_sum";
+  w.program = trace({{row, f32}, {st, f32}}, [&](Builder&, const std::vector<Value>& in) {
+    Value ys = scan(body, {}, {in[0]}, {in[1]}, L)[1];
+    return std::vector<Value>{reduce_sum(ys, all_axes(int(st.size())))};
+  });
+  w.length = L;
+  w.per_step = E;
+  w.model = SumModel{L * E, 1.0, 16.0 + 8.0 * double(L + 1), 0.0, E, L};
+  // |c_t| ≤ 8(t+1), |y_t| ≤ 16 + 8(t+1): every partial sum is an integer below 2^24.
+  w.exact = double(L * E) * w.model.term_bound < double(int64_t(1) << 24);
+  TANDEM_CHECK(w.exact, "int_sum L=", L, " E=", E, ": integer sums not exact in f32");
   return w;
 }
 

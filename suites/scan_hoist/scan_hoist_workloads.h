@@ -27,8 +27,14 @@ struct SumModel {
   int64_t step_chain = 1;
 };
 
-// Worst-case (first-order) bound on |got − exact|, for the unhoisted or hoisted program.
-ErrorSpec sum_tolerance(const SumModel& m, DType dtype, bool hoisted, const HoistOptions& o);
+// Worst-case (first-order) bound on |got − exact|, for the unhoisted or hoisted program;
+// abs_total > 0 is scale·Σ|terms| computed from the inputs, else the model's bound is used.
+ErrorSpec sum_tolerance(const SumModel& m, DType dtype, bool hoisted, const HoistOptions& o,
+                        double abs_total = 0);
+// The check when Σ|terms| is known from the data: the probabilistic λ·√n·u model, or the
+// worst case with the reason where that model does not hold (scan_hoist_measure.cc).
+ErrorSpec probabilistic_sum_tolerance(const SumModel& m, DType dtype, bool hoisted, const HoistOptions& o,
+                                      double abs_total);
 
 struct Workload {
   std::string kind;
@@ -38,6 +44,13 @@ struct Workload {
   DType dtype = DType::f32;
   SumModel model;
   int expected_rewrites = 1;
+  // scale·Σ|terms| of the checked output computed from the inputs (f64): the data-derived
+  // bound of the tolerance. Empty: the model's term_bound is used (worst case).
+  std::function<double(const std::vector<Tensor>&)> abs_total;
+  // Integer inputs and integer-exact ops, every partial sum < 2^24: compared exactly.
+  bool exact = false;
+  // Outputs returned as is (no reduction): checked elementwise, not with the sum model.
+  std::vector<size_t> elementwise_outputs;
   // Streaming oracle built on tandem::ref ops, one step at a time (O(E) memory), for sizes
   // where reference_eval would hold L×E doubles. Empty: use reference_eval.
   std::function<std::vector<double>(const std::vector<Tensor>&)> oracle;
@@ -52,8 +65,11 @@ Workload sin_mean_workload(int64_t L, const Shape& row, DType dt = DType::f32);
 Workload nested_mean_workload(int64_t outer, int64_t inner, int64_t E);
 // A scan with three ys: one reduced through exp(ys0 − ys2) per step, one returned as is.
 Workload several_ys_workload(int64_t L, int64_t E);
-// sin of xs [L, B, F] reduced three ways: {0,1,2}, {1,2}, {0,2}; they share axis 2.
-Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F);
+// sin of xs [L, B, F] reduced three ways: {0,1,2}, {1,2}, {0,2}; they share axis 2. With
+// `integers`, 2·x instead of sin x on integer inputs: every sum exact, compared exactly.
+Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F, bool integers = false);
+// sum(scan(λc,x: (c + x, 2x + c), 0, xs[L, row]).ys) on integer inputs in [-8, 8]: exact.
+Workload int_sum_workload(int64_t L, const Shape& row);
 
 struct DeclineWorkload {
   std::string kind;
