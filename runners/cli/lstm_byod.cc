@@ -93,8 +93,9 @@ Resolved resolve(const LstmRunOptions& o, int64_t input) {
                     "x.npy is [batch, seq, input_size]; drop input_size from config.json or fix x");
   if (r.c.hidden == -1)
     throw_bad_input("lstm: the hidden size is not given", cat("pass --hidden-size H, or ", kConfigHint));
-  if (r.c.hidden < 1 || r.c.layers < 1)
-    throw_bad_input(cat("lstm: hidden_size ", r.c.hidden, " and num_layers ", r.c.layers, " must be >= 1"),
+  if (r.c.hidden < 1 || r.c.layers < 1 || r.c.hidden > kMaxLstmSize || r.c.layers > kMaxLstmLayers)
+    throw_bad_input(cat("lstm: hidden_size ", r.c.hidden, " and num_layers ", r.c.layers, " must be in [1, ",
+                        kMaxLstmSize, "] and [1, ", kMaxLstmLayers, "]"),
                     kConfigHint);
   r.precision = get_str("precision", o.precision, "HIGHEST");
   r.backend = get_str("backend", o.backend, "cpu");
