@@ -62,5 +62,44 @@ done
 CUDA_VISIBLE_DEVICES= expect 0 "--backend auto without a usable GPU runs the cpu cases" -- \
   "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --backend auto --out "$out/f"
 grep -q "note: --backend auto: CUDA cases skipped: " "$out/stderr" || { echo "FAIL: auto skipped CUDA silently"; fail=1; }
+# Every numeric and enumerated option is range-checked at parse time: bad input with a hint,
+# never a silent default, an endless size loop (-f nan, -e past int64) or an abort (exit 124).
+while IFS= read -r args; do
+  # shellcheck disable=SC2086  # word splitting of the probe is intended
+  expect 4 "out-of-range option: $args" -- timeout 30 "$tandem" $args
+  grep -q "hint:" "$out/stderr" || { echo "FAIL: $args: no hint"; head -3 "$out/stderr"; fail=1; }
+done <<'PROBES'
+collectives --watchdog-timeout 0
+collectives --watchdog-timeout -1
+collectives --watchdog-timeout nan
+collectives --watchdog-timeout 1e-9
+collectives -w -3
+collectives -n 0
+collectives --inplace sideways
+collectives -c 2
+collectives --interleave 7
+collectives -o psum,,psum
+collectives -o psum,nope
+collectives -d f128
+collectives -g ring
+collectives --time-reduce median
+collectives -f nan
+collectives -f inf
+collectives -f 1
+collectives -e 99999999999999999999
+collectives -b 0
+collectives -e 2T
+run -w -3
+run -n 0
+run --min-time nan
+run --min-time inf
+run --min-time -1
+list --backend gpu
+check --backend gpu
+lstm --in /nonexistent --out /tmp/x --threads -1
+lstm --in /nonexistent --out /tmp/x --threads 100000
+lstm --in /nonexistent --out /tmp/x --num-layers 2000000000
+lstm --in /nonexistent --out /tmp/x --hidden-size 0
+PROBES
 if [ $fail = 0 ]; then echo "cli contract: all ok"; fi
 exit $fail

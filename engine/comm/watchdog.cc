@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <thread>
 
+#include "common/exit_codes.h"
+
 namespace tandem::comm {
 
 Watchdog::Watchdog(Communicator& world, double timeout_s) : world_(world), timeout_s_(timeout_s) {
@@ -19,7 +21,7 @@ Watchdog::Watchdog(Communicator& world, double timeout_s) : world_(world), timeo
     // print their own line before the abort kills them, so the log names every rank that
     // did not finish, not just the first to time out.
     std::this_thread::sleep_for(std::chrono::duration<double>(std::min(2.0, timeout_s_)));
-    world_.abort(124);
+    world_.abort(exit_code::infrastructure_error);  // exit 5: the job did not run, not a wrong result
   };
   thread_ = std::thread([this] { loop(); });
 }

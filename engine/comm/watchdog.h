@@ -26,7 +26,7 @@ class Watchdog {
   void arm(const std::function<std::string()>* what);
   void disarm();
   double timeout_s() const { return timeout_s_; }
-  // What runs on expiry (default: print and world.abort(124)); tests replace it.
+  // What runs on expiry (default: print and world.abort(5), exit_code::infrastructure_error); tests replace it.
   std::function<void(const std::string& report)> on_expire;
 
  private:

@@ -1,10 +1,40 @@
 // The packed LSTM weight layout (cuDNN's, as jax.experimental.rnn documents it).
 #include "engine/core/lstm_config.h"
 
+#include "engine/core/error.h"
+
 namespace tandem {
+namespace {
+
+// The parameter count with overflow-checked arithmetic, before any slot is built: a huge
+// hidden size must be a clear error, not a signed overflow (a negative count in the message),
+// and a huge layer count must not allocate a slot per layer before the weights are checked.
+int64_t checked_param_count(const LstmConfig& c) {
+  auto fail = [&] {
+    throw_bad_input(cat("lstm: input ", c.input, ", hidden ", c.hidden, ", ", c.layers, " layer(s)",
+                        c.bidirectional ? ", bidirectional" : "", " needs more than 2^63 weights"),
+                    "hidden_size, num_layers and input_size must describe an LSTM that fits in memory");
+  };
+  if (c.input < 1 || c.hidden < 1 || c.layers < 1)
+    throw_bad_input(cat("lstm: input ", c.input, ", hidden ", c.hidden, " and ", c.layers, " layer(s) must be >= 1"),
+                    "every LSTM size is a positive integer");
+  int64_t g = 0, pseudo = 0, first = 0, rest = 0, per_later = 0, total = 0;
+  // Per pseudo-layer: G * (layer input + hidden) matrix entries + 2G biases, G = 4 * hidden.
+  if (__builtin_mul_overflow(int64_t(4), c.hidden, &g) || __builtin_mul_overflow(c.layers, c.dirs(), &pseudo) ||
+      __builtin_add_overflow(c.input, c.hidden + 2, &first) || __builtin_mul_overflow(first, g, &first) ||
+      __builtin_mul_overflow(c.dirs() + 1, c.hidden, &per_later) ||
+      __builtin_add_overflow(per_later, int64_t(2), &per_later) || __builtin_mul_overflow(per_later, g, &per_later) ||
+      __builtin_mul_overflow(per_later, pseudo - c.dirs(), &rest) ||
+      __builtin_mul_overflow(first, c.dirs(), &total) || __builtin_add_overflow(total, rest, &total))
+    fail();
+  return total;
+}
+
+}  // namespace
 
 LstmWeightLayout lstm_weight_layout(int64_t input, int64_t hidden, int64_t layers, bool bidi) {
   LstmConfig c{1, 1, input, hidden, layers, bidi};
+  const int64_t count = checked_param_count(c);  // throws before any arithmetic below could overflow
   LstmWeightLayout l;
   const int64_t G = 4 * hidden;
   for (int64_t p = 0; p < c.pseudo_layers(); ++p) {  // all matrices first: W_ih^p, W_hh^p
@@ -19,11 +49,12 @@ LstmWeightLayout lstm_weight_layout(int64_t input, int64_t hidden, int64_t layer
     l.b_hh.push_back({l.total, G, 1});
     l.total += G;
   }
+  TANDEM_CHECK(l.total == count, "the closed-form parameter count disagrees with the layout");
   return l;
 }
 
 int64_t get_num_params_in_lstm(int64_t input, int64_t hidden, int64_t layers, bool bidi) {
-  return lstm_weight_layout(input, hidden, layers, bidi).total;
+  return checked_param_count(LstmConfig{1, 1, input, hidden, layers, bidi});
 }
 
 }  // namespace tandem

@@ -3,7 +3,7 @@
 // unit cost about as much as the step's GEMM. exp is Cephes' expf (range reduction by
 // ln 2 in two parts, degree-6 polynomial, 2^n by exponent bits; within 2 ulp), tanh is
 // Cephes' tanhf (odd polynomial below 0.625, 1 - 2/(e^2|x| + 1) above). Inputs are clamped so
-// 2^n stays a normal float; NaN passes through (comparisons with NaN are false).
+// 2^n stays a normal float; NaN propagates (never converted to int), ±Inf saturate.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -13,7 +13,12 @@ namespace tandem::cpu::gates {
 inline float exp_f(float x) {
   x = x > 88.0f ? 88.0f : x;    // e^88 ≈ 1.65e38 < FLT_MAX
   x = x < -87.0f ? -87.0f : x;  // e^-87 ≈ 1.6e-38 > FLT_MIN: n stays >= -126
-  const float fx = x * 1.44269504088896341f;
+  // x is NaN here only if the input was (both comparisons are false): the exponent n comes
+  // from a copy where NaN becomes 88, as converting NaN to int is undefined behaviour (and
+  // n + 127 could then overflow), while r below still takes x, so NaN propagates to the result.
+  // One compare-and-blend, vectorized like the clamps.
+  const float xn = x < 88.0f ? x : 88.0f;
+  const float fx = xn * 1.44269504088896341f;
   const int32_t n = int32_t(fx + (fx >= 0.0f ? 0.5f : -0.5f));  // round to nearest
   const float fn = float(n);
   float r = x - fn * 0.693359375f;  // ln 2 = 0.693359375 - 2.12194440e-4, the first part exact

@@ -15,6 +15,7 @@
 #include "engine/ir/executor.h"
 #include "engine/prims/lstm.h"
 #include "runners/cli/npy_io.h"
+#include "suites/common/atomic_file.h"
 #include "suites/common/lstm_program.h"
 
 namespace tandem {
@@ -25,6 +26,8 @@ const char* kConfigHint =
     R"(config.json looks like {"hidden_size": 32, "num_layers": 1, "bidirectional": false, )"
     R"("precision": "HIGHEST", "backend": "cpu"}; flags --hidden-size etc. override it)";
 
+constexpr uintmax_t kMaxConfigBytes = 1 << 20;  // a config is a few keys; far less than 1 MiB
+
 // Flags first, then the JSON file, then defaults.
 struct Resolved {
   LstmConfig c;
@@ -34,9 +37,15 @@ struct Resolved {
 Resolved resolve(const LstmRunOptions& o, int64_t input) {
   nlohmann::json j = nlohmann::json::object();
   std::string path = o.config_path;
-  if (path.empty() && fs::exists(fs::path(o.in_dir) / "config.json"))
+  std::error_code ec;
+  if (path.empty() && fs::exists(fs::symlink_status(fs::path(o.in_dir) / "config.json", ec)))
     path = (fs::path(o.in_dir) / "config.json").string();
   if (!path.empty()) {
+    // A FIFO would block the read and a device never end: only a bounded regular file is read.
+    if (!fs::is_regular_file(path, ec))
+      throw_bad_input(cat("config: ", path, " is not a regular file"), kConfigHint);
+    if (fs::file_size(path, ec) > kMaxConfigBytes || ec)
+      throw_bad_input(cat("config: ", path, " is larger than ", kMaxConfigBytes, " bytes"), kConfigHint);
     std::ifstream f(path);
     if (!f) throw_bad_input(cat("config: cannot open ", path), kConfigHint);
     try {
@@ -84,8 +93,9 @@ Resolved resolve(const LstmRunOptions& o, int64_t input) {
                     "x.npy is [batch, seq, input_size]; drop input_size from config.json or fix x");
   if (r.c.hidden == -1)
     throw_bad_input("lstm: the hidden size is not given", cat("pass --hidden-size H, or ", kConfigHint));
-  if (r.c.hidden < 1 || r.c.layers < 1)
-    throw_bad_input(cat("lstm: hidden_size ", r.c.hidden, " and num_layers ", r.c.layers, " must be >= 1"),
+  if (r.c.hidden < 1 || r.c.layers < 1 || r.c.hidden > kMaxLstmSize || r.c.layers > kMaxLstmLayers)
+    throw_bad_input(cat("lstm: hidden_size ", r.c.hidden, " and num_layers ", r.c.layers, " must be in [1, ",
+                        kMaxLstmSize, "] and [1, ", kMaxLstmLayers, "]"),
                     kConfigHint);
   r.precision = get_str("precision", o.precision, "HIGHEST");
   r.backend = get_str("backend", o.backend, "cpu");
@@ -102,7 +112,12 @@ void expect_shape(const Tensor& t, const Shape& want, const std::string& file, c
 }
 
 std::string in_path(const LstmRunOptions& o, const char* name) { return (fs::path(o.in_dir) / name).string(); }
-bool has(const LstmRunOptions& o, const char* name) { return fs::exists(in_path(o, name)); }
+// An optional input is absent only when there is no such name: a dangling symlink or a
+// non-regular file under that name is given (and load_npy_tensor rejects it as bad input).
+bool has(const LstmRunOptions& o, const char* name) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(in_path(o, name), ec));
+}
 
 }  // namespace
 
@@ -204,15 +219,8 @@ void run_lstm_on_files(const LstmRunOptions& o) {
       {"num_layers", c.layers}, {"bidirectional", c.bidirectional}, {"precision", r.precision},
       {"backend", r.backend}, {"device", dev.str()}, {"backward", backward}, {"files", files},
       {"seconds", seconds}};
-  // run.json (what ran, for provenance) is written atomically too: temp file, then rename.
-  const std::string meta_path = (fs::path(o.out_dir) / "run.json").string(), tmp = meta_path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << meta.dump(2) << "\n";
-    if (!f.flush()) throw Error(ErrorKind::internal, cat("cannot write ", tmp), "check free disk space and permissions");
-  }
-  fs::rename(tmp, meta_path, ec);
-  if (ec) throw Error(ErrorKind::internal, cat("cannot write ", meta_path, ": ", ec.message()));
+  // run.json (what ran, for provenance) is written atomically too.
+  write_file_atomically((fs::path(o.out_dir) / "run.json").string(), meta.dump(2) + "\n");
   if (!o.quiet)
     std::cerr << "lstm: B=" << c.batch << " T=" << c.seq << " I=" << c.input << " H=" << c.hidden
               << " L=" << c.layers << (c.bidirectional ? " bidirectional" : "") << " on " << dev.str()

@@ -9,6 +9,11 @@ namespace tandem {
 
 // Settings from flags; unset fields (-1 / empty) fall back to the JSON config file, then to
 // the defaults (layers 1, unidirectional, precision HIGHEST, backend cpu).
+// Bounds on the sizes a user gives (flags or config.json): far above any real LSTM, low
+// enough that the weight count and every buffer size stay well inside int64.
+inline constexpr int64_t kMaxLstmSize = int64_t(1) << 24;   // hidden size
+inline constexpr int64_t kMaxLstmLayers = int64_t(1) << 16;  // num_layers
+
 struct LstmRunOptions {
   std::string in_dir, out_dir;
   std::string config_path;  // default: IN/config.json when it exists

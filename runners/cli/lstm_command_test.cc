@@ -5,6 +5,7 @@
 // unknown precision, malformed / truncated .npy, missing file) exits 4 with a hint; and,
 // where PyTorch is installed, the same numbers as nn.LSTM.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 #include "runners/cli/npy_io.h"
+#include "suites/common/atomic_file.h"
 #include "suites/lstm/lstm_check.h"
 
 namespace tandem {
@@ -30,7 +32,8 @@ struct Outcome {
 Outcome run_tandem(const std::string& args) {
   static int counter = 0;
   const fs::path err = fs::temp_directory_path() / cat("tandem_lstm_err_", ::getpid(), "_", counter++);
-  const std::string cmd = cat(TANDEM_BIN, " lstm ", args, " 2>", err.string(), " >/dev/null");
+  // `timeout`: a hang (a FIFO read, say) is a failure (exit 124), not a blocked test.
+  const std::string cmd = cat("timeout 120 ", TANDEM_BIN, " lstm ", args, " 2>", err.string(), " >/dev/null");
   const int status = std::system(cmd.c_str());
   Outcome r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -170,6 +173,17 @@ std::string read_bytes(const std::string& path) {
   return ss.str();
 }
 Tensor f32(const Shape& s) { return Tensor::zeros(s, DType::f32); }
+// A v1 .npy file with float32 descr, the given shape text and `data` bytes after the header.
+std::string npy_f32(const std::string& shape, size_t data) {
+  std::string h = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + shape + "), }";
+  h.append(63 - (10 + h.size()) % 64 + 1, ' ');
+  h.back() = '\n';
+  std::string b = "\x93NUMPY\x01";
+  b += '\0';
+  b += char(h.size() & 0xff);
+  b += char(h.size() >> 8);
+  return b + h + std::string(data, '\0');
+}
 Tensor i32(const std::vector<double>& v) { return Tensor::from_f64(v, {int64_t(v.size())}, DType::i32); }
 
 std::vector<BadCase> bad_cases() {
@@ -215,6 +229,30 @@ std::vector<BadCase> bad_cases() {
       {"non_numeric_shape", [](const TempDir& d) { std::string b = read_bytes(d / "c0.npy");
                                                    b[b.find("(") + 1] = 'x'; write_bytes(d / "c0.npy", b); },
        "bad shape in header"},
+      // count * 4 wraps to 0 (2^62 elements), to the file's 8 bytes (2^62 + 2), or the count wraps.
+      {"npy_bytes_wrap_to_zero", [](const TempDir& d) { write_bytes(d / "x.npy", npy_f32("4611686018427387904,", 0)); },
+       "needs more than 2^63 data bytes"},
+      {"npy_bytes_wrap_to_file", [](const TempDir& d) { write_bytes(d / "w.npy", npy_f32("4611686018427387906,", 8)); },
+       "needs more than 2^63 data bytes"},
+      {"npy_count_wraps", [](const TempDir& d) { write_bytes(d / "h0.npy", npy_f32("4294967296, 4294967296", 0)); },
+       "more than 2^64 elements"},
+      {"npy_entry_above_int64", [](const TempDir& d) { write_bytes(d / "c0.npy", npy_f32("9223372036854775808,", 0)); },
+       "larger than 2^63-1"},
+      {"dangling_optional_dy", [](const TempDir& d) { fs::remove(d / "dy.npy"); fs::create_symlink(d / "nope.npy", d / "dy.npy"); },
+       "dy.npy: " },
+      {"dangling_optional_h0", [](const TempDir& d) { fs::remove(d / "h0.npy"); fs::create_symlink(d / "nope.npy", d / "h0.npy"); },
+       "a dangling symlink"},
+      {"directory_as_optional_c0", [](const TempDir& d) { fs::remove(d / "c0.npy"); fs::create_directory(d / "c0.npy"); },
+       "not a regular file"},
+      {"fifo_as_npy", [](const TempDir& d) { fs::remove(d / "x.npy"); ::mkfifo((d / "x.npy").c_str(), 0600); },
+       "not a regular file"},
+      {"fifo_as_config", [](const TempDir& d) { ::mkfifo((d / "config.json").c_str(), 0600); }, "not a regular file"},
+      {"config_too_large", [](const TempDir& d) { std::ofstream(d / "config.json") << std::string(2 << 20, ' ') << "{}"; },
+       "larger than 1048576 bytes"},
+      {"config_huge_num_layers", [](const TempDir& d) { std::ofstream(d / "config.json") << R"({"num_layers": 9223372036854775807})"; },
+       "must be in [1, ", "--hidden-size 4"},
+      {"config_huge_hidden", [](const TempDir& d) { std::ofstream(d / "config.json") << R"({"hidden_size": 4611686018427387904})"; },
+       "must be in [1, ", "--num-layers 2"},
       {"missing_weights", [](const TempDir& d) { fs::remove(d / "w.npy"); }, "w.npy: no such file"},
       {"bad_config_json", [](const TempDir& d) { std::ofstream(d / "config.json") << "{\"hidden_size\": 4,"; },
        "not valid JSON"},
@@ -245,6 +283,30 @@ TEST_P(LstmBadInput, ExitsFourWithHint) {
 
 INSTANTIATE_TEST_SUITE_P(All, LstmBadInput, ::testing::Range<size_t>(0, bad_cases().size()),
                          [](const auto& info) { return std::string(bad_cases()[info.param].name); });
+
+// Temporaries are mkstemp names, not predictable ones: symlinks planted at the old names
+// (y.npy.tmp.<pid>, run.json.tmp, records.json.tmp.<pid>) are never followed or replaced.
+TEST(LstmCommand, PlantedSymlinksAtTemporaryNamesAreLeftAlone) {
+  TempDir in("sym_in"), out("sym_out");
+  LstmConfig c{2, 3, 2, 3, 1, false};
+  write_inputs(in, c, {3, 2}, false);
+  const std::string victim = out / "victim.txt";
+  write_bytes(victim, "precious");
+  fs::create_symlink(victim, out / "run.json.tmp");
+  // The old .npy temporary was <path>.tmp.<pid of tandem>: plant one for a range of pids.
+  const pid_t next = ::getpid();
+  for (pid_t p = next; p < next + 400; ++p) fs::create_symlink(victim, out / cat("y.npy.tmp.", p));
+  Outcome r = run_tandem(cat("--in ", in.path, " --out ", out.path, " --hidden-size 3"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_bytes(victim), "precious");
+  EXPECT_TRUE(fs::is_symlink(out / "run.json.tmp"));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out / "y.npy")));
+  for (const auto& e : fs::directory_iterator(out.path))  // no temporary is left behind
+    EXPECT_TRUE(e.path().filename().string()[0] != '.') << e.path();
+  write_file_atomically(out / "records.json", "{}");
+  EXPECT_EQ(read_bytes(out / "records.json"), "{}");
+  EXPECT_EQ(fs::status(out / "records.json").permissions() & fs::perms::others_read, fs::perms::others_read);
+}
 
 }  // namespace
 }  // namespace tandem

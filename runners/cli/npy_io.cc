@@ -5,8 +5,6 @@
 // never checks that the data it read was all there (a truncated file loads as garbage).
 #include "runners/cli/npy_io.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +16,7 @@
 #include <xtensor/xnpy.hpp>
 
 #include "engine/core/error.h"
+#include "suites/common/atomic_file.h"
 
 namespace tandem {
 namespace {
@@ -59,14 +58,28 @@ void to_row_major(std::vector<char>& bytes, const std::vector<size_t>& shape) {
   std::memcpy(bytes.data(), row.data(), bytes.size());
 }
 
+std::string shape_text(const std::vector<size_t>& shape) {
+  std::string s;
+  for (size_t d : shape) s += cat(s.empty() ? "" : ",", d);
+  return s;
+}
+
 }  // namespace
 
 Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& what) {
   const std::string hint = npy_hint(dtype);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+  // Only a regular file (or a symlink to one) is data: a dangling symlink, a FIFO (which would
+  // block the read) or a device (/dev/zero never ends) is bad input, not an absent file.
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
     throw_bad_input(cat(what, ": no such file ", path), cat("the input directory must hold ", what, "; ", hint));
+  if (!std::filesystem::is_regular_file(st))
+    throw_bad_input(cat(what, ": ", path, " is not a regular file (",
+                        std::filesystem::exists(st) ? "a directory, FIFO or device" : "a dangling symlink", ")"),
+                    cat("replace it with the .npy file itself; ", hint));
   const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  if (ec) throw_bad_input(cat(what, ": cannot read the size of ", path, ": ", ec.message()), "check the file's permissions");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_bad_input(cat(what, ": cannot open ", path), "check the file's permissions");
   auto malformed = [&](const std::string& why) {
@@ -106,18 +119,25 @@ Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& 
     malformed(cat("bad header (", e.what(), "): ", header));
   }
   if (descr != descr_of(dtype))
-    throw_bad_input(cat(what, " is ", numpy_name(descr), ", expected ", numpy_name(descr_of(dtype))), hint);
+    throw_bad_input(cat(what, " is ", numpy_name(descr), ", expected ", numpy_name(descr_of(dtype)), " (", path, ")"),
+                    hint);
   // The data must be exactly prod(shape) elements: fewer is a truncated file, more is not .npy.
-  uint64_t count = 1;
+  // Every product is overflow-checked: a wrapped count could match a small file and make a
+  // huge tensor read a few bytes (a heap overrun), and a shape entry must fit in int64.
+  uint64_t count = 1, want = 0;
   for (size_t d : shape) {
-    if (d != 0 && count > std::numeric_limits<uint64_t>::max() / d) malformed("shape overflows");
-    count *= d;
+    if (d > uint64_t(std::numeric_limits<int64_t>::max()))
+      malformed(cat("shape entry ", d, " is larger than 2^63-1"));
+    if (__builtin_mul_overflow(count, uint64_t(d), &count))
+      malformed(cat("the header's shape (", shape_text(shape), ") has more than 2^64 elements"));
   }
-  const uint64_t want = count * dtype_size(dtype);
+  if (__builtin_mul_overflow(count, uint64_t(dtype_size(dtype)), &want) ||
+      want > uint64_t(std::numeric_limits<int64_t>::max()))
+    malformed(cat("the header's shape (", shape_text(shape), ") needs more than 2^63 data bytes"));
   const uint64_t have = file_bytes - data_offset;
   if (have != want)
-    malformed(cat("the header's shape needs ", want, " data bytes but the file holds ", have,
-                  have < want ? " (truncated?)" : " (trailing bytes)"));
+    malformed(cat("the header's shape (", shape_text(shape), ") needs ", want, " data bytes but the file holds ",
+                  have, have < want ? " (truncated?)" : " (trailing bytes)"));
 
   std::vector<char> bytes(static_cast<size_t>(want));
   in.read(bytes.data(), std::streamsize(want));
@@ -144,19 +164,7 @@ void save_npy_tensor(const std::string& path, const Tensor& host) {
     case DType::i32: bytes = xt::dump_npy(xt::adapt(host.data<int32_t>(), n, xt::no_ownership(), shape)); break;
     default: TANDEM_CHECK(false, "npy: cannot write ", dtype_name(host.dtype()));
   }
-  // Atomic: readers see either the old file or the complete new one, never a partial write.
-  const std::string tmp = cat(path, ".tmp.", ::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw Error(ErrorKind::internal, cat("cannot create ", tmp, ": ", std::strerror(errno)),
-                      "check that the output directory is writable");
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0 &&
-                  ::fsync(::fileno(f)) == 0;
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw Error(ErrorKind::internal, cat("cannot write ", path, ": ", why), "check free disk space and permissions");
-  }
+  write_file_atomically(path, bytes);  // readers never see a partial write
 }
 
 }  // namespace tandem

@@ -16,7 +16,8 @@ namespace tandem {
 // (e.g. "seq_lengths.npy") with a hint on how to write the file from NumPy.
 Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& what);
 
-// Writes a host Tensor (f32, f64 or i32) to `path` atomically: `path`.tmp.<pid> then rename.
+// Writes a host Tensor (f32, f64 or i32) to `path` atomically (write_file_atomically: a mkstemp
+// temporary in the same directory, then rename).
 // Failures are infrastructure Errors (ErrorKind::internal) naming the path.
 void save_npy_tensor(const std::string& path, const Tensor& t);
 

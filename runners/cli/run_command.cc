@@ -10,6 +10,7 @@
 
 #include "engine/core/rank_env.h"
 #include "engine/core/error.h"
+#include "runners/cli/option_checks.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
 #include "suites/common/gbench_json.h"
@@ -128,9 +129,12 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
   cmd->add_option("--out,-o", args->out, "directory for records.json, benchmark.json, summary.md");
   cmd->add_flag("--quiet,-q", args->quiet, "no progress lines or table");
   if (timed) {
-    cmd->add_option("--repetitions,-n", args->repetitions, "timed repetitions per case (default 5)");
-    cmd->add_option("--warmup,-w", args->warmup, "untimed warm-up runs (default 1)");
-    cmd->add_option("--min-time", args->min_time, "repeat until this many seconds are measured");
+    cmd->add_option("--repetitions,-n", args->repetitions, "timed repetitions per case (default 5)")
+        ->check(in_range(1, 1e6, "-n counts timed repetitions per case: at least 1, e.g. 5"));
+    cmd->add_option("--warmup,-w", args->warmup, "untimed warm-up runs (default 1)")
+        ->check(in_range(0, 1e6, "-w counts untimed warm-up runs: 0 or more"));
+    cmd->add_option("--min-time", args->min_time, "repeat until this many seconds are measured")
+        ->check(in_range(0, 3600, "--min-time is seconds of measured time per case, e.g. 0.5"));
   }
   cmd->callback([args, timed, &exit_code] { exit_code = run(*args, timed); });
 }

@@ -3,6 +3,7 @@
 // every case would otherwise pass on nothing. --backend auto takes the GPU only when usable
 // and says on stderr why not.
 #include "runners/cli/selection.h"
+#include "runners/cli/option_checks.h"
 
 #include <iostream>
 #include <set>
@@ -32,7 +33,9 @@ void add_selection_options(CLI::App& cmd, Selection& s) {
   cmd.add_option("--suite", s.suite, "only this suite: " + names + " (default: every suite)");
   cmd.add_option("--filter", s.filter, "regex on case names, e.g. 'alg:BF16.*in:f32'");
   cmd.add_option("--backend", s.backend, "cpu | cuda | all (cpu + cuda) | auto (cpu, plus cuda if a GPU is usable); "
-                 "cuda and all without a usable GPU exit 5 with the reason")->capture_default_str();
+                 "cuda and all without a usable GPU exit 5 with the reason")
+      ->capture_default_str()
+      ->check(one_of({"cpu", "cuda", "all", "auto"}, "use cpu, cuda, all or auto"));
   cmd.add_option("--profile", s.profile, "quick | nightly | full (quick ⊂ nightly ⊂ full)")->capture_default_str();
 }
 

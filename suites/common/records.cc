@@ -36,20 +36,6 @@ nlohmann::json make_record(const Case& c, const std::string& backend, const std:
   return rec;
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw Error(ErrorKind::internal, cat("cannot write ", tmp), "check the --out directory is writable");
-    f << content;
-    f.flush();
-    if (!f) throw Error(ErrorKind::internal, cat("short write to ", tmp), "is the disk full?");
-  }
-  std::filesystem::rename(tmp, p);
-}
-
 void RecordWriter::add(nlohmann::json record) {
   records_.push_back(std::move(record));
   rewrite();

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "suites/common/atomic_file.h"  // write_file_atomically
 #include "suites/common/case.h"
 
 namespace tandem {
@@ -15,9 +16,6 @@ inline constexpr const char* kRecordSchema = "tandem.records/1";
 
 nlohmann::json make_record(const Case& c, const std::string& backend, const std::string& device,
                            const CaseResult& r);
-
-// Writes `content` to `path` through a temporary file and rename(2).
-void write_file_atomically(const std::string& path, const std::string& content);
 
 class RecordWriter {
  public:
