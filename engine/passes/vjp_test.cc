@@ -69,16 +69,20 @@ void check(const std::vector<Shape>& shapes, Fn fn, double lo = -1, double hi = 
 }
 using V = std::vector<Value>;
 
+// Every unary and binary elementwise primitive (from their traits, so a new one is checked
+// without a line here) against finite differences; log and sqrt on positive operands.
 TEST(Vjp, Unary) {
-  for (const char* op : {"neg", "exp", "sin", "cos", "tanh", "logistic"})
-    check({{2, 3}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; });
+  for (const std::string& op : primitive_names())
+    if (primitive(op).has(kElementwiseUnary) && op != "log" && op != "sqrt")
+      check({{2, 3}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; });
   check({{5}}, [](Builder&, auto& v) { return V{log(v[0]), sqrt(v[0])}; }, 0.5, 2);
   for (int64_t n : {0, 1, 2, 3}) check({{4}}, [n](Builder&, auto& v) { return V{integer_pow(v[0], n) + v[0]}; });
 }
 
 TEST(Vjp, Binary) {
-  for (const char* op : {"add", "sub", "mul", "div", "max", "min"})
-    check({{3, 2}, {3, 2}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0], v[1]})}; }, 0.5, 2);
+  for (const std::string& op : primitive_names())
+    if (primitive(op).has(kElementwiseBinary))
+      check({{3, 2}, {3, 2}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0], v[1]})}; }, 0.5, 2);
   check({{4}, {}}, [](Builder&, auto& v) { return V{v[0] * v[1] + v[1], (v[0] - 1.0) * 3.0}; });
   check({{4}}, [](Builder& b, auto& v) { return V{max(v[0], b.literal(0, DType::f64))}; });
 }
@@ -196,15 +200,6 @@ TEST(Vjp, LstmFwdUsesLstmBwd) {
   EXPECT_THROW(vjp(trace({x, h, h, w, lens, x, h, h}, [&](Builder& b, auto& v) {
                  return b.bind("lstm_bwd", {v[5], v[6], v[7], v[0], v[1], v[2], v[3], v[4]}, lstm_params(c));
                })), Error);
-}
-
-// Every registered primitive has a reverse-mode rule; checkpoint and scan are linearized by
-// the pass itself (their bodies get their own forward and backward).
-TEST(Vjp, EveryPrimitiveHasARule) {
-  for (const std::string& n : primitive_names())
-    if (n != "checkpoint" && n != "scan") {
-      EXPECT_TRUE(bool(primitive(n).vjp)) << n << " has no vjp rule";
-    }
 }
 
 TEST(Vjp, DotGeneral) {
