@@ -6,7 +6,6 @@
 // batch keeps it flat). Inputs are split per example before timing; both ways reuse weights.
 //   vmap_bench [--max-batch N] [--reps N]
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,19 +21,10 @@
 namespace tandem {
 namespace {
 
-double seconds(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
+// The 1-minute load average, as the records' context reads it (getloadavg).
 double load_average() {
-  double l = 0;
-  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &l) != 1) l = 0;
-    std::fclose(f);
-  }
-  return l;
+  double l[1] = {0};
+  return getloadavg(l, 1) == 1 ? l[0] : 0;
 }
 
 int run(int64_t max_batch, int reps) {
@@ -67,8 +57,8 @@ int run(int64_t max_batch, int reps) {
     loop();
     std::vector<double> tv, tl;
     for (int r = 0; r < reps; ++r) {
-      tv.push_back(seconds(vm));
-      tl.push_back(seconds(loop));
+      tv.push_back(time_once(vm, Device::cpu()));
+      tl.push_back(time_once(loop, Device::cpu()));
     }
     TimingStats sv = summarize(tv), sl = summarize(tl);
     std::printf("| %lld | %.3f / %.3f | %.3f / %.3f | %.1f | %.2f |\n", (long long)n, sv.min * 1e3, sv.median * 1e3,
