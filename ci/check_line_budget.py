@@ -14,6 +14,9 @@ reference/grad_tape.cc at 378 lines; 23,468 lines in all):
 Raised the same day to 34,000 when the GPU and vmap work landed (vmap and its batching rules,
 a CUDA impl of every primitive, scan partial evaluation, record validation: 30,352 lines
 before the offline GPU validation scripts), leaving ~10 % for the collectives and trust issues.
+Raised on 2026-11-23 (stop 12) to 42,000: 32,999 lines on main before the fault-injection
+registry, the reserve-space LSTM, collectives under vmap, the collectives op table, the
+sanitizer/fuzzer job and the reports work, each of which the issues ask for (≈1,000 lines each).
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -24,7 +27,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 34000
+TOTAL_BUDGET = 42000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
