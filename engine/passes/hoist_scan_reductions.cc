@@ -15,6 +15,13 @@
 namespace tandem {
 namespace {
 
+// Elements of one step of a stacked output (its type without the scan axis).
+int64_t step_elements(const AType& ys) {
+  int64_t n = 1;
+  for (size_t d = 1; d < ys.shape.size(); ++d) n *= ys.shape[d];
+  return n;
+}
+
 void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, HoistResult& out) {
   int scan_number = 0;
   for (size_t i = 0; i < p.eqns.size(); ++i) {
@@ -28,6 +35,15 @@ void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, 
     std::vector<std::string> plan_where;
     for (size_t j = 0; j < n_ys; ++j) {
       hoist::YsAnalysis a = hoist::analyze_ys(p, uses, i, j, opts, claimed);
+      if (a.plan && step_elements(p.eqns[i].out[nk + j]->type) < opts.min_step_elements) {
+        // Legal but slower (HoistOptions::min_step_elements): say so and leave the ys alone.
+        for (const hoist::Group& g : a.plan->groups)
+          for (size_t e : g.chain) claimed.erase(e);
+        a.decline = PassNote{false, kDeclineTooSmall, "",
+                             cat(step_elements(p.eqns[i].out[nk + j]->type), " elements per step < min_step_elements ",
+                                 opts.min_step_elements, ": the per-step eqns would cost more than the traffic saved")};
+        a.plan.reset();
+      }
       if (a.decline) {
         a.decline->where = cat(where, " ys ", j);
         out.notes.push_back(*a.decline);

@@ -26,6 +26,15 @@ struct HoistOptions {
   std::optional<DType> accumulate_dtype;
   // Also rewrite scans inside sub-programs (nested scans), after the enclosing level.
   bool recurse = true;
+  // The cost estimate. A rewrite moves the chain's eqns into the body, where each runs once
+  // per step instead of once over [L, ...]: it saves the [L, ...] intermediates' memory
+  // traffic and costs L times the executor's per-eqn overhead (≈ 0.35 µs of CPU,
+  // tools/executor_overhead). Below this many elements per step the overhead wins and the
+  // hoisted program is slower (0.4–0.6× on the quick cases, E = 1,024 elements per step);
+  // from E = 65,536, the smallest measured, it is faster at every L (1.04–4.6×,
+  // docs/PERFORMANCE.md). A ys with fewer elements per step is declined with that reason.
+  // 0 rewrites whatever is legal (memory first, or tests of the rewrite itself).
+  int64_t min_step_elements = 65536;
 };
 
 // Decline tags (PassNote::reason).
@@ -33,6 +42,7 @@ inline constexpr const char* kDeclineNonReducible = "non-reducible consumer";
 inline constexpr const char* kDeclineUsedTwice = "ys used twice";
 inline constexpr const char* kDeclineAxes = "axes do not allow it";
 inline constexpr const char* kDeclineOperand = "operand not splittable per step";
+inline constexpr const char* kDeclineTooSmall = "per-step work too small to pay for the rewrite";
 
 struct HoistResult {
   Program program;

@@ -60,6 +60,7 @@ TEST(HoistScanReductions, SeedSinMean) {
 
 TEST(HoistScanReductions, AccumulatesInACarry) {
   HoistOptions o;
+  o.min_step_elements = 0;
   o.accumulate_in_carry = true;
   HoistResult h = hoist_and_compare(seed_mse(), o);
   const Eqn* s = find_eqn(h.program, "scan");
@@ -80,6 +81,7 @@ TEST(HoistScanReductions, ScanAxisOnlyNeedsACarry) {
   EXPECT_EQ(stacked.rewrites, 0);
   EXPECT_TRUE(log_has(stacked, kDeclineAxes)) << ::testing::PrintToString(stacked.log);
   HoistOptions o;
+  o.min_step_elements = 0;
   o.accumulate_in_carry = true;
   HoistResult carried = hoist_and_compare(p, o);
   EXPECT_EQ(carried.rewrites, 1);
@@ -88,6 +90,7 @@ TEST(HoistScanReductions, ScanAxisOnlyNeedsACarry) {
 
 TEST(HoistScanReductions, WiderAccumulation) {
   HoistOptions o;
+  o.min_step_elements = 0;
   o.accumulate_dtype = DType::f64;
   for (bool carry : {false, true}) {
     o.accumulate_in_carry = carry;
@@ -106,6 +109,7 @@ TEST(HoistScanReductions, ReverseAndUnrollAreKept) {
   EXPECT_TRUE(s->params.get_bool("reverse", false));
   EXPECT_EQ(s->params.get_int("unroll"), 4);
   HoistOptions o;
+  o.min_step_elements = 0;
   o.accumulate_in_carry = true;
   hoist_and_compare(seed_mse(17, {3, 5}, true, 4), o);
 }
@@ -162,11 +166,33 @@ TEST(HoistScanReductions, ScalarOperandsBecomeConsts) {
   EXPECT_EQ(s->in.size(), 2u);                    // w and the original xs (reused, not added)
 }
 
+// The cost estimate: by default a ys with fewer than min_step_elements per step is declined
+// with its reason (the rewrite would be slower), and one at the threshold is rewritten.
+TEST(HoistScanReductions, CostEstimateDeclinesSmallStepsOnly) {
+  auto mse = [](int64_t per_step) {
+    Program body = trace({{{per_step}, f32}}, [](Builder&, const std::vector<Value>& in) {
+      return std::vector<Value>{cos(in[0])};
+    });
+    return trace({{{4, per_step}, f32}}, [&](Builder&, const std::vector<Value>& in) {
+      Value d = scan(body, {}, {}, {in[0]}, 4)[0] - in[0];
+      return std::vector<Value>{reduce_sum(d * d, {0, 1})};
+    });
+  };
+  const int64_t threshold = HoistOptions{}.min_step_elements;
+  HoistResult small = hoist_scan_reductions(mse(threshold - 1));
+  EXPECT_EQ(small.rewrites, 0);
+  ASSERT_EQ(small.notes.size(), 1u);
+  EXPECT_EQ(small.notes[0].reason, kDeclineTooSmall);
+  EXPECT_EQ(small.program.eqns.size(), mse(threshold - 1).eqns.size());
+  EXPECT_EQ(hoist_scan_reductions(mse(threshold)).rewrites, 1);
+  EXPECT_EQ(hoist_scan_reductions(mse(threshold - 1), {.min_step_elements = 0}).rewrites, 1);
+}
+
 TEST(HoistScanReductions, NoScanNoChange) {
   Program p = trace({{{4}, f32}}, [](Builder&, const std::vector<Value>& in) {
     return std::vector<Value>{reduce_sum(sin(in[0]), {0})};
   });
-  HoistResult h = hoist_scan_reductions(p);
+  HoistResult h = hoist_scan_reductions(p, {.min_step_elements = 0});
   EXPECT_EQ(h.rewrites, 0);
   EXPECT_TRUE(h.log.empty());
   EXPECT_EQ(h.program.eqns.size(), p.eqns.size());

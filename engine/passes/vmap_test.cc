@@ -268,7 +268,7 @@ TEST(Vmap, OfVmapAndOfHoistedScan) {
     V o = scan(body, {}, {v[0]}, {v[1]}, 7);
     return V{reduce_sum(integer_pow(o[1] - v[2], 2), {0, 1})};
   });
-  HoistResult h = hoist_scan_reductions(mse);
+  HoistResult h = hoist_scan_reductions(mse, {.min_step_elements = 0});
   ASSERT_EQ(h.rewrites, 1);
   std::optional<int64_t> n;
   check(h.program, {0, 1, n}, {0}, {rnd({3, 4}, 1), rnd({7, 3, 4}, 2), rnd({7, 4}, 3)}, 1e-11);

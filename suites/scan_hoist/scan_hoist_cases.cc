@@ -102,6 +102,7 @@ std::pair<ErrorSpec, ErrorSpec> sum_tolerances(const Workload& w, const std::vec
 
 HoistOptions hoist_options(const std::string& mode, DType dt) {
   HoistOptions o;
+  o.min_step_elements = 0;  // the cases check the rewrite at every size; the cost estimate has its decline case
   o.accumulate_in_carry = mode == "carry" || mode == "wide_carry";
   if (mode == "wide" || mode == "wide_carry")
     o.accumulate_dtype = dt == DType::f32 || dt == DType::f64 ? DType::f64 : DType::f32;

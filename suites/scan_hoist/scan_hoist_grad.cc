@@ -114,7 +114,7 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
   c.profiles = profiles_from(profile);
   c.instantiate = [L, row, reps, key = c.name](Device dev) {
     auto w = std::make_shared<Workload>(mse_workload(L, row));
-    auto h = std::make_shared<HoistResult>(hoist_scan_reductions(w->program));
+    auto h = std::make_shared<HoistResult>(hoist_scan_reductions(w->program, {.min_step_elements = 0}));
     typecheck(h->program);
     auto vo = std::make_shared<VjpProgram>(vjp(w->program));
     auto vh = std::make_shared<VjpProgram>(vjp(h->program, {}, nothing_saveable()));

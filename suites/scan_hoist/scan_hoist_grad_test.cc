@@ -18,7 +18,7 @@ const Shape kRow = {6, 10};  // E = 60 elements per step
 
 TEST(ScanHoistGrad, HoistedGradientSavesNoLengthTimesBatchResidual) {
   Workload w = mse_workload(L, kRow);
-  HoistResult h = hoist_scan_reductions(w.program);
+  HoistResult h = hoist_scan_reductions(w.program, {.min_step_elements = 0});
   ASSERT_EQ(h.rewrites, 1);
   const int64_t LE = L * w.per_step;
   // The hoisted program under nothing_saveable: since issue 16 a scan is partially
@@ -39,7 +39,7 @@ TEST(ScanHoistGrad, HoistedGradientSavesNoLengthTimesBatchResidual) {
 
 TEST(ScanHoistGrad, GradientsMatchClosedFormAndPeakDrops) {
   Workload w = mse_workload(L, kRow);
-  Program hp = hoist_scan_reductions(w.program).program;
+  Program hp = hoist_scan_reductions(w.program, {.min_step_elements = 0}).program;
   std::vector<Tensor> in = seeded_inputs(w.program, "grad_test");
   GradMeasured mo = measure_vjp(vjp(w.program), in, 0, Device::cpu());
   GradMeasured mh = measure_vjp(vjp(hp), in, 0, Device::cpu());

@@ -36,7 +36,7 @@ Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::v
   c.instantiate = [lengths, batches, reps, key = c.name](Device dev) {
     // The timed body: the hoisted program at the largest point.
     auto big = std::make_shared<Workload>(mse_workload(lengths.back(), {batches.back()}));
-    auto big_h = std::make_shared<Program>(hoist_scan_reductions(big->program).program);
+    auto big_h = std::make_shared<Program>(hoist_scan_reductions(big->program, {.min_step_elements = 0}).program);
     auto big_in = std::make_shared<std::vector<Tensor>>(on_device(seeded_inputs(big->program, key), dev));
     CaseInstance inst;
     inst.body = [=] { Executor(dev).run(*big_h, *big_in); };
@@ -47,7 +47,7 @@ Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::v
       for (int64_t L : lengths)
         for (int64_t E : batches) {
           Workload w = mse_workload(L, {E});
-          HoistResult h = hoist_scan_reductions(w.program);
+          HoistResult h = hoist_scan_reductions(w.program, {.min_step_elements = 0});
           typecheck(h.program);
           std::vector<Tensor> in = seeded_inputs(w.program, cat(key, "/", L, "/", E));
           Measured mo = measure_program(w.program, in, reps, dev);

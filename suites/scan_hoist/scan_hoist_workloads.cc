@@ -231,6 +231,11 @@ std::vector<DeclineWorkload> decline_workloads() {
       with("disjoint_axes", kDeclineAxes, [](Value ys, const std::vector<Value>&) {
         return std::vector<Value>{reduce_sum(ys, {0, 1}), reduce_sum(ys, {0, 2})};
       }),
+      // Legal, but 12 elements a step: the cost estimate (HoistOptions::min_step_elements)
+      // declines, since the per-step eqns would make the program slower.
+      with("small_steps", kDeclineTooSmall, [](Value ys, const std::vector<Value>& in) {
+        return std::vector<Value>{reduce_sum(integer_pow(in[1] - ys, 2), {0, 1, 2})};
+      }),
       with("operand_after_scan", kDeclineOperand, [](Value ys, const std::vector<Value>& in) {
         Value t = reduce_sum(ys, {0, 1, 2});
         return std::vector<Value>{reduce_sum(integer_pow(ys - in[1] * t, 2), {0, 1, 2})};

@@ -125,7 +125,7 @@ VmapProgram mse_hoisted() {
     V o = scan(body, {}, {v[0]}, {v[1]}, 7);
     return V{reduce_sum(integer_pow(o[1] - v[2], 2), {0, 1})};
   });
-  HoistResult h = hoist_scan_reductions(mse);
+  HoistResult h = hoist_scan_reductions(mse, {.min_step_elements = 0});
   TANDEM_CHECK(h.rewrites == 1, "the MSE's reduction must hoist");
   return {"mse_hoisted", h.program, {unit, unit, unit}, 4, 28};
 }
