@@ -1,0 +1,105 @@
+// lstm_program_bench: the LSTM Program path (suites/common/lstm_program: a scan per layer and
+// direction over a cell of dot/elementwise eqns, run by the generic executor) against the
+// fast kernel (the one-eqn lstm_fwd / lstm_fwd + lstm_bwd programs) on the suite's perf
+// shapes, on the CPU. Forward: lstm_program vs lstm_fwd_program. Training: run_vjp of the
+// Program path under everything_saveable (the autodiff of the scan, residuals stacked) vs
+// lstm_train_program. The two sides run interleaved in each repetition (the machine is shared
+// and noisy); per side the table gives min wall time and min process CPU time, and the ratio
+// Program / kernel of the minima. Same inputs for both (make_lstm_inputs, full lengths).
+//   build/tools/lstm_program_bench [--reps N] [--filter SUBSTR]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "engine/ir/executor.h"
+#include "engine/passes/vjp.h"
+#include "engine/prims/register_all.h"
+#include "suites/common/lstm_program.h"
+#include "suites/common/timing.h"
+#include "suites/lstm/lstm_check.h"
+#include "suites/lstm/lstm_perf_shapes.h"
+
+namespace tandem {
+namespace {
+
+struct Side {
+  std::vector<double> wall, cpu;
+  void add(const std::function<void()>& f) {
+    double c = 0;
+    wall.push_back(time_once(f, Device::cpu(), &c));
+    cpu.push_back(c);
+  }
+  double min_wall() const { return *std::min_element(wall.begin(), wall.end()); }
+  double min_cpu() const { return *std::min_element(cpu.begin(), cpu.end()); }
+};
+
+void row(const std::string& what, const Side& prog, const Side& kern) {
+  std::printf("| %s | %.4f / %.4f | %.4f / %.4f | %.2f× / %.2f× |\n", what.c_str(), prog.min_wall(),
+              prog.min_cpu(), kern.min_wall(), kern.min_cpu(), prog.min_wall() / kern.min_wall(),
+              prog.min_cpu() / kern.min_cpu());
+  std::fflush(stdout);
+}
+
+int run(int reps, const std::string& filter) {
+  double load[1] = {0};
+  getloadavg(load, 1);
+  std::printf("load average at start: %.2f; reps %d (interleaved); times in s, wall min / CPU min\n\n", load[0], reps);
+  std::printf("| shape, mode | Program path | fast kernel | Program / kernel (wall / CPU) |\n|---|---:|---:|---:|\n");
+  for (const LstmPerfShape& s : lstm_perf_shapes()) {
+    if (!filter.empty() && s.label.find(filter) == std::string::npos) continue;
+    const LstmConfig& c = s.config;
+    std::vector<Tensor> in = make_lstm_inputs(c, lengths_pattern("full", c.batch, c.seq, s.label), s.label);
+    std::vector<Tensor> fwd_in(in.begin(), in.begin() + 5), cts(in.begin() + 5, in.end());
+    const std::string name = s.label + " B" + std::to_string(c.batch) + " T" + std::to_string(c.seq) + " H" +
+                             std::to_string(c.hidden);
+    Program prog = lstm_program(c), kern = lstm_fwd_program(c);
+    Executor ex;
+    Side pf, kf;
+    ex.run(prog, fwd_in);  // warm-up both: first-touch pages, BLAS buffers
+    ex.run(kern, fwd_in);
+    for (int r = 0; r < reps; ++r) {
+      pf.add([&] { ex.run(prog, fwd_in); });
+      kf.add([&] { ex.run(kern, fwd_in); });
+    }
+    row(name + ", fwd", pf, kf);
+    if (!s.train) continue;
+    std::vector<bool> wrt{true, true, true, true, false};
+    VjpProgram g = vjp(prog, wrt);
+    Program train = lstm_train_program(c);
+    Side pt, kt;
+    run_vjp(g, fwd_in, cts);
+    ex.run(train, in);
+    for (int r = 0; r < reps; ++r) {
+      pt.add([&] { run_vjp(g, fwd_in, cts); });
+      kt.add([&] { ex.run(train, in); });
+    }
+    row(name + ", fwd+bwd", pt, kt);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace tandem
+
+int main(int argc, char** argv) {
+  int reps = 5;
+  std::string filter;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) {
+      reps = std::atoi(argv[++i]);
+      if (reps < 1 || reps > 1000) {
+        std::fprintf(stderr, "lstm_program_bench: --reps takes 1..1000\n");
+        return 4;
+      }
+    } else if (a == "--filter" && i + 1 < argc) {
+      filter = argv[++i];
+    } else {
+      std::fprintf(stderr, "lstm_program_bench: unknown option %s (use --reps N, --filter SUBSTR)\n", a.c_str());
+      return 4;
+    }
+  }
+  tandem::register_all_primitives();
+  return tandem::run(reps, filter);
+}
