@@ -6,17 +6,17 @@
 namespace tandem {
 namespace {
 
-// body(W_ih[4H,In], W_hh[4H,H], b[4H]; h[B,H], c[B,H]; x_t[B,In], m_t pred[B]) -> (h, c, y_t)
-Program cell_program(int64_t B, int64_t In, int64_t H, const std::string& precision) {
+// body(W_hh[4H,H]; h[B,H], c[B,H]; xw_t[B,4H], m_t pred[B]) -> (h, c, y_t). xw_t is step t of
+// the input projection x·W_ihᵀ + b, computed for every step before the scan as one GEMM (as
+// the fast kernel and cuDNN do): only the recurrent GEMM is left per step.
+Program cell_program(int64_t B, int64_t H, const std::string& precision) {
   const int64_t G = 4 * H;
   Builder bb;
-  Value W_ih = bb.input({G, In}, DType::f32), W_hh = bb.input({G, H}, DType::f32);
-  Value bias = bb.input({G}, DType::f32);
+  Value W_hh = bb.input({G, H}, DType::f32);
   Value h = bb.input({B, H}, DType::f32), c = bb.input({B, H}, DType::f32);
-  Value x = bb.input({B, In}, DType::f32), m = bb.input({B}, DType::pred);
+  Value xw = bb.input({B, G}, DType::f32), m = bb.input({B}, DType::pred);
   DotDims rows_by_rows{{1}, {1}, {}, {}};  // [B,K] · [G,K]^T
-  Value a = dot_general(x, W_ih, rows_by_rows, precision) + dot_general(h, W_hh, rows_by_rows, precision) +
-            broadcast_in_dim(bias, {B, G}, {1});
+  Value a = xw + dot_general(h, W_hh, rows_by_rows, precision);
   auto gate = [&](int64_t k) { return slice(a, {0, k * H}, {B, (k + 1) * H}); };
   Value i = logistic(gate(0)), f = logistic(gate(1)), g = tanh(gate(2)), o = logistic(gate(3));
   Value c_new = f * c + i * g;
@@ -49,12 +49,14 @@ Program lstm_program(const LstmConfig& c, const std::string& precision) {
     std::vector<Value> outs;
     for (int64_t d = 0; d < D; ++d) {
       const int64_t p = l * D + d;
-      Program cell = cell_program(B, c.layer_input(p), H, precision);
+      Program cell = cell_program(B, H, precision);
       Value bias = weight(w, lay.b_ih[p], false) + weight(w, lay.b_hh[p], false);
+      // [T,B,In] · [4H,In]ᵀ → [T,B,4H], plus the bias: every step's input projection at once.
+      Value xw = dot_general(seq, weight(w, lay.w_ih[p]), DotDims{{2}, {1}, {}, {}}, precision) +
+                 broadcast_in_dim(bias, {T, B, 4 * H}, {2});
       Value hp = reshape(slice(h0, {p, 0, 0}, {p + 1, B, H}), {B, H});
       Value cp = reshape(slice(c0, {p, 0, 0}, {p + 1, B, H}), {B, H});
-      std::vector<Value> r = scan(cell, {weight(w, lay.w_ih[p]), weight(w, lay.w_hh[p]), bias},
-                                  {hp, cp}, {seq, mask}, T, /*reverse=*/d == 1);
+      std::vector<Value> r = scan(cell, {weight(w, lay.w_hh[p])}, {hp, cp}, {xw, mask}, T, /*reverse=*/d == 1);
       h_n.push_back(reshape(r[0], {1, B, H}));
       c_n.push_back(reshape(r[1], {1, B, H}));
       outs.push_back(r[2]);
