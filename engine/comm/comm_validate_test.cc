@@ -179,5 +179,38 @@ TEST(Watchdog, ReportsAHungCollective) {
   EXPECT_TRUE(report.empty());
 }
 
+// Scopes nest (an op arms it, and each MPI call inside the op): the outermost scope is
+// timed and described, and an inner scope's end does not disarm the outer one.
+TEST(Watchdog, NestedScopesReportTheOutermost) {
+  Watchdog w(mpi_world(), 0.1);
+  std::string report;
+  w.on_expire = [&](const std::string& r) { report = r; };
+  {
+    WatchScope outer(&w, [] { return std::string("psum f32[8]"); });
+    { WatchScope inner(&w, [] { return std::string("MPI_Allreduce of 8 f32"); }); }
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  }
+  EXPECT_NE(report.find("in psum f32[8]"), std::string::npos) << report;
+  report.clear();
+  { WatchScope quick(&w, [] { return std::string("quick"); }); }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(report.empty()) << report;
+}
+
+// A rank-local exception that is not tandem's (a failed file write) is agreed as an
+// internal error naming the rank, so every rank ends the same way.
+TEST(Agree, ForeignExceptionOnOneRankIsInternalEverywhere) {
+  try {
+    agree_verdict(mpi_world(), [] {
+      if (me() == n() - 1) throw std::runtime_error("disk full");
+    });
+    ADD_FAILURE() << "no rank threw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::internal);
+    EXPECT_NE(e.message().find("disk full"), std::string::npos) << e.message();
+    if (n() > 1) EXPECT_NE(e.message().find(cat("(rank ", n() - 1, ")")), std::string::npos) << e.message();
+  }
+}
+
 }  // namespace
 }  // namespace tandem::comm
