@@ -10,6 +10,7 @@
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
 #include "engine/comm/mpi_test_world.h"
+#include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
 
@@ -208,7 +209,9 @@ TEST(Agree, ForeignExceptionOnOneRankIsInternalEverywhere) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::internal);
     EXPECT_NE(e.message().find("disk full"), std::string::npos) << e.message();
-    if (n() > 1) EXPECT_NE(e.message().find(cat("(rank ", n() - 1, ")")), std::string::npos) << e.message();
+    if (n() > 1) {
+      EXPECT_NE(e.message().find(cat("(rank ", n() - 1, ")")), std::string::npos) << e.message();
+    }
   }
 }
 

@@ -87,7 +87,7 @@ std::string failure_of(const std::function<void()>& local_check) {
 }  // namespace
 
 void agree(Communicator& world, const std::string& op, const std::string& signature,
-           const std::function<void()>& local_check) {
+           const std::function<void()>& local_check, const std::string& mismatch_hint) {
   const std::string failure = failure_of(local_check);
   const std::function<std::string()> what = [&] { return cat("the agreement on the arguments of ", op); };
   WatchScope watch(&job_watchdog(), what);
@@ -100,7 +100,7 @@ void agree(Communicator& world, const std::string& op, const std::string& signat
     if (all[r] != all[0])
       throw_bad_input(cat(op, ": ranks disagree on the arguments: rank 0 has ", all[0].substr(1),
                           " but rank ", r, " has ", all[r].substr(1)),
-                      "every rank must call the same collective with the same shapes and parameters");
+                      mismatch_hint);
 }
 
 void agree_verdict(Communicator& world, const std::function<void()>& local_check) {

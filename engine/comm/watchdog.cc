@@ -16,9 +16,11 @@
 
 namespace tandem::comm {
 
-Watchdog::Watchdog(Communicator& world, double timeout_s) : Watchdog(timeout_s) { world_ = &world; }
+Watchdog::Watchdog(Communicator& world, double timeout_s) : Watchdog(&world, timeout_s) {}
 
-Watchdog::Watchdog(double timeout_s) : world_(nullptr), timeout_s_(timeout_s) {
+Watchdog::Watchdog(double timeout_s) : Watchdog(nullptr, timeout_s) {}
+
+Watchdog::Watchdog(Communicator* world, double timeout_s) : world_(world), timeout_s_(timeout_s) {
   on_expire = [this](const std::string& report) {
     std::fprintf(stderr, "%s\n", report.c_str());
     std::fflush(stderr);

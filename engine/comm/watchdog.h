@@ -38,6 +38,7 @@ class Watchdog {
   std::function<void(const std::string& report)> on_expire;
 
  private:
+  Watchdog(Communicator* world, double timeout_s);  // world_ is set before the thread starts
   void loop();
   Communicator* world_;
   std::atomic<double> timeout_s_;

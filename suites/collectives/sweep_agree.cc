@@ -38,7 +38,8 @@ void check_groups_for_ops(const SweepOptions& o, int n) {
 }
 
 void agree_on_sweep(comm::Communicator& world, const SweepOptions& o) {
-  comm::agree(world, "tandem collectives", sweep_signature(o), [&] { check_groups_for_ops(o, world.size()); });
+  comm::agree(world, "tandem collectives", sweep_signature(o), [&] { check_groups_for_ops(o, world.size()); },
+              "launch every rank with the same options (mpirun.sh NP collectives ... passes one command line to all)");
 }
 
 }  // namespace tandem::coll
