@@ -120,18 +120,20 @@ int end_job(int code) {
 
 CallWatch::CallWatch(const char* call, int comm_size, int64_t count, std::string_view unit)
     : call_(call), comm_size_(comm_size), count_(count), unit_(unit) {
-  what_ = [this] {
-    std::string s = call_;
-    if (count_ >= 0) s += cat(" of ", count_, " ", unit_);
-    return s + cat(" on a communicator of ", comm_size_, " rank(s)");
-  };
-  job_watchdog().arm(&what_);
+  job_watchdog().arm(&CallWatch::describe, this);
   try {
     test_point(call);
   } catch (...) {
     job_watchdog().disarm();
     throw;
   }
+}
+
+std::string CallWatch::describe(const void* self) {
+  const auto& w = *static_cast<const CallWatch*>(self);
+  std::string s = w.call_;
+  if (w.count_ >= 0) s += cat(" of ", w.count_, " ", w.unit_);
+  return s + cat(" on a communicator of ", w.comm_size_, " rank(s)");
 }
 
 CallWatch::~CallWatch() { job_watchdog().disarm(); }

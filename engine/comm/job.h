@@ -4,7 +4,6 @@
 // the job, end_job(), so that a failure on one rank ends every rank with exit 5 instead of
 // leaving the others waiting forever. Timeout: --watchdog-timeout, default 300 s.
 #pragma once
-#include <functional>
 #include <string>
 #include <string_view>
 
@@ -48,11 +47,11 @@ class CallWatch {
   CallWatch& operator=(const CallWatch&) = delete;
 
  private:
+  static std::string describe(const void* self);
   const char* call_;
   int comm_size_;
   int64_t count_;
   std::string_view unit_;
-  std::function<std::string()> what_;
 };
 
 }  // namespace tandem::comm

@@ -1,5 +1,6 @@
 // Watchdog implementation: one thread that polls (every timeout/10, clamped to 1 ms..1 s)
-// whether the outermost armed scope has been open longer than the timeout. arm() and
+// whether the outermost armed scope has been open longer than the timeout (timed from the
+// first poll that saw it: at most one poll late). arm() and
 // disarm() only take an uncontended lock and never wake the thread: waking it on every
 // call cost a context switch per collective, which dominated small messages.
 #include "engine/comm/watchdog.h"
@@ -48,22 +49,30 @@ void Watchdog::arm(std::string what) {
   std::lock_guard<std::mutex> lk(mu_);
   if (depth_++) return;  // nested: the outer scope is timed and described
   what_ = std::move(what);
-  what_fn_ = nullptr;
+  what_fn_ = nullptr, describe_ = nullptr;
   fired_ = false;
-  since_ = std::chrono::steady_clock::now();
+  ++generation_;
 }
 
 void Watchdog::arm(const std::function<std::string()>* what) {
   std::lock_guard<std::mutex> lk(mu_);
   if (depth_++) return;
-  what_fn_ = what;
+  what_fn_ = what, describe_ = nullptr;
   fired_ = false;
-  since_ = std::chrono::steady_clock::now();
+  ++generation_;
+}
+
+void Watchdog::arm(Describe describe, const void* ctx) {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (depth_++) return;
+  what_fn_ = nullptr, describe_ = describe, ctx_ = ctx;
+  fired_ = false;
+  ++generation_;
 }
 
 void Watchdog::disarm() {
   std::lock_guard<std::mutex> lk(mu_);
-  if (depth_ > 0 && --depth_ == 0) what_fn_ = nullptr;
+  if (depth_ > 0 && --depth_ == 0) what_fn_ = nullptr, describe_ = nullptr;
 }
 
 void Watchdog::loop() {
@@ -72,13 +81,20 @@ void Watchdog::loop() {
     const double t = timeout_s_.load();
     const auto poll = std::chrono::duration<double>(std::min(1.0, std::max(1e-3, t / 10)));
     cv_.wait_for(lk, poll, [&] { return stop_; });
-    if (stop_ || depth_ == 0 || fired_ || std::chrono::steady_clock::now() - since_ < std::chrono::duration<double>(t))
+    if (stop_ || depth_ == 0 || fired_) continue;
+    const auto now = std::chrono::steady_clock::now();
+    if (generation_ != seen_generation_) {  // a call armed since the last poll: start its clock
+      seen_generation_ = generation_;
+      seen_since_ = now;
       continue;
+    }
+    if (now - seen_since_ < std::chrono::duration<double>(t)) continue;
     char buf[64];
     std::snprintf(buf, sizeof buf, ": no progress for %.1f s in ", t);
     const std::string who = world_ ? cat("rank ", world_->rank(), " of ", world_->size(), " (host ", host_name(), ")")
                                    : rank_label();
-    std::string report = "[tandem watchdog] " + who + buf + (what_fn_ ? (*what_fn_)() : what_) +
+    const std::string what = what_fn_ ? (*what_fn_)() : describe_ ? describe_(ctx_) : what_;
+    std::string report = "[tandem watchdog] " + who + buf + what +
                          "; aborting the job with exit 5 (raise --watchdog-timeout if this call is just slow)";
     fired_ = true;
     lk.unlock();

@@ -1,5 +1,5 @@
 // Watchdog for hung collectives: a thread that, when one blocking call has been in flight
-// longer than the timeout, prints what it was (op, size, dtype, group), the rank and host,
+// longer than the timeout (detected within one poll, timeout/10, after it), prints what it was (op, size, dtype, group), the rank and host,
 // and aborts the whole job (exit 5) — CI fails fast instead of hanging. Ranks that did
 // finish have disarmed their watchdog, so the ranks that report are the ones that did not.
 // Scopes nest: an op (psum) arms it, and so does each MPI call inside it; the outermost
@@ -30,6 +30,9 @@ class Watchdog {
   // Lazy form: *what is called only if the call hangs (under the lock, so the caller must
   // keep it alive until disarm(): WatchScope does).
   void arm(const std::function<std::string()>* what);
+  // Cheapest form, for every MPI call (CallWatch): describe(ctx) only if the call hangs.
+  using Describe = std::string (*)(const void* ctx);
+  void arm(Describe describe, const void* ctx);
   void disarm();
   double timeout_s() const { return timeout_s_.load(); }
   void set_timeout(double s) { timeout_s_.store(s); }
@@ -46,10 +49,16 @@ class Watchdog {
   std::condition_variable cv_;
   std::string what_;
   const std::function<std::string()>* what_fn_ = nullptr;
+  Describe describe_ = nullptr;
+  const void* ctx_ = nullptr;
   int depth_ = 0;        // open scopes; the outermost one is timed and described
   bool fired_ = false;   // the current outermost scope has been reported
   bool stop_ = false;
-  std::chrono::steady_clock::time_point since_;  // when the outermost scope opened
+  // Each outermost arm is a new generation; the thread times a generation from the first
+  // poll that sees it, so arm() reads no clock (a clock read cost ~100 ns on VMs, more than
+  // the rest of arm and disarm together).
+  uint64_t generation_ = 0, seen_generation_ = 0;
+  std::chrono::steady_clock::time_point seen_since_;
   std::thread thread_;
 };
 
