@@ -6,6 +6,8 @@
 #   rank1_error    a failed MPI call on rank 1 mid-sweep (test hook), rank 0 waits → exit 5
 #   stall_raw_mpi  rank 1 stalls inside the raw mpi_allreduce (test hook)         → exit 5,
 #                  the watchdog names op, size, group and both stuck ranks
+#   stall_init     rank 1 stalls before MPI_Init (test hook): rank 0 waits in it  → exit 5
+#   stall_agree    rank 1 stalls in the agreement on the options (test hook)      → exit 5
 #   mismatch       ranks launched with different -o, then different -n            → exit 4
 #   uneven         -g uneven with an op that takes no uneven groups (3 ranks)     → exit 4
 # The hooks (TANDEM_TEST_HOOK, engine/comm/test_hooks.h) exist in builds with tests only.
@@ -77,6 +79,14 @@ case $case_ in
     done
     (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
     ;;
+  stall_init | stall_agree)
+    point=MPI_Init what="MPI_Init on a communicator of 2 rank\(s\)"
+    [[ $case_ == stall_agree ]] && point=agree what="the agreement on the arguments of tandem collectives"
+    run 2 TANDEM_TEST_HOOK=stall:$point:1 -- "${sweep[@]}"
+    want_rc 5
+    want_log "\[tandem watchdog\] rank 0 of 2 \(host .*\): no progress for $T.0 s in $what"
+    (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
+    ;;
   mismatch)
     mpmd "${sweep[*]} -o psum" "${sweep[*]} -o psum,all_gather"
     want_rc 4
@@ -90,7 +100,8 @@ case $case_ in
     run 3 -- "${sweep[@]}" -g uneven -c 0 -o psum,all_gather
     want_rc 4
     want_log "-g uneven with op all_gather: groups:uneven is only allowed for psum"
+    ! grep -q "^# tandem collectives" "$log" || fail "the sweep started before the groups were checked for every op"
     ;;
-  *) fail "unknown case (want rank0_error rank1_error stall_raw_mpi mismatch uneven)" ;;
+  *) fail "unknown case (want rank0_error rank1_error stall_raw_mpi stall_init stall_agree mismatch uneven)" ;;
 esac
 echo "PASS ($case_): exit $rc after ${elapsed} s"
