@@ -92,9 +92,10 @@ int run_sweep(const SweepOptions& o) {
         Row row{op, inplace, {}, o.check ? "pass" : "-", std::vector<double>(size_t(o.iters))};
         try {
           row.s = make_sweep_op(ctx, op, groups, bytes, *t, inplace);
-          row.s.run = comm::watched(ctx.watchdog, op, [&o, op, b = row.s.bytes] {  // raw MPI calls too
-            return cat(op, " ", o.dtype, " (", b, " bytes) groups=", o.groups);
-          }, std::move(row.s.run));
+          if (op.rfind("mpi_", 0) == 0)  // the raw MPI calls; tandem's ops watch themselves
+            row.s.run = comm::watched(ctx.watchdog, op, [&o, op, b = row.s.bytes] {
+              return cat(op, " ", o.dtype, " (", b, " bytes) groups=", o.groups);
+            }, std::move(row.s.run));
         } catch (const Error& e) {
           if (e.kind() == ErrorKind::unsupported) continue;  // e.g. no in-place form: same on every rank
           throw;
