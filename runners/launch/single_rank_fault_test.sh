@@ -3,6 +3,8 @@
 # (3 for uneven groups) with a fault on one rank and wants the exit code of the contract,
 # the rank named, and the job over well within `timeout` (124 from it means a hang: FAIL).
 #   rank0_error    --out /proc/nope: only rank 0 writes, so only rank 0 fails      → exit 5
+#   rank0_write_error  records.json is a directory: rank 0 fails writing its first row while
+#                  rank 1 goes on into the raw mpi_allreduce (no hook: a real failure) → exit 5
 #   rank1_error    a failed MPI call on rank 1 mid-sweep (test hook), rank 0 waits → exit 5
 #   stall_raw_mpi  rank 1 stalls inside the raw mpi_allreduce (test hook)         → exit 5,
 #                  the watchdog names op, size, group and both stuck ranks
@@ -64,6 +66,13 @@ case $case_ in
     want_rc 5
     want_log "error on rank [01] .*/proc/nope.*\(rank 0\)"
     ;;
+  rank0_write_error)
+    mkdir -p "$work/out/records.json/keep"
+    run 2 -- "${sweep[@]}" -o mpi_allreduce
+    want_rc 5
+    want_log "error on rank 0 .*cannot write $work/out/records.json"
+    (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
+    ;;
   rank1_error)
     # Rank 1's second barrier (after the first row's warm-up) fails; rank 0 is inside it.
     run 2 TANDEM_TEST_HOOK=fail:MPI_Barrier:1:2 -- "${sweep[@]}"
@@ -102,6 +111,6 @@ case $case_ in
     want_log "-g uneven with op all_gather: groups:uneven is only allowed for psum"
     ! grep -q "^# tandem collectives" "$log" || fail "the sweep started before the groups were checked for every op"
     ;;
-  *) fail "unknown case (want rank0_error rank1_error stall_raw_mpi stall_init stall_agree mismatch uneven)" ;;
+  *) fail "unknown case (want rank0_error rank0_write_error rank1_error stall_raw_mpi stall_init stall_agree mismatch uneven)" ;;
 esac
 echo "PASS ($case_): exit $rc after ${elapsed} s"
