@@ -77,12 +77,12 @@ int main(int argc, char** argv) {
     app.exit(e);
     return exit_code::bad_input;
   } catch (const Error& e) {
-    std::cerr << "error" << who() << ": " << e.message() << "\n";
-    if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
+    // One write per message: ranks share the launcher's stderr, so pieces would interleave.
+    std::cerr << ("error" + who() + ": " + e.message() + "\n" + (e.hint().empty() ? "" : "  hint: " + e.hint() + "\n"));
     std::cerr.flush();
     return finish(e.kind() == ErrorKind::bad_input ? exit_code::bad_input : exit_code::infrastructure_error);
   } catch (const std::exception& e) {
-    std::cerr << "error" << who() << ": " << e.what() << "\n";
+    std::cerr << ("error" + who() + ": " + e.what() + "\n");
     std::cerr.flush();
     return finish(exit_code::infrastructure_error);
   }
