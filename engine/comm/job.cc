@@ -93,12 +93,13 @@ int end_job(int code) {
     test_point("end_job");
     const int mine = code;
     MPI_Request req = MPI_REQUEST_NULL;
-    int done = MPI_Iallreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, g_exit_comm, &req) != MPI_SUCCESS;
+    bool failed = MPI_Iallreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, g_exit_comm, &req) != MPI_SUCCESS;
+    int done = 0;
     const double t = job_timeout_s();
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(t);
-    while (!done) {
-      if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) break;
-      if (done) break;
+    while (!failed) {
+      failed = MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+      if (done || failed) break;
       if (std::chrono::steady_clock::now() > deadline) {
         std::fprintf(stderr,
                      "[tandem] %s: ending with exit code %d, but not every rank reached the end of the job "
@@ -109,8 +110,9 @@ int end_job(int code) {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    if (!done) {
-      std::fprintf(stderr, "[tandem] %s: the end-of-job exchange failed; aborting the job\n", rank_label().c_str());
+    if (failed) {
+      std::fprintf(stderr, "[tandem] %s: the end-of-job exchange failed; aborting the job (exit %d)\n",
+                   rank_label().c_str(), exit_code::infrastructure_error);
       abort_job(exit_code::infrastructure_error);
     }
   }
