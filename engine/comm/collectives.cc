@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engine/comm/collectives_impl.h"
+#include "engine/comm/job.h"
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
@@ -77,6 +78,8 @@ Shape shape_or(const Shape& fallback, const std::function<Shape()>& f) {
 
 namespace tandem::comm {
 using namespace detail;
+
+Collectives::Collectives(Communicator& world) : watchdog(&job_watchdog()), world_(world) {}
 
 Communicator& Collectives::group(const Groups& groups) {
   if (groups.empty()) return world_;

@@ -24,7 +24,7 @@ class Watchdog;
 
 class Collectives {
  public:
-  explicit Collectives(Communicator& world) : world_(world) {}
+  explicit Collectives(Communicator& world);  // watched by the job watchdog (job.h)
   Communicator& world() { return world_; }
   // This rank's group communicator (split once per distinct groups, then cached). Call on
   // every rank with the same groups; they must already be validated.
@@ -32,7 +32,7 @@ class Collectives {
   int axis_index(const Groups& groups) { return group(groups).rank(); }
 
   bool validate = true;            // agree on arguments before every op
-  Watchdog* watchdog = nullptr;    // arms around every transport call when set
+  Watchdog* watchdog;              // arms around every op when set (default: the job watchdog)
 
  private:
   Communicator& world_;

@@ -1,6 +1,7 @@
 // MPI backend implementation. Errors from MPI calls become tandem::Error(internal) naming
 // the call and the MPI error string; counts beyond INT_MAX are "unsupported" (no MPI-4
-// large-count calls here).
+// large-count calls here). Every blocking call runs under the job watchdog (job.h), so a
+// rank stalled in one ends the job with exit 5 instead of hanging it.
 #include "engine/comm/mpi_communicator.h"
 
 #include <climits>
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include "engine/comm/job.h"
 #include "engine/core/check_mpi.h"
 #include "engine/core/error.h"
 #include "engine/core/half.h"
@@ -128,26 +130,31 @@ MpiCommunicator::~MpiCommunicator() {
 
 std::unique_ptr<Communicator> MpiCommunicator::split(int color, int key) {
   MPI_Comm sub;
+  CallWatch w("MPI_Comm_split", size_);
   MPI_CHECK(MPI_Comm_split(comm_, color, key, &sub));
   return std::make_unique<MpiCommunicator>(sub, true);
 }
 
 void MpiCommunicator::all_reduce(const void* send, void* recv, int64_t count, DType t, ReduceOp op) {
+  CallWatch w("MPI_Allreduce", size_, count, dtype_name(t));
   MPI_CHECK(MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, as_int(count, "count"),
                           mpi_datatype(t), mpi_op(op, t), comm_));
 }
 
 void MpiCommunicator::all_gather(const void* send, void* recv, int64_t count, DType t) {
+  CallWatch w("MPI_Allgather", size_, count, dtype_name(t));
   MPI_CHECK(MPI_Allgather(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
                           mpi_datatype(t), comm_));
 }
 
 void MpiCommunicator::reduce_scatter(const void* send, void* recv, int64_t count, DType t, ReduceOp op) {
+  CallWatch w("MPI_Reduce_scatter_block", size_, count, dtype_name(t));
   MPI_CHECK(MPI_Reduce_scatter_block(send, recv, as_int(count, "count"), mpi_datatype(t),
                                      mpi_op(op, t), comm_));
 }
 
 void MpiCommunicator::all_to_all(const void* send, void* recv, int64_t count, DType t) {
+  CallWatch w("MPI_Alltoall", size_, count, dtype_name(t));
   MPI_CHECK(MPI_Alltoall(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
                          mpi_datatype(t), comm_));
 }
@@ -156,6 +163,7 @@ void MpiCommunicator::all_to_all_v(const void* send, const std::vector<int64_t>&
                                    const std::vector<int64_t>& send_displs, void* recv,
                                    const std::vector<int64_t>& recv_counts,
                                    const std::vector<int64_t>& recv_displs, DType t) {
+  CallWatch w("MPI_Alltoallv", size_);
   thread_local std::vector<int> sc, sd, rc, rd;
   MPI_CHECK(MPI_Alltoallv(send, ints(send_counts, "send count", sc), ints(send_displs, "send displ", sd),
                           mpi_datatype(t), recv, ints(recv_counts, "recv count", rc),
@@ -163,23 +171,30 @@ void MpiCommunicator::all_to_all_v(const void* send, const std::vector<int64_t>&
 }
 
 void MpiCommunicator::broadcast(void* buf, int64_t count, DType t, int root) {
+  CallWatch w("MPI_Bcast", size_, count, dtype_name(t));
   MPI_CHECK(MPI_Bcast(buf, as_int(count, "count"), mpi_datatype(t), root, comm_));
 }
 
 void MpiCommunicator::send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) {
   const int n = as_int(count, "count");
+  CallWatch w("MPI_Sendrecv", size_, count, dtype_name(t));
   MPI_CHECK(MPI_Sendrecv(send, n, mpi_datatype(t), dst < 0 ? MPI_PROC_NULL : dst, 7001, recv, n,
                          mpi_datatype(t), src < 0 ? MPI_PROC_NULL : src, 7001, comm_,
                          MPI_STATUS_IGNORE));
 }
 
-void MpiCommunicator::barrier() { MPI_CHECK(MPI_Barrier(comm_)); }
+void MpiCommunicator::barrier() {
+  CallWatch w("MPI_Barrier", size_);
+  MPI_CHECK(MPI_Barrier(comm_));
+}
 
 void MpiCommunicator::host_all_gather(const void* send, void* recv, int64_t bytes) {
+  CallWatch w("MPI_Allgather", size_, bytes, "bytes");  // the control plane
   MPI_CHECK(MPI_Allgather(send, as_int(bytes, "bytes"), MPI_BYTE, recv, int(bytes), MPI_BYTE, comm_));
 }
 
 void MpiCommunicator::host_all_to_all(const void* send, void* recv, int64_t bytes) {
+  CallWatch w("MPI_Alltoall", size_, bytes, "bytes");
   MPI_CHECK(MPI_Alltoall(send, as_int(bytes, "bytes"), MPI_BYTE, recv, int(bytes), MPI_BYTE, comm_));
 }
 
@@ -200,18 +215,7 @@ int launcher_world_size(std::string* variable) {
 
 MpiCommunicator& mpi_world() {
   static MpiCommunicator* world = [] {
-    int inited = 0;
-    MPI_Initialized(&inited);
-    if (!inited) {
-      int provided = 0;
-      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-      std::atexit([] {
-        int fin = 0;
-        MPI_Finalized(&fin);
-        if (!fin) MPI_Finalize();
-      });
-    }
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    init_mpi_job();  // MPI_Init under the job watchdog; the end of the job is end_job()
     return new MpiCommunicator(MPI_COMM_WORLD, false);
   }();
   std::string var;

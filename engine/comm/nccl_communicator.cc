@@ -19,6 +19,7 @@
 
 #include "engine/comm/nccl_order_keys.h"
 #include "engine/core/check_nccl.h"
+#include "engine/comm/job.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/rank_env.h"
 
@@ -64,6 +65,7 @@ class NcclCommunicator final : public Communicator {
   std::unique_ptr<Communicator> split(int color, int key) override {
     std::unique_ptr<Communicator> ctl = control_->split(color, key);
     ncclComm_t sub = nullptr;
+    CallWatch w("ncclCommSplit", size());  // blocks until every rank of comm_ calls it
     NCCL_CHECK(ncclCommSplit(comm_, color, key, &sub, nullptr));
     return std::make_unique<NcclCommunicator>(sub, gpu_, ctl.get(), std::move(ctl));
   }
@@ -124,7 +126,10 @@ class NcclCommunicator final : public Communicator {
   }
 
  private:
-  void sync() { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  void sync() {
+    CallWatch w("cudaStreamSynchronize on the NCCL stream", size());  // waits for the peers' NCCL calls
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
   // Runs `enqueue` (NCCL calls on stream_) ordered after everything already queued on the
   // default stream — the pageable cudaMemcpy/cudaMemset and kernels that produced the
   // inputs, and the pool's stream-ordered allocations (engine/cuda/cuda_memory.h) — which a

@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "engine/comm/job.h"
+#include "engine/comm/test_hooks.h"
 #include "engine/core/error.h"
 
 namespace tandem::comm {
@@ -56,30 +58,40 @@ void check_perm(const std::vector<std::pair<int, int>>& perm, int n) {
 
 namespace {
 
+// "" when local_check passed, else "<kind letter>message\x1fhint": tandem's errors are bad
+// input (B) on every rank, as a check's verdict; any other exception (a failed file write:
+// as rank-local as a bad argument, and every rank must hear of it) is internal (I).
 std::string failure_of(const std::function<void()>& local_check) {
   try {
     local_check();
   } catch (const Error& e) {
-    return e.kind() == ErrorKind::bad_input ? e.message() + "\x1f" + e.hint() : e.what();
+    return "B" + (e.kind() == ErrorKind::bad_input ? e.message() + "\x1f" + e.hint() : std::string(e.what()));
+  } catch (const std::exception& e) {
+    return std::string("I") + e.what();
   }
   return "";
 }
 
-// "message\x1fhint" of `rank` → the bad-input error every rank throws.
+// "<kind>message\x1fhint" of `rank` → the error every rank throws, naming that rank.
 [[noreturn]] void throw_failure(const Communicator& world, int rank, std::string msg) {
+  const ErrorKind kind = msg[0] == 'B' ? ErrorKind::bad_input : ErrorKind::internal;
+  msg = msg.substr(1);
   std::string hint;
   if (auto sep = msg.find('\x1f'); sep != std::string::npos) {
     hint = msg.substr(sep + 1);
     msg = msg.substr(0, sep);
   }
-  throw_bad_input(world.size() > 1 ? cat(msg, " (rank ", rank, ")") : msg, hint);
+  throw Error(kind, world.size() > 1 ? cat(msg, " (rank ", rank, ")") : msg, hint);
 }
 
 }  // namespace
 
 void agree(Communicator& world, const std::string& op, const std::string& signature,
-           const std::function<void()>& local_check) {
+           const std::function<void()>& local_check, const std::string& mismatch_hint) {
   const std::string failure = failure_of(local_check);
+  const std::function<std::string()> what = [&] { return cat("the agreement on the arguments of ", op); };
+  WatchScope watch(&job_watchdog(), what);
+  test_point("agree");
   // One gather carries both: "F<message>" on failure, "S<signature>" otherwise.
   std::vector<std::string> all = all_gather_strings(world, failure.empty() ? "S" + signature : "F" + failure);
   for (int r = 0; r < world.size(); ++r)
@@ -88,11 +100,13 @@ void agree(Communicator& world, const std::string& op, const std::string& signat
     if (all[r] != all[0])
       throw_bad_input(cat(op, ": ranks disagree on the arguments: rank 0 has ", all[0].substr(1),
                           " but rank ", r, " has ", all[r].substr(1)),
-                      "every rank must call the same collective with the same shapes and parameters");
+                      mismatch_hint);
 }
 
 void agree_verdict(Communicator& world, const std::function<void()>& local_check) {
   const std::string failure = failure_of(local_check);
+  WatchScope watch(&job_watchdog(), [] { return std::string("the agreement on every rank's verdict"); });
+  test_point("agree");
   const std::vector<int64_t> failed = all_gather_ints(world, {failure.empty() ? 0 : 1});
   for (int r = 0; r < world.size(); ++r)
     if (failed[size_t(r)]) {

@@ -25,7 +25,8 @@ void check_perm(const std::vector<std::pair<int, int>>& perm, int n);
 // Runs local_check (throwing tandem::Error) and agrees with every rank of `world`; returns
 // normally only when all ranks passed with identical signatures.
 void agree(Communicator& world, const std::string& op, const std::string& signature,
-           const std::function<void()>& local_check);
+           const std::function<void()>& local_check,
+           const std::string& mismatch_hint = "every rank must call the same collective with the same shapes and parameters");
 
 // The same contract for checks that can only run after a data-dependent exchange (ragged
 // offsets seen by the receiver): one 8-byte all-gather when every rank passed, and only on

@@ -8,7 +8,10 @@ mpiexec=${1:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}
 test_bin=${2:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-TANDEM_SELFTEST_HANG_RANK=1 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root -x TANDEM_SELFTEST_HANG_RANK \
+here=$(cd "$(dirname "$0")" && pwd)
+mapfile -t flags < <("$here/../../runners/launch/mpi_flags.sh" "$mpiexec")  # Open MPI's flags for Open MPI only
+# The variable reaches every rank from mpiexec's environment (Open MPI and Hydra both pass it on).
+TANDEM_SELFTEST_HANG_RANK=1 "$mpiexec" -np 3 ${flags[@]+"${flags[@]}"} \
   "$test_bin" --gtest_filter=SelfTest.WatchdogAbortsAHungPsum > "$log" 2>&1
 rc=$?
 cat "$log"

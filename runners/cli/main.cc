@@ -5,10 +5,14 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/rank_env.h"
 #include "common/exit_codes.h"
 #include "runners/cli/commands.h"
 #include "suites/common/context.h"
 #include "suites/register_suites.h"
+#ifdef TANDEM_HAVE_MPI
+#include "engine/comm/job.h"
+#endif
 
 namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
@@ -30,6 +34,21 @@ int reject_suite_as_word(int argc, char** argv) {
   if (word == "collectives") std::cerr << "; the nccl-tests-style sweep is `tandem collectives -b 1K -e 16M -o psum`";
   std::cerr << "\n";
   return tandem::exit_code::bad_input;
+}
+
+// Under a launcher every rank ends through the agreed end of the job (engine/comm/job.h): a
+// rank whose peers never get there aborts the job (exit 5) instead of waiting forever in
+// MPI_Finalize. An error is reported with the rank that hit it.
+int finish(int code) {
+#ifdef TANDEM_HAVE_MPI
+  return tandem::comm::end_job(code);
+#else
+  return code;
+#endif
+}
+std::string who() {
+  const int r = tandem::launcher_rank();
+  return r < 0 ? "" : " on rank " + std::to_string(r) + " (host " + tandem::host_name() + ")";
 }
 }  // namespace
 
@@ -58,12 +77,14 @@ int main(int argc, char** argv) {
     app.exit(e);
     return exit_code::bad_input;
   } catch (const Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
-    return e.kind() == ErrorKind::bad_input ? exit_code::bad_input : exit_code::infrastructure_error;
+    // One write per message: ranks share the launcher's stderr, so pieces would interleave.
+    std::cerr << ("error" + who() + ": " + e.message() + "\n" + (e.hint().empty() ? "" : "  hint: " + e.hint() + "\n"));
+    std::cerr.flush();
+    return finish(e.kind() == ErrorKind::bad_input ? exit_code::bad_input : exit_code::infrastructure_error);
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return exit_code::infrastructure_error;
+    std::cerr << ("error" + who() + ": " + e.what() + "\n");
+    std::cerr.flush();
+    return finish(exit_code::infrastructure_error);
   }
-  return code;
+  return finish(code);
 }

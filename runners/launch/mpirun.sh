@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Launch tandem under Open MPI / MPICH: runners/launch/mpirun.sh [-np] NP [tandem args...]
 # e.g. runners/launch/mpirun.sh 4 collectives -b 1K -e 16M -o psum
-# Each rank runs runners/launch/rank_env.sh, which binds one GPU per local rank.
+# Each rank runs runners/launch/rank_env.sh, which binds one GPU per local rank. Open
+# MPI-only flags (--oversubscribe, --allow-run-as-root) are added only when the mpirun is
+# Open MPI's (mpi_flags.sh); TANDEM_MPIRUN picks another launcher (e.g. mpiexec.hydra),
+# TANDEM_MPIRUN_ARGS adds flags for real clusters (host files, binding).
 set -euo pipefail
 [[ ${1:-} == -np || ${1:-} == -n ]] && shift
 np=${1:?usage: mpirun.sh [-np] NP [tandem args...]}; shift
 here=$(cd "$(dirname "$0")" && pwd)
 tandem=${TANDEM:-$here/../../build/tandem}
-extra=()
-[[ $(id -u) == 0 ]] && extra+=(--allow-run-as-root)
-# --oversubscribe lets CI run more ranks than cores; set TANDEM_MPIRUN_ARGS for real clusters.
-exec mpirun -np "$np" --oversubscribe "${extra[@]}" ${TANDEM_MPIRUN_ARGS:-} "$here/rank_env.sh" "$tandem" "$@"
+mpirun=${TANDEM_MPIRUN:-mpirun}
+mapfile -t extra < <("$here/mpi_flags.sh" "$mpirun")
+# shellcheck disable=SC2086  # TANDEM_MPIRUN_ARGS is a list of flags
+exec "$mpirun" -np "$np" ${extra[@]+"${extra[@]}"} ${TANDEM_MPIRUN_ARGS:-} "$here/rank_env.sh" "$tandem" "$@"

@@ -9,11 +9,14 @@
 #include <filesystem>
 #include <mpi.h>
 
+#include "engine/comm/job.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
 #include "common/exit_codes.h"
 #include "suites/collectives/collectives_cases.h"
+#include "suites/collectives/sweep_agree.h"
 #include "suites/collectives/sweep_ops.h"
 #include "suites/common/context.h"
 #include "suites/common/records.h"
@@ -35,7 +38,9 @@ std::string check_row(SweepOp& s) {
 }  // namespace
 
 int run_sweep(const SweepOptions& o) {
+  comm::set_job_timeout(o.watchdog_s);  // every blocking call from MPI_Init on is watched
   auto& world = comm::mpi_world();
+  agree_on_sweep(world, o);  // same options on every rank before any other check
   const auto t = parse_dtype(o.dtype);
   if (!t || *t == DType::pred) throw_bad_input(cat("-d ", o.dtype, ": unknown dtype"), "one of f64 f32 f16 bf16 i32");
   if (o.min_bytes < 1 || o.max_bytes < o.min_bytes || o.factor <= 1)
@@ -50,13 +55,13 @@ int run_sweep(const SweepOptions& o) {
   std::string why;
   const comm::Groups groups = layout_groups(o.groups, world.size(), "psum", &why);
   if (!why.empty()) throw_bad_input(why);
-  comm::Collectives ctx(world);
-  comm::Watchdog dog(world, o.watchdog_s);
-  ctx.watchdog = &dog;
+  comm::Collectives ctx(world);  // under the job watchdog
   const bool root = world.rank() == 0;
   std::unique_ptr<RecordWriter> writer;
+  comm::agree_verdict(world, [&] {  // a bad --out fails every rank, not only rank 0
+    if (root) std::filesystem::create_directories(o.out);
+  });
   if (root) {
-    std::filesystem::create_directories(o.out);
     writer = std::make_unique<RecordWriter>(o.out + "/records.json");
     std::printf("# tandem collectives: %d ranks, dtype %s, groups %s, %d warm-up + %d timed iterations%s, time = %s over ranks\n",
                 world.size(), o.dtype.c_str(), o.groups.c_str(), o.warmup, o.iters,
@@ -87,6 +92,10 @@ int run_sweep(const SweepOptions& o) {
         Row row{op, inplace, {}, o.check ? "pass" : "-", std::vector<double>(size_t(o.iters))};
         try {
           row.s = make_sweep_op(ctx, op, groups, bytes, *t, inplace);
+          if (op.rfind("mpi_", 0) == 0)  // the raw MPI calls; tandem's ops watch themselves
+            row.s.run = comm::watched(ctx.watchdog, op, [&o, op, b = row.s.bytes] {
+              return cat(op, " ", o.dtype, " (", b, " bytes) groups=", o.groups);
+            }, std::move(row.s.run));
         } catch (const Error& e) {
           if (e.kind() == ErrorKind::unsupported) continue;  // e.g. no in-place form: same on every rank
           throw;
