@@ -67,10 +67,10 @@ Case accuracy_case(const DotShape& s, DType in, const std::string& preset,
     Program p = dot_program(s, in, preset, pref);
     Shape ls = p.in_vars[0]->type.shape, rs = p.in_vars[1]->type.shape;
     std::vector<Tensor> inputs{seeded_uniform(ls, in, name + "/lhs"), seeded_uniform(rs, in, name + "/rhs")};
-    ErrorSpec spec = dot_error_spec(alg, in, out, s.k);
-    CaseInstance inst = program_instance(p, inputs, dev, [s, spec](const std::vector<Tensor>& in,
-                                                                   const std::vector<ref::Array>&) {
-      return std::vector<OutputCheck>{{"out", spec, dot_abs_scale(in[0], in[1], ref_dims(s))}};
+    ErrorSpec spec = dot_error_spec(alg, in, out, s.k), worst = dot_worst_case_spec(alg, in, out, s.k);
+    CaseInstance inst = program_instance(p, inputs, dev, [s, spec, worst](const std::vector<Tensor>& in,
+                                                                          const std::vector<ref::Array>&) {
+      return std::vector<OutputCheck>{{"out", spec, dot_abs_scale(in[0], in[1], ref_dims(s)), worst}};
     });
     inst.info = {{"algorithm_run", algorithm_info(alg).name},
                  {"support", support_name(algorithm_support(alg, dev.kind).support)}};

@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "suites/common/program_case.h"
+#include "suites/lstm/lstm_bound.h"
 
 namespace tandem {
 
@@ -50,14 +51,29 @@ LstmSpecs lstm_specs(const LstmConfig& c, bool tf32) {
   return {spec(fwd, "fwd"), spec(bwd, "bwd"), spec(dw, "dw")};
 }
 
+std::vector<NamedOutput> bounded_outputs(const LstmConfig& c, const std::vector<Tensor>& host,
+                                         std::vector<std::vector<double>> want, bool tf32) {
+  TANDEM_CHECK(want.size() == 3 || want.size() == 7, "y, h_n, c_n and optionally the four gradients");
+  LstmBounds b = lstm_error_bounds(c, want.size() == 7 ? host : std::vector<Tensor>(host.begin(), host.begin() + 5), tf32);
+  std::vector<double>* bound[] = {&b.y, &b.h_n, &b.c_n, &b.dx, &b.dh0, &b.dc0, &b.dw};
+  const char* names[] = {"y", "h_n", "c_n", "dx", "dh0", "dc0", "dw"};
+  // rel: the engine's f32 result against the f64 reference, one rounding of the output.
+  ErrorSpec spec{0, kLstmU, kLstmBoundMargin, lstm_bound_why()};
+  std::vector<NamedOutput> r;
+  for (size_t i = 0; i < want.size(); ++i) r.push_back({names[i], std::move(want[i]), spec, std::move(*bound[i])});
+  return r;
+}
+
 CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vector<Tensor>& got) {
   TANDEM_CHECK(outs.size() == got.size(), "one expected array per output");
   CaseResult r;
   r.correctness = nlohmann::json::object();
   for (size_t i = 0; i < outs.size(); ++i) {
-    CompareReport rep = compare(outs[i].want, got[i].to_f64(), outs[i].spec);
+    const std::vector<double>* scale = outs[i].scale.empty() ? nullptr : &outs[i].scale;
+    CompareReport rep = compare(outs[i].want, got[i].to_f64(), outs[i].spec, scale);
     nlohmann::json j = rep.to_json();
     j["tolerance"] = {{"abs", outs[i].spec.abs}, {"rel", outs[i].spec.rel}, {"why", outs[i].spec.why}};
+    if (scale) j["tolerance"]["scaled"] = outs[i].spec.scaled;
     r.correctness[outs[i].name] = j;
     if (!rep.pass) {
       r.verdict = Verdict::fail;
