@@ -51,6 +51,8 @@ CaseInstance program_instance(const Program& program, const std::vector<Tensor>&
         j["worst_case"] = {{"headroom", wc.headroom()}, {"abs", oc.reported->abs}, {"rel", oc.reported->rel},
                            {"scaled", oc.reported->scaled}, {"why", oc.reported->why}};
       }
+      if (!oc.headroom_reason.empty() && rep.max_ratio > 0 && rep.max_ratio < 1e-4)
+        j["headroom_reason"] = oc.headroom_reason;
       r.correctness[oc.name] = j;
       if (!rep.pass) {
         r.verdict = Verdict::fail;

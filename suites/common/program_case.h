@@ -21,6 +21,8 @@ struct OutputCheck {
   // A second bound reported beside the check, not enforced (e.g. the worst case next to a
   // probabilistic check): its headroom goes to the record's "worst_case".
   std::optional<ErrorSpec> reported = std::nullopt;
+  // Why a headroom above 10^4 is expected here; recorded as "headroom_reason" only then.
+  std::string headroom_reason = {};
 };
 
 // Given the inputs and the reference's outputs, the check for each program output.

@@ -30,6 +30,7 @@ struct NamedOutput {
   std::vector<double> want;
   ErrorSpec spec;
   std::vector<double> scale = {};  // per-element bound for spec.scaled (lstm_bound.h), or empty
+  std::string headroom_reason = {};  // recorded when the headroom is above 10^4
 };
 // The outputs y, h_n, c_n[, dx, dh0, dc0, dw] (`want` in that order, 3 or 7 of them), each
 // checked against its per-element running error bound from the case's data (lstm_bound.h).
