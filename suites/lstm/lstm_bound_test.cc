@@ -22,12 +22,12 @@ double tf32(double v) {
   return std::ldexp(std::nearbyint(std::ldexp(m, 11)), e - 11);
 }
 
-struct Run {
+struct RefRun {
   ref::LstmOutputs f;
   ref::LstmGrads g;
 };
 
-Run reference(const LstmConfig& c, const std::vector<Tensor>& host, bool round_w) {
+RefRun reference(const LstmConfig& c, const std::vector<Tensor>& host, bool round_w) {
   std::vector<double> v[8];
   for (int i = 0; i < 8; ++i) v[i] = host[size_t(i)].to_f64();
   if (round_w)
@@ -37,7 +37,7 @@ Run reference(const LstmConfig& c, const std::vector<Tensor>& host, bool round_w
           ref::lstm_backward(ref_shape(c), v[0], v[1], v[2], v[3], lens, v[5], v[6], v[7])};
 }
 
-std::vector<Tensor> as_f64(const Run& r) {
+std::vector<Tensor> as_f64(const RefRun& r) {
   std::vector<Tensor> t;
   for (const std::vector<double>* a : {&r.f.y, &r.f.h_n, &r.f.c_n, &r.g.dx, &r.g.dh0, &r.g.dc0, &r.g.dw})
     t.push_back(Tensor::from_f64(*a, {int64_t(a->size())}, DType::f64));
@@ -48,7 +48,7 @@ const LstmConfig kConfig{4, 5, 3, 6, 2, true};
 
 TEST(LstmBound, CatchesTf32WeightsOnEveryOutput) {
   std::vector<Tensor> host = make_lstm_inputs(kConfig, lengths_pattern("ragged", 4, 5, "bound"), "bound");
-  Run exact = reference(kConfig, host, false), buggy = reference(kConfig, host, true);
+  RefRun exact = reference(kConfig, host, false), buggy = reference(kConfig, host, true);
   std::vector<NamedOutput> outs = bounded_outputs(
       kConfig, host, {exact.f.y, exact.f.h_n, exact.f.c_n, exact.g.dx, exact.g.dh0, exact.g.dc0, exact.g.dw});
   std::vector<Tensor> got = as_f64(buggy);
