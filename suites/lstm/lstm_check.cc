@@ -46,7 +46,7 @@ LstmSpecs lstm_specs(const LstmConfig& c, bool tf32) {
   auto spec = [&](double t, const char* what) {
     return ErrorSpec{t, t, 0,
                      cat(what, ": 4u·(In+H+2)·T·L", tf32 ? " (TF32 u=2^-11)" : " (f32 u=2^-24)",
-                         what[1] == 'w' ? " ·2·B·T" : (what[0] == 'f' ? "" : " ·2"))};
+                         std::string(what) == "dw" ? " ·2·B·T" : (std::string(what) == "fwd" ? "" : " ·2"))};
   };
   return {spec(fwd, "fwd"), spec(bwd, "bwd"), spec(dw, "dw")};
 }
