@@ -103,8 +103,13 @@ CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vect
     nlohmann::json j = rep.to_json();
     j["tolerance"] = {{"abs", outs[i].spec.abs}, {"rel", outs[i].spec.rel}, {"why", outs[i].spec.why}};
     if (scale) j["tolerance"]["scaled"] = outs[i].spec.scaled;
-    if (!outs[i].headroom_reason.empty() && rep.max_ratio > 0 && rep.max_ratio < 1e-4)
-      j["headroom_reason"] = outs[i].headroom_reason;
+    // A flat lstm_specs tolerance (the nightly performance shapes) is the worst case over the
+    // whole recurrence; the running bound that replaced it on the grid diverges at these sizes.
+    std::string reason = scale ? outs[i].headroom_reason
+                               : "flat worst-case tolerance 4u*(In+H+2)*T*L (lstm_specs): the data-derived running "
+                                 "bound adds propagated errors with |w| and diverges at this H and T "
+                                 "(docs/TOLERANCES.md, Nightly profile)";
+    if (!reason.empty() && rep.max_ratio > 0 && rep.max_ratio < 1e-4) j["headroom_reason"] = reason;
     r.correctness[outs[i].name] = j;
     if (!rep.pass) {
       r.verdict = Verdict::fail;
