@@ -46,6 +46,13 @@ CaseInstance program_instance(const Program& program, const std::vector<Tensor>&
       nlohmann::json j = rep.to_json();
       j["tolerance"] = {{"abs", oc.spec.abs}, {"rel", oc.spec.rel}, {"scaled", oc.spec.scaled},
                         {"why", oc.spec.why}};
+      if (oc.reported) {
+        CompareReport wc = compare(want[i].data, got[i].to_f64(), *oc.reported, oc.scale.empty() ? nullptr : &oc.scale);
+        j["worst_case"] = {{"headroom", wc.headroom()}, {"abs", oc.reported->abs}, {"rel", oc.reported->rel},
+                           {"scaled", oc.reported->scaled}, {"why", oc.reported->why}};
+      }
+      if (!oc.headroom_reason.empty() && rep.max_ratio > 0 && rep.max_ratio < 1e-4)
+        j["headroom_reason"] = oc.headroom_reason;
       r.correctness[oc.name] = j;
       if (!rep.pass) {
         r.verdict = Verdict::fail;

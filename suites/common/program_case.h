@@ -2,6 +2,7 @@
 // against reference_eval of the same Program. Suites build these in a few lines.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ struct OutputCheck {
   std::string name;            // "y", "h_n", ...
   ErrorSpec spec;
   std::vector<double> scale;   // optional per-element scale for spec.scaled
+  // A second bound reported beside the check, not enforced (e.g. the worst case next to a
+  // probabilistic check): its headroom goes to the record's "worst_case".
+  std::optional<ErrorSpec> reported = std::nullopt;
+  // Why a headroom above 10^4 is expected here; recorded as "headroom_reason" only then.
+  std::string headroom_reason = {};
 };
 
 // Given the inputs and the reference's outputs, the check for each program output.

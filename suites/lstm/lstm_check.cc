@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "suites/common/program_case.h"
+#include "suites/lstm/lstm_bound.h"
 
 namespace tandem {
 
@@ -45,9 +46,51 @@ LstmSpecs lstm_specs(const LstmConfig& c, bool tf32) {
   auto spec = [&](double t, const char* what) {
     return ErrorSpec{t, t, 0,
                      cat(what, ": 4u·(In+H+2)·T·L", tf32 ? " (TF32 u=2^-11)" : " (f32 u=2^-24)",
-                         what[1] == 'w' ? " ·2·B·T" : (what[0] == 'f' ? "" : " ·2"))};
+                         std::string(what) == "dw" ? " ·2·B·T" : (std::string(what) == "fwd" ? "" : " ·2"))};
   };
   return {spec(fwd, "fwd"), spec(bwd, "bwd"), spec(dw, "dw")};
+}
+
+std::vector<NamedOutput> bounded_outputs(const LstmConfig& c, const std::vector<Tensor>& host,
+                                         std::vector<std::vector<double>> want, bool tf32) {
+  TANDEM_CHECK(want.size() == 3 || want.size() == 7, "y, h_n, c_n and optionally the four gradients");
+  LstmBounds b = lstm_error_bounds(c, want.size() == 7 ? host : std::vector<Tensor>(host.begin(), host.begin() + 5), tf32);
+  std::vector<double>* bound[] = {&b.y, &b.h_n, &b.c_n, &b.dx, &b.dh0, &b.dc0, &b.dw};
+  // The bound adds propagated errors with |w|: it grows like (Σ|w| per row)^T, fine for the
+  // grid's H ≤ 6 but past the range of doubles for H = 512, T = 25. Refuse rather than check
+  // against infinity.
+  for (size_t i = 0; i < want.size(); ++i)
+    for (double e : *bound[i])
+      TANDEM_CHECK(std::isfinite(e), "the LSTM running error bound diverged for this shape (H=", c.hidden, ", T=", c.seq,
+                   "): it suits small shapes; use lstm_specs for large ones");
+  const char* names[] = {"y", "h_n", "c_n", "dx", "dh0", "dc0", "dw"};
+  // rel: the engine's f32 result against the f64 reference, one rounding of the output.
+  ErrorSpec spec{0, kLstmU, kLstmBoundMargin, lstm_bound_why()};
+  // The bound carries errors through W (and W^T) with |w|: the worst case of aligned signs.
+  // Independent rounding errors add like √Σw² instead, so each layer or step a check's error
+  // crosses widens the gap by Σ|w| / √Σw² per column of the weights (its mean, below).
+  ref::LstmLayout lay = ref::lstm_layout(ref_shape(c));
+  std::vector<double> w = host[3].to_f64();
+  double ratio = 0;
+  int64_t cols = 0;
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p)
+    for (const ref::LstmSlot& m : {lay.w_ih[p], lay.w_hh[p]})
+      for (int64_t j = 0; j < m.cols; ++j, ++cols) {
+        double a = 0, q = 0;
+        for (int64_t r = 0; r < m.rows; ++r) {
+          double v = w[size_t(m.offset + r * m.cols + j)];
+          a += std::abs(v);
+          q += v * v;
+        }
+        ratio += q > 0 ? a / std::sqrt(q) : 1;
+      }
+  std::string reason = cat("the bound adds propagated errors with |w| (aligned signs); independent roundings add like "
+                           "sqrt(sum w^2): sum|w| / sqrt(sum w^2) = ", ratio / double(std::max<int64_t>(cols, 1)),
+                           " per column here, compounded over up to ", c.layers, " layers and ", c.seq, " steps");
+  std::vector<NamedOutput> r;
+  for (size_t i = 0; i < want.size(); ++i)
+    r.push_back({names[i], std::move(want[i]), spec, std::move(*bound[i]), reason});
+  return r;
 }
 
 CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vector<Tensor>& got) {
@@ -55,9 +98,18 @@ CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vect
   CaseResult r;
   r.correctness = nlohmann::json::object();
   for (size_t i = 0; i < outs.size(); ++i) {
-    CompareReport rep = compare(outs[i].want, got[i].to_f64(), outs[i].spec);
+    const std::vector<double>* scale = outs[i].scale.empty() ? nullptr : &outs[i].scale;
+    CompareReport rep = compare(outs[i].want, got[i].to_f64(), outs[i].spec, scale);
     nlohmann::json j = rep.to_json();
     j["tolerance"] = {{"abs", outs[i].spec.abs}, {"rel", outs[i].spec.rel}, {"why", outs[i].spec.why}};
+    if (scale) j["tolerance"]["scaled"] = outs[i].spec.scaled;
+    // A flat lstm_specs tolerance (the nightly performance shapes) is the worst case over the
+    // whole recurrence; the running bound that replaced it on the grid diverges at these sizes.
+    std::string reason = scale ? outs[i].headroom_reason
+                               : "flat worst-case tolerance 4u*(In+H+2)*T*L (lstm_specs): the data-derived running "
+                                 "bound adds propagated errors with |w| and diverges at this H and T "
+                                 "(docs/TOLERANCES.md, Nightly profile)";
+    if (!reason.empty() && rep.max_ratio > 0 && rep.max_ratio < 1e-4) j["headroom_reason"] = reason;
     r.correctness[outs[i].name] = j;
     if (!rep.pass) {
       r.verdict = Verdict::fail;

@@ -29,7 +29,15 @@ struct NamedOutput {
   std::string name;
   std::vector<double> want;
   ErrorSpec spec;
+  std::vector<double> scale = {};  // per-element bound for spec.scaled (lstm_bound.h), or empty
+  std::string headroom_reason = {};  // recorded when the headroom is above 10^4
 };
+// The outputs y, h_n, c_n[, dx, dh0, dc0, dw] (`want` in that order, 3 or 7 of them), each
+// checked against its per-element running error bound from the case's data (lstm_bound.h).
+// `host` as make_lstm_inputs returns it (5 entries for a forward-only check).
+std::vector<NamedOutput> bounded_outputs(const LstmConfig& c, const std::vector<Tensor>& host,
+                                         std::vector<std::vector<double>> want, bool tf32 = false);
+
 // Compares got[i] with outs[i], each on its own, into a CaseResult (pass unless any fails).
 CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vector<Tensor>& got);
 
