@@ -105,4 +105,4 @@ def test_quick_run_draws_no_time_per_case_chart(cli, tmp_path):
         r["context"] = nightly
     assert cli("report", write(tmp_path / "n.json", recs), "-o", out2)[0] == exit_codes.PASS
     assert (out2 / "vmap_time_median.png").is_file()  # a nightly run's times are measurements
-    assert "not drawn (no record carries what it plots): dot_gflops.png" in (out2 / "index.html").read_text()
+    assert "dot_accuracy_order.png, dot_gflops.png</p>" in (out2 / "index.html").read_text()  # now missed
