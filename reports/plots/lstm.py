@@ -107,6 +107,8 @@ def plot(recs, out, all_recs=()):
     fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=min(3, len(handles)), fontsize="small",
                title="implementation", bbox_to_anchor=(0.5, 0.0))
     rect = (0, min(0.4, (0.5 + 0.22 * ((len(handles) + 2) // 3)) / fig.get_figheight()), 1, 1)
-    caption = ("higher is better; FLOPs are the GEMM terms (2·B·T·4H·(In + H) per layer and direction)"
-               + ("" if ceil else "; no sgemm ceiling: add the dot suite's dot/perf/N:*/blas_sgemm records to the report"))
+    caption = (f"series: {', '.join(names)}; "
+               + (f"ceiling: {', '.join(sorted(ceil))}" if ceil else
+                  "no sgemm ceiling: add the dot suite's dot/perf/N:*/blas_sgemm records to the report")
+               + "; higher is better; FLOPs are the GEMM terms (2·B·T·4H·(In + H) per layer and direction)")
     return [style.save(fig, out, "lstm_gflops.png", "LSTM GFLOP/s per shape and implementation", caption, rect)]
