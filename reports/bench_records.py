@@ -72,7 +72,8 @@ def lstm_record(shape, mode, samples, cpu_samples, implementation, backend, ctx,
     name = (f"lstm/perf/{shape['label']}/B:{shape['batch']}/T:{shape['seq']}/I:{shape['input']}/H:{shape['hidden']}"
             f"/L:{shape['layers']}/bidi:{int(bool(shape['bidirectional']))}/{mode}/{tag}")
     return {"schema": records.SCHEMA, "suite": "lstm", "case": f"{name}/{backend}", "backend": backend,
-            "device": backend, "verdict": "pass", "message": "", "correctness": None, "info": dict(info or {}),
+            "device": backend, "verdict": "pass", "message": f"timing only ({implementation}): not checked by tandem",
+            "correctness": None, "info": dict(info or {}),
             "params": {"batch": shape["batch"], "seq": shape["seq"], "input": shape["input"], "hidden": shape["hidden"],
                        "layers": shape["layers"], "bidirectional": bool(shape["bidirectional"]), "mode": mode,
                        "fwd_projection_flops": proj, "fwd_recurrent_flops": rec, "implementation": implementation,

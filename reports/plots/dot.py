@@ -127,7 +127,7 @@ def gflops_vs_size(recs, out):
         pts = sorted(series[k].items())
         base = k[0] in BASELINES
         a1.plot([n for n, _ in pts], [v for _, v in pts], marker="s" if base else "o", ms=7 if base else 4,
-                lw=3 if base else 1.2, color="black" if base else colors[k], ls="-" if base else "--",
+                lw=3 if base else 1.4, color="black" if base else colors[k], ls="-",
                 mfc=colors[k] if base else None, label=f"{k[0]} ({k[1]})" + (" — direct call" if base else ""))
     for k in sorted(ratios):
         pts = sorted(ratios[k].items())

@@ -99,7 +99,7 @@ def plot(recs, out, all_recs=()):
             ax.set_xlim(min(values) / 2, max(values) * 3)
         else:
             ax.set_xlim(0, max(values) * 1.15)
-    axes[0].set_ylabel("shape (label, B batch, T steps, H hidden, L layers)")
+    axes[0].set_ylabel("shape")
     handles = {}
     for ax in axes:  # one legend for both panels (a series may be timed in one mode only)
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -110,5 +110,6 @@ def plot(recs, out, all_recs=()):
     caption = (f"series: {', '.join(names)}; "
                + (f"ceiling: {', '.join(sorted(ceil))}" if ceil else
                   "no sgemm ceiling: add the dot suite's dot/perf/N:*/blas_sgemm records to the report")
-               + "; higher is better; FLOPs are the GEMM terms (2·B·T·4H·(In + H) per layer and direction)")
+               + "; shape: label, B batch, T steps, H hidden, L layers; higher is better; "
+               "FLOPs are the GEMM terms (2·B·T·4H·(In + H) per layer and direction)")
     return [style.save(fig, out, "lstm_gflops.png", "LSTM GFLOP/s per shape and implementation", caption, rect)]
