@@ -110,6 +110,11 @@ def scan_hoist():
         out.append(record("scan_hoist", f"scan_hoist/length:{length}/reduce:sum", {"length": length, "reduce": "sum"}, "cpu",
                           [("speedup", 1 + length / 1000, "x", "higher"), ("peak_bytes", 4096 * 8, "B", "lower"),
                            ("peak_bytes_unhoisted", 4096 * length, "B", "lower")], timing(1e-6 * length)))
+    table = [{"L": L, "E": E, "speedup": 0.4 + E / 5000 * L / 32, "peak_original_bytes": 8 * L * E,
+              "peak_hoisted_bytes": 16 * E + 64 * L} for L in (16, 32, 64) for E in (256, 1024, 4096)]
+    out.append(record("scan_hoist", "scan_hoist/sweep/mse/L:16-64/E:256-4096", {}, "cpu",
+                      [("speedup_at_largest", table[-1]["speedup"], "x", "higher")], timing(1e-4)))
+    out[-1]["info"] = {"table": table}  # as suites/scan_hoist/scan_hoist_sweep.cc writes it
     return out
 
 

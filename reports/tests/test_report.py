@@ -7,7 +7,7 @@ from reports import exit_codes
 SUITES = ["dot", "dot_small", "lstm", "collectives", "remat", "scan_hoist", "vmap"]
 EXPECTED = ["dot_error_per_algorithm.png", "dot_accuracy_order.png", "dot_gflops.png", "lstm_gflops.png",
             "collectives_busbw_psum.png", "collectives_busbw_all_gather.png", "collectives_busbw_ragged_all_to_all.png",
-            "remat_pareto_mlp_L_4_B_4_D_8.png", "remat_pareto_attention_B_2_T_4_D_8.png", "scan_hoist_speedup_memory.png",
+            "remat_pareto_mlp_L_4_B_4_D_8.png", "remat_pareto_attention_B_2_T_4_D_8.png", "scan_hoist_speedup_memory.png", "scan_hoist_sweep.png",
             "vmap_time_median.png"]
 
 
