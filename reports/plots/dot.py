@@ -98,7 +98,7 @@ def gflops_vs_size(recs, out):
     """Left: GFLOP/s vs N of the square perf cases, a line per preset and backend, the direct
     BLAS/cuBLAS call drawn thick and black-edged. Right: each preset over the baseline its
     record names (info.baseline, same run, same operands): 1 = as fast as calling BLAS."""
-    rate, base_of = {}, {}  # case → GFLOP/s; case → its baseline's case
+    rate, base_of = {}, {}  # (case, backend) → GFLOP/s; (case, backend) → its baseline's case
     series = {}  # (algorithm, backend) → {N: GFLOP/s}
     for r in recs:
         m, p = metrics(r).get("gflops"), r.get("params") or {}
@@ -106,18 +106,19 @@ def gflops_vs_size(recs, out):
         if not m or r["verdict"] != "pass" or not n or num(p.get("m")) != n or num(p.get("k")) != n:
             continue
         case_name = r["case"][: -len(r.get("backend", "")) - 1] if r.get("backend") else r["case"]
-        rate[case_name] = m["value"]
+        key = (case_name, r.get("backend", "?"))
+        rate[key] = m["value"]
         if (r.get("info") or {}).get("baseline"):
-            base_of[case_name] = (r["info"]["baseline"], r.get("backend", "?"))
+            base_of[key] = r["info"]["baseline"]
         series.setdefault((str(p.get("algorithm", "?")), r.get("backend", "?")), {})[int(n)] = m["value"]
     if not series:
         return None
     ratios = {}  # (algorithm, backend) → {N: ratio}
-    for case_name, (base, backend) in base_of.items():
-        if base in rate:
+    for (case_name, backend), base in base_of.items():
+        if (base, backend) in rate:
             alg = case_name.split("/alg:")[-1]
             n = int(case_name.split("/N:")[1].split("/")[0])
-            ratios.setdefault((alg, backend), {})[n] = rate[case_name] / rate[base]
+            ratios.setdefault((alg, backend), {})[n] = rate[(case_name, backend)] / rate[(base, backend)]
     fig, (a1, a2) = style.figure("dot_general: throughput vs size, against the library called directly", "", "",
                                  size=(13, 5.6), ncols=2)
     keys = sorted(series, key=lambda k: (k[0] not in BASELINES, k))
