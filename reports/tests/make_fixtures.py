@@ -64,6 +64,14 @@ def dot():
                               [("gflops", g, "GFLOP/s", "higher"), ("time_median", t, "s", "lower")], timing(t)))
             if alg != "blas_sgemm":
                 out[-1]["info"] = {"algorithm_run": alg, "baseline": f"dot/perf/N:{n}/blas_sgemm"}
+        for alg, speed in (("cublas_gemm_ex", 40000.0), ("F32_F32_F32", 39000.0)):  # the same names on CUDA
+            g = speed * (n / 2048) ** 0.5
+            t = 2 * n ** 3 / (g * 1e9)
+            out.append(record("dot", f"dot/perf/N:{n}/" + (alg if alg.startswith("cublas") else f"alg:{alg}"),
+                              {"m": n, "k": n, "n": n, "input_dtype": "f32", "algorithm": alg}, "cuda",
+                              [("gflops", g, "GFLOP/s", "higher"), ("time_median", t, "s", "lower")], timing(t)))
+            if not alg.startswith("cublas"):
+                out[-1]["info"] = {"algorithm_run": alg, "baseline": f"dot/perf/N:{n}/cublas_gemm_ex"}
     return out
 
 
