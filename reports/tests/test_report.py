@@ -24,7 +24,7 @@ def test_report_renders_every_suite(cli, tmp_path):
         assert f'src="{name}"' in html
     assert "dot/special/inf_nan/alg:F16_F16_F16/cpu" in html  # the failed case is in the table
     summary = (out / "summary.md").read_text()
-    assert "| dot | 28 | 2 | 2 | 0 | 3 |" in summary and "## Failures (2)" in summary
+    assert "| dot | 34 | 2 | 2 | 0 | 3 |" in summary and "## Failures (2)" in summary
     assert not list(out.glob(".*.tmp"))  # atomic writes leave no temporaries
 
 
