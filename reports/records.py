@@ -174,6 +174,22 @@ def label(rec, suite_prefix=True):
     return name
 
 
+def run_profile(rec):
+    """The --profile of the `tandem run|bench|check` that wrote the record (from the command
+    line in its context; quick when not given, the CLI's default), or None when unknown."""
+    cmd = str((rec.get("context") or {}).get("command_line") or "")
+    words = cmd.split()
+    at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tandem"), None)  # after mpirun ... too
+    if at is None or at + 1 >= len(words) or words[at + 1] not in ("run", "bench", "check"):
+        return None
+    for i, w in enumerate(words[at:], at):
+        if w == "--profile" and i + 1 < len(words):
+            return words[i + 1]
+        if w.startswith("--profile="):
+            return w.split("=", 1)[1]
+    return "quick"
+
+
 def by_suite(recs):
     out = {}
     for r in recs:

@@ -66,7 +66,7 @@ def attention(failures, warnings):
 
 
 def render(paths, out_dir, title="tandem report"):
-    from reports.plots import missing_promises, plots_for  # matplotlib is imported only when plots are drawn
+    from reports.plots import PERF_ONLY, missing_promises, plots_for, quick_only  # matplotlib only when drawing
 
     recs = [r for p in paths for r in records.load(p)]
     if not recs:
@@ -80,11 +80,15 @@ def render(paths, out_dir, title="tandem report"):
     for suite in sorted(suites):
         rs = suites[suite]
         c = verdict_counts(rs)
-        plots = plots_for(suite, rs, out)
+        plots = plots_for(suite, rs, out, recs)
         md.append(f"| {suite} | {c['pass']} | {c['fail']} | {c['skip']} | {c['error']} | {len(plots)} |")
         failures += [row(r) for r in rs if r["verdict"] in records.FAILED]
         body.append(f'<h2 id="{html.escape(suite)}">{html.escape(suite)}</h2><p>{html.escape(counts_text(c))}</p>')
-        absent = missing_promises(suite, plots)
+        absent = missing_promises(suite, plots, rs)
+        perf_later = [p for p in PERF_ONLY.get(suite, ()) if quick_only(rs)]
+        if perf_later:
+            body.append(f"<p>From a quick run: {html.escape(', '.join(perf_later))} is drawn from the perf cases "
+                        f"(<code>tandem run --profile nightly --suite {html.escape(suite)} --filter perf</code>).</p>")
         if absent:  # a plot with no data is shown as missing, never silently left out
             body.append(f'<p class="missing">⚠ not drawn (no record carries what it plots): '
                         f'{html.escape(", ".join(absent))}</p>')

@@ -31,7 +31,9 @@ expect 0 "run times cases and writes benchmark.json" -- "$tandem" run -q -n 2 --
 python3 -c "import json; d=json.load(open('$out/b/benchmark.json')); assert d['benchmarks'][0]['real_time'] > 0" \
   || { echo "FAIL: benchmark.json invalid"; fail=1; }
 expect 4 "unknown profile is bad input" -- "$tandem" run --profile weekly
-grep -q "hint: use quick, nightly or full" "$out/stderr" || { echo "FAIL: bad input without a hint"; fail=1; }
+grep -q "hint: use quick or nightly" "$out/stderr" || { echo "FAIL: bad input without a hint"; fail=1; }
+expect 4 "the removed full profile is bad input naming nightly" -- "$tandem" list --profile full
+grep -q "hint: use nightly: full selected the same cases" "$out/stderr" || { echo "FAIL: --profile full without its hint"; fail=1; }
 expect 4 "unknown backend is bad input" -- "$tandem" run --backend tpu
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate

@@ -11,6 +11,8 @@ Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS,
 threads torch.set_num_threads does not govern.
 
     tools/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] > torch.json
+--records FILE also writes tandem records (lstm perf cases named as the suite names its own,
+implementation "PyTorch nn.LSTM (CPU|cuDNN)") for `tandem report` (reports/bench_records.py).
 """
 import argparse
 import json
@@ -55,7 +57,13 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--filter", default="")
     ap.add_argument("--device", default="cpu", help="cpu, or cuda: nn.LSTM on cuDNN (ci/gpu_validate.sh)")
+    ap.add_argument("--records", help="also write tandem records (tandem.records/1) to this file, for tandem report")
     a = ap.parse_args()
+    if a.records:  # reports/ of this checkout: the records writer and its schema
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+        from reports import bench_records
+        ctx = bench_records.run_context(torch=torch.__version__)
+        recs = []
     dev = torch.device(a.device)
     sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
     threads = a.threads or len(os.sched_getaffinity(0))
@@ -95,12 +103,18 @@ def main():
                   f"min {wall[0] * 1e3:.1f} ms wall, {cpu[0] * 1e3:.1f} ms cpu; {r['gflops']:.2f} GFLOP/s wall, "
                   f"{r['gflops_cpu']:.2f} per cpu-second", file=sys.stderr)
             results.append(r)
+            if a.records:
+                impl = "PyTorch nn.LSTM (cuDNN)" if dev.type == "cuda" else "PyTorch nn.LSTM (CPU)"
+                recs.append(bench_records.lstm_record(s, "train" if mode == "fwd+bwd" else mode, wall, cpu, impl,
+                                                      dev.type, ctx, {"threads": torch.get_num_threads()}))
     json.dump({"tool": f"torch {torch.__version__} nn.LSTM", "device": str(dev),
                "gpu": torch.cuda.get_device_name(dev) if dev.type == "cuda" else "",
                "cudnn": torch.backends.cudnn.version() if dev.type == "cuda" else None,
                "threads": torch.get_num_threads(),
                "reps": a.reps, "results": results}, sys.stdout, indent=1)
     print()
+    if a.records:
+        bench_records.write(a.records, recs)
 
 
 if __name__ == "__main__":

@@ -4,19 +4,35 @@
 import fnmatch
 
 from reports.plots import collectives, dot, generic, lstm, remat, scan_hoist
+from reports.records import run_profile
 
-SPECIFIC = {m.SUITE: m.plot for m in (dot, lstm, collectives, remat, scan_hoist)}
-PROMISES = {m.SUITE: m.PROMISES for m in (dot, lstm, collectives, remat, scan_hoist)}
-
-
-def missing_promises(suite, plots):
-    """The promised PNG names (glob patterns) of `suite` that no drawn plot matches."""
-    return [pat for pat in PROMISES.get(suite, ()) if not any(fnmatch.fnmatch(p.file, pat) for p in plots)]
+MODULES = {m.SUITE: m for m in (dot, lstm, collectives, remat, scan_hoist)}
+SPECIFIC = {s: m.plot for s, m in MODULES.items()}
+PROMISES = {s: m.PROMISES for s, m in MODULES.items()}
 
 
-def plots_for(suite, recs, out_dir):
+PERF_ONLY = {s: getattr(m, "PERF_ONLY", ()) for s, m in MODULES.items()}  # drawn from nightly perf cases only
+
+
+def quick_only(recs):
+    """True when every record comes from a quick-profile run: no perf case ran."""
+    return bool(recs) and all(run_profile(r) == "quick" for r in recs)
+
+
+def missing_promises(suite, plots, recs=()):
+    """The promised PNG names (glob patterns) of `suite` that no drawn plot matches; a plot of
+    perf cases is not promised by a quick-profile run (report.py says where it comes from)."""
+    skip = PERF_ONLY.get(suite, ()) if quick_only(recs) else ()
+    return [pat for pat in PROMISES.get(suite, ())
+            if pat not in skip and not any(fnmatch.fnmatch(p.file, pat) for p in plots)]
+
+
+def plots_for(suite, recs, out_dir, all_recs=()):
     """A suite with its own plots draws those (what it cannot draw is reported as not drawn,
-    not replaced by a per-case time chart of correctness runs); others get the generic plots."""
+    not replaced by a per-case time chart of correctness runs); others get the generic plots.
+    A module with NEEDS_ALL_RECORDS also sees the other suites' records (lstm: the sgemm ceiling)."""
     if suite in SPECIFIC:
+        if getattr(MODULES[suite], "NEEDS_ALL_RECORDS", False):
+            return SPECIFIC[suite](recs, out_dir, all_recs)
         return SPECIFIC[suite](recs, out_dir)
     return generic.plot(suite, recs, out_dir)

@@ -1,5 +1,6 @@
 # dot suite plots: the error of each DotAlgorithm preset (max relative error and error over
-# tolerance across the grid), the accuracy-order measurement, and GFLOP/s vs problem size.
+# tolerance across the grid), the accuracy-order measurement, and GFLOP/s vs size next to the
+# BLAS/cuBLAS call made directly, with the ratio.
 
 from reports.correctness import worst_check
 from reports.plots import style
@@ -7,6 +8,7 @@ from reports.records import metrics, num
 
 SUITE = "dot"
 PROMISES = ("dot_error_per_algorithm.png", "dot_accuracy_order.png", "dot_gflops.png")  # the PNGs users are told to expect (reports/README.md)
+PERF_ONLY = ("dot_gflops.png",)  # from the nightly perf cases: not expected of a quick-profile run
 BACKEND_COLORS = {"cpu": "tab:blue", "cuda": "tab:green"}
 
 
@@ -89,29 +91,65 @@ def accuracy_order(recs, out):
                       "lower is more accurate; F32_F32_F32 should sit below every reduced-precision preset")
 
 
+BASELINES = ("blas_sgemm", "cublas_gemm_ex", "cublas_gemm_ex_tf32")  # the direct library calls
+
+
 def gflops_vs_size(recs, out):
-    series = {}
+    """Left: GFLOP/s vs N of the square perf cases, a line per preset and backend, the direct
+    BLAS/cuBLAS call drawn thick and black-edged. Right: each preset over the baseline its
+    record names (info.baseline, same run, same operands): 1 = as fast as calling BLAS."""
+    rate, base_of = {}, {}  # (case, backend) → GFLOP/s; (case, backend) → its baseline's case
+    series = {}  # (algorithm, backend) → {N: GFLOP/s}
     for r in recs:
         m, p = metrics(r).get("gflops"), r.get("params") or {}
-        if not m or r["verdict"] != "pass" or not all(num(p.get(k)) for k in ("m", "k", "n")):
+        n = num(p.get("n"))
+        if not m or r["verdict"] != "pass" or not n or num(p.get("m")) != n or num(p.get("k")) != n:
             continue
-        flops = 2 * (num(p.get("batch")) or 1) * num(p["m"]) * num(p["k"]) * num(p["n"])
-        key = f"{p.get('algorithm', '?')} ({r.get('backend', '?')})"
-        series.setdefault(key, []).append((flops, m["value"]))
+        case_name = r["case"][: -len(r.get("backend", "")) - 1] if r.get("backend") else r["case"]
+        key = (case_name, r.get("backend", "?"))
+        rate[key] = m["value"]
+        if (r.get("info") or {}).get("baseline"):
+            base_of[key] = r["info"]["baseline"]
+        series.setdefault((str(p.get("algorithm", "?")), r.get("backend", "?")), {})[int(n)] = m["value"]
     if not series:
         return None
-    fig, ax = style.figure("dot_general: throughput vs problem size",
-                           "work per call (FLOP, 2·B·M·K·N, log)", "throughput (GFLOP/s)")
-    for key, color in zip(sorted(series), style.colors(len(series))):
-        pts = series[key]
-        by_x = {}
-        for x, y in pts:
-            by_x.setdefault(x, []).append(y)
-        xs = sorted(by_x)  # a line through the median of the cases of equal work; every case as a dot
-        ax.plot(xs, [sorted(by_x[x])[len(by_x[x]) // 2] for x in xs], lw=1.2, color=color, label=key)
-        ax.scatter([x for x, _ in pts], [y for _, y in pts], s=10, alpha=0.45, color=color)
-    ax.set_xscale("log")
-    style.auto_log(ax, "y", [y for s in series.values() for _, y in s])
-    style.legend(ax, len(series), "preset (backend)")
-    return style.save(fig, out, "dot_gflops.png", "GFLOP/s vs problem size",
-                      "higher is better; lines join the median of cases of equal work")
+    ratios = {}  # (algorithm, backend) → {N: ratio}
+    for (case_name, backend), base in base_of.items():
+        if (base, backend) in rate:
+            alg = case_name.split("/alg:")[-1]
+            n = int(case_name.split("/N:")[1].split("/")[0])
+            ratios.setdefault((alg, backend), {})[n] = rate[(case_name, backend)] / rate[(base, backend)]
+    fig, (a1, a2) = style.figure("dot_general: throughput vs size, against the library called directly", "", "",
+                                 size=(13, 5.6), ncols=2)
+    keys = sorted(series, key=lambda k: (k[0] not in BASELINES, k))
+    colors = dict(zip(keys, style.colors(len(keys))))
+    sizes = sorted({n for pts in series.values() for n in pts})
+    for k in keys:
+        pts = sorted(series[k].items())
+        base = k[0] in BASELINES
+        a1.plot([n for n, _ in pts], [v for _, v in pts], marker="s" if base else "o", ms=7 if base else 4,
+                lw=3 if base else 1.4, color="black" if base else colors[k], ls="-",
+                mfc=colors[k] if base else None, label=f"{k[0]} ({k[1]})" + (" — direct call" if base else ""))
+    for k in sorted(ratios):
+        pts = sorted(ratios[k].items())
+        a2.plot([n for n, _ in pts], [v for _, v in pts], marker="o", ms=4, lw=1.2, color=colors.get(k), label=f"{k[0]} ({k[1]})")
+    a2.axhline(1.0, color="black", lw=2, label="= the direct call")
+    for ax in (a1, a2):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes)
+        ax.set_xticklabels([str(n) for n in sizes])
+        ax.minorticks_off()
+        ax.set_xlabel("N (square f32 product N×N · N×N)")
+    a1.set_ylabel("throughput (GFLOP/s)")
+    style.auto_log(a1, "y", [v for pts in series.values() for v in pts.values()])
+    a2.set_ylabel("GFLOP/s of the preset / GFLOP/s of the direct call")
+    style.auto_log(a2, "y", [v for pts in ratios.values() for v in pts.values()] + [1.0])
+    a1.set_title("higher is better", fontsize="medium")
+    a2.set_title("ratio to the BLAS/cuBLAS baseline of the same run" if ratios else "no baseline record in this report",
+                 fontsize="medium")
+    style.legend(a1, len(keys), "preset (backend)")
+    style.legend(a2, len(ratios) + 1, "preset (backend)")
+    return style.save(fig, out, "dot_gflops.png", "GFLOP/s vs size and the ratio to BLAS/cuBLAS",
+                      f"{len(ratios)} preset(s) over their baseline; "
+                      "the black line is sgemm/cublasGemmEx called directly on the same operands; "
+                      "X3/X6/X9 presets run 3/6/9 products, so their ratio shows the cost of emulated f32")

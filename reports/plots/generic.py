@@ -1,7 +1,9 @@
-# The fallback for suites without their own plots (and for ones whose records lack what those
-# plots need): one horizontal bar chart per metric, a bar per case, log axis across decades.
+# The fallback for suites without their own plots: one horizontal bar chart per metric, a bar
+# per case, log axis across decades. The time of a quick-profile case is the time of a
+# correctness run, not a measurement anyone should read: no "time per case" chart for it
+# (records of unknown origin keep theirs), so a suite with nothing else shows its table only.
 from reports.plots import style
-from reports.records import label, metrics, time_median
+from reports.records import label, metrics, run_profile, time_median
 
 MAX_CASES = 40
 
@@ -13,7 +15,9 @@ def plot(suite, recs, out):
             continue
         case = label(r) + f" [{r.get('backend', '?')}]"
         ms = metrics(r)
-        if "time_median" not in ms and time_median(r) is not None:
+        if run_profile(r) == "quick":
+            ms.pop("time_median", None)
+        elif "time_median" not in ms and time_median(r) is not None:
             ms["time_median"] = {"value": time_median(r), "unit": "s", "direction": "lower"}
         for name, m in ms.items():
             per_metric.setdefault(name, (m.get("unit", ""), m.get("direction", ""), []))[2].append((case, m["value"]))

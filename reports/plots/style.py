@@ -90,8 +90,9 @@ def legend(ax, n_entries, title=None):
         ax.legend(fontsize="small", title=title, loc="best", ncol=1 if n_entries <= 8 else 2)
 
 
-def save(fig, out_dir, name, title, caption=""):
-    fig.tight_layout()
+def save(fig, out_dir, name, title, caption="", rect=None):
+    """`rect`: the part of the figure the axes may fill (room below for a figure legend)."""
+    fig.tight_layout(rect=rect)
     atomic.save_figure(fig, f"{out_dir}/{name}")
     plt.close(fig)
     return Plot(name, title, caption)

@@ -55,17 +55,47 @@ def dot():
     out.append(record("dot", "dot/B:1/M:4/K:8/N:4/in:f32/alg:F32_F32_F32", {"algorithm": "F32_F32_F32"}, "cuda", [],
                       verdict="skip"))
     out[-1]["message"] = "no CUDA device: GPU cases skip"
+    for n in (512, 1024, 2048):  # the nightly perf cases: presets next to sgemm called directly
+        for alg, speed in (("blas_sgemm", 60.0), ("F32_F32_F32", 57.0), ("BF16_BF16_F32_X3", 19.0), ("BF16_BF16_F32_X6", 10.0)):
+            g = speed * (n / 2048) ** 0.2 * rng.uniform(0.95, 1.05)
+            t = 2 * n ** 3 / (g * 1e9)
+            out.append(record("dot", f"dot/perf/N:{n}/" + (alg if alg == "blas_sgemm" else f"alg:{alg}"),
+                              {"m": n, "k": n, "n": n, "input_dtype": "f32", "algorithm": alg}, "cpu",
+                              [("gflops", g, "GFLOP/s", "higher"), ("time_median", t, "s", "lower")], timing(t)))
+            if alg != "blas_sgemm":
+                out[-1]["info"] = {"algorithm_run": alg, "baseline": f"dot/perf/N:{n}/blas_sgemm"}
+        for alg, speed in (("cublas_gemm_ex", 40000.0), ("F32_F32_F32", 39000.0)):  # the same names on CUDA
+            g = speed * (n / 2048) ** 0.5
+            t = 2 * n ** 3 / (g * 1e9)
+            out.append(record("dot", f"dot/perf/N:{n}/" + (alg if alg.startswith("cublas") else f"alg:{alg}"),
+                              {"m": n, "k": n, "n": n, "input_dtype": "f32", "algorithm": alg}, "cuda",
+                              [("gflops", g, "GFLOP/s", "higher"), ("time_median", t, "s", "lower")], timing(t)))
+            if not alg.startswith("cublas"):
+                out[-1]["info"] = {"algorithm_run": alg, "baseline": f"dot/perf/N:{n}/cublas_gemm_ex"}
     return out
 
 
 def lstm():
+    """Perf records as suites/lstm/lstm_perf_cases.cc writes them (plus the Program path and
+    PyTorch series that tools/torch_lstm_bench.py --records adds)."""
     out = []
-    for b, t, h in ((4, 16, 32), (8, 32, 64), (32, 64, 256)):
-        for backend, speed in (("cpu", 3.0), ("cuda", 400.0)):
-            g = speed * (h / 32) ** 0.7 * rng.uniform(0.9, 1.1)
-            out.append(record("lstm", f"lstm/B:{b}/T:{t}/I:{h}/H:{h}/L:2/bidi:1/lens:ragged",
-                              {"batch": b, "seq_len": t, "input_size": h, "hidden": h, "layers": 2, "bidirectional": True},
-                              backend, [("gflops", g, "GFLOP/s", "higher")], timing(1e-3 * h / g)))
+    for label, b, t, h in (("deepbench", 16, 25, 512), ("fastrnns", 64, 100, 512), ("infer_b1", 1, 100, 512)):
+        fwd = 2.0 * b * t * 4 * h * h
+        for mode, factor in (("fwd", 1), ("train", 3)):
+            if label == "infer_b1" and mode == "train":
+                continue
+            params = {"batch": b, "seq": t, "input": h, "hidden": h, "layers": 1, "bidirectional": False, "mode": mode,
+                      "fwd_projection_flops": fwd, "fwd_recurrent_flops": fwd}
+            for backend, impl, speed in (("cpu", None, 40.0), ("cpu", "program", 25.0), ("cuda", None, 9000.0),
+                                         ("cpu", "PyTorch nn.LSTM (CPU)", 35.0)):
+                if impl == "program" and mode == "train":
+                    continue
+                g = speed * (b / 64) ** 0.3 * rng.uniform(0.9, 1.1)
+                extra = {"path": "program"} if impl == "program" else ({"implementation": impl} if impl else {})
+                name = f"lstm/perf/{label}/B:{b}/T:{t}/I:{h}/H:{h}/L:1/bidi:0" + ("/program" if impl == "program" else "") + f"/{mode}"
+                out.append(record("lstm", name + ("/torch" if impl and impl != "program" else ""), dict(params, **extra), backend,
+                                  [("gflops", g, "GFLOP/s", "higher")],
+                                  timing(factor * 2 * fwd / (g * 1e9))))
     return out
 
 
@@ -88,6 +118,11 @@ def scan_hoist():
         out.append(record("scan_hoist", f"scan_hoist/length:{length}/reduce:sum", {"length": length, "reduce": "sum"}, "cpu",
                           [("speedup", 1 + length / 1000, "x", "higher"), ("peak_bytes", 4096 * 8, "B", "lower"),
                            ("peak_bytes_unhoisted", 4096 * length, "B", "lower")], timing(1e-6 * length)))
+    table = [{"L": L, "E": E, "speedup": 0.4 + E / 5000 * L / 32, "peak_original_bytes": 8 * L * E,
+              "peak_hoisted_bytes": 16 * E + 64 * L} for L in (16, 32, 64) for E in (256, 1024, 4096)]
+    out.append(record("scan_hoist", "scan_hoist/sweep/mse/L:16-64/E:256-4096", {}, "cpu",
+                      [("speedup_at_largest", table[-1]["speedup"], "x", "higher")], timing(1e-4)))
+    out[-1]["info"] = {"table": table}  # as suites/scan_hoist/scan_hoist_sweep.cc writes it
     return out
 
 

@@ -1,12 +1,17 @@
 // `tandem report | gate | history | baseline`: thin doors into the Python tools in reports/,
 // run with Debian's /usr/bin/python3 (override with TANDEM_PYTHON). Arguments pass through,
-// --help included, so `tandem report --help` prints the Python tool's own help.
+// --help included, so `tandem report --help` prints the Python tool's own help. The tools are
+// found beside the binary first (an installed tandem: PREFIX/bin/tandem and
+// PREFIX/share/tandem/reports, see `install()` in CMakeLists.txt), then in the source tree the
+// binary was built from, so an installed copy never runs a source tree's newer tools.
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "runners/cli/commands.h"
 #include "common/exit_codes.h"
@@ -14,13 +19,31 @@
 namespace tandem {
 namespace {
 
+// The folder holding reports/__main__.py: PREFIX/share/tandem beside an installed binary,
+// else the source tree; "" when neither has it.
+std::string python_root(std::string* tried) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> roots;
+  if (!ec) roots.push_back((exe.parent_path() / TANDEM_DATA_FROM_BIN).lexically_normal());
+  roots.push_back(TANDEM_SOURCE_DIR);
+  for (const fs::path& r : roots) {
+    *tried += (tried->empty() ? "" : ", ") + (r / "reports").string();
+    if (fs::exists(r / "reports" / "__main__.py")) return r.string();
+  }
+  return "";
+}
+
 int exec_python(const std::string& sub, const std::vector<std::string>& args) {
   const char* py_env = std::getenv("TANDEM_PYTHON");
   std::string py = py_env ? py_env : "/usr/bin/python3";
-  std::string root = TANDEM_SOURCE_DIR;
-  if (!std::filesystem::exists(root + "/reports/__main__.py")) {
-    std::cerr << "error: the Python reports package is not at " << root << "/reports\n"
-              << "  hint: run tandem from its build tree, or set TANDEM_SOURCE_DIR at configure\n";
+  std::string tried;
+  std::string root = python_root(&tried);
+  if (root.empty()) {
+    std::cerr << "error: the Python reports package is in none of: " << tried << "\n"
+              << "  hint: `cmake --install build --prefix P` puts it in P/share/tandem beside P/bin/tandem; "
+                 "or run tandem from its build tree\n";
     return exit_code::infrastructure_error;
   }
   std::string pp = root;

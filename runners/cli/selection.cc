@@ -36,12 +36,15 @@ void add_selection_options(CLI::App& cmd, Selection& s) {
                  "cuda and all without a usable GPU exit 5 with the reason")
       ->capture_default_str()
       ->check(one_of({"cpu", "cuda", "all", "auto"}, "use cpu, cuda, all or auto"));
-  cmd.add_option("--profile", s.profile, "quick | nightly | full (quick ⊂ nightly ⊂ full)")->capture_default_str();
+  cmd.add_option("--profile", s.profile, "quick (seconds: the correctness grid) | nightly (quick + perf cases and long grids)")
+      ->capture_default_str();
 }
 
 std::vector<const Case*> selected_cases(const Selection& s) {
   if (!is_known_profile(s.profile))
-    throw_bad_input("unknown profile '" + s.profile + "'", "use quick, nightly or full");
+    throw_bad_input("unknown profile '" + s.profile + "'",
+                    s.profile == "full" ? "use nightly: full selected the same cases and was removed"
+                                        : "use quick or nightly");
   if (!s.suite.empty()) {
     bool known = false;
     for (const Case& c : registry().cases()) known |= c.suite == s.suite;

@@ -1,6 +1,6 @@
 // Cases and the registry: a case is a named, parametrised workload that makes seeded inputs,
 // runs on a backend, runs the reference, compares with an ErrorSpec and is timed. Suites
-// register their cases; profiles (quick, nightly, full) select the grid.
+// register their cases; profiles (quick ⊂ nightly) select the grid.
 #pragma once
 #include <functional>
 #include <set>
@@ -72,7 +72,7 @@ class Registry {
     require_filled();
     return cases_;
   }
-  // Cases of a profile (quick ⊂ nightly ⊂ full), optionally of one suite and name regex.
+  // Cases of a profile (quick ⊂ nightly), optionally of one suite and name regex.
   std::vector<const Case*> select(const std::string& profile, const std::string& suite,
                                   const std::string& name_regex) const;
 
@@ -84,7 +84,8 @@ class Registry {
 // Every suite's cases, filled once by register_all_suites() (suites/register_suites.h).
 Registry& registry();
 
-// Profiles nest: a case tagged "quick" also runs in nightly and full.
+// Profiles nest: a case tagged "quick" also runs in nightly (quick: seconds, correctness;
+// nightly: adds the perf cases and the long grids).
 std::set<std::string> profiles_from(const std::string& narrowest);
 bool is_known_profile(const std::string& p);
 

@@ -1,39 +1,64 @@
-# The reports on what the real binary writes: a small quick run of three suites (filtered to a
-# few seconds), `tandem report` on its records must draw every plot promised for those suites
-# (so a metric renamed in C++ cannot silently empty a plot), the records must follow
-# record.schema.json, and `tandem gate` on them must be SAME against itself and fail (exit 6)
-# when a case vanishes, is newly skipped, or the run is killed mid-way.
+# The reports on what the real binary writes: small quick runs of three suites and small
+# nightly runs of the dot and lstm perf cases (filtered to seconds), `tandem report` on their
+# records must draw every plot promised for those suites (so a metric renamed in C++ cannot
+# silently empty a plot), with the series each plot promises (the LSTM's CPU kernel, Program
+# path, PyTorch where python3-torch is installed, and the sgemm ceiling; dot's ratio to the
+# BLAS call), the records must follow record.schema.json, and `tandem gate` on them must be
+# SAME against itself and fail (exit 6) when a case vanishes, is newly skipped, or the run is
+# killed mid-way. The PNGs are looked at by reports/screenshot_report.sh, not here.
 import fnmatch
+import importlib.util
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from reports import exit_codes, records
 from reports.plots import PROMISES
 
-RUNS = {  # suite → --filter: cases for every promised plot, a few skipped ones, seconds in all
-    "dot": r"accuracy_order|M:64|alg:DEFAULT|M:17/K:33/N:9/in:f64/alg:ANY_F8",
-    "remat": r"/(mlp|sin_chain)/",
-    "scan_hoist": r"mode:stacked|sweep",
+RUNS = {  # name → (suite, profile, --filter): cases for every promised plot, a few skipped ones
+    "dot": ("dot", "quick", r"accuracy_order|M:64|alg:DEFAULT|M:17/K:33/N:9/in:f64/alg:ANY_F8"),
+    "remat": ("remat", "quick", r"/(mlp|sin_chain)/"),
+    "scan_hoist": ("scan_hoist", "quick", r"mode:stacked|sweep"),
+    "dot_perf": ("dot", "nightly", r"perf/N:512/(blas|alg:F32_F32_F32|alg:BF16_BF16_F32_X3)"),
+    "lstm_perf": ("lstm", "nightly", r"perf/infer_b1/B:1/T:100/I:512/"),
 }
+TORCH_SHAPE = {"label": "infer_b1", "batch": 1, "seq": 100, "input": 512, "hidden": 512, "layers": 1,
+               "bidirectional": False, "train": False}  # as `lstm_cpu_bench --list-shapes` prints it
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
 def runs(tandem, tmp_path_factory):
     root = tmp_path_factory.mktemp("real")
     out = {}
-    for suite, pattern in RUNS.items():
-        p = tandem("run", "-q", "--profile", "quick", "-n", "5", "--suite", suite, "--filter", pattern,
-                   "--out", root / suite)
+    for name, (suite, profile, pattern) in RUNS.items():
+        p = tandem("run", "-q", "--profile", profile, "-n", "5", "--suite", suite, "--filter", pattern,
+                   "--out", root / name)
         assert p.returncode == 0, p.stderr
-        out[suite] = root / suite / "records.json"
+        out[name] = root / name / "records.json"
     return out
+
+
+@pytest.fixture(scope="module")
+def torch_records(tmp_path_factory):
+    """PyTorch's nn.LSTM on the same shape as tandem records, or None without python3-torch."""
+    if importlib.util.find_spec("torch") is None:
+        return None
+    root = tmp_path_factory.mktemp("torch")
+    (root / "shapes.json").write_text(json.dumps([TORCH_SHAPE]))
+    p = subprocess.run([sys.executable, ROOT / "tools" / "torch_lstm_bench.py", "--shapes", root / "shapes.json",
+                        "--threads", "1", "--reps", "3", "--records", root / "torch.json"],
+                       capture_output=True, text=True, timeout=300, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    assert p.returncode == 0, p.stderr
+    return root / "torch.json"
 
 
 def test_records_follow_the_schema(runs):
@@ -41,11 +66,12 @@ def test_records_follow_the_schema(runs):
         assert records.load(path)  # raises BadInput on any schema violation
 
 
-def test_report_draws_every_promised_plot(tandem, runs, tmp_path):
-    p = tandem("report", *runs.values(), "-o", tmp_path / "rep")
+def test_report_draws_every_promised_plot(tandem, runs, torch_records, tmp_path):
+    extra = [torch_records] if torch_records else []
+    p = tandem("report", *runs.values(), *extra, "-o", tmp_path / "rep")
     assert p.returncode == 0, p.stderr
     drawn = {f.name: f for f in (tmp_path / "rep").glob("*.png")}
-    for suite in RUNS:
+    for suite in {s for s, _, _ in RUNS.values()}:
         for pattern in PROMISES[suite]:
             hits = [f for name, f in drawn.items() if fnmatch.fnmatch(name, pattern)]
             assert hits, f"{suite}: promised plot {pattern} was not drawn from real records"
@@ -55,6 +81,18 @@ def test_report_draws_every_promised_plot(tandem, runs, tmp_path):
     assert len(fnmatch.filter(drawn, "remat_pareto_*.png")) == len(configs)  # one Pareto per configuration
     html = (tmp_path / "rep" / "index.html").read_text()
     assert "not drawn" not in html and all(f'src="{name}"' in html for name in drawn)
+    lstm_caption = html.split('alt="LSTM GFLOP/s')[1].split("</figcaption>")[0]
+    for series in ("tandem CPU kernel", "tandem Program (scan)", "ceiling: BLAS sgemm (CPU)") + (
+            ("PyTorch nn.LSTM (CPU)",) if torch_records else ()):
+        assert series in lstm_caption, (series, lstm_caption)
+    assert "2 preset(s) over their baseline" in html  # F32_F32_F32 and X3 against blas_sgemm
+
+
+def test_quick_runs_draw_no_time_per_case_chart(tandem, runs, tmp_path):
+    p = tandem("report", runs["dot"], runs["scan_hoist"], "-o", tmp_path / "q")
+    assert p.returncode == 0, p.stderr
+    assert not list((tmp_path / "q").glob("*time_median*.png"))
+    assert "not drawn" not in (tmp_path / "q" / "index.html").read_text()  # dot_gflops is perf-only
 
 
 def gate(tandem, base, current):

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Every command in README.md's ```sh blocks runs as written and exits 0.
+
+    ci/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
+
+The commands run in order, in a scratch folder that has `build/` (the build under test) and
+the source tree's `runners/`, `ci/`, `reports/` and `tools/` linked in, so what they write
+(results/, bench.json, out/) lands there. Lines that only the whole CI job can run are listed
+in NOT_RUN with the reason; a line that is neither run nor listed fails the test, so a new
+README command is either runnable or explained. The `tandem lstm` line reads the user's
+own `.npy` files: the test writes a small `mydata/` first (docs/LSTM_DATA.md's layout).
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# Whole CI jobs: they apt-get install, build and (ci/test.sh) run this very ctest.
+NOT_RUN = {"ci/quickstart.sh": "installs, builds and runs every suite: the CI job itself",
+           "ci/test.sh": "installs, builds and runs every ctest, this one included"}
+LINKED = ("runners", "ci", "reports", "tools")
+TIMEOUT_S = 600
+
+
+def sh_commands(readme):
+    """The command lines of the ```sh blocks, comments stripped, in order."""
+    out, block = [], None
+    for line in readme.splitlines():
+        if line.startswith("```"):
+            block = line[3:].strip() if block is None else None
+            continue
+        if block == "sh" and line.strip():
+            words = shlex.split(line, comments=True)
+            if words:
+                out.append(shlex.join(words))
+    return out
+
+
+def write_lstm_data(folder, hidden=256):
+    """x, w and seq_lengths for one layer, one direction (docs/LSTM_DATA.md)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    b, t, i = 3, 5, 8
+    folder.mkdir()
+    np.save(folder / "x.npy", rng.standard_normal((b, t, i), dtype=np.float32))
+    n = 4 * hidden * i + 4 * hidden * hidden + 8 * hidden
+    np.save(folder / "w.npy", rng.uniform(-hidden**-0.5, hidden**-0.5, n).astype(np.float32))
+    np.save(folder / "seq_lengths.npy", np.array([5, 2, 4], dtype=np.int32))
+
+
+def main(build, source):
+    cmds = sh_commands((Path(source) / "README.md").read_text())
+    assert cmds, "README.md has no ```sh block"
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "build").symlink_to(Path(build).resolve())
+        for name in LINKED:
+            (work / name).symlink_to(Path(source).resolve() / name)
+        env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
+        for cmd in cmds:
+            first = shlex.split(cmd)[0]
+            if first in NOT_RUN:
+                print(f"not run: {cmd}  ({NOT_RUN[first]})")
+                continue
+            if not re.match(r"^(build/tandem|runners/launch/|reports/|tools/)", first):
+                failed.append(f"{cmd}: neither run by this test nor listed in NOT_RUN")
+                continue
+            if first == "runners/launch/mpirun.sh" and not shutil.which("mpirun"):
+                print(f"skipped: {cmd}  (no mpirun on PATH: a build without MPI has no collectives sweep)")
+                continue
+            if " lstm " in f" {cmd} " and "--in mydata" in cmd and not (work / "mydata").exists():
+                write_lstm_data(work / "mydata")
+            t0 = time.monotonic()
+            p = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True,
+                               timeout=TIMEOUT_S)
+            print(f"rc {p.returncode}  {time.monotonic() - t0:6.1f} s  {cmd}")
+            if p.returncode != 0:
+                failed.append(f"{cmd}: exit {p.returncode}\n{p.stdout[-1500:]}{p.stderr[-1500:]}")
+    for f in failed:
+        print("FAIL:", f, file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1], sys.argv[2]))
