@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Launch tandem under Open MPI / MPICH: runners/launch/mpirun.sh [-np] NP [tandem args...]
-# e.g. runners/launch/mpirun.sh 4 collectives -b 1K -e 16M -o psum
+# e.g. runners/launch/mpirun.sh 4 collectives -b 1K -e 16M --ops psum,all_gather
 # Each rank runs runners/launch/rank_env.sh, which binds one GPU per local rank.
 set -euo pipefail
 [[ ${1:-} == -np || ${1:-} == -n ]] && shift
