@@ -42,7 +42,10 @@ grep -q "tandem run --suite collectives" "$out/stderr" && grep -q "sweep is .tan
 expect 4 "a suite as a word to check is bad input" -- "$tandem" check dot
 grep -q "hint: .tandem check --suite dot" "$out/stderr" || { echo "FAIL: check dot: no --suite hint"; fail=1; }
 expect 0 "the sweep has its own command" -- "$tandem" collectives --help
-grep -q "min-bytes" "$out/stdout" || { echo "FAIL: tandem collectives --help does not list the sweep flags"; fail=1; }
+grep -q "minbytes" "$out/stdout" || { echo "FAIL: tandem collectives --help does not list the sweep flags"; fail=1; }
+# The help lists the sweep's ops from the op table, and -o is the reduction op as in nccl-tests.
+grep -q "ragged_all_to_all" "$out/stdout" && grep -q -- "-o,--op TEXT:sum" "$out/stdout" \
+  || { echo "FAIL: collectives --help lacks the op table's ops or nccl-tests' -o"; fail=1; }
 TANDEM_SELFTEST=1 expect 1 "a wrong result is a correctness failure" -- "$tandem" check -q --suite selftest --out "$out/c"
 python3 -c "
 import json; d=json.load(open('$out/c/records.json'))
@@ -78,10 +81,19 @@ collectives -n 0
 collectives --inplace sideways
 collectives -c 2
 collectives --interleave 7
-collectives -o psum,,psum
-collectives -o psum,nope
+collectives --ops psum,,psum
+collectives --ops psum,nope
+collectives --ops pmax
+collectives -o psum
+collectives -o prod
 collectives -d f128
+collectives -d fp8
+collectives -g 2
 collectives -g ring
+collectives -t 4
+collectives --groups ring
+collectives --raw 2
+collectives --percentiles yes
 collectives --time-reduce median
 collectives -f nan
 collectives -f inf

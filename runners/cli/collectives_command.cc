@@ -50,8 +50,10 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-g,--ngpus", ngpus, "GPUs per thread, as nccl-tests: only 1")->check(in_range(1, 1, kOneDevice));
   cmd->add_option("-t,--nthreads", nthreads, "threads per process, as nccl-tests: only 1")->check(in_range(1, 1, kOneDevice));
   const std::string ops = coll::op_list(true);
-  cmd->add_option("--ops", o->ops, "comma-separated ops of the op table: " + ops + " (default psum)")
-      ->delimiter(',')->check(one_of(coll::op_names(true), "--ops takes a comma-separated list of distinct ops from: " + ops));
+  std::vector<std::string> op_choices = coll::op_names(true);
+  op_choices.push_back("all");
+  cmd->add_option("--ops", o->ops, "comma-separated ops of the op table: " + ops + ", or all (default psum)")
+      ->delimiter(',')->check(one_of(op_choices, "--ops takes a comma-separated list of distinct ops from: " + ops + "; or all"));
   cmd->add_option("--groups", o->groups, "group layout (axis_index_groups): all pairs interleaved uneven (default all)")
       ->check(one_of({"all", "pairs", "interleaved", "uneven"}));
   cmd->add_option("--inplace", o->inplace, "out | in | both (default both; an op without an in-place form prints N/A)")

@@ -78,14 +78,18 @@ Validated validate(const SweepOptions& o, int world_size) {
   if (o.time_reduce != "max" && o.time_reduce != "avg" && o.time_reduce != "min")
     throw_bad_input("--time-reduce must be max, avg or min");
   if (o.ops.empty()) throw_bad_input("--ops is empty", "e.g. --ops psum,all_gather (one of " + op_list(true) + ")");
-  for (const std::string& name : o.ops) {
+  const bool all = std::count(o.ops.begin(), o.ops.end(), "all") > 0;
+  if (all && o.ops.size() > 1) throw_bad_input("--ops all lists every op: give it alone", "e.g. --ops all");
+  const std::vector<std::string> names = all ? op_names(true) : o.ops;
+  for (const std::string& name : names) {
     const CollOp* op = find_op(name);
     if (!op || !op->sweepable()) throw_bad_input(cat("--ops ", name, ": not an op of the sweep"), "one of " + op_list(true));
-    if (std::count(o.ops.begin(), o.ops.end(), name) > 1)
+    if (std::count(names.begin(), names.end(), name) > 1)
       throw_bad_input(cat("--ops lists ", name, " twice"), "list each op once, e.g. --ops psum,all_gather");
     std::string why;
     layout_groups(o.groups, world_size, name, &why);
-    if (!why.empty()) throw_bad_input(why, "use --groups all, or leave this op out of --ops");
+    if (!why.empty()) throw_bad_input(why, all ? "use --groups all, or list the ops that fit in --ops"
+                                              : "use --groups all, or leave this op out of --ops");
     v.ops.push_back(op);
   }
   return v;
@@ -224,7 +228,7 @@ SweepResult run_sweep(const SweepOptions& o) {
                 {"schema", kRecordSchema}, {"suite", "collectives"},
                 {"case", cat("collectives/sweep/op:", op->name, "/call:", row.raw ? "raw" : "tandem", "/dtype:",
                              dtype_name(t), "/redop:", redop, "/bytes:", row.s.bytes, "/inplace:", int(row.inplace),
-                             "/groups:", o.groups)},
+                             "/groups:", o.groups, "/ranks:", world.size())},
                 {"params", {{"op", op->name}, {"impl", row.raw ? "raw" : "tandem"}, {"call", call},
                             {"dtype", dtype_name(t)}, {"redop", redop}, {"root", row.s.root},
                             {"bytes", row.s.bytes}, {"count", row.s.count}, {"inplace", row.inplace},

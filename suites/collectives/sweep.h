@@ -22,7 +22,7 @@ struct SweepOptions {
   bool check = true;
   std::string dtype = "float";          // -d: nccl-tests' names, tandem's, or all
   std::string redop = "sum";            // -o: sum max min all (the ops that reduce)
-  std::vector<std::string> ops = {"psum"};  // --ops
+  std::vector<std::string> ops = {"psum"};  // --ops: names of the op table, or {"all"}
   std::string inplace = "both";         // out | in | both
   std::string groups = "all";           // --groups: a layout (collectives_cases.h)
   bool raw = true;                      // time the raw library call next to each op
