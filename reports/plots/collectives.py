@@ -1,6 +1,8 @@
 # collectives suite plots, nccl-tests style: bus bandwidth vs message size, both axes log2,
 # one figure per op; tandem and the raw library call it wraps (MPI_Allreduce …) on the same
 # figure, out-of-place (solid) and in-place (dashed) as separate series.
+from matplotlib.ticker import FuncFormatter
+
 from reports.plots import style
 from reports.records import metrics, num
 
@@ -52,6 +54,7 @@ def plot(recs, out):
                     color=cols[w], label=f"{w}, {place}")
         style.bytes_axis(ax, "x", 2)
         ax.set_yscale("log", base=2)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:.3g}"))  # GB/s, not powers of 2
         style.legend(ax, len(series))
         plots.append(style.save(fig, out, f"collectives_busbw_{style.safe_name(op)}.png",
                                 f"{op}: busbw vs size, tandem and the raw call",
