@@ -2,16 +2,18 @@
 """Sets each tandem collective next to the raw library call it wraps, from the records of
 `tandem collectives` sweeps (docs/PERFORMANCE.md, "Collectives"): per size, busbw of both at
 the p50 time and the time ratio tandem / raw, then geometric means of the ratio for
-messages below and from 1 MiB. One column per (op, place); several records files (one
-sweep each) are merged.
+messages below and from 1 MiB. One column per (op, place). Several records files are
+repeated runs of one sweep: each cell is then the median over the runs (of the ratio, and
+of each busbw), which a stall of a loaded machine in one run does not move.
 
-    tools/sweep_pairs_table.py results/coll-np4/records.json [more records.json ...]
+    tools/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
 
 busbw at p50 = the record's busbw (nccl-tests' factor of the op, from the sweep's op table,
 at the mean time) × mean / p50, so the factors live in one place.
 """
 import json
 import math
+import statistics
 import sys
 
 
@@ -20,10 +22,11 @@ def size_label(b):
 
 
 def load(paths):
+    """[(run index, record)]."""
     recs = []
-    for path in paths:
+    for i, path in enumerate(paths):
         doc = json.load(open(path))
-        recs += doc["records"] if isinstance(doc, dict) else doc
+        recs += [(i, r) for r in (doc["records"] if isinstance(doc, dict) else doc)]
     return recs
 
 
@@ -34,15 +37,15 @@ def busbw_p50(r):
 
 
 def main(paths):
-    rows = {}  # (op, inplace, impl, bytes) → record
+    rows = {}  # (op, inplace, impl, bytes) → {run: record}
     calls, ranks = {}, set()
-    for r in load(paths):
+    for run, r in load(paths):
         if r.get("verdict") != "pass":
             sys.exit(f"error: {r['case']} did not pass ({r.get('message', '')})\n"
                      "  hint: the table compares only checked, passing rows")
         p = r["params"]
         ranks.add(p["ranks"])
-        rows[(p["op"], bool(p.get("inplace")), p.get("impl", "tandem"), p["bytes"])] = r
+        rows.setdefault((p["op"], bool(p.get("inplace")), p.get("impl", "tandem"), p["bytes"]), {})[run] = r
         if p.get("impl") == "raw":
             calls[p["op"]] = p.get("call", "raw")
     sizes = sorted({k[3] for k in rows})
@@ -57,21 +60,25 @@ def main(paths):
     for s in sizes:
         cells = []
         for op, ip in cols:
-            a, b = rows.get((op, ip, "tandem", s)), rows.get((op, ip, "raw", s))
-            if not a or not b:
+            a, b = rows.get((op, ip, "tandem", s), {}), rows.get((op, ip, "raw", s), {})
+            runs = sorted(set(a) & set(b))
+            if not runs:
                 cells.append("-")
                 continue
-            ratio = a["timing"]["median"] / b["timing"]["median"]
+            ratio = statistics.median(a[i]["timing"]["median"] / b[i]["timing"]["median"] for i in runs)
             ratios[(op, ip)][s >= 1048576].append(ratio)
-            cells.append(f"{busbw_p50(a):.2f} / {busbw_p50(b):.2f} ({ratio:.2f})")
+            bus_a = statistics.median(busbw_p50(a[i]) for i in runs)
+            bus_b = statistics.median(busbw_p50(b[i]) for i in runs)
+            cells.append(f"{bus_a:.2f} / {bus_b:.2f} ({ratio:.2f})")
         print(f"| {size_label(s)} | " + " | ".join(cells) + " |")
 
     def gmean(v):
-        return math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
+        return f"{math.exp(sum(math.log(x) for x in v) / len(v)):.2f}" if v else "-"
     rk = ", ".join(str(x) for x in sorted(ranks))
     print()
-    print(f"Geometric-mean time ratio tandem ÷ raw at p50, {rk} ranks, ≥ 1 MiB (< 1 MiB): " +
-          "; ".join(f"{op}{' in place' if ip else ''} {gmean(ratios[(op, ip)][1]):.2f} ({gmean(ratios[(op, ip)][0]):.2f})"
+    runs = f", median of {len(paths)} runs" if len(paths) > 1 else ""
+    print(f"Geometric-mean time ratio tandem ÷ raw at p50{runs}, {rk} ranks, ≥ 1 MiB (< 1 MiB): " +
+          "; ".join(f"{op}{' in place' if ip else ''} {gmean(ratios[(op, ip)][1])} ({gmean(ratios[(op, ip)][0])})"
                     for op, ip in cols) + ".")
 
 

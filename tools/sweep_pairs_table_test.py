@@ -37,6 +37,18 @@ def test_pair_table_and_geometric_means(tmp_path):
     assert "psum 1.10 (2.00)" in r.stdout
 
 
+def test_repeated_runs_give_the_median_ratio(tmp_path):
+    paths = []
+    for i, raw_t in enumerate((1e-3, 1e-3, 0.25e-3)):  # the third run's raw row was lucky
+        path = tmp_path / f"run{i}.json"
+        path.write_text(json.dumps({"records": [record("psum", 1 << 20, 1.1e-3), record("psum", 1 << 20, raw_t, raw=True)]}))
+        paths.append(str(path))
+    r = subprocess.run([sys.executable, SCRIPT, *paths], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "(1.10) |" in r.stdout and "median of 3 runs" in r.stdout
+    assert "psum 1.10 (-)" in r.stdout  # no row below 1 MiB: "-", not nan
+
+
 def test_failed_row_is_refused_with_a_hint(tmp_path):
     r = run(tmp_path, [record("psum", 1024, 1e-6, verdict="fail"), record("psum", 1024, 1e-6, raw=True)])
     assert r.returncode != 0
