@@ -95,6 +95,107 @@ Validated validate(const SweepOptions& o, int world_size) {
   return v;
 }
 
+// What names a row besides its own fields: the op, dtype, reduction and the raw call's name.
+struct Table {
+  const CollOp* op;
+  DType t;
+  std::string redop, raw_name, backend;
+  int G = 1;  // group size, for the bus factor
+};
+
+// One size of one op: (tandem, raw) × (out of place, in place), the forms that exist, each on
+// fresh buffers; the raw call runs under the sweep's watchdog (the tandem op arms its own).
+std::vector<Row> build_rows(comm::Collectives& ctx, comm::Watchdog& dog, const comm::Groups& g, const Table& tb,
+                            const SweepOptions& o, int64_t bytes, ReduceOp redop, std::string* skipped) {
+  std::vector<Row> rows;
+  for (bool raw : {false, true}) {
+    if (raw && (!o.raw || tb.raw_name.empty())) continue;
+    for (bool inplace : {false, true}) {
+      if ((inplace && o.inplace == "out") || (!inplace && o.inplace == "in") || (inplace && !tb.op->in_place)) continue;
+      Row row;
+      row.raw = raw, row.inplace = inplace;
+      try {
+        row.s = tb.op->sweep(ctx, g, SweepArgs{bytes, tb.t, inplace, redop});
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::unsupported) throw;
+        *skipped = e.message();  // the same on every rank: a property of the op and options
+        continue;
+      }
+      const std::string what = cat(tb.raw_name, " ", row.s.bytes, " bytes");
+      row.call = raw ? std::function<void()>([&dog, what, f = row.s.raw] { watched(dog, what, f); }) : row.s.run;
+      row.samples.assign(size_t(o.iters), 0.0);
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+// Once on fresh buffers, tandem validating its arguments; wrong elements summed over ranks.
+void check_rows(std::vector<Row>& rows, comm::Collectives& ctx, comm::Watchdog& dog) {
+  ctx.validate = true;
+  for (Row& row : rows) {
+    row.call();
+    double bad = double(count_wrong(row.s));
+    watched(dog, "sum of wrong elements", [&] { ctx.world().all_reduce(&bad, &bad, 1, DType::f64, ReduceOp::sum); });
+    row.wrong = int64_t(bad);
+  }
+  ctx.validate = false;  // the timed loop is the bare op
+}
+
+// Warm-up and timed iterations, each timed alone; then per-iteration times reduced over
+// ranks, and the row's statistics and bandwidths.
+void time_rows(std::vector<Row>& rows, const SweepOptions& o, comm::Communicator& world, comm::Watchdog& dog,
+               double busfactor) {
+  auto time_one = [&](Row& row, int i) {
+    const double t0 = MPI_Wtime();
+    row.call();
+    row.samples[size_t(i)] = MPI_Wtime() - t0;
+  };
+  if (o.interleave) {
+    for (int i = 0; i < o.warmup; ++i)
+      for (Row& row : rows) row.call();
+    watched(dog, "barrier", [&] { world.barrier(); });
+    // The starting row rotates, so no row always follows the same one.
+    for (int i = 0; i < o.iters; ++i)
+      for (size_t j = 0; j < rows.size(); ++j) time_one(rows[(size_t(i) + j) % rows.size()], i);
+  } else {
+    for (Row& row : rows) {
+      for (int i = 0; i < o.warmup; ++i) row.call();
+      watched(dog, "barrier", [&] { world.barrier(); });
+      for (int i = 0; i < o.iters; ++i) time_one(row, i);
+    }
+  }
+  const auto red = o.time_reduce == "min" ? ReduceOp::min : o.time_reduce == "max" ? ReduceOp::max : ReduceOp::sum;
+  for (Row& row : rows) {
+    watched(dog, "time reduction", [&] { world.all_reduce(row.samples.data(), row.samples.data(), o.iters, DType::f64, red); });
+    if (o.time_reduce == "avg") for (double& x : row.samples) x /= world.size();
+    row.ts = summarize(row.samples);
+    row.algbw = double(row.s.bytes) / row.ts.mean * 1e-9;
+    row.busbw = row.algbw * busfactor;
+  }
+}
+
+nlohmann::json row_record(const Row& row, const Table& tb, const SweepOptions& o, int ranks, const nlohmann::json& context) {
+  const char* impl = row.raw ? "raw" : "tandem";
+  return {
+      {"schema", kRecordSchema}, {"suite", "collectives"},
+      {"case", cat("collectives/sweep/op:", tb.op->name, "/call:", impl, "/dtype:", dtype_name(tb.t), "/redop:", tb.redop,
+                   "/bytes:", row.s.bytes, "/inplace:", int(row.inplace), "/groups:", o.groups, "/ranks:", ranks)},
+      {"params", {{"op", tb.op->name}, {"impl", impl}, {"call", row.raw ? tb.raw_name : "tandem"},
+                  {"dtype", dtype_name(tb.t)}, {"redop", tb.redop}, {"root", row.s.root},
+                  {"bytes", row.s.bytes}, {"count", row.s.count}, {"inplace", row.inplace},
+                  {"groups", o.groups}, {"ranks", ranks}, {"time_reduce", o.time_reduce},
+                  {"interleave", o.interleave}}},
+      {"backend", tb.backend}, {"device", "cpu"},
+      {"verdict", row.wrong > 0 ? "fail" : "pass"},
+      {"message", row.wrong > 0 ? cat(row.wrong, " wrong element(s) over all ranks") : ""},
+      {"correctness", {{"checked", row.wrong >= 0}, {"wrong", row.wrong}}},
+      {"timing", timing_json(row.samples)},
+      {"metrics", {{{"name", "algbw"}, {"value", row.algbw}, {"unit", "GB/s"}, {"direction", "higher"}},
+                   {{"name", "busbw"}, {"value", row.busbw}, {"unit", "GB/s"}, {"direction", "higher"}}}},
+      {"context", context}};
+}
+
 }  // namespace
 
 std::vector<std::string> sweep_redop_names() {
@@ -139,124 +240,44 @@ SweepResult run_sweep(const SweepOptions& o) {
   int64_t wrong_all = 0;
   double bus_sum = 0, raw_bus_sum = 0;
   int bus_n = 0, raw_bus_n = 0;
-  const auto red = o.time_reduce == "min" ? ReduceOp::min : o.time_reduce == "max" ? ReduceOp::max : ReduceOp::sum;
   for (DType t : v.dtypes)
     for (size_t ri = 0; ri < v.redops.size(); ++ri)
       for (const CollOp* op : v.ops) {
         if (!op->sweep_redop && ri > 0) continue;  // -o all: ops that take no reduction op run once
-        const Redop rd = v.redops[ri];
-        const std::string redop = op->sweep_redop ? rd.name : "none";
         const comm::Groups groups = [&] { std::string why; return layout_groups(o.groups, world.size(), op->name, &why); }();
-        const int G = op->takes_groups ? ctx.group(groups).size() : world.size();  // split once, cached
         const auto raw_it = op->raw_call.find(backend);
-        const std::string raw_name = raw_it == op->raw_call.end() ? "" : raw_it->second;
+        Table tb{op, t, op->sweep_redop ? v.redops[ri].name : "none", raw_it == op->raw_call.end() ? "" : raw_it->second,
+                 backend, op->takes_groups ? ctx.group(groups).size() : world.size()};  // the split is cached
         if (root) std::printf("# %s (tandem), %s, redop %s\n%s", op->name.c_str(), nccl_type_name(t).c_str(),
-                              redop.c_str(), table_header(o.percentiles).c_str());
+                              tb.redop.c_str(), table_header(o.percentiles).c_str());
         std::string raw_table, skipped;
         for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes;
              bytes = std::max(bytes + 1, int64_t(std::llround(double(bytes) * o.factor)))) {
-          std::vector<Row> rows;
-          for (bool raw : {false, true}) {
-            if (raw && (!o.raw || raw_name.empty())) continue;
-            for (bool inplace : {false, true}) {
-              if ((inplace && o.inplace == "out") || (!inplace && o.inplace == "in") || (inplace && !op->in_place)) continue;
-              Row row;
-              row.raw = raw, row.inplace = inplace;
-              try {
-                row.s = op->sweep(ctx, groups, SweepArgs{bytes, t, inplace, rd.op});
-              } catch (const Error& e) {
-                if (e.kind() != ErrorKind::unsupported) throw;
-                skipped = e.message();  // the same on every rank: a property of the op and options
-                continue;
-              }
-              const std::string what = cat(raw_name, " ", row.s.bytes, " bytes");
-              row.call = raw ? std::function<void()>([&dog, what, f = row.s.raw] { watched(dog, what, f); }) : row.s.run;
-              row.samples.assign(size_t(o.iters), 0.0);
-              rows.push_back(std::move(row));
-            }
-          }
+          std::vector<Row> rows = build_rows(ctx, dog, groups, tb, o, bytes, v.redops[ri].op, &skipped);
           if (rows.empty()) break;
-          // Check once on fresh buffers (tandem validates its arguments here), then time bare.
-          ctx.validate = true;
-          for (Row& row : rows) {
-            if (!o.check) continue;
-            row.call();
-            double bad = double(count_wrong(row.s));
-            watched(dog, "sum of wrong elements", [&] { world.all_reduce(&bad, &bad, 1, DType::f64, ReduceOp::sum); });
-            row.wrong = int64_t(bad);
-          }
-          ctx.validate = false;
-          auto time_one = [&](Row& row, int i) {
-            const double t0 = MPI_Wtime();
-            row.call();
-            row.samples[size_t(i)] = MPI_Wtime() - t0;
-          };
-          if (o.interleave) {
-            for (int i = 0; i < o.warmup; ++i)
-              for (Row& row : rows) row.call();
-            watched(dog, "barrier", [&] { world.barrier(); });
-            // The starting row rotates, so no row always follows the same one.
-            for (int i = 0; i < o.iters; ++i)
-              for (size_t j = 0; j < rows.size(); ++j) time_one(rows[(size_t(i) + j) % rows.size()], i);
-          } else {
-            for (Row& row : rows) {
-              for (int i = 0; i < o.warmup; ++i) row.call();
-              watched(dog, "barrier", [&] { world.barrier(); });
-              for (int i = 0; i < o.iters; ++i) time_one(row, i);
-            }
-          }
+          if (o.check) check_rows(rows, ctx, dog);
+          time_rows(rows, o, world, dog, op->busfactor(tb.G));
           Side sides[2][2];  // [raw][inplace]
-          const SweepRow* shape = &rows.front().s;
-          for (Row& row : rows) {
-            watched(dog, "time reduction", [&] {
-              world.all_reduce(row.samples.data(), row.samples.data(), o.iters, DType::f64, red);
-            });
-            if (o.time_reduce == "avg") for (double& x : row.samples) x /= world.size();
-            row.ts = summarize(row.samples);
-            row.algbw = double(row.s.bytes) / row.ts.mean * 1e-9;
-            row.busbw = row.algbw * op->busfactor(G);
-            Side& sd = sides[row.raw][row.inplace];
-            sd = {true, row.ts.mean, row.algbw, row.busbw, row.ts.median, row.ts.p99, row.wrong};
+          for (const Row& row : rows) {
+            sides[row.raw][row.inplace] = {true, row.ts.mean, row.algbw, row.busbw, row.ts.median, row.ts.p99, row.wrong};
             result.rows++;
             result.failed_rows += row.wrong > 0;
             wrong_all += std::max<int64_t>(0, row.wrong);
             (row.raw ? raw_bus_sum : bus_sum) += row.busbw;
             (row.raw ? raw_bus_n : bus_n)++;
-            if (!root) continue;
-            const std::string call = row.raw ? raw_name : "tandem";
-            nlohmann::json rec = {
-                {"schema", kRecordSchema}, {"suite", "collectives"},
-                {"case", cat("collectives/sweep/op:", op->name, "/call:", row.raw ? "raw" : "tandem", "/dtype:",
-                             dtype_name(t), "/redop:", redop, "/bytes:", row.s.bytes, "/inplace:", int(row.inplace),
-                             "/groups:", o.groups, "/ranks:", world.size())},
-                {"params", {{"op", op->name}, {"impl", row.raw ? "raw" : "tandem"}, {"call", call},
-                            {"dtype", dtype_name(t)}, {"redop", redop}, {"root", row.s.root},
-                            {"bytes", row.s.bytes}, {"count", row.s.count}, {"inplace", row.inplace},
-                            {"groups", o.groups}, {"ranks", world.size()}, {"time_reduce", o.time_reduce},
-                            {"interleave", o.interleave}}},
-                {"backend", backend}, {"device", "cpu"},
-                {"verdict", row.wrong > 0 ? "fail" : "pass"},
-                {"message", row.wrong > 0 ? cat(row.wrong, " wrong element(s) over all ranks") : ""},
-                {"correctness", {{"checked", o.check}, {"wrong", row.wrong}}},
-                {"timing", timing_json(row.samples)},
-                {"metrics", {{{"name", "algbw"}, {"value", row.algbw}, {"unit", "GB/s"}, {"direction", "higher"}},
-                             {{"name", "busbw"}, {"value", row.busbw}, {"unit", "GB/s"}, {"direction", "higher"}}}},
-                {"context", context}};
-            writer->add(rec);
+            if (root) writer->add(row_record(row, tb, o, world.size(), context));
           }
-          if (root) {
-            std::printf("%s\n", table_row(shape->bytes, shape->count, t, redop, shape->root, sides[0][0], sides[0][1],
-                                          o.percentiles).c_str());
-            std::fflush(stdout);
-            if (sides[1][0].present || sides[1][1].present)
-              raw_table += table_row(shape->bytes, shape->count, t, redop, shape->root, sides[1][0], sides[1][1],
-                                     o.percentiles) + "\n";
-          }
+          if (!root) continue;
+          const SweepRow& s = rows.front().s;
+          std::printf("%s\n", table_row(s.bytes, s.count, t, tb.redop, s.root, sides[0][0], sides[0][1], o.percentiles).c_str());
+          std::fflush(stdout);
+          if (sides[1][0].present || sides[1][1].present)
+            raw_table += table_row(s.bytes, s.count, t, tb.redop, s.root, sides[1][0], sides[1][1], o.percentiles) + "\n";
         }
         if (root && !skipped.empty()) std::printf("# skipped rows: %s\n", skipped.c_str());
         if (root && !raw_table.empty())
-          std::printf("# %s: raw %s on the same buffers, %s, redop %s\n%s%s", op->name.c_str(), raw_name.c_str(),
-                      nccl_type_name(t).c_str(), redop.c_str(), table_header(o.percentiles).c_str(), raw_table.c_str());
+          std::printf("# %s: raw %s on the same buffers, %s, redop %s\n%s%s", op->name.c_str(), tb.raw_name.c_str(),
+                      nccl_type_name(t).c_str(), tb.redop.c_str(), table_header(o.percentiles).c_str(), raw_table.c_str());
       }
   result.wrong = wrong_all;
   if (writer) writer->finish();
