@@ -86,6 +86,7 @@ collectives --ops psum,nope
 collectives --ops pmax
 collectives -o psum
 collectives -o prod
+collectives --ops psum_scatter -o max -b 1K -e 1K -n 1 -w 0 --out /tmp/tandem-cli-probe
 collectives -d f128
 collectives -d fp8
 collectives -g 2
@@ -113,5 +114,6 @@ lstm --in /nonexistent --out /tmp/x --threads 100000
 lstm --in /nonexistent --out /tmp/x --num-layers 2000000000
 lstm --in /nonexistent --out /tmp/x --hidden-size 0
 PROBES
+rm -rf /tmp/tandem-cli-probe  # the one probe that gets as far as the sweep's --out
 if [ $fail = 0 ]; then echo "cli contract: all ok"; fi
 exit $fail

@@ -238,6 +238,7 @@ SweepResult run_sweep(const SweepOptions& o) {
   nlohmann::json context = run_context();
   context["ranks"] = world.size();
   int64_t wrong_all = 0;
+  std::string why_none;  // the last reason rows were skipped, for a sweep that timed nothing
   double bus_sum = 0, raw_bus_sum = 0;
   int bus_n = 0, raw_bus_n = 0;
   for (DType t : v.dtypes)
@@ -248,9 +249,8 @@ SweepResult run_sweep(const SweepOptions& o) {
         const auto raw_it = op->raw_call.find(backend);
         Table tb{op, t, op->sweep_redop ? v.redops[ri].name : "none", raw_it == op->raw_call.end() ? "" : raw_it->second,
                  backend, op->takes_groups ? ctx.group(groups).size() : world.size()};  // the split is cached
-        if (root) std::printf("# %s (tandem), %s, redop %s\n%s", op->name.c_str(), nccl_type_name(t).c_str(),
-                              tb.redop.c_str(), table_header(o.percentiles).c_str());
         std::string raw_table, skipped;
+        bool header = false;  // printed before the first row, so an op with none shows only why
         for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes;
              bytes = std::max(bytes + 1, int64_t(std::llround(double(bytes) * o.factor)))) {
           std::vector<Row> rows = build_rows(ctx, dog, groups, tb, o, bytes, v.redops[ri].op, &skipped);
@@ -269,17 +269,26 @@ SweepResult run_sweep(const SweepOptions& o) {
           }
           if (!root) continue;
           const SweepRow& s = rows.front().s;
+          if (!header)
+            std::printf("# %s (tandem), %s, redop %s\n%s", op->name.c_str(), nccl_type_name(t).c_str(),
+                        tb.redop.c_str(), table_header(o.percentiles).c_str());
+          header = true;
           std::printf("%s\n", table_row(s.bytes, s.count, t, tb.redop, s.root, sides[0][0], sides[0][1], o.percentiles).c_str());
           std::fflush(stdout);
           if (sides[1][0].present || sides[1][1].present)
             raw_table += table_row(s.bytes, s.count, t, tb.redop, s.root, sides[1][0], sides[1][1], o.percentiles) + "\n";
         }
-        if (root && !skipped.empty()) std::printf("# skipped rows: %s\n", skipped.c_str());
+        if (!skipped.empty()) why_none = skipped;
+        if (root && !skipped.empty())
+          std::printf("# %s, %s, redop %s: rows skipped: %s\n", op->name.c_str(), nccl_type_name(t).c_str(),
+                      tb.redop.c_str(), skipped.c_str());
         if (root && !raw_table.empty())
           std::printf("# %s: raw %s on the same buffers, %s, redop %s\n%s%s", op->name.c_str(), tb.raw_name.c_str(),
                       nccl_type_name(t).c_str(), tb.redop.c_str(), table_header(o.percentiles).c_str(), raw_table.c_str());
       }
   result.wrong = wrong_all;
+  // Every rank skipped the same rows (a property of ops and options), so all throw alike.
+  if (result.rows == 0) throw_bad_input(cat("collectives: no row to time: ", why_none), "e.g. -o sum, or other --ops");
   if (writer) writer->finish();
   if (root) {
     // The closing lines cover the tandem rows, as nccl-tests' cover its own; the raw calls'
