@@ -16,6 +16,22 @@ run_rc=$?
 set -e
 "$tandem" history add "$out/records.json" --db "$db"
 "$tandem" report "$out/records.json" -o "$out/report"
+# Collectives sweeps at 2 and 4 MPI ranks, every op of the sweep next to its raw MPI call, so
+# busbw per op and size gets a trend in the history (skipped where MPI is not installed).
+if command -v mpirun >/dev/null; then
+  for np in 2 4; do
+    set +e
+    TANDEM="$tandem" "$root/runners/launch/mpirun.sh" "$np" collectives -b 1K -e "${NIGHTLY_SWEEP_MAX_BYTES:-16M}" \
+      -n "${NIGHTLY_SWEEP_ITERS:-50}" -w 5 --ops all --out "$out/collectives-np$np"
+    sweep_rc=$?
+    set -e
+    [[ $sweep_rc == 0 || $run_rc != 0 ]] || run_rc=$sweep_rc
+    if [[ -f $out/collectives-np$np/records.json ]]; then
+      "$tandem" history add "$out/collectives-np$np/records.json" --db "$db"
+      "$tandem" report "$out/collectives-np$np/records.json" -o "$out/collectives-np$np/report"
+    fi
+  done
+fi
 "$tandem" history report --db "$db" -o "$out/history"
 echo "nightly: report $out/report/index.html, history $out/history/index.html"
 exit $run_rc

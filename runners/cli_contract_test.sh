@@ -44,7 +44,10 @@ grep -q "tandem run --suite collectives" "$out/stderr" && grep -q "sweep is .tan
 expect 4 "a suite as a word to check is bad input" -- "$tandem" check dot
 grep -q "hint: .tandem check --suite dot" "$out/stderr" || { echo "FAIL: check dot: no --suite hint"; fail=1; }
 expect 0 "the sweep has its own command" -- "$tandem" collectives --help
-grep -q "min-bytes" "$out/stdout" || { echo "FAIL: tandem collectives --help does not list the sweep flags"; fail=1; }
+grep -q "minbytes" "$out/stdout" || { echo "FAIL: tandem collectives --help does not list the sweep flags"; fail=1; }
+# The help lists the sweep's ops from the op table, and -o is the reduction op as in nccl-tests.
+grep -q "ragged_all_to_all" "$out/stdout" && grep -q -- "-o,--op TEXT:sum" "$out/stdout" \
+  || { echo "FAIL: collectives --help lacks the op table's ops or nccl-tests' -o"; fail=1; }
 TANDEM_SELFTEST=1 expect 1 "a wrong result is a correctness failure" -- "$tandem" check -q --suite selftest --out "$out/c"
 python3 -c "
 import json; d=json.load(open('$out/c/records.json'))
@@ -80,10 +83,20 @@ collectives -n 0
 collectives --inplace sideways
 collectives -c 2
 collectives --interleave 7
-collectives -o psum,,psum
-collectives -o psum,nope
+collectives --ops psum,,psum
+collectives --ops psum,nope
+collectives --ops pmax
+collectives -o psum
+collectives -o prod
+collectives --ops psum_scatter -o max -b 1K -e 1K -n 1 -w 0 --out /tmp/tandem-cli-probe
 collectives -d f128
+collectives -d fp8
+collectives -g 2
 collectives -g ring
+collectives -t 4
+collectives --groups ring
+collectives --raw 2
+collectives --percentiles yes
 collectives --time-reduce median
 collectives -f nan
 collectives -f inf
@@ -103,5 +116,6 @@ lstm --in /nonexistent --out /tmp/x --threads 100000
 lstm --in /nonexistent --out /tmp/x --num-layers 2000000000
 lstm --in /nonexistent --out /tmp/x --hidden-size 0
 PROBES
+rm -rf /tmp/tandem-cli-probe  # the one probe that gets as far as the sweep's --out
 if [ $fail = 0 ]; then echo "cli contract: all ok"; fi
 exit $fail

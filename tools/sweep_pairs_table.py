@@ -1,72 +1,88 @@
 #!/usr/bin/env python3
-"""Sets each tandem collective next to the raw MPI call it wraps, from the records of one
-`tandem collectives` sweep (docs/PERFORMANCE.md, "Collectives"): per size, busbw of both
-at the p50 time and the time ratio tandem / raw, then geometric means of the ratio for
-messages below and from 1 MiB.
+"""Sets each tandem collective next to the raw library call it wraps, from the records of
+`tandem collectives` sweeps (docs/PERFORMANCE.md, "Collectives"): per size, busbw of both at
+the p50 time and the time ratio tandem / raw, then geometric means of the ratio for
+messages below and from 1 MiB. One column per (op, place). Several records files are
+repeated runs of one sweep: each cell is then the median over the runs (of the ratio, and
+of each busbw), which a stall of a loaded machine in one run does not move.
 
-    tools/sweep_pairs_table.py results/coll-np4/records.json
+    tools/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
 
-busbw follows nccl-tests: algbw = S / t, × 2(G-1)/G for psum, × (G-1)/G for all_gather,
-psum_scatter, all_to_all and ragged_all_to_all (G = ranks in the group).
+busbw at p50 = the record's busbw (nccl-tests' factor of the op, from the sweep's op table,
+at the mean time) × mean / p50, so the factors live in one place.
 """
 import json
 import math
+import statistics
 import sys
-
-PAIRS = [("psum", "mpi_allreduce"), ("all_gather", "mpi_allgather"),
-         ("psum_scatter", "mpi_reduce_scatter"), ("all_to_all", "mpi_alltoall"),
-         ("ragged_all_to_all", "mpi_alltoallv")]
-
-
-def bus_factor(op, g):
-    return 2 * (g - 1) / g if op in ("psum", "mpi_allreduce") else (g - 1) / g
 
 
 def size_label(b):
     return f"{b // 1048576} MiB" if b >= 1048576 else f"{b // 1024} KiB"
 
 
-def main(path):
-    doc = json.load(open(path))
-    recs = doc["records"] if isinstance(doc, dict) else doc
-    p50 = {}
-    ranks = 0
-    for r in recs:
+def load(paths):
+    """[(run index, record)]."""
+    recs = []
+    for i, path in enumerate(paths):
+        doc = json.load(open(path))
+        recs += [(i, r) for r in (doc["records"] if isinstance(doc, dict) else doc)]
+    return recs
+
+
+def busbw_p50(r):
+    t = r["timing"]
+    bus = next(m["value"] for m in r["metrics"] if m["name"] == "busbw")
+    return bus * t["mean"] / t["median"]
+
+
+def main(paths):
+    rows = {}  # (op, inplace, impl, bytes) → {run: record}
+    calls, ranks = {}, set()
+    for run, r in load(paths):
         if r.get("verdict") != "pass":
             sys.exit(f"error: {r['case']} did not pass ({r.get('message', '')})\n"
                      "  hint: the table compares only checked, passing rows")
         p = r["params"]
-        ranks = p["ranks"]
-        p50[(p["op"], p["bytes"])] = r["timing"]["median"]
-    sizes = sorted({b for (_, b) in p50})
-    present = [(a, b) for a, b in PAIRS if any((a, s) in p50 and (b, s) in p50 for s in sizes)]
-    if not present:
-        sys.exit("error: no (tandem op, raw MPI op) pair in these records\n"
-                 "  hint: run the sweep with -o psum,mpi_allreduce,...")
-    print("| size | " + " | ".join(f"{a} / {b}" for a, b in present) + " |")
-    print("|---:|" + "---|" * len(present))
-    ratios = {pair: ([], []) for pair in present}
+        ranks.add(p["ranks"])
+        rows.setdefault((p["op"], bool(p.get("inplace")), p.get("impl", "tandem"), p["bytes"]), {})[run] = r
+        if p.get("impl") == "raw":
+            calls[p["op"]] = p.get("call", "raw")
+    sizes = sorted({k[3] for k in rows})
+    cols = sorted({(op, ip) for (op, ip, impl, _) in rows if impl == "raw" and (op, ip, "tandem", _) in rows})
+    if not cols:
+        sys.exit("error: no (tandem op, raw call) pair in these records\n"
+                 "  hint: run the sweep with --raw 1 (the default)")
+    name = lambda op, ip: f"{op}{' in place' if ip else ''} / {calls[op]}"
+    print("| size | " + " | ".join(name(*c) for c in cols) + " |")
+    print("|---:|" + "---|" * len(cols))
+    ratios = {c: ([], []) for c in cols}
     for s in sizes:
         cells = []
-        for a, b in present:
-            if (a, s) not in p50 or (b, s) not in p50:
+        for op, ip in cols:
+            a, b = rows.get((op, ip, "tandem", s), {}), rows.get((op, ip, "raw", s), {})
+            runs = sorted(set(a) & set(b))
+            if not runs:
                 cells.append("-")
                 continue
-            ta, tb = p50[(a, s)], p50[(b, s)]
-            f = bus_factor(a, ranks)
-            ratio = ta / tb
-            ratios[(a, b)][s >= 1048576].append(ratio)
-            cells.append(f"{s / ta * f / 1e9:.2f} / {s / tb * f / 1e9:.2f} ({ratio:.2f})")
+            ratio = statistics.median(a[i]["timing"]["median"] / b[i]["timing"]["median"] for i in runs)
+            ratios[(op, ip)][s >= 1048576].append(ratio)
+            bus_a = statistics.median(busbw_p50(a[i]) for i in runs)
+            bus_b = statistics.median(busbw_p50(b[i]) for i in runs)
+            cells.append(f"{bus_a:.2f} / {bus_b:.2f} ({ratio:.2f})")
         print(f"| {size_label(s)} | " + " | ".join(cells) + " |")
 
     def gmean(v):
-        return math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
+        return f"{math.exp(sum(math.log(x) for x in v) / len(v)):.2f}" if v else "-"
+    rk = ", ".join(str(x) for x in sorted(ranks))
     print()
-    print(f"Geometric-mean time ratio tandem ÷ raw, {ranks} ranks, ≥ 1 MiB (< 1 MiB): " +
-          "; ".join(f"{a} {gmean(ratios[(a, b)][1]):.2f} ({gmean(ratios[(a, b)][0]):.2f})" for a, b in present) + ".")
+    runs = f", median of {len(paths)} runs" if len(paths) > 1 else ""
+    print(f"Geometric-mean time ratio tandem ÷ raw at p50{runs}, {rk} ranks, ≥ 1 MiB (< 1 MiB): " +
+          "; ".join(f"{op}{' in place' if ip else ''} {gmean(ratios[(op, ip)][1])} ({gmean(ratios[(op, ip)][0])})"
+                    for op, ip in cols) + ".")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: sweep_pairs_table.py records.json")
-    main(sys.argv[1])
+    if len(sys.argv) < 2:
+        sys.exit("usage: sweep_pairs_table.py records.json [records.json ...]")
+    main(sys.argv[1:])

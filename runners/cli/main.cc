@@ -31,7 +31,7 @@ int reject_suite_as_word(int argc, char** argv) {
     return 0;
   std::cerr << "error: `tandem " << cmd << " " << word << "`: " << cmd << " takes no suite name as a word\n"
             << "  hint: `tandem " << cmd << " --suite " << word << "` runs that suite's cases";
-  if (word == "collectives") std::cerr << "; the nccl-tests-style sweep is `tandem collectives -b 1K -e 16M -o psum`";
+  if (word == "collectives") std::cerr << "; the nccl-tests-style sweep is `tandem collectives -b 1K -e 16M --ops psum`";
   std::cerr << "\n";
   return tandem::exit_code::bad_input;
 }

@@ -4,14 +4,14 @@
 # the rank named, and the job over well within `timeout` (124 from it means a hang: FAIL).
 #   rank0_error    --out /proc/nope: only rank 0 writes, so only rank 0 fails      → exit 5
 #   rank0_write_error  records.json is a directory: rank 0 fails writing its first row while
-#                  rank 1 goes on into the raw mpi_allreduce (no hook: a real failure) → exit 5
+#                  rank 1 goes on into the raw MPI_Allreduce (no hook: a real failure) → exit 5
 #   rank1_error    a failed MPI call on rank 1 mid-sweep (test hook), rank 0 waits → exit 5
-#   stall_raw_mpi  rank 1 stalls inside the raw mpi_allreduce (test hook)         → exit 5,
+#   stall_raw_mpi  rank 1 stalls inside the raw MPI_Allreduce (test hook)         → exit 5,
 #                  the watchdog names op, size, group and both stuck ranks
 #   stall_init     rank 1 stalls before MPI_Init (test hook): rank 0 waits in it  → exit 5
 #   stall_agree    rank 1 stalls in the agreement on the options (test hook)      → exit 5
 #   mismatch       ranks launched with different -o, then different -n            → exit 4
-#   uneven         -g uneven with an op that takes no uneven groups (3 ranks)     → exit 4
+#   uneven         --groups uneven with an op that takes no uneven groups (3 ranks)     → exit 4
 # The hooks (TANDEM_TEST_HOOK, engine/comm/test_hooks.h) exist in builds with tests only.
 # usage: single_rank_fault_test.sh CASE TANDEM MPIEXEC
 set -uo pipefail
@@ -68,7 +68,7 @@ case $case_ in
     ;;
   rank0_write_error)
     mkdir -p "$work/out/records.json/keep"
-    run 2 -- "${sweep[@]}" -o mpi_allreduce
+    run 2 -- "${sweep[@]}" --ops psum
     want_rc 5
     want_log "error on rank 0 .*cannot write $work/out/records.json"
     (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
@@ -81,10 +81,10 @@ case $case_ in
     (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
     ;;
   stall_raw_mpi)
-    run 2 TANDEM_TEST_HOOK=stall:mpi_allreduce:1 -- "${sweep[@]}" -o mpi_allreduce
+    run 2 TANDEM_TEST_HOOK=stall:raw_MPI_Allreduce:1 -- "${sweep[@]}" --ops psum
     want_rc 5
     for r in 0 1; do
-      want_log "\[tandem watchdog\] rank $r of 2 \(host .*\): no progress for $T.0 s in mpi_allreduce f32 \(1024 bytes\) groups=all"
+      want_log "\[tandem watchdog\] rank $r of 2 \(host .*\): no progress for $T.0 s in collectives sweep: MPI_Allreduce 1024 bytes"
     done
     (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
     ;;
@@ -97,7 +97,7 @@ case $case_ in
     (( elapsed < 4 * T + 30 )) || fail "took ${elapsed} s for a ${T} s watchdog"
     ;;
   mismatch)
-    mpmd "${sweep[*]} -o psum" "${sweep[*]} -o psum,all_gather"
+    mpmd "${sweep[*]} --ops psum" "${sweep[*]} --ops psum,all_gather"
     want_rc 4
     want_log "ranks disagree on the arguments: rank 0 has .*\"ops\":\[\"psum\"\].* but rank 1 has .*\"ops\":\[\"psum\",\"all_gather\"\]"
     common="collectives -b 1K -e 4K -w 0 --watchdog-timeout $T --out $work/out"
@@ -106,9 +106,9 @@ case $case_ in
     want_log "ranks disagree on the arguments: rank 0 has .*\"iters\":2.* but rank 1 has .*\"iters\":3"
     ;;
   uneven)
-    run 3 -- "${sweep[@]}" -g uneven -c 0 -o psum,all_gather
+    run 3 -- "${sweep[@]}" --groups uneven -c 0 --ops psum,all_gather
     want_rc 4
-    want_log "-g uneven with op all_gather: groups:uneven is only allowed for psum"
+    want_log "uneven.*only allowed for"
     ! grep -q "^# tandem collectives" "$log" || fail "the sweep started before the groups were checked for every op"
     ;;
   *) fail "unknown case (want rank0_error rank0_write_error rank1_error stall_raw_mpi stall_init stall_agree mismatch uneven)" ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Launch tandem under Slurm: runners/launch/srun.sh [srun args...] -- [tandem args...]
-# e.g. runners/launch/srun.sh -N 8 --ntasks-per-node=8 --gpus-per-node=8 -- collectives -o psum
+# e.g. runners/launch/srun.sh -N 8 --ntasks-per-node=8 --gpus-per-node=8 -- collectives --ops psum -b 8 -e 1G
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tandem=${TANDEM:-$here/../../build/tandem}

@@ -9,7 +9,7 @@ tandem=${1:?usage: world_size_one_test.sh TANDEM}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-sweep=(collectives -b 1024 -e 1024 -n 1 -w 0 -o psum --out "$out")
+sweep=(collectives -b 1024 -e 1024 -n 1 -w 0 --ops psum --out "$out")
 for var in SLURM_NTASKS PMI_SIZE; do
   msg=$(env -u OMPI_COMM_WORLD_SIZE -u PMIX_SIZE "$var=4" "$tandem" "${sweep[@]}" 2>&1)
   rc=$?

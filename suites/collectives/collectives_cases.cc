@@ -14,28 +14,18 @@
 
 namespace tandem::coll {
 
-const std::vector<std::string> kOps = {"psum", "pmax", "pmin", "pmean", "pargmax", "pargmin", "axis_index",
-                                       "all_gather", "all_gather_tiled", "psum_scatter",
-                                       "psum_scatter_tiled", "all_to_all", "all_to_all_tiled",
-                                       "pswapaxes", "ppermute", "pshuffle", "pbroadcast",
-                                       "ragged_all_to_all", "pgather"};
 const std::vector<std::string> kLayouts = {"all", "pairs", "interleaved", "uneven"};
 const std::vector<DType> kDTypes = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i32};
 
 namespace {
 
-bool is_reduction(const std::string& op) {
-  return op == "psum" || op == "pmax" || op == "pmin" || op == "pmean";
+using Inputs = CaseInputs;
+
+const CollOp& op_of(const CollSpec& s) {
+  const CollOp* op = find_op(s.op);
+  if (!op) throw_bad_input(cat("collectives: unknown op '", s.op, "'"), "one of: " + op_list(false));
+  return *op;
 }
-
-struct Inputs {
-  comm::Groups groups;
-  int G = 1, pos = 0, n = 1;             // group size, my position, world size
-  std::vector<ref::Array> xs;            // every rank's x
-  std::vector<ref::RaggedArgs> ragged;   // every rank's ragged arguments
-};
-
-double value(int r, int64_t i) { return double((7 * r + 3 * i) % 13) - 6; }
 
 ref::Array make_x(int r, const Shape& shape, DType t) {
   std::vector<double> v(size_t(num_elements(shape)));
@@ -76,7 +66,7 @@ Inputs make_inputs(comm::Collectives& c, const CollSpec& s) {
     for (size_t p = 0; p < grp.size(); ++p)
       if (grp[p] == c.world().rank()) in.pos = int(p), in.G = int(grp.size());
   const int G0 = int(g[0].size());
-  const Shape shape = is_reduction(s.op) || s.op == "pargmax" || s.op == "pargmin" ? Shape{2, 3} : Shape{G0, 2 * G0};
+  const Shape shape = op_of(s).shape_per_group ? Shape{G0, 2 * G0} : Shape{2, 3};
   for (int r = 0; r < in.n; ++r) in.xs.push_back(make_x(r, shape, s.dtype));
   if (s.op == "ragged_all_to_all")
     for (const auto& grp : g)
@@ -87,81 +77,8 @@ Inputs make_inputs(comm::Collectives& c, const CollSpec& s) {
   return in;
 }
 
-std::vector<std::pair<int, int>> ring(int n) {
-  std::vector<std::pair<int, int>> p;
-  for (int r = 0; r + 1 < n; ++r) p.push_back({r, r + 1});  // rank 0 is no destination: zeros
-  if (n == 1) p.push_back({0, 0});
-  return p;
-}
-
-// pgather's indices: the last member, the first, and one each side of the range (clamped).
-std::vector<int64_t> pgather_idx(int G) { return {G - 1, 0, G + 2, -1}; }
-
-std::vector<int> reversed(int n) {  // pshuffle: rank i takes rank n-1-i's input
-  std::vector<int> perm;
-  for (int i = n - 1; i >= 0; --i) perm.push_back(i);
-  return perm;
-}
-
 Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
-  const int me = c.world().rank();
-  const Device dev = c.world().device();
-  const Tensor x = from_ref(in.xs[size_t(me)]).to(dev);
-  const auto& g = in.groups;
-  const std::string& op = s.op;
-  if (op == "psum") return comm::psum(c, x, g);
-  if (op == "pmax") return comm::pmax(c, x, g);
-  if (op == "pmin") return comm::pmin(c, x, g);
-  if (op == "pmean") return comm::pmean(c, x, g);
-  if (op == "pargmax") return comm::pargmax(c, x, g);
-  if (op == "pargmin") return comm::pargmin(c, x, g);
-  if (op == "axis_index") return comm::axis_index(c, g);
-  if (op == "all_gather") return comm::all_gather(c, x, 1, false, g);
-  if (op == "all_gather_tiled") return comm::all_gather(c, x, -1, true, g);
-  if (op == "psum_scatter") return comm::psum_scatter(c, x, 0, false, g);
-  if (op == "psum_scatter_tiled") return comm::psum_scatter(c, x, 1, true, g);
-  if (op == "all_to_all") return comm::all_to_all(c, x, 0, 1, false, g);
-  if (op == "all_to_all_tiled") return comm::all_to_all(c, x, 1, 0, true, g);
-  if (op == "pswapaxes") return comm::pswapaxes(c, x, 0, g);
-  if (op == "ppermute") return comm::ppermute(c, x, ring(in.n));
-  if (op == "pshuffle") return comm::pshuffle(c, x, reversed(in.n));
-  if (op == "pbroadcast") return comm::pbroadcast(c, x, in.G - 1, g);
-  if (op == "pgather") {
-    std::vector<double> idx;
-    for (int64_t k : pgather_idx(in.G)) idx.push_back(double(k));
-    return comm::pgather(c, x, Tensor::from_f64(idx, {2, 2}, DType::i32), g);
-  }
-  if (op == "ragged_all_to_all") {
-    const ref::RaggedArgs& a = in.ragged[size_t(me)];
-    return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
-                                   {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, g);
-  }
-  throw_bad_input(cat("collectives: unknown op '", op, "'"));
-}
-
-ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
-  ref::Groups g(in.groups.begin(), in.groups.end());
-  const auto& xs = in.xs;
-  const std::string& op = s.op;
-  if (op == "psum") return ref::psum(xs, g);
-  if (op == "pmax") return ref::pmax(xs, g);
-  if (op == "pmin") return ref::pmin(xs, g);
-  if (op == "pmean") return ref::pmean(xs, g);
-  if (op == "pargmax") return ref::pargmax(xs, g);
-  if (op == "pargmin") return ref::pargmin(xs, g);
-  if (op == "axis_index") return ref::axis_index(in.n, g);
-  if (op == "all_gather") return ref::all_gather(xs, 1, false, g);
-  if (op == "all_gather_tiled") return ref::all_gather(xs, -1, true, g);
-  if (op == "psum_scatter") return ref::psum_scatter(xs, 0, false, g);
-  if (op == "psum_scatter_tiled") return ref::psum_scatter(xs, 1, true, g);
-  if (op == "all_to_all") return ref::all_to_all(xs, 0, 1, false, g);
-  if (op == "all_to_all_tiled") return ref::all_to_all(xs, 1, 0, true, g);
-  if (op == "pswapaxes") return ref::pswapaxes(xs, 0, g);
-  if (op == "ppermute") return ref::ppermute(xs, ring(in.n));
-  if (op == "pshuffle") return ref::pshuffle(xs, reversed(in.n));
-  if (op == "pbroadcast") return ref::pbroadcast(xs, in.G - 1, g);
-  if (op == "pgather") return ref::pgather(xs, {2, 2}, pgather_idx(in.G), g);
-  return ref::ragged_all_to_all(in.ragged, g);
+  return op_of(s).engine(c, from_ref(in.xs[size_t(c.world().rank())]).to(c.world().device()), in);
 }
 
 }  // namespace
@@ -169,7 +86,8 @@ ref::PerRank reference_op(const CollSpec& s, const Inputs& in) {
 comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why) {
   auto no = [&](const std::string& w) { *why = cat("groups:", layout, " ", w, " (world size ", n, ")"); return comm::Groups{}; };
   if (layout == "all") return {};
-  if (op == "ppermute" || op == "pshuffle") return no(cat("does not apply: ", op, " takes no axis_index_groups"));
+  const CollOp* d = find_op(op);
+  if (d && !d->takes_groups) return no(cat("does not apply: ", op, " takes no axis_index_groups"));
   if (layout == "pairs") {  // [[0,1],[2,3],...]
     if (n < 2 || n % 2) return no("needs an even number of ranks; run with mpirun -np 2 or 4");
     comm::Groups g;
@@ -185,7 +103,11 @@ comm::Groups layout_groups(const std::string& layout, int n, const std::string& 
   }
   if (layout == "uneven") {  // [[0..n-2],[n-1]]: JAX allows it for psum/pmax/pmin/pmean
     if (n < 3) return no("needs at least 3 ranks; run with mpirun -np 3 or 4");
-    if (!is_reduction(op)) return no("is only allowed for psum, pmax, pmin and pmean");
+    if (!d || !d->reduces) {
+      std::string r;
+      for (const CollOp& o : coll_ops()) if (o.reduces) r += (r.empty() ? "" : ", ") + o.name;
+      return no("is only allowed for the reductions (" + r + ")");
+    }
     comm::Groups g(2);
     for (int r = 0; r + 1 < n; ++r) g[0].push_back(r);
     g[1].push_back(n - 1);
@@ -225,7 +147,7 @@ CaseResult check_collective(comm::Collectives& c, const CollSpec& s) {
   const Inputs in = make_inputs(c, s);
   const int me = c.world().rank();
   const Tensor got = engine_op(c, s, in).to(Device::cpu());
-  const ref::Array want = reference_op(s, in)[size_t(me)];
+  const ref::Array want = op_of(s).reference(in)[size_t(me)];
   ErrorSpec spec{0, 0, 0, "exact: integer-valued inputs"};
   if (s.op == "pmean" && (s.dtype == DType::f16 || s.dtype == DType::bf16))
     spec = {0, 2 * unit_roundoff(s.dtype), 0, "pmean in 16-bit: sum, then one division rounded via f32"};

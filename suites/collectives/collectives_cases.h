@@ -7,18 +7,18 @@
 #include <vector>
 
 #include "engine/comm/collectives.h"
+#include "suites/collectives/op_table.h"
 #include "suites/common/case.h"
 
 namespace tandem::coll {
 
 struct CollSpec {
-  std::string op;      // see kOps
+  std::string op;      // a name in the op table (op_table.h)
   DType dtype = DType::f32;
   std::string layout;  // all | pairs | interleaved | uneven
 };
 
-// Ops and layouts the suite knows.
-extern const std::vector<std::string> kOps;
+// Layouts and dtypes the suite knows (the ops: op_table.h).
 extern const std::vector<std::string> kLayouts;
 extern const std::vector<DType> kDTypes;
 

@@ -13,7 +13,7 @@
 namespace tandem {
 
 void register_collectives_suite(Registry& reg) {
-  for (const std::string& op : coll::kOps)
+  for (const std::string& op : coll::op_names(false))
     for (DType t : coll::kDTypes)
       for (const std::string& layout : coll::kLayouts) {
         coll::CollSpec s{op, t, layout};

@@ -45,12 +45,12 @@ assert all(r["suite"] == "collectives" for r in records)
 EOF
 }
 
-# The sweep: 2 ops × 3 sizes (nccl-tests size suffixes), out of place → 6 rows.
-launch sweep collectives -b 1K -e 4K -f 2 -n 2 -w 1 --inplace out -o psum,all_gather --out out
+# The sweep: 2 ops × 3 sizes (nccl-tests size suffixes), out of place, no raw call → 6 rows.
+launch sweep collectives -b 1K -e 4K -f 2 -n 2 -w 1 --inplace out --raw 0 --ops psum,all_gather --out out
 expect_rank0_only sweep records.json
 expect_records "$work/sweep/rank0/out/records.json" 6
-grep -q "^psum" "$work/sweep.log" || fail "sweep: rank 0 printed no table"
-[[ $(grep -c "^# tandem collectives" "$work/sweep.log") == 1 ]] || fail "sweep: the table header is printed by more than one rank"
+grep -Eq "^ +1024 +256 +float +sum" "$work/sweep.log" || fail "sweep: rank 0 printed no table"
+[[ $(grep -c "^# Avg bus bandwidth" "$work/sweep.log") == 1 ]] || fail "sweep: the table header is printed by more than one rank"
 
 # The case harness: the psum cases (5 dtypes × 4 layouts; those that do not fit skip).
 launch harness run --suite collectives --filter 'op:psum/' -n 1 -w 0 --out out

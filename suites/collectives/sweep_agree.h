@@ -3,6 +3,7 @@
 // op: ranks launched with different -o, -n, -b ... (or a layout an op cannot take) end with
 // the same bad-input error (exit 4) on every rank instead of a hang.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "engine/comm/communicator.h"
@@ -11,16 +12,15 @@
 namespace tandem::coll {
 
 // The values (not the flag spellings) that decide the sequence of collectives: sizes,
-// step, iterations, warm-up, check, dtype, ops, in-place, groups, interleave, time
-// reduction. Not --out (only rank 0 writes) nor --watchdog-timeout.
+// step, iterations, warm-up, check, dtypes, reduction ops, ops, in-place, groups, raw
+// calls, interleave, time reduction. Not --out (only rank 0 writes), --percentiles (output
+// only) nor --watchdog-timeout.
 std::string sweep_signature(const SweepOptions& o);
 
-// Throws bad_input unless o.groups fits every op in o.ops at world size n.
-void check_groups_for_ops(const SweepOptions& o, int n);
-
-// Runs check_groups_for_ops on this rank and agrees with every rank on the verdict and on
-// sweep_signature(o); throws the same error on every rank otherwise. Call it before any
-// other check, so the checks that follow see the same options on every rank.
-void agree_on_sweep(comm::Communicator& world, const SweepOptions& o);
+// Agrees with every rank on sweep_signature(o), then runs `check` (the sweep's validation:
+// dtypes, ops, and the group layout against every selected op) on this rank and agrees on
+// its verdict; throws the same error on every rank otherwise. Call it before any other
+// check, so the checks that follow see the same options on every rank.
+void agree_on_sweep(comm::Communicator& world, const SweepOptions& o, const std::function<void()>& check);
 
 }  // namespace tandem::coll

@@ -1,0 +1,299 @@
+// The op table (see op_table.h). Case inputs come from collectives_cases.cc; the sweep's
+// builders fill buffers with value(q, i) at the rank's group position q, so the expected
+// value of every output element has a closed form (an independent model per op). The raw
+// baseline is the backend's own library call through the Communicator's data plane (one
+// virtual call onto MPI_Allreduce, ncclAllReduce, …): no cast to a backend type.
+#include "suites/collectives/op_table.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "engine/core/error.h"
+#include "suites/common/reference_bridge.h"
+
+namespace tandem::coll {
+namespace {
+
+using comm::ReduceOp;
+
+Tensor filled(int64_t n, DType t, const std::function<double(int64_t)>& f) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[size_t(i)] = f(i);
+  return Tensor::from_f64(v, {n}, t);
+}
+
+double combine(ReduceOp op, int G, const std::function<double(int)>& at) {
+  double v = at(0);
+  for (int q = 1; q < G; ++q) {
+    const double x = at(q);
+    v = op == ReduceOp::sum ? v + x : op == ReduceOp::max ? std::max(v, x) : std::min(v, x);
+  }
+  return v;
+}
+
+std::vector<std::pair<int, int>> case_ring(int n) {  // rank 0 is no destination: zeros
+  std::vector<std::pair<int, int>> p;
+  for (int r = 0; r + 1 < n; ++r) p.push_back({r, r + 1});
+  if (n == 1) p.push_back({0, 0});
+  return p;
+}
+std::vector<int> reversed(int n) {  // pshuffle: rank i takes rank n-1-i's input
+  std::vector<int> perm;
+  for (int i = n - 1; i >= 0; --i) perm.push_back(i);
+  return perm;
+}
+// pgather's indices: the last member, the first, and one each side of the range (clamped).
+std::vector<int64_t> pgather_idx(int G) { return {G - 1, 0, G + 2, -1}; }
+ref::Groups rg(const CaseInputs& in) { return ref::Groups(in.groups.begin(), in.groups.end()); }
+
+double factor_allreduce(int G) { return 2.0 * (G - 1) / G; }
+double factor_spread(int G) { return double(G - 1) / G; }  // all_gather, reduce_scatter, all-to-all
+double factor_one(int) { return 1; }
+
+// Sweep rows. `per_rank` elements per block: n = bytes / (es × blocks), at least 1.
+int64_t elements(const SweepArgs& a, int blocks) {
+  return std::max<int64_t>(1, a.bytes / (int64_t(dtype_size(a.dtype)) * blocks));
+}
+
+SweepRow sweep_psum(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
+  comm::Communicator& gc = c.group(g);
+  const int G = gc.size(), p = gc.rank();
+  const int64_t n = elements(a, 1);
+  SweepRow s;
+  s.bytes = n * dtype_size(a.dtype), s.count = n;
+  s.send = filled(n, a.dtype, [&](int64_t i) { return value(p, i); });
+  s.recv = a.inplace ? s.send : Tensor::empty({n}, a.dtype);
+  const ReduceOp op = a.redop;
+  s.expected = [G, op](int64_t i) { return combine(op, G, [i](int q) { return value(q, i); }); };
+  s.run = [&c, g, op, x = s.send, y = s.recv] { comm::all_reduce_into(c, op, x, y, g); };
+  s.raw = [&gc, op, n, t = a.dtype, x = s.send, y = s.recv] { gc.all_reduce(x.raw(), y.raw(), n, t, op); };
+  return s;
+}
+
+SweepRow sweep_all_gather(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
+  comm::Communicator& gc = c.group(g);
+  const int G = gc.size(), p = gc.rank();
+  const int64_t n = elements(a, G);
+  SweepRow s;
+  s.bytes = n * G * dtype_size(a.dtype), s.count = n;
+  s.send = filled(n, a.dtype, [&](int64_t i) { return value(p, i); });
+  s.recv = Tensor::empty({G * n}, a.dtype);
+  s.expected = [n](int64_t i) { return value(int(i / n), i % n); };
+  s.run = [&c, g, x = s.send, y = s.recv] { comm::all_gather_into(c, x, y, 0, true, g); };
+  s.raw = [&gc, n, t = a.dtype, x = s.send, y = s.recv] { gc.all_gather(x.raw(), y.raw(), n, t); };
+  return s;
+}
+
+SweepRow sweep_psum_scatter(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
+  if (a.redop != ReduceOp::sum) throw_unsupported("psum_scatter reduces by sum only (JAX has no max/min scatter)");
+  comm::Communicator& gc = c.group(g);
+  const int G = gc.size(), p = gc.rank();
+  const int64_t n = elements(a, G);
+  SweepRow s;
+  s.bytes = n * G * dtype_size(a.dtype), s.count = n;
+  s.send = filled(G * n, a.dtype, [&](int64_t i) { return value(p, i); });
+  s.recv = Tensor::empty({n}, a.dtype);
+  const ReduceOp op = a.redop;
+  s.expected = [G, p, n, op](int64_t i) { return combine(op, G, [&](int q) { return value(q, p * n + i); }); };
+  s.run = [&c, g, x = s.send, y = s.recv] { comm::psum_scatter_into(c, x, y, 0, true, g); };
+  s.raw = [&gc, op, n, t = a.dtype, x = s.send, y = s.recv] { gc.reduce_scatter(x.raw(), y.raw(), n, t, op); };
+  return s;
+}
+
+// all_to_all, and ragged_all_to_all with one equal slice per peer (into recv, as
+// MPI_Alltoallv writes its receive buffer, so both move the same bytes).
+SweepRow sweep_all_to_all(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a, bool ragged) {
+  comm::Communicator& gc = c.group(g);
+  const int G = gc.size(), p = gc.rank();
+  const int64_t n = elements(a, G);  // block per peer
+  SweepRow s;
+  s.bytes = n * G * dtype_size(a.dtype), s.count = n;
+  s.send = filled(G * n, a.dtype, [&](int64_t i) { return value(p, i); });
+  s.recv = Tensor::empty({G * n}, a.dtype);
+  s.expected = [p, n](int64_t i) { return value(int(i / n), p * n + i % n); };
+  const DType t = a.dtype;
+  if (!ragged) {
+    s.run = [&c, g, x = s.send, y = s.recv] { comm::all_to_all_into(c, x, y, 0, 0, true, g); };
+    s.raw = [&gc, n, t, x = s.send, y = s.recv] { gc.all_to_all(x.raw(), y.raw(), n, t); };
+    return s;
+  }
+  auto o = std::make_shared<comm::RaggedOffsets>();
+  auto displs = std::make_shared<std::vector<int64_t>>();
+  for (int q = 0; q < G; ++q) {
+    o->input_offsets.push_back(q * n);
+    o->send_sizes.push_back(n);
+    o->output_offsets.push_back(p * n);
+    o->recv_sizes.push_back(n);
+    displs->push_back(q * n);
+  }
+  s.run = [&c, g, o, x = s.send, y = s.recv] { comm::ragged_all_to_all_into(c, x, y, *o, g); };
+  s.raw = [&gc, o, displs, t, x = s.send, y = s.recv] {
+    gc.all_to_all_v(x.raw(), o->send_sizes, *displs, y.raw(), o->recv_sizes, *displs, t);
+  };
+  return s;
+}
+
+// ppermute on the world ring r → r+1 (no groups: JAX's ppermute takes none).
+SweepRow sweep_ppermute(comm::Collectives& c, const comm::Groups&, const SweepArgs& a) {
+  comm::Communicator& w = c.world();
+  const int W = w.size(), me = w.rank();
+  const int64_t n = elements(a, 1);
+  SweepRow s;
+  s.bytes = n * dtype_size(a.dtype), s.count = n;
+  s.send = filled(n, a.dtype, [&](int64_t i) { return value(me, i); });
+  s.recv = Tensor::empty({n}, a.dtype);
+  std::vector<std::pair<int, int>> ring;
+  for (int r = 0; r < W; ++r) ring.push_back({r, (r + 1) % W});
+  s.expected = [W, me](int64_t i) { return value((me + W - 1) % W, i); };
+  s.run = [&c, ring, x = s.send, y = s.recv] { comm::ppermute_into(c, x, y, ring); };
+  s.raw = [&w, W, me, n, t = a.dtype, x = s.send, y = s.recv] {
+    w.send_recv(x.raw(), (me + 1) % W, y.raw(), (me + W - 1) % W, n, t);
+  };
+  return s;
+}
+
+// pbroadcast from group position 0 (nccl-tests' root 0). Out of place, the raw form is what
+// an MPI user writes: the root copies, then MPI_Bcast on the receive buffer.
+SweepRow sweep_pbroadcast(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
+  comm::Communicator& gc = c.group(g);
+  const int p = gc.rank();
+  const int64_t n = elements(a, 1);
+  SweepRow s;
+  s.bytes = n * dtype_size(a.dtype), s.count = n, s.root = 0;
+  s.send = filled(n, a.dtype, [&](int64_t i) { return value(p, i); });
+  s.recv = a.inplace ? s.send : Tensor::empty({n}, a.dtype);
+  s.expected = [](int64_t i) { return value(0, i); };
+  s.run = [&c, g, x = s.send, y = s.recv] { comm::pbroadcast_into(c, x, y, 0, g); };
+  s.raw = [&gc, n, t = a.dtype, x = s.send, y = s.recv] {
+    if (gc.rank() == 0 && x.raw() != y.raw()) std::memcpy(y.raw(), x.raw(), x.nbytes());
+    gc.broadcast(y.raw(), n, t, 0);
+  };
+  return s;
+}
+
+using Sweep = std::function<SweepRow(comm::Collectives&, const comm::Groups&, const SweepArgs&)>;
+const Sweep kAllToAll = [](comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) { return sweep_all_to_all(c, g, a, false); };
+const Sweep kRagged = [](comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) { return sweep_all_to_all(c, g, a, true); };
+
+using RawCalls = std::map<std::string, std::string>;
+
+std::vector<CollOp> make_table() {
+  std::vector<CollOp> t;
+  t.reserve(32);  // add() returns a pointer into t, filled in before the next add
+  auto add = [&](CollOp op) { t.push_back(std::move(op)); return &t.back(); };
+  auto reduction = [&](const char* name, const char* summary, auto eng, auto refop) {
+    CollOp o{name, summary, true, true, false};
+    o.engine = [eng](comm::Collectives& c, const Tensor& x, const CaseInputs& in) { return eng(c, x, in.groups); };
+    o.reference = [refop](const CaseInputs& in) { return refop(in.xs, rg(in)); };
+    return add(std::move(o));
+  };
+  CollOp* psum = reduction("psum", "all-reduce (sum; -o picks max/min as nccl-tests' all_reduce does)", comm::psum,
+                           [](const auto& xs, const auto& g) { return ref::psum(xs, g); });
+  psum->busfactor = factor_allreduce, psum->sweep = sweep_psum, psum->in_place = true, psum->sweep_redop = true;
+  psum->raw_call = RawCalls{{"mpi", "MPI_Allreduce"}, {"nccl", "ncclAllReduce"}};
+  reduction("pmax", "elementwise max over the group", comm::pmax, [](const auto& xs, const auto& g) { return ref::pmax(xs, g); });
+  reduction("pmin", "elementwise min over the group", comm::pmin, [](const auto& xs, const auto& g) { return ref::pmin(xs, g); });
+  reduction("pmean", "mean over the group", comm::pmean, [](const auto& xs, const auto& g) { return ref::pmean(xs, g); });
+  auto other = [&](const char* name, const char* summary, bool per_group, auto eng, auto refop) {
+    CollOp o{name, summary, false, true, per_group};
+    o.engine = eng;
+    o.reference = refop;
+    return add(std::move(o));
+  };
+  using C = comm::Collectives;
+  using I = CaseInputs;
+  other("pargmax", "group position of the max", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmax(c, x, in.groups); },
+        [](const I& in) { return ref::pargmax(in.xs, rg(in)); });
+  other("pargmin", "group position of the min", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmin(c, x, in.groups); },
+        [](const I& in) { return ref::pargmin(in.xs, rg(in)); });
+  other("axis_index", "this rank's position in its group", true, [](C& c, const Tensor&, const I& in) { return comm::axis_index(c, in.groups); },
+        [](const I& in) { return ref::axis_index(in.n, rg(in)); });
+  CollOp* ag = other("all_gather", "all-gather (untiled in cases on axis 1; tiled on axis 0 in the sweep)", true,
+                     [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, 1, false, in.groups); },
+                     [](const I& in) { return ref::all_gather(in.xs, 1, false, rg(in)); });
+  ag->busfactor = factor_spread, ag->sweep = sweep_all_gather;
+  ag->raw_call = RawCalls{{"mpi", "MPI_Allgather"}, {"nccl", "ncclAllGather"}};
+  other("all_gather_tiled", "all-gather, tiled, on the last axis", true,
+        [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, -1, true, in.groups); },
+        [](const I& in) { return ref::all_gather(in.xs, -1, true, rg(in)); });
+  CollOp* rs = other("psum_scatter", "reduce-scatter (untiled in cases; tiled, sum, in the sweep)", true,
+                     [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 0, false, in.groups); },
+                     [](const I& in) { return ref::psum_scatter(in.xs, 0, false, rg(in)); });
+  rs->busfactor = factor_spread, rs->sweep = sweep_psum_scatter, rs->sweep_redop = true;
+  rs->raw_call = RawCalls{{"mpi", "MPI_Reduce_scatter_block"}, {"nccl", "ncclReduceScatter"}};
+  other("psum_scatter_tiled", "reduce-scatter, tiled, on axis 1", true,
+        [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 1, true, in.groups); },
+        [](const I& in) { return ref::psum_scatter(in.xs, 1, true, rg(in)); });
+  CollOp* a2a = other("all_to_all", "all-to-all (split 0, concat 1 in cases; tiled on axis 0 in the sweep)", true,
+                      [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 0, 1, false, in.groups); },
+                      [](const I& in) { return ref::all_to_all(in.xs, 0, 1, false, rg(in)); });
+  a2a->busfactor = factor_spread, a2a->sweep = kAllToAll;
+  a2a->raw_call = RawCalls{{"mpi", "MPI_Alltoall"}, {"nccl", "ncclAlltoAll"}};
+  other("all_to_all_tiled", "all-to-all, tiled, split 1, concat 0", true,
+        [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 1, 0, true, in.groups); },
+        [](const I& in) { return ref::all_to_all(in.xs, 1, 0, true, rg(in)); });
+  other("pswapaxes", "swap the group axis with axis 0", true,
+        [](C& c, const Tensor& x, const I& in) { return comm::pswapaxes(c, x, 0, in.groups); },
+        [](const I& in) { return ref::pswapaxes(in.xs, 0, rg(in)); });
+  CollOp* pp = other("ppermute", "permutation (cases: r → r+1, rank 0 gets zeros; sweep: the ring)", true,
+                     [](C& c, const Tensor& x, const I& in) { return comm::ppermute(c, x, case_ring(in.n)); },
+                     [](const I& in) { return ref::ppermute(in.xs, case_ring(in.n)); });
+  pp->takes_groups = false, pp->busfactor = factor_one, pp->sweep = sweep_ppermute;
+  pp->raw_call = RawCalls{{"mpi", "MPI_Sendrecv"}, {"nccl", "ncclSend+ncclRecv"}};
+  CollOp* sh = other("pshuffle", "rank i takes rank n-1-i's input", true,
+                     [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, reversed(in.n)); },
+                     [](const I& in) { return ref::pshuffle(in.xs, reversed(in.n)); });
+  sh->takes_groups = false;
+  CollOp* bc = other("pbroadcast", "broadcast (cases: from the last member; sweep: root 0)", true,
+                     [](C& c, const Tensor& x, const I& in) { return comm::pbroadcast(c, x, in.G - 1, in.groups); },
+                     [](const I& in) { return ref::pbroadcast(in.xs, in.G - 1, rg(in)); });
+  bc->busfactor = factor_one, bc->sweep = sweep_pbroadcast, bc->in_place = true;
+  bc->raw_call = RawCalls{{"mpi", "MPI_Bcast"}, {"nccl", "ncclBroadcast"}};
+  CollOp* rag = other("ragged_all_to_all", "ragged all-to-all (sweep: one equal slice per peer)", true,
+                      [](C& c, const Tensor&, const I& in) {
+                        const ref::RaggedArgs& a = in.ragged[size_t(c.world().rank())];
+                        const Device dev = c.world().device();
+                        return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
+                                                       {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, in.groups);
+                      },
+                      [](const I& in) { return ref::ragged_all_to_all(in.ragged, rg(in)); });
+  rag->busfactor = factor_spread, rag->sweep = kRagged;
+  rag->raw_call = RawCalls{{"mpi", "MPI_Alltoallv"}, {"nccl", "grouped ncclSend/ncclRecv"}};
+  other("pgather", "x of the member at each index (clamped)", true,
+        [](C& c, const Tensor& x, const I& in) {
+          std::vector<double> idx;
+          for (int64_t k : pgather_idx(in.G)) idx.push_back(double(k));
+          return comm::pgather(c, x, Tensor::from_f64(idx, {2, 2}, DType::i32), in.groups);
+        },
+        [](const I& in) { return ref::pgather(in.xs, {2, 2}, pgather_idx(in.G), rg(in)); });
+  return t;
+}
+
+}  // namespace
+
+const std::vector<CollOp>& coll_ops() {
+  static const std::vector<CollOp> table = make_table();
+  return table;
+}
+
+const CollOp* find_op(const std::string& name) {
+  for (const CollOp& o : coll_ops())
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+std::vector<std::string> op_names(bool sweep_only) {
+  std::vector<std::string> v;
+  for (const CollOp& o : coll_ops())
+    if (!sweep_only || o.sweepable()) v.push_back(o.name);
+  return v;
+}
+
+std::string op_list(bool sweep_only) {
+  std::string s;
+  for (const std::string& n : op_names(sweep_only)) s += (s.empty() ? "" : " ") + n;
+  return s;
+}
+
+}  // namespace tandem::coll
