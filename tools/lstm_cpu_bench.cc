@@ -128,9 +128,15 @@ int main(int argc, char** argv) {
   for (const LstmPerfShape& s : lstm_perf_shapes()) {
     const LstmConfig& c = s.config;
     nlohmann::json j = shape_json(s);
-    if (!filter.empty() && j.dump().find(filter) == std::string::npos &&
-        s.label.find(filter) == std::string::npos)
-      continue;
+    // --filter: substrings of the shape's compact JSON or its label, "|" between alternatives.
+    bool keep = filter.empty();
+    for (size_t at = 0; !keep && at <= filter.size();) {
+      size_t bar = std::min(filter.find('|', at), filter.size());
+      const std::string f = filter.substr(at, bar - at);
+      keep = j.dump().find(f) != std::string::npos || s.label.find(f) != std::string::npos;
+      at = bar + 1;
+    }
+    if (!keep) continue;
     const int64_t S = c.pseudo_layers(), state = S * c.batch * c.hidden;
     const int64_t ny = c.batch * c.seq * c.dirs() * c.hidden;
     auto fill = [&](int64_t n) { std::vector<float> v(static_cast<size_t>(n)); for (float& x : v) x = u(g); return v; };

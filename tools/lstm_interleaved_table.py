@@ -16,7 +16,11 @@ import sys
 
 
 def rows(path):
-    return json.load(open(path))["results"]
+    try:
+        return json.load(open(path))["results"]
+    except (json.JSONDecodeError, KeyError):  # a round still running, or cut off: skipped
+        print(f"note: {path} is incomplete, skipped", file=sys.stderr)
+        return []
 
 
 def key(r):
@@ -62,7 +66,7 @@ def main():
                 continue
             t, p, pt = kern[k], prim.get(k), torch.get(k)
             g = flops[k] / t / 1e9
-            old = kern.get((k[0], "fwd+recompute+bwd"))
+            old = kern.get((k[0], "fwd+recompute+bwd")) if k[1] == "fwd+bwd" else None
             fmt = lambda v: f"{v:.4f}" if v else "–"
             ratio = lambda a: f"{pt / a:.2f}×" if a and pt else "–"
             old_g = f"{4 / 3 * flops[k] / old / 1e9:.1f}" if old else "–"
