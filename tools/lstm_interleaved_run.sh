@@ -7,6 +7,8 @@
 # tools/lstm_interleaved_table.py takes the minimum per row over the rounds.
 #   tools/lstm_interleaved_run.sh OUT [REPS] [FILTER]      (REPS default 5)
 # BUILD (default: build) is the build folder; the PyTorch rows need python3-torch.
+# THREADS="1 default" (the default) picks the thread settings; FIRST (default 1) numbers the
+# first round, so that more rounds can be added to an earlier run's folder.
 set -euo pipefail
 out=${1:?usage: tools/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
 reps=${2:-5}
@@ -24,8 +26,9 @@ log "start; $(lscpu | grep -m1 'Model name' | tr -s ' '); $(nproc) cpus; reps $r
 "$bench" --list-shapes > "$out/shapes.json"
 f=()
 [[ -n $filter ]] && f=(--filter "$filter")
-for ((r = 1; r <= reps; ++r)); do
-  for t in 1 default; do
+first=${FIRST:-1}
+for ((r = first; r < first + reps; ++r)); do
+  for t in ${THREADS:-1 default}; do
     env=()
     [[ $t == 1 ]] && env=(OPENBLAS_NUM_THREADS=1)
     tt=$([[ $t == 1 ]] && echo 1 || nproc)

@@ -29,12 +29,12 @@ def key(r):
             f'{" L" + str(r["layers"]) if r["layers"] > 1 else ""}{bidi}', r["mode"])
 
 
-def minimum(out, tool, threads):
+def minimum(out, tool, threads, field="min_s"):
     best, flops = {}, {}
     for p in sorted(glob.glob(os.path.join(out, f"r*_{tool}_{threads}.json"))):
         for r in rows(p):
             k = key(r)
-            best[k] = min(best.get(k, float("inf")), r["min_s"])
+            best[k] = min(best.get(k, float("inf")), r[field])
             flops[k] = r["flops"]
     return best, flops
 
@@ -72,6 +72,24 @@ def main():
             old_g = f"{4 / 3 * flops[k] / old / 1e9:.1f}" if old else "–"
             print(f"| {k[0]} | {k[1]} | {fmt(t)} | {fmt(p)} | {fmt(pt)} | {ratio(t)} | {ratio(p)} | "
                   f"{g:.1f} | {100 * g / peak:.0f} % | {fmt(old)} | {old_g} |")
+        if threads != "1":
+            continue
+        # One thread on a shared machine: process CPU time is what other jobs disturb least.
+        kc, _ = minimum(out, "kernel", threads, "min_cpu_s")
+        pc, _ = minimum(out, "primitive", threads, "min_cpu_s")
+        tc, _ = minimum(out, "torch", threads, "min_cpu_s")
+        print("\nThe same rounds by process CPU time (min CPU-seconds; GFLOP per CPU-second):\n")
+        print("| shape | mode | tandem kernel | tandem primitive | PyTorch | kernel / PyTorch | primitive / PyTorch | "
+              "old (recompute) | new / old |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for k in sorted(kc, key=lambda k: (k[0], k[1] != "fwd")):
+            if k[1] == "fwd+recompute+bwd":
+                continue
+            old = kc.get((k[0], "fwd+recompute+bwd")) if k[1] == "fwd+bwd" else None
+            gf = lambda v: f"{flops[k] / v / 1e9:.1f}" if v else "–"
+            print(f"| {k[0]} | {k[1]} | {kc[k]:.4f} s ({gf(kc[k])}) | {pc[k]:.4f} s ({gf(pc.get(k))}) | "
+                  f"{tc[k]:.4f} s ({gf(tc.get(k))}) | {tc[k] / kc[k]:.2f}× | {tc[k] / pc[k]:.2f}× | "
+                  f"{f'{old:.4f} s' if old else '–'} | {f'{old / kc[k]:.2f}× faster' if old else '–'} |")
 
 
 if __name__ == "__main__":
