@@ -3,8 +3,11 @@
 // lstm_fwd (the forward is not re-run); under nothing_saveable the policy recomputes it by
 // re-running lstm_fwd in the backward. Both give bit-identical cotangents (same kernel, same
 // reserve), and saved_residuals reports the reserve's bytes. lstm_bwd's operand checks name
-// the reserve.
+// the reserve. Inside a scan body the reserve is a per-step residual, stacked over the steps,
+// and the scan's cotangents match those of the same steps unrolled.
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "engine/core/error.h"
 #include "engine/core/test_values.h"
@@ -73,6 +76,44 @@ TEST(LstmReserve, SavedUnderEverythingSaveableRecomputedUnderNothingSaveable) {
   ASSERT_EQ(a.cotangents.size(), 4u);
   for (size_t k = 0; k < 4; ++k) EXPECT_EQ(a.cotangents[k].to_f64(), b.cotangents[k].to_f64()) << "operand " << k;
   for (size_t k = 0; k < 3; ++k) EXPECT_EQ(a.outputs[k].to_f64(), b.outputs[k].to_f64());
+}
+
+// Two LSTM applications chained through (h, c), as a scan of length 2 and unrolled.
+TEST(LstmReserve, StackedOverScanStepsAsTheUnrolledSteps) {
+  Program one = fwd_program();
+  std::vector<AType> t = one.in_types();
+  Builder bb;  // body(x, w, lens; h, c) -> (h_n, c_n)
+  Value x = bb.input(t[0].shape, t[0].dtype), w = bb.input(t[3].shape, t[3].dtype);
+  Value lens = bb.input(t[4].shape, t[4].dtype);
+  Value h = bb.input(t[1].shape, t[1].dtype), c = bb.input(t[2].shape, t[2].dtype);
+  std::vector<Value> o = bb.bind("lstm_fwd", {x, h, c, w, lens}, lstm_params(kC));
+  Program body = bb.build({o[1], o[2]});
+  auto build = [&](bool as_scan) {
+    Builder b;
+    std::vector<Value> in;
+    for (const AType& a : t) in.push_back(b.input(a.shape, a.dtype));
+    if (as_scan) return b.build(scan(body, {in[0], in[3], in[4]}, {in[1], in[2]}, {}, 2));
+    std::vector<Value> s1 = b.bind("lstm_fwd", in, lstm_params(kC));
+    std::vector<Value> s2 = b.bind("lstm_fwd", {in[0], s1[1], s1[2], in[3], in[4]}, lstm_params(kC));
+    return b.build({s2[1], s2[2]});
+  };
+  std::vector<Tensor> in = random_like(t, 3);
+  in[4] = Tensor::from_f64({2, 4, 1}, {3}, DType::i32);
+  std::vector<bool> wrt{true, true, true, true, false};
+  Program scanned = build(true), unrolled = build(false);
+  std::vector<Tensor> cts = random_like(scanned.out_types(), 30);
+  VjpProgram vs = vjp(scanned, wrt);
+  bool stacked = false;
+  for (const Residual& r : vs.residuals)
+    stacked |= r.type == AType{{2, lstm_reserve_floats(kC, "HIGHEST")}, DType::f32};
+  EXPECT_TRUE(stacked) << format_saved_residuals(saved_residuals(vs));
+  VjpRun a = run_vjp(vs, in, cts), b = run_vjp(vjp(unrolled, wrt), in, cts);
+  for (size_t k = 0; k < 4; ++k) {
+    std::vector<double> ga = a.cotangents[k].to_f64(), gb = b.cotangents[k].to_f64();
+    ASSERT_EQ(ga.size(), gb.size());
+    for (size_t i = 0; i < ga.size(); ++i)  // f32 sums of two steps in either order: a few ulps
+      EXPECT_NEAR(ga[i], gb[i], 1e-5 * (1 + std::abs(gb[i]))) << "operand " << k << " element " << i;
+  }
 }
 
 TEST(LstmReserve, BackwardChecksItsReserveOperand) {
