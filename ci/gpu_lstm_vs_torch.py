@@ -2,8 +2,9 @@
 """tandem's cuDNN LSTM against PyTorch's nn.LSTM on cuDNN, same shapes, same run: joins the
 records of `tandem run --profile nightly --backend cuda --filter ^lstm/perf/` with the JSON of
 `torch_lstm_bench.py --device cuda` and prints a Markdown table of min times and
-torch / tandem (time ratio: >= 0.98 is issue 13's goal). Times, not GFLOP/s, are compared:
-the two count training FLOPs differently (tandem's bwd recomputes the forward). Exits 1 when
+torch / tandem (time ratio: >= 0.98 is issue 13's goal). Times, not GFLOP/s, are compared
+(both now count training as 3 x forward, since tandem's lstm_bwd reads the forward's reserve,
+but times need no formula). Exits 1 when
 a tandem shape has no torch row or no timing (a comparison on nothing is a failure).
 
     gpu_lstm_vs_torch.py records.json torch.json > lstm_vs_torch.md

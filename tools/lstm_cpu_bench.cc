@@ -8,7 +8,13 @@
 // Σ_p 2·B·T·4H·H (recurrence); forward+backward = 3 × forward (the backward's d(inputs) and
 // d(weights) GEMMs each cost one forward), the convention PyTorch's fastrnns uses too.
 // --split-rows splits the recurrence by rows even when BLAS has threads (lstm_cpu.h).
-//   build/tools/lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] [--list-shapes]
+// --path kernel (default) calls engine/cpu/lstm_cpu directly; --path primitive runs the
+// suite's one-equation programs through the Executor (lstm_fwd; lstm_fwd in training mode +
+// lstm_bwd on its reserve), allocations and checks included. --old-recompute adds the mode
+// "fwd+recompute+bwd": what lstm_bwd ran before it took the reserve (an inference forward,
+// then a saving forward and the backward inside lstm_bwd), still credited 3 × forward.
+//   build/tools/lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR]
+//                              [--path kernel|primitive] [--old-recompute] [--list-shapes]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -20,6 +26,9 @@
 #include <string>
 
 #include "engine/cpu/lstm_cpu.h"
+#include "engine/ir/executor.h"
+#include "engine/prims/register_all.h"
+#include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_perf_shapes.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
@@ -75,8 +84,8 @@ nlohmann::json shape_json(const LstmPerfShape& s) {
 int main(int argc, char** argv) {
   using namespace tandem;
   int threads = cpu::lstm_threads(), reps = 3;
-  std::string filter;
-  bool list = false;
+  std::string filter, path = "kernel";
+  bool list = false, old_recompute = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -88,11 +97,18 @@ int main(int argc, char** argv) {
     else if (a == "--filter") filter = next();
     else if (a == "--list-shapes") list = true;
     else if (a == "--split-rows") cpu::set_lstm_always_split_rows(true);
+    else if (a == "--path") path = next();
+    else if (a == "--old-recompute") old_recompute = true;
     else {
       std::cerr << "error: unknown option " << a
-                << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] [--list-shapes]\n";
+                << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] "
+                   "[--path kernel|primitive] [--old-recompute] [--list-shapes]\n";
       return 4;
     }
+  }
+  if (path != "kernel" && path != "primitive") {
+    std::cerr << "error: --path " << path << " is not kernel or primitive\n";
+    return 4;
   }
   nlohmann::json shapes = nlohmann::json::array();
   for (const LstmPerfShape& s : lstm_perf_shapes()) shapes.push_back(shape_json(s));
@@ -101,7 +117,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   cpu::set_lstm_threads(threads);
-  nlohmann::json out = {{"tool", "tandem lstm_cpu"}, {"threads", threads}, {"reps", reps}};
+  if (path == "primitive") register_all_primitives();
+  nlohmann::json out = {{"tool", "tandem lstm_cpu"}, {"threads", threads}, {"reps", reps}, {"path", path}};
 #ifdef TANDEM_BLAS_OPENBLAS
   out["blas_threads"] = openblas_get_num_threads();
 #endif
@@ -111,9 +128,15 @@ int main(int argc, char** argv) {
   for (const LstmPerfShape& s : lstm_perf_shapes()) {
     const LstmConfig& c = s.config;
     nlohmann::json j = shape_json(s);
-    if (!filter.empty() && j.dump().find(filter) == std::string::npos &&
-        s.label.find(filter) == std::string::npos)
-      continue;
+    // --filter: substrings of the shape's compact JSON or its label, "|" between alternatives.
+    bool keep = filter.empty();
+    for (size_t at = 0; !keep && at <= filter.size();) {
+      size_t bar = std::min(filter.find('|', at), filter.size());
+      const std::string f = filter.substr(at, bar - at);
+      keep = j.dump().find(f) != std::string::npos || s.label.find(f) != std::string::npos;
+      at = bar + 1;
+    }
+    if (!keep) continue;
     const int64_t S = c.pseudo_layers(), state = S * c.batch * c.hidden;
     const int64_t ny = c.batch * c.seq * c.dirs() * c.hidden;
     auto fill = [&](int64_t n) { std::vector<float> v(static_cast<size_t>(n)); for (float& x : v) x = u(g); return v; };
@@ -138,15 +161,47 @@ int main(int argc, char** argv) {
                 << r["gflops_cpu"].get<double>() << " per cpu-second\n";
       results.push_back(r);
     };
+    if (path == "primitive") {
+      auto tensor = [](const std::vector<float>& v, const Shape& shape) {
+        Tensor t = Tensor::empty(shape, DType::f32);
+        std::copy(v.begin(), v.end(), t.data<float>());
+        return t;
+      };
+      const Shape st_shape{S, c.batch, c.hidden};
+      Tensor lt = Tensor::empty({c.batch}, DType::i32);
+      std::copy(lens.begin(), lens.end(), lt.data<int32_t>());
+      std::vector<Tensor> in{tensor(x, {c.batch, c.seq, c.input}), tensor(h0, st_shape), tensor(c0, st_shape),
+                             tensor(w, {int64_t(w.size())}), lt};
+      Program fp = lstm_fwd_program(c), tp = lstm_train_program(c);
+      record("fwd", 1.0, time_reps(reps, [&] { Executor().run(fp, in); }));
+      in.push_back(tensor(dy, {c.batch, c.seq, c.dirs() * c.hidden}));
+      in.push_back(tensor(dhn, st_shape));
+      in.push_back(tensor(dcn, st_shape));
+      if (s.train) record("fwd+bwd", 3.0, time_reps(reps, [&] { Executor().run(tp, in); }));
+      continue;
+    }
     record("fwd", 1.0, time_reps(reps, [&] {
       cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
                         cn.data(), nullptr);
     }));
+    // The reserve is allocated once, as a caching allocator would hand the same block back.
+    std::vector<float> reserve(s.train ? size_t(lstm_reserve_layout(c).total) : 0);
     if (s.train)
       record("fwd+bwd", 3.0, time_reps(reps, [&] {
-        cpu::LstmSaved saved;
+        cpu::LstmSaved saved = cpu::lstm_saved_views(c, reserve.data(), x.data());
         cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
                           cn.data(), &saved);
+        cpu::lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), dx.data(),
+                           dh0.data(), dc0.data(), dw.data());
+      }));
+    if (s.train && old_recompute)
+      record("fwd+recompute+bwd", 3.0, time_reps(reps, [&] {
+        cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
+                          cn.data(), nullptr);
+        std::vector<float> ry(y.size()), rhn(st), rcn(st), scratch(reserve.size());  // lstm_bwd's own forward
+        cpu::LstmSaved saved = cpu::lstm_saved_views(c, scratch.data(), x.data());
+        cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), ry.data(), rhn.data(),
+                          rcn.data(), &saved);
         cpu::lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), dx.data(),
                            dh0.data(), dc0.data(), dw.data());
       }));

@@ -55,7 +55,7 @@ def main():
     ap.add_argument("--shapes", required=True, help="JSON from lstm_cpu_bench --list-shapes")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: all cores)")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--filter", default="")
+    ap.add_argument("--filter", default="", help="substrings of a shape's compact JSON or label, |-separated")
     ap.add_argument("--device", default="cpu", help="cpu, or cuda: nn.LSTM on cuDNN (ci/gpu_validate.sh)")
     ap.add_argument("--records", help="also write tandem records (tandem.records/1) to this file, for tandem report")
     a = ap.parse_args()
@@ -71,7 +71,9 @@ def main():
     torch.manual_seed(0)
     results = []
     for s in json.load(open(a.shapes)):
-        if a.filter and a.filter not in json.dumps(s) and a.filter not in s["label"]:
+        # The shape's compact JSON, as lstm_cpu_bench matches it; "|" separates alternatives.
+        compact = json.dumps(s, separators=(",", ":"), sort_keys=True)
+        if a.filter and not any(f in compact or f in s["label"] for f in a.filter.split("|")):
             continue
         d = 2 if s["bidirectional"] else 1
         B, T, H, L = s["batch"], s["seq"], s["hidden"], s["layers"]

@@ -53,6 +53,30 @@ LstmWeightLayout lstm_weight_layout(int64_t input, int64_t hidden, int64_t layer
   return l;
 }
 
+LstmReserveLayout lstm_reserve_layout(const LstmConfig& c) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden;
+  const double approx = double(c.layers) * double(B) * double(T) * double(c.dirs()) * double(H) * 7.0;
+  if (approx > 9.0e18)
+    throw_bad_input(cat("lstm: the training reserve for batch ", B, ", ", T, " steps, hidden ", H, ", ",
+                        c.layers, " layer(s) needs more than 2^63 floats"),
+                    "a training-mode LSTM saves about 7*B*T*H floats per layer and direction");
+  LstmReserveLayout r;
+  r.layer_in.push_back(-1);
+  for (int64_t l = 1; l < c.layers; ++l) {
+    r.layer_in.push_back(r.total);
+    r.total += B * T * c.dirs() * H;
+  }
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
+    r.gates.push_back(r.total);
+    r.total += T * B * 4 * H;
+    r.h.push_back(r.total);
+    r.total += (T + 1) * B * H;
+    r.c.push_back(r.total);
+    r.total += (T + 1) * B * H;
+  }
+  return r;
+}
+
 int64_t get_num_params_in_lstm(int64_t input, int64_t hidden, int64_t layers, bool bidi) {
   return checked_param_count(LstmConfig{1, 1, input, hidden, layers, bidi});
 }

@@ -27,4 +27,14 @@ struct LstmWeightLayout {
 LstmWeightLayout lstm_weight_layout(int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
 int64_t get_num_params_in_lstm(int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
 
+// The CPU kernel's reserve (lstm_fwd in training mode; engine/prims/lstm.h), flat f32, where
+// each saved piece starts: per layer l >= 1 its input [B, T, D*H] (layer 0's input is x, an
+// operand of lstm_bwd, so it is not copied); per pseudo-layer the activated gates
+// [T(step), B, 4H] and the h and c states [T+1(step), B, H] (row 0 = h0, c0).
+struct LstmReserveLayout {
+  std::vector<int64_t> layer_in, gates, h, c;  // offsets; layer_in[0] unused (= -1)
+  int64_t total = 0;                            // floats
+};
+LstmReserveLayout lstm_reserve_layout(const LstmConfig& c);
+
 }  // namespace tandem

@@ -48,5 +48,25 @@ TEST(LstmConfig, HugeSizesAreBadInputNotOverflow) {
   expect_bad_input(1, 1, 0, false, "must be >= 1");
 }
 
+// The reserve's pieces tile it with no gap or overlap, in the documented order.
+TEST(LstmConfig, ReserveLayoutTilesTheReserve) {
+  for (int64_t l : {1, 3})
+    for (bool bidi : {false, true}) {
+      LstmConfig c{5, 7, 3, 4, l, bidi};
+      LstmReserveLayout r = lstm_reserve_layout(c);
+      const int64_t B = 5, T = 7, H = 4, D = c.dirs(), step = (T + 1) * B * H;
+      EXPECT_EQ(r.total, (l - 1) * B * T * D * H + l * D * (T * B * 4 * H + 2 * step));
+      int64_t at = 0;
+      for (int64_t k = 1; k < l; ++k, at += B * T * D * H) EXPECT_EQ(r.layer_in[size_t(k)], at);
+      for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
+        EXPECT_EQ(r.gates[size_t(p)], at);
+        EXPECT_EQ(r.h[size_t(p)], at + T * B * 4 * H);
+        EXPECT_EQ(r.c[size_t(p)], at + T * B * 4 * H + step);
+        at += T * B * 4 * H + 2 * step;
+      }
+      EXPECT_EQ(at, r.total);
+    }
+}
+
 }  // namespace
 }  // namespace tandem

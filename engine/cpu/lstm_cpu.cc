@@ -181,6 +181,7 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
         if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
           std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
           std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
+          if (gates) std::fill(gates + (s * B + b) * G, gates + (s * B + b + 1) * G, 0.0f);  // defined reserve
           continue;
         }
         const int64_t t = time_of(s, lens[b], dir);
@@ -200,37 +201,52 @@ void set_lstm_threads(int n) { g_threads = std::max(1, n); }
 void set_lstm_always_split_rows(bool always) { g_always_split_rows = always; }
 int lstm_threads() { return g_threads; }
 
+LstmSaved lstm_saved_views(const LstmConfig& c, float* reserve, const float* x) {
+  LstmReserveLayout r = lstm_reserve_layout(c);
+  LstmSaved s;
+  s.layer_in.push_back(const_cast<float*>(x));  // read only: the backward never writes it
+  for (int64_t l = 1; l < c.layers; ++l) s.layer_in.push_back(reserve + r.layer_in[size_t(l)]);
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p) {
+    s.gates.push_back(reserve + r.gates[size_t(p)]);
+    s.h.push_back(reserve + r.h[size_t(p)]);
+    s.c.push_back(reserve + r.c[size_t(p)]);
+  }
+  return s;
+}
+
 void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
                   const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
-                  LstmSaved* save) {
-  const int64_t B = c.batch, T = c.seq, H = c.hidden, D = c.dirs(), P = c.pseudo_layers();
+                  const LstmSaved* save) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, D = c.dirs();
   LstmWeightLayout lay = lstm_weight_layout(c.input, c.hidden, c.layers, c.bidirectional);
   const int64_t state = B * H;
-  if (save) {
-    save->layer_in.assign(size_t(c.layers), {});
-    save->gates.assign(size_t(P), std::vector<float>(size_t(T * B * 4 * H)));
-    save->h.assign(size_t(P), std::vector<float>(size_t((T + 1) * state)));
-    save->c.assign(size_t(P), std::vector<float>(size_t((T + 1) * state)));
+  // Inference keeps one h/c history and ping-pongs the layer outputs; training writes both
+  // straight into the reserve.
+  std::vector<float> hs, cs, ping, pong;
+  if (!save) {
+    hs.resize(size_t((T + 1) * state));
+    cs.resize(size_t((T + 1) * state));
   }
-  std::vector<float> hs, cs;
-  if (!save) { hs.resize(size_t((T + 1) * state)); cs.resize(size_t((T + 1) * state)); }
-  std::vector<float> cur(x, x + B * T * c.input), next;
+  const float* cur = x;
   for (int64_t l = 0; l < c.layers; ++l) {
     const bool last = l + 1 == c.layers;
-    next.assign(last ? 0 : size_t(B * T * D * H), 0.0f);
-    float* out = last ? y : next.data();
-    if (last) std::fill(y, y + B * T * D * H, 0.0f);
+    float* out = y;
+    if (!last) {
+      std::vector<float>& buf = l % 2 == 0 ? ping : pong;
+      if (!save) buf.resize(size_t(B * T * D * H));
+      out = save ? save->layer_in[size_t(l + 1)] : buf.data();
+    }
+    std::fill(out, out + B * T * D * H, 0.0f);  // padded steps stay 0
     for (int64_t d = 0; d < D; ++d) {
       const int64_t p = l * D + d;
-      float* hp = save ? save->h[p].data() : hs.data();
-      float* cp = save ? save->c[p].data() : cs.data();
-      forward_pseudo_layer(c, lay, p, cur.data(), h0 + p * state, c0 + p * state, w, lens, out, hp,
-                           cp, save ? save->gates[p].data() : nullptr);
+      float* hp = save ? save->h[size_t(p)] : hs.data();
+      float* cp = save ? save->c[size_t(p)] : cs.data();
+      forward_pseudo_layer(c, lay, p, cur, h0 + p * state, c0 + p * state, w, lens, out, hp, cp,
+                           save ? save->gates[size_t(p)] : nullptr);
       std::memcpy(h_n + p * state, hp + T * state, sizeof(float) * state);
       std::memcpy(c_n + p * state, cp + T * state, sizeof(float) * state);
     }
-    if (save) save->layer_in[l] = std::move(cur);
-    cur = std::move(next);
+    cur = out;
   }
 }
 
@@ -246,12 +262,12 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
   const bool ragged = std::any_of(lens, lens + B, [T](int32_t n) { return n < T; });
   for (int64_t l = c.layers - 1; l >= 0; --l) {
     const int64_t In = c.layer_input(l * D);
-    const float* in = sv.layer_in[l].data();
+    const float* in = sv.layer_in[size_t(l)];
     d_in.assign(size_t(B * T * In), 0.0f);
     for (int64_t d = 0; d < D; ++d) {
       const int64_t p = l * D + d;
-      const float* gates = sv.gates[p].data();
-      const float* cs = sv.c[p].data();
+      const float* gates = sv.gates[size_t(p)];
+      const float* cs = sv.c[size_t(p)];
       std::memcpy(dh.data(), dh_n + p * B * H, sizeof(float) * B * H);
       std::memcpy(dc.data(), dc_n + p * B * H, sizeof(float) * B * H);
       if (ragged) {  // padded steps are never written below but are read by the GEMMs
@@ -281,7 +297,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       std::memcpy(dh0 + p * B * H, dh.data(), sizeof(float) * B * H);
       std::memcpy(dc0 + p * B * H, dc.data(), sizeof(float) * B * H);
       // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih.
-      gemm(true, false, G, H, T * B, da_step.data(), G, sv.h[p].data(), H, 0.0f,
+      gemm(true, false, G, H, T * B, da_step.data(), G, sv.h[size_t(p)], H, 0.0f,
            dw + lay.w_hh[p].offset, H);
       gemm(true, false, G, In, B * T, da_bt.data(), G, in, In, 0.0f, dw + lay.w_ih[p].offset, In);
       gemm(false, false, B * T, In, G, da_bt.data(), G, w + lay.w_ih[p].offset, In,

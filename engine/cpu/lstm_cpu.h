@@ -15,21 +15,25 @@
 
 namespace tandem::cpu {
 
-// What the forward keeps for the backward (training mode).
+// What the forward keeps for the backward (training mode): views into the reserve, laid out
+// by lstm_reserve_layout (engine/core/lstm_config.h); layer 0's input is x itself.
 struct LstmSaved {
-  std::vector<std::vector<float>> layer_in;  // per layer: its input [B, T, In]
-  std::vector<std::vector<float>> gates;     // per pseudo-layer: [T(step), B, 4H] activated
-  std::vector<std::vector<float>> h, c;      // per pseudo-layer: [T+1(step), B, H], row 0 = h0
+  std::vector<float*> layer_in;  // per layer: its input [B, T, In]
+  std::vector<float*> gates;     // per pseudo-layer: [T(step), B, 4H] activated
+  std::vector<float*> h, c;      // per pseudo-layer: [T+1(step), B, H], row 0 = h0
 };
+// The views for a reserve of lstm_reserve_layout(c).total floats and the forward's x.
+LstmSaved lstm_saved_views(const LstmConfig& c, float* reserve, const float* x);
 
 // Raw f32 host pointers; lens has B entries already checked to lie in [1, T].
-// save may be null (inference). y must hold B*T*D*H floats and is fully written.
+// save may be null (inference); otherwise its views are fully written. y must hold B*T*D*H
+// floats and is fully written.
 void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
                   const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
-                  LstmSaved* save);
+                  const LstmSaved* save);
 
-// Needs the forward's LstmSaved. dy entries at padded steps are ignored. dx, dh0, dc0 are
-// overwritten; dw is overwritten (not accumulated).
+// Reads the forward's reserve (never re-runs the forward). dy entries at padded steps are
+// ignored. dx, dh0, dc0 are overwritten; dw is overwritten (not accumulated).
 void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
                    const LstmSaved& saved, const float* dy, const float* dh_n, const float* dc_n,
                    float* dx, float* dh0, float* dc0, float* dw);

@@ -32,7 +32,8 @@ Result run(const LstmConfig& c, const std::vector<int32_t>& lens, int threads) {
   Result r{std::vector<float>(size_t(ny)), std::vector<float>(size_t(state)), std::vector<float>(size_t(state)),
            std::vector<float>(x.size()), std::vector<float>(size_t(state)), std::vector<float>(size_t(state)),
            std::vector<float>(size_t(nw))};
-  LstmSaved saved;
+  std::vector<float> reserve(size_t(lstm_reserve_layout(c).total));
+  LstmSaved saved = lstm_saved_views(c, reserve.data(), x.data());
   lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), r.y.data(), r.hn.data(),
                r.cn.data(), &saved);
   lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), r.dx.data(),

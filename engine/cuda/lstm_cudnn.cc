@@ -1,6 +1,11 @@
 // cuDNN LSTM impls (see lstm_cudnn.h). A plan (RNN, dropout and state descriptors, weight
-// layout verified) is cached per device and shape; workspace and reserve are sized exactly
-// by cudnnGetRNNTempSpaceSizes for the call's batch and lengths. Nothing waits for the
+// layout verified) is cached per device and shape; the workspace is sized exactly by
+// cudnnGetRNNTempSpaceSizes for the call's batch and lengths. The training forward writes
+// cuDNN's reserve space into lstm_fwd's reserve output, whose length the shape rule took from
+// the sizer registered here (cuDNN's need at full lengths, so every call fits); lstm_bwd hands
+// a copy of it to BackwardData_v8 / BackwardWeights_v8 (cuDNN writes into the reserve in
+// BackwardData, and the operand is an immutable value that a remat recompute or a second
+// backward may read again) and never re-runs the forward. Nothing waits for the
 // device: cuDNN runs on the default stream, where the pool also orders the frees of the
 // call's workspace and reserve (cuda_memory.h), and descriptors are host objects cuDNN has
 // finished with when the call returns (as jaxlib destroys its own right after the call).
@@ -18,6 +23,7 @@
 #if TANDEM_HAVE_CUDNN
 #include "engine/core/check_cudnn.h"
 #include "engine/cuda/cuda_device.h"
+#include "engine/cuda/cuda_info.h"
 #include "engine/cuda/cuda_memory.h"
 
 namespace tandem {
@@ -105,7 +111,7 @@ Plan& plan_for(int dev, const LstmConfig& c, bool tf32, const void* w) {
                                            " bytes; the packed layout has ", want));
     slot = std::move(p);
   }
-  if (!slot->verified) {
+  if (!slot->verified && w) {  // w null: sizing only (the reserve sizer), nothing to verify
     verify_layout(h, *slot, c, w);
     slot->verified = true;
   }
@@ -127,8 +133,10 @@ Tensor device_bytes(size_t bytes, Device d) {
   return Tensor::empty({int64_t((bytes + 3) / 4)}, DType::f32, d);
 }
 
-void prepare(Call& k, cudnnHandle_t h, const Plan& plan, const LstmConfig& c,
-             const std::vector<int32_t>& lens, Device d) {
+// Data descriptors for these lengths and the temp-space sizes in `mode`; allocates the
+// workspace (the reserve is the caller's: lstm_fwd's output or lstm_bwd's copy).
+void describe(Call& k, cudnnHandle_t h, const Plan& plan, const LstmConfig& c,
+              const std::vector<int32_t>& lens, cudnnForwardMode_t mode) {
   float fill = 0.0f;
   CUDNN_CHECK(cudnnCreateRNNDataDescriptor(&k.x));
   CUDNN_CHECK(cudnnCreateRNNDataDescriptor(&k.y));
@@ -137,10 +145,21 @@ void prepare(Call& k, cudnnHandle_t h, const Plan& plan, const LstmConfig& c,
   CUDNN_CHECK(cudnnSetRNNDataDescriptor(k.y, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED,
                                         int(c.seq), int(c.batch), int(c.dirs() * c.hidden),
                                         lens.data(), &fill));
-  CUDNN_CHECK(cudnnGetRNNTempSpaceSizes(h, plan.rnn, CUDNN_FWD_MODE_TRAINING, k.x, &k.work_bytes,
-                                        &k.reserve_bytes));
+  CUDNN_CHECK(cudnnGetRNNTempSpaceSizes(h, plan.rnn, mode, k.x, &k.work_bytes, &k.reserve_bytes));
+}
+
+void prepare(Call& k, cudnnHandle_t h, const Plan& plan, const LstmConfig& c,
+             const std::vector<int32_t>& lens, cudnnForwardMode_t mode, Device d) {
+  describe(k, h, plan, c, lens, mode);
   k.work = device_bytes(k.work_bytes, d);
-  k.reserve = device_bytes(k.reserve_bytes, d);
+}
+
+// The reserve operand/output must hold what cuDNN asks for this call.
+void check_reserve_fits(const Call& k, const Tensor& reserve) {
+  if (k.reserve_bytes > size_t(reserve.nbytes()))
+    throw Error(ErrorKind::internal,
+                cat("cuDNN asks ", k.reserve_bytes, " reserve bytes; lstm_fwd's reserve holds ", reserve.nbytes()),
+                "the reserve was sized for another GPU or cuDNN: build the program in this process");
 }
 
 struct Setup {
@@ -164,25 +183,19 @@ Setup setup(const std::vector<Tensor>& f, const Params& p) {
   return s;
 }
 
-// Forward in training mode into y, h_n, c_n; leaves the reserve in k.
-void forward(const Setup& s, const Plan& plan, Call& k, const std::vector<Tensor>& f, Tensor& y,
-             Tensor& hn, Tensor& cn) {
-  CUDNN_CHECK(cudnnRNNForward(s.h, plan.rnn, CUDNN_FWD_MODE_TRAINING, f[4].data<int32_t>(), k.x,
-                              f[0].raw(), k.y, y.raw(), plan.state, f[1].raw(), hn.raw(), plan.state,
-                              f[2].raw(), cn.raw(), plan.weight_bytes, f[3].raw(), k.work_bytes,
-                              k.work.raw(), k.reserve_bytes, k.reserve.raw()));
-}
-
+// lstm_bwd(dy, dh_n, dc_n, x, h0, c0, w, seq_lengths, y, reserve) from the forward's reserve.
 std::vector<Tensor> backward(const std::vector<Tensor>& in, const Params& p, Tensor* dw_acc) {
-  std::vector<Tensor> f(in.begin() + 3, in.end());
+  std::vector<Tensor> f(in.begin() + 3, in.begin() + 8);
   Setup s = setup(f, p);
   Device d = f[0].device();
   Plan& plan = plan_for(s.dev, s.c, s.tf32, f[3].raw());
   Call k;
-  prepare(k, s.h, plan, s.c, s.lens, d);
-  Tensor y = Tensor::empty({s.c.batch, s.c.seq, s.c.dirs() * s.c.hidden}, DType::f32, d);
-  Tensor hn = Tensor::empty(f[1].shape(), DType::f32, d), cn = Tensor::empty(f[2].shape(), DType::f32, d);
-  forward(s, plan, k, f, y, hn, cn);
+  prepare(k, s.h, plan, s.c, s.lens, CUDNN_FWD_MODE_TRAINING, d);
+  check_reserve_fits(k, in[9]);
+  const Tensor& y = in[8];
+  k.reserve = device_bytes(k.reserve_bytes, d);
+  if (k.reserve_bytes)
+    CUDA_CHECK(cudaMemcpyAsync(k.reserve.raw(), in[9].raw(), k.reserve_bytes, cudaMemcpyDeviceToDevice, 0));
   Tensor dx = Tensor::empty(f[0].shape(), DType::f32, d);
   Tensor dh0 = Tensor::empty(f[1].shape(), DType::f32, d), dc0 = Tensor::empty(f[2].shape(), DType::f32, d);
   CUDNN_CHECK(cudnnRNNBackwardData_v8(s.h, plan.rnn, f[4].data<int32_t>(), k.y, y.raw(), in[0].raw(),
@@ -216,11 +229,23 @@ std::vector<Tensor> lstm_fwd_cudnn(const std::vector<Tensor>& f, const Params& p
   Setup s = setup(f, p);
   Device d = f[0].device();
   Plan& plan = plan_for(s.dev, s.c, s.tf32, f[3].raw());
+  const bool training = p.get_bool("training", false);
   Call k;
-  prepare(k, s.h, plan, s.c, s.lens, d);
+  prepare(k, s.h, plan, s.c, s.lens, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE, d);
   Tensor y = Tensor::empty({s.c.batch, s.c.seq, s.c.dirs() * s.c.hidden}, DType::f32, d);
   Tensor hn = Tensor::empty(f[1].shape(), DType::f32, d), cn = Tensor::empty(f[2].shape(), DType::f32, d);
-  forward(s, plan, k, f, y, hn, cn);
+  if (training) {
+    k.reserve = Tensor::empty({lstm_reserve_floats(s.c, p.get_string("precision", "HIGHEST"))}, DType::f32, d);
+    check_reserve_fits(k, k.reserve);
+    // The bytes cuDNN does not use are zeroed, so the output is fully defined.
+    CUDA_CHECK(cudaMemsetAsync(static_cast<char*>(k.reserve.raw()) + k.reserve_bytes, 0,
+                               size_t(k.reserve.nbytes()) - k.reserve_bytes, 0));
+  }
+  CUDNN_CHECK(cudnnRNNForward(s.h, plan.rnn, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
+                              f[4].data<int32_t>(), k.x, f[0].raw(), k.y, y.raw(), plan.state, f[1].raw(),
+                              hn.raw(), plan.state, f[2].raw(), cn.raw(), plan.weight_bytes, f[3].raw(),
+                              k.work_bytes, k.work.raw(), k.reserve_bytes, training ? k.reserve.raw() : nullptr));
+  if (training) return {y, hn, cn, k.reserve};
   return {y, hn, cn};
 }
 
@@ -237,7 +262,23 @@ std::vector<Tensor> lstm_bwd_cudnn_accumulate(const std::vector<Tensor>& in, con
 
 }  // namespace cuda_impl
 
+// cuDNN's training reserve for these sizes at full lengths (padded IO: the most any call of
+// this shape needs) on device 0, in floats; 0 without a visible GPU.
+int64_t cudnn_reserve_floats(const LstmConfig& c, bool tf32) {
+  if (cuda_device_count() == 0 || c.batch * c.seq == 0) return 0;
+  int current = 0;
+  CUDA_CHECK(cudaGetDevice(&current));
+  use_cuda_device(0);
+  Plan& plan = plan_for(0, c, tf32, nullptr);
+  Call k;
+  describe(k, cudnn_handle(0), plan, c, std::vector<int32_t>(size_t(c.batch), int32_t(c.seq)),
+           CUDNN_FWD_MODE_TRAINING);
+  use_cuda_device(current);  // a shape rule leaves the caller's device as it found it
+  return int64_t((k.reserve_bytes + 3) / 4);
+}
+
 void register_lstm_cudnn_impls() {
+  set_lstm_backend_reserve_sizer(cudnn_reserve_floats);
   mutable_primitive("lstm_fwd").cuda = [](const std::vector<Tensor>& in, const Params& p, EvalContext&) {
     return cuda_impl::lstm_fwd_cudnn(in, p);
   };
@@ -251,7 +292,23 @@ void register_lstm_cudnn_impls() {
 #else  // built without cuDNN: lstm_fwd / lstm_bwd report "unsupported" on CUDA
 
 namespace tandem {
-void register_lstm_cudnn_impls() {}
+// cuDNN's training reserve for these sizes at full lengths (padded IO: the most any call of
+// this shape needs) on device 0, in floats; 0 without a visible GPU.
+int64_t cudnn_reserve_floats(const LstmConfig& c, bool tf32) {
+  if (cuda_device_count() == 0 || c.batch * c.seq == 0) return 0;
+  int current = 0;
+  CUDA_CHECK(cudaGetDevice(&current));
+  use_cuda_device(0);
+  Plan& plan = plan_for(0, c, tf32, nullptr);
+  Call k;
+  describe(k, cudnn_handle(0), plan, c, std::vector<int32_t>(size_t(c.batch), int32_t(c.seq)),
+           CUDNN_FWD_MODE_TRAINING);
+  use_cuda_device(current);  // a shape rule leaves the caller's device as it found it
+  return int64_t((k.reserve_bytes + 3) / 4);
+}
+
+void register_lstm_cudnn_impls() {
+  set_lstm_backend_reserve_sizer(cudnn_reserve_floats);}
 std::string lstm_cudnn_math_type(const std::string& precision) {
   return lstm_allow_tf32(precision) ? "TF32 allowed" : "no TF32";
 }

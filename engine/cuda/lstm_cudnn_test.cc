@@ -1,7 +1,9 @@
 // cuDNN LSTM backward: cudnnRNNBackwardWeights_v8 has ADD semantics, so (1) the lstm_bwd
 // primitive must zero dw itself — two calls give the same dw, equal to the CPU engine's — and
 // (2) lstm_bwd_cudnn_accumulate, run twice into a non-zero buffer R, leaves R + 2·dw while
-// dx, dh0, dc0 stay those of a plain backward. Skips without a GPU or without cuDNN.
+// dx, dh0, dc0 stay those of a plain backward. Both backwards read one training forward's
+// reserve, so (2) also checks that lstm_bwd leaves its reserve operand as it found it.
+// Skips without a GPU or without cuDNN.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +18,8 @@
 namespace tandem {
 namespace {
 
-// lstm_bwd operands: dy, dh_n, dc_n, x, h0, c0, w, seq_lengths (host).
+// The backward's own operands: dy, dh_n, dc_n, x, h0, c0, w, seq_lengths (host); y and the
+// reserve come from a training forward on the device.
 std::vector<Tensor> bwd_operands(const LstmConfig& c, const std::vector<double>& lens) {
   const Shape state{c.pseudo_layers(), c.batch, c.hidden};
   const int64_t nw = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
@@ -35,7 +38,11 @@ std::vector<Tensor> run_bwd(const LstmConfig& c, const std::vector<Tensor>& host
   Builder b;
   std::vector<Value> in;
   for (const Tensor& t : host) in.push_back(b.input(t.shape(), t.dtype()));
-  Program p = b.build(b.bind("lstm_bwd", in, lstm_params(c, "HIGHEST")));
+  const Params tp = lstm_params(c, "HIGHEST", /*training=*/true);
+  std::vector<Value> f = b.bind("lstm_fwd", {in[3], in[4], in[5], in[6], in[7]}, tp);
+  in.push_back(f[0]);
+  in.push_back(f[3]);
+  Program p = b.build(b.bind("lstm_bwd", in, tp));
   std::vector<Tensor> dev;
   for (const Tensor& t : host) dev.push_back(t.to(d));
   return Executor(d).run(p, dev);
@@ -78,7 +85,10 @@ TEST(LstmCudnn, WeightGradientAccumulatesIntoNonZeroBuffer) {
   const int64_t nw = host[6].numel();
   std::vector<double> r = random_values(nw, 11);
   Tensor dw = Tensor::from_f64(r, {nw}, DType::f32).to(Device::cuda(0));
-  const Params p = lstm_params(kConfig, "HIGHEST");
+  const Params p = lstm_params(kConfig, "HIGHEST", /*training=*/true);
+  std::vector<Tensor> fwd = cuda_impl::lstm_fwd_cudnn({dev[3], dev[4], dev[5], dev[6], dev[7]}, p);
+  dev.push_back(fwd[0]);
+  dev.push_back(fwd[3]);
   std::vector<Tensor> g1 = cuda_impl::lstm_bwd_cudnn_accumulate(dev, p, dw);
   std::vector<Tensor> g2 = cuda_impl::lstm_bwd_cudnn_accumulate(dev, p, dw);
   std::vector<double> want = Tensor::from_f64(r, {nw}, DType::f32).to_f64(), one = plain[3].to_f64();

@@ -56,6 +56,9 @@ struct Primitive {
   Impl cpu;
   Impl cuda;
   VjpRule vjp;
+  // When set, the vjp pass's forward copy binds these params (lstm_fwd: training mode, so that
+  // its reserve becomes a residual); it may add outputs after the primal's.
+  std::function<Params(const Params&)> vjp_forward_params;
   BatchRule batch;
   const Impl& impl(DeviceKind k) const { return k == DeviceKind::cpu ? cpu : cuda; }
 };

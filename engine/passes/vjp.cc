@@ -154,13 +154,13 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
         stacked.emplace(t.res[k].atom().var->id, r);
       }
     } else {
-      outs = F.bind(e.prim->name, args, e.params);
+      outs = F.bind(e.prim->name, args, e.prim->vjp_forward_params ? e.prim->vjp_forward_params(e.params) : e.params);
       t.feqn = F.eqns().size() - 1;
     }
     mark_new(before);
     t.in = args;
     t.out = outs;
-    for (size_t k = 0; k < outs.size(); ++k) fenv[e.out[k]->id] = outs[k];
+    for (size_t k = 0; k < e.out.size(); ++k) fenv[e.out[k]->id] = outs[k];  // outs may have more (a reserve)
     tasks.push_back(std::move(t));
   }
   std::vector<Value> fouts;

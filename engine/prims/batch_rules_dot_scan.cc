@@ -141,7 +141,8 @@ Result checkpoint_rule(const std::vector<Value>& in, const Axes& axes, const Par
 // seq_lengths' vmapped axis in front of B, h0's and c0's just before their B axis).
 // Per-example weights are N different LSTMs: a loop.
 Result lstm_fwd_rule(const std::vector<Value>& in, const Axes& axes, const Params& p) {
-  if (axes[3]) return batch_by_loop("lstm_fwd", in, axes, p);
+  // Training mode too: the reserve has no batch axis to split, and lstm_bwd loops per example.
+  if (axes[3] || p.get_bool("training", false)) return batch_by_loop("lstm_fwd", in, axes, p);
   int64_t n = batch_size_of(in, axes);
   auto merge = [&](size_t i, int at) {
     Value v = match_axis(in[i], axes[i], at, n);

@@ -1,5 +1,6 @@
 // LSTM weight init and unpacking (the packed layout itself: engine/core/lstm_config.cc),
 // and the operand and seq_lengths checks every LSTM backend shares.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -80,9 +81,28 @@ LstmConfig lstm_config(const std::vector<AType>& in, const Params& p) {
   return c;
 }
 
-Params lstm_params(const LstmConfig& c, const std::string& precision) {
-  return Params{{"input_size", c.input}, {"hidden_size", c.hidden}, {"num_layers", c.layers},
-                {"bidirectional", c.bidirectional}, {"precision", precision}};
+Params lstm_params(const LstmConfig& c, const std::string& precision, bool training) {
+  Params p{{"input_size", c.input}, {"hidden_size", c.hidden}, {"num_layers", c.layers},
+           {"bidirectional", c.bidirectional}, {"precision", precision}};
+  if (training) p.set("training", true);  // absent = inference, so existing programs read alike
+  return p;
+}
+
+namespace {
+std::function<int64_t(const LstmConfig&, bool)>& backend_sizer() {
+  static std::function<int64_t(const LstmConfig&, bool)> f;
+  return f;
+}
+}  // namespace
+
+void set_lstm_backend_reserve_sizer(std::function<int64_t(const LstmConfig&, bool)> floats) {
+  backend_sizer() = std::move(floats);
+}
+
+int64_t lstm_reserve_floats(const LstmConfig& c, const std::string& precision) {
+  int64_t n = lstm_reserve_layout(c).total;
+  if (backend_sizer()) n = std::max(n, backend_sizer()(c, lstm_allow_tf32(precision)));
+  return n;
 }
 
 std::vector<int32_t> checked_lstm_lengths(const Tensor& lens, const LstmConfig& c) {

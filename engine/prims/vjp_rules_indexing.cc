@@ -1,6 +1,6 @@
 // Reverse-mode rules for the indexing, reduction and non-differentiable primitives:
 // dynamic_slice, dynamic_update_slice, strided slice, reduce_max, compare, iota, and the
-// LSTM primitives (lstm_fwd's cotangents are lstm_bwd; lstm_bwd itself is first-order only).
+// LSTM primitives (lstm_fwd's cotangents are lstm_bwd on its reserve; lstm_bwd is first-order only).
 // Start indices are i32 operands: they get no cotangent, and the rules re-read them so that
 // the transposed op clamps them exactly as the primal op did.
 #include "engine/core/error.h"
@@ -96,14 +96,20 @@ void indexing_rules() {
   set("iota", [](const VjpArgs&, const Params&) { return Cts{}; });
 }
 
-// lstm_fwd(x, h0, c0, w, seq_lengths) -> (y, h_n, c_n); lstm_bwd computes all four float
-// cotangents at once from the output cotangents (it re-runs the forward it needs).
+// lstm_fwd(x, h0, c0, w, seq_lengths) -> (y, h_n, c_n, reserve): the vjp pass linearizes it in
+// training mode (its vjp_forward_params), so the reserve is a residual like any other — saved,
+// or recomputed by re-running lstm_fwd where the policy says so — and lstm_bwd computes all
+// four float cotangents from it without re-running the forward. The reserve is an opaque
+// buffer, not a value: a cotangent for it is ignored, as JAX's custom_vjp never exposes it.
 void lstm_rules() {
   set("lstm_fwd", [](const VjpArgs& a, const Params& p) {
     Cts r(5);
     if (!a.wants(0) && !a.wants(1) && !a.wants(2) && !a.wants(3)) return r;
+    TANDEM_CHECK(a.out_types.size() == 4, "lstm_fwd's vjp needs the training-mode forward (its reserve)");
     std::vector<Value> in{a.ct(0), a.ct(1), a.ct(2)};
     for (size_t i = 0; i < 5; ++i) in.push_back(a.primal_in(i));
+    in.push_back(a.primal_out(0));
+    in.push_back(a.primal_out(3));
     std::vector<Value> g = a.builder->bind("lstm_bwd", in, p);
     for (size_t i = 0; i < 4; ++i)
       if (a.wants(i)) r[i] = g[i];

@@ -89,9 +89,10 @@ Program lstm_train_program(const LstmConfig& c, const std::string& precision) {
   const Value &x = in[0], &h0 = in[1], &c0 = in[2], &w = in[3], &lens = in[4];
   Value dy = b.input({c.batch, c.seq, c.dirs() * c.hidden}, DType::f32);
   Value dhn = b.input({S, c.batch, c.hidden}, DType::f32), dcn = b.input({S, c.batch, c.hidden}, DType::f32);
-  Params p = lstm_params(c, precision);
-  std::vector<Value> out = b.bind("lstm_fwd", in, p);
-  std::vector<Value> g = b.bind("lstm_bwd", {dy, dhn, dcn, x, h0, c0, w, lens}, p);
+  Params p = lstm_params(c, precision, /*training=*/true);
+  std::vector<Value> out = b.bind("lstm_fwd", in, p);  // y, h_n, c_n, reserve
+  std::vector<Value> g = b.bind("lstm_bwd", {dy, dhn, dcn, x, h0, c0, w, lens, out[0], out[3]}, p);
+  out.resize(3);  // the reserve stays inside the program
   out.insert(out.end(), g.begin(), g.end());
   return b.build(out);
 }

@@ -186,14 +186,16 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add("lstm_fwd", {"lstm_fwd", lstm_operands(), [](Builder& b, const V& a) {
                      return b.bind("lstm_fwd", {a[0], a[1], a[2], a[3], lstm_lengths(b)}, lstm_params(kLstm)); },
                    -0.5, 0.5, kLstmFwdUlps, kLstmBwdUlps});
+  // lstm_bwd reads the reserve of a training forward on the same operands, so the row runs
+  // both: operands dy, dh_n, dc_n, x, h0, c0, w.
   std::vector<AType> bwd_in = lstm_operands();
   std::vector<AType> fwd_out = primitive("lstm_fwd").shape({bwd_in[0], bwd_in[1], bwd_in[2], bwd_in[3],
                                                             AType{{kLstm.batch}, DType::i32}}, lstm_params(kLstm));
   bwd_in.insert(bwd_in.begin(), fwd_out.begin(), fwd_out.end());
   add("lstm_bwd", {"lstm_bwd", bwd_in, [](Builder& b, const V& a) {
-                     V in(a.begin(), a.end());
-                     in.push_back(lstm_lengths(b));
-                     return b.bind("lstm_bwd", in, lstm_params(kLstm)); },
+                     Params tp = lstm_params(kLstm, "HIGHEST", /*training=*/true);
+                     V f = b.bind("lstm_fwd", {a[3], a[4], a[5], a[6], lstm_lengths(b)}, tp);
+                     return b.bind("lstm_bwd", {a[0], a[1], a[2], a[3], a[4], a[5], a[6], lstm_lengths(b), f[0], f[3]}, tp); },
                    -0.5, 0.5, kLstmBwdUlps, 0});  // first-order only: no vjp to compare
   return r;
 }

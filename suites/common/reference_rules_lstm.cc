@@ -1,7 +1,10 @@
 // The reference's rows for the fused LSTM primitives (engine/prims/lstm.h operands): eval
 // calls ref::lstm_forward / ref::lstm_backward (f64, rounded once to the f32 outputs); the
 // tape records lstm_fwd as one node holding y, h_n, c_n flattened, whose backward is
-// ref::lstm_backward, then slices the three outputs out of it. lstm_bwd is first-order only,
+// ref::lstm_backward, then slices the three outputs out of it. The reference keeps no reserve:
+// a training-mode lstm_fwd gives zeros of the declared reserve type (its contents are opaque
+// and backend-specific), and its lstm_bwd ignores y and the reserve and computes its own
+// backward from x, h0, c0, w (re-running its naive forward). lstm_bwd is first-order only,
 // in the reference as in the engine (vjp_rules_indexing.cc): its tape node refuses a
 // cotangent instead of silently giving zero.
 #include "engine/core/error.h"
@@ -32,7 +35,7 @@ Array cotangent(const Array& like, std::vector<double> v) { return Array{like.sh
 ref::LstmOutputs forward(const Eqn& e, const std::vector<Array>& in) {
   return ref::lstm_forward(lstm_shape(e, 0), in[0].data, in[1].data, in[2].data, in[3].data, lengths(in[4]));
 }
-// in: dy, dh_n, dc_n, x, h0, c0, w, lens.
+// in: dy, dh_n, dc_n, x, h0, c0, w, lens (then y, reserve, unread).
 ref::LstmGrads backward(const ref::LstmShape& s, const std::vector<Array>& in) {
   return ref::lstm_backward(s, in[3].data, in[4].data, in[5].data, in[6].data, lengths(in[7]),
                             in[0].data, in[1].data, in[2].data);
@@ -40,10 +43,13 @@ ref::LstmGrads backward(const ref::LstmShape& s, const std::vector<Array>& in) {
 
 std::vector<Array> eval_fwd(const Eqn& e, const std::vector<Array>& in, const RefEvalContext&) {
   ref::LstmOutputs f = forward(e, in);
-  return {output(e, 0, f.y), output(e, 1, f.h_n), output(e, 2, f.c_n)};
+  std::vector<Array> r{output(e, 0, f.y), output(e, 1, f.h_n), output(e, 2, f.c_n)};
+  if (e.out.size() == 4)  // training mode: the reserve, zeros (see the top of this file)
+    r.push_back(output(e, 3, std::vector<double>(size_t(ref::shape_numel(e.out[3]->type.shape)), 0.0)));
+  return r;
 }
 std::vector<Array> eval_bwd(const Eqn& e, const std::vector<Array>& in, const RefEvalContext&) {
-  ref::LstmGrads g = backward(lstm_shape(e, 3), in);
+  ref::LstmGrads g = backward(lstm_shape(e, 3), in);  // lstm_config reads x..lens only
   return {output(e, 0, g.dx), output(e, 1, g.dh0), output(e, 2, g.dc0), output(e, 3, g.dw)};
 }
 
@@ -61,7 +67,8 @@ std::vector<Id> tape_fwd(const Eqn& e, const std::vector<Id>& in, const RefTapeC
   for (const Array& o : outs) packed.data.insert(packed.data.end(), o.data.begin(), o.data.end());
   packed.shape = {int64_t(packed.data.size())};
   Id all = t.custom(packed, in, [e, v, s = lstm_shape(e, 0)](const Array& ct) {
-    // ct holds dy, dh_n, dc_n back to back, in the order the outputs were packed.
+    // ct holds dy, dh_n, dc_n back to back, in the order the outputs were packed (then the
+    // reserve's, which the reserve-free reference ignores).
     size_t off = 0;
     std::vector<Array> cts;
     for (size_t k = 0; k < 3; ++k) {
