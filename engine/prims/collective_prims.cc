@@ -59,7 +59,9 @@ void reg(const std::string& name, ShapeRule shape, Impl impl) {
   p.name = name;
   p.shape = std::move(shape);
   p.cpu = impl;
+#if TANDEM_HAVE_CUDA
   p.cuda = std::move(impl);  // device-agnostic: the NamedAxis stages through its transport's device
+#endif
   register_primitive(std::move(p));
 }
 
