@@ -44,6 +44,15 @@ const std::vector<CollectiveProgram>& collective_programs() {
              for (int i = 0; i < n; ++i) shift.push_back({i, int((i + 1) % n)});
              return V{ppermute(x, kAxis, shift), ppermute(x * 2.0, kAxis, {{0, int(n - 1)}})};
            }),
+      // Operands the same for every example (unmapped): the axis rules' other branch (psum is
+      // n * c, all_gather broadcasts, ...).
+      make("unmapped_operands", [](int64_t n) { return Shape{n, 2 * n}; },
+           [](Builder& b, Value x, int64_t n) {
+             Value c = iota(b, DType::f32, {n, 2 * n}, 1) * 0.5 + 1.0;
+             return V{x + psum(c, kAxis), x * pmean(c, kAxis), x + pmax(c, kAxis) - pmin(c, kAxis),
+                      all_gather(c, kAxis, n, 1), all_to_all(c * 2.0, kAxis, n, 1, 0, true),
+                      psum_scatter(c, kAxis, n, 0), x + ppermute(c, kAxis, {{0, int(n - 1)}})};
+           }, false),  // pmax / pmin inside
       make("axis_index", [](int64_t) { return Shape{3}; },
            [](Builder& b, Value x, int64_t) {
              Value i = as_f32(axis_index(b, kAxis));
