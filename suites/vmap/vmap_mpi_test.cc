@@ -11,6 +11,7 @@
 #include "engine/comm/comm_axis.h"
 #include "engine/core/error.h"
 #include "engine/comm/mpi_test_world.h"
+#include "engine/comm/nccl_communicator.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vmap.h"
 #include "engine/prims/register_all.h"
@@ -25,14 +26,39 @@ using comm::mpi_test::ctx;
 
 Tensor inputs_of(int rank, int64_t n) { return seeded_uniform({n, 2, 3}, DType::f32, cat("vmap_mpi/", rank), -1, 1); }
 
-void check_batch(int64_t n) {
+// The rank axis on NCCL (device buffers), made once; unsupported (agreed on every rank)
+// without a CUDA+NCCL build or a GPU per rank: the test skips with that reason.
+comm::Collectives* nccl_collectives(std::string& why) {
+  static std::unique_ptr<comm::Communicator> nccl;
+  static std::unique_ptr<comm::Collectives> c;
+  static std::string unavailable;
+  if (!c && unavailable.empty()) {
+    try {
+      nccl = comm::make_nccl_communicator(comm::mpi_world());
+      c = std::make_unique<comm::Collectives>(*nccl);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::unsupported) throw;
+      unavailable = e.message();
+    }
+  }
+  why = unavailable;
+  return c.get();
+}
+
+void check_batch(int64_t n, Device dev = Device::cpu()) {
   register_all_primitives();
+  comm::Collectives* coll = &ctx();
+  if (dev.kind == DeviceKind::cuda) {
+    std::string why;
+    if (!(coll = nccl_collectives(why))) GTEST_SKIP() << why;
+  }
   const int ranks = comm::mpi_test::n(), me = comm::mpi_test::me();
   Program f = vmap_suite::two_axis_program("ranks", ranks, "batch", n);
   Program batched = vmap(f, {0}, {}, n, "batch");
-  Executor ex(Device::cpu());
-  ex.set_axis_env({{"ranks", comm::comm_axis(ctx(), "ranks")}});
+  Executor ex(dev);
+  ex.set_axis_env({{"ranks", comm::comm_axis(*coll, "ranks")}});
   std::vector<Tensor> got = ex.run(batched, {inputs_of(me, n)});
+  for (Tensor& t : got) t = t.to(Device::cpu());
 
   std::vector<std::vector<ref::Array>> members;  // member r * n + b: rank r's example b
   for (int r = 0; r < ranks; ++r)
@@ -56,6 +82,7 @@ void check_batch(int64_t n) {
 
 TEST(VmapCollectives, RankAxisBatchAxisAndBoth) { check_batch(3); }
 TEST(VmapCollectives, OneExamplePerRank) { check_batch(1); }
+TEST(VmapCollectives, RankAxisOnNccl) { check_batch(3, Device::cuda(0)); }
 
 // A collective naming an axis nobody binds is the same bad-input error on every rank.
 TEST(VmapCollectives, UnboundAxisIsBadInput) {
