@@ -56,6 +56,7 @@ enum Trait : unsigned {
   kControlFlow = 1u << 6,        // runs a sub-program param (scan, checkpoint)
   kFused = 1u << 7,              // a whole layer as one op (lstm_fwd / lstm_bwd)
   kAnnotation = 1u << 8,         // identity on values, a marker for passes (checkpoint_name)
+  kCollective = 1u << 9,         // runs over named axes (param axis_name): psum … axis_index
 };
 
 struct Primitive {

@@ -120,7 +120,7 @@ BatchedProgram batch_program(const Program& p, const std::vector<BatchAxis>& in_
     std::vector<Value> outs;
     std::vector<BatchAxis> out_axes;
     const std::string& axis = vmap_axis_name();
-    if (!axis.empty() && e.params.has("axis_name") && names_axis(e.params.get_string("axis_name", ""), axis)) {
+    if (!axis.empty() && e.prim->has(kCollective) && names_axis(e.params.get_string("axis_name", ""), axis)) {
       if (!e.prim->axis_batch)
         throw_unsupported(cat(what, ": ", e.prim->name, " names the vmapped axis '", axis, "' but has no axis rule"),
                           "add one in engine/prims/collective_prims_rules.cc");

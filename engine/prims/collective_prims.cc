@@ -57,6 +57,7 @@ int64_t group_size(const Params& p, const std::string& op) {
 void reg(const std::string& name, ShapeRule shape, Impl impl) {
   Primitive p;
   p.name = name;
+  p.traits = kCollective;
   p.shape = std::move(shape);
   p.cpu = impl;
 #if TANDEM_HAVE_CUDA

@@ -120,14 +120,6 @@ ReferenceRule collective_rule() {
   return r;
 }
 
-const char* const kCollectives[] = {"psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "all_to_all",
-                                    "ppermute", "axis_index"};
-bool is_collective(const Eqn& e) {
-  for (const char* n : kCollectives)
-    if (e.prim->name == n) return true;
-  return false;
-}
-
 }  // namespace
 
 int RefMesh::members() const {
@@ -137,7 +129,8 @@ int RefMesh::members() const {
 }
 
 void add_collective_reference_rules(std::map<std::string, ReferenceRule>& t) {
-  for (const char* n : kCollectives) t[n] = collective_rule();
+  for (const std::string& n : primitive_names())
+    if (primitive(n).has(kCollective)) t[n] = collective_rule();
 }
 
 std::vector<std::vector<Array>> reference_eval_mesh(const Program& prog, const std::vector<std::vector<Array>>& inputs,
@@ -158,7 +151,7 @@ std::vector<std::vector<Array>> reference_eval_mesh(const Program& prog, const s
         std::vector<std::vector<Array>> per(n), res;
         for (size_t m = 0; m < n; ++m)
           for (const Members& a : args) per[m].push_back(a[m]);
-        if (is_collective(e)) {
+        if (e.prim->has(kCollective)) {
           res = mesh_rule(e, per, mesh);
         } else {
           for (size_t m = 0; m < n; ++m) res.push_back(reference_rule(e.prim->name).eval(e, per[m], ctx));
