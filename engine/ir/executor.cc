@@ -62,8 +62,10 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
   EvalContext ctx{device_, [this](const Program& p, const std::vector<Tensor>& in) {
                     Executor sub(device_);
                     sub.on_eqn_ = on_eqn_;
+                    sub.axes_ = axes_;
                     return sub.run(p, in);
-                  }};
+                  },
+                  &axes_};
   if (timing_) timings_.clear();
   std::unique_ptr<EqnClock> clock = timing_ ? make_eqn_clock(device_) : nullptr;
   for (size_t e = 0; e < prog.eqns.size(); ++e) {

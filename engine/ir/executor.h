@@ -27,6 +27,10 @@ class Executor {
   // Called before every equation runs, in sub-programs (scan, checkpoint bodies) too: a
   // count of what really executes (the remat tests compare it with the recompute counts).
   void set_on_eqn(std::function<void(const Eqn&)> f) { on_eqn_ = std::move(f); }
+  // The named axes the program's collectives run over (engine/core/axis_env.h); sub-programs
+  // see the same. Unbound names are bad input when a collective runs.
+  void set_axis_env(AxisEnv axes) { axes_ = std::move(axes); }
+  const AxisEnv& axis_env() const { return axes_; }
   const std::vector<EqnTiming>& timings() const { return timings_; }
   Device device() const { return device_; }
 
@@ -35,6 +39,7 @@ class Executor {
   bool timing_ = false;
   std::vector<EqnTiming> timings_;
   std::function<void(const Eqn&)> on_eqn_;
+  AxisEnv axes_;
 };
 
 }  // namespace tandem

@@ -1,10 +1,11 @@
 // Executor: results, freeing after last use (peak bytes), scan forward and reverse, and
-// "unsupported" for a backend without an impl.
+// "unsupported" for a backend without an impl, collectives over the axis environment.
 #include <gtest/gtest.h>
 
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
+#include "engine/prims/collective_prims.h"
 
 namespace tandem {
 namespace {
@@ -79,6 +80,26 @@ TEST(Executor, ScanWithConstsAndZeroLength) {
                                 Tensor::zeros({0, 2}, DType::f32)});
   EXPECT_EQ(out[0].to_f64(), (std::vector<double>{1, 2}));
   EXPECT_EQ(out[1].shape(), (Shape{0, 2}));
+}
+
+// Collectives look their axis up in the executor's axis environment: unbound is bad input
+// naming the axis, with a hint; bound (here a world of one member) they run over it.
+TEST(Executor, CollectivesRunOverTheAxisEnvironment) {
+  Builder b;
+  Value x = b.input({3}, DType::f32);
+  Program p = b.build({psum(x, "i") + convert_element_type(axis_index(b, "i"), DType::f32)});
+  Tensor in = Tensor::from_f64({1, 2, 3}, {3}, DType::f32);
+  try {
+    Executor().run(p, {in});
+    FAIL() << "expected bad input";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+    EXPECT_NE(std::string(e.what()).find("axis 'i': the axis is not bound"), std::string::npos) << e.what();
+    EXPECT_FALSE(e.hint().empty());
+  }
+  Executor ex;
+  ex.set_axis_env({{"i", single_member_axis("i")}});
+  EXPECT_EQ(ex.run(p, {in})[0].to_f64(), (std::vector<double>{1, 2, 3}));
 }
 
 TEST(Executor, UnsupportedBackendIsReported) {

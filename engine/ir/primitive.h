@@ -6,18 +6,22 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/axis_env.h"
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
 
 namespace tandem {
 
-class Value;  // builder handle (engine/ir/builder.h)
+class Value;    // builder handle (engine/ir/builder.h)
+class Builder;
 
-// What an impl may need beyond its operands: the device, and a way to run a sub-program
-// (scan, checkpoint) on the same backend.
+// What an impl may need beyond its operands: the device, a way to run a sub-program
+// (scan, checkpoint) on the same backend, and the named axes collectives run over (null:
+// none bound; engine/core/axis_env.h).
 struct EvalContext {
   Device device;
   std::function<std::vector<Tensor>(const Program&, const std::vector<Tensor>&)> run_program;
+  const AxisEnv* axes = nullptr;
 };
 
 using ShapeRule = std::function<std::vector<AType>(const std::vector<AType>&, const Params&)>;
@@ -33,6 +37,12 @@ using VjpRule = std::function<std::vector<std::optional<Value>>(const VjpArgs&, 
 using BatchRule = std::function<std::pair<std::vector<Value>, std::vector<std::optional<int>>>(
     const std::vector<Value>& in, const std::vector<std::optional<int>>& in_axes,
     const Params&)>;
+// Batching of a collective over the vmapped axis itself (JAX's fancy_primitive_batchers with
+// axis_data): called instead of `batch` when the equation's axis_name names the vmapped
+// axis (axis_name, axis_size), even when no operand is mapped (axis_index has none).
+using AxisBatchRule = std::function<std::pair<std::vector<Value>, std::vector<std::optional<int>>>(
+    Builder& b, const std::vector<Value>& in, const std::vector<std::optional<int>>& in_axes, const Params&,
+    const std::string& axis_name, int64_t axis_size)>;
 
 // What kind of operation a primitive is, set by its family file at registration, so passes
 // and tests ask the primitive instead of keeping their own lists of names.
@@ -46,6 +56,7 @@ enum Trait : unsigned {
   kControlFlow = 1u << 6,        // runs a sub-program param (scan, checkpoint)
   kFused = 1u << 7,              // a whole layer as one op (lstm_fwd / lstm_bwd)
   kAnnotation = 1u << 8,         // identity on values, a marker for passes (checkpoint_name)
+  kCollective = 1u << 9,         // runs over named axes (param axis_name): psum … axis_index
 };
 
 struct Primitive {
@@ -60,6 +71,7 @@ struct Primitive {
   // its reserve becomes a residual); it may add outputs after the primal's.
   std::function<Params(const Params&)> vjp_forward_params;
   BatchRule batch;
+  AxisBatchRule axis_batch;  // collectives only (engine/prims/collective_prims_rules.cc)
   const Impl& impl(DeviceKind k) const { return k == DeviceKind::cpu ? cpu : cuda; }
 };
 

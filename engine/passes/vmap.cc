@@ -51,6 +51,7 @@ Program vmap(const Program& p, std::vector<VmapAxis> in_axes, std::vector<VmapAx
     dests.push_back(out_axes[j] ? OutDest::at_axis(checked_axis(*out_axes[j], p.out_vars[j].type().rank() + 1,
                                                                 cat("out_axes[", j, "]"), label))
                                 : OutDest::not_mapped());
+  VmapAxisNameScope scope(axis_name);  // collectives naming it become array ops
   Program out = batch_program(p, ins, dests, axis_size, label.c_str()).program;
   typecheck_after_pass(out, "vmap");
   return out;

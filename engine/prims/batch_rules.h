@@ -37,6 +37,24 @@ struct BatchedProgram {
 BatchedProgram batch_program(const Program& p, const std::vector<BatchAxis>& in_axes,
                              const std::vector<OutDest>& dests, int64_t size, const char* what);
 
+// The name of the axis being vmapped ("" when unnamed), set by the vmap pass for one walk;
+// the nested walks of scan / checkpoint bodies batch the same axis and see the same name.
+// An equation whose axis_name param names it is batched by its primitive's axis rule
+// (Primitive::axis_batch). A scoped thread-local, not a global: vmap of vmap restores it.
+class VmapAxisNameScope {
+ public:
+  explicit VmapAxisNameScope(std::string name);
+  ~VmapAxisNameScope();
+  VmapAxisNameScope(const VmapAxisNameScope&) = delete;
+  VmapAxisNameScope& operator=(const VmapAxisNameScope&) = delete;
+
+ private:
+  std::string prev_;
+};
+const std::string& vmap_axis_name();
+// Whether a ','-joined axis_name param lists `name`.
+bool names_axis(const std::string& joined, const std::string& name);
+
 // ---- helpers for rules ---------------------------------------------------------------
 // The mapped axis size: the first mapped operand's extent on its batch axis.
 int64_t batch_size_of(const std::vector<Value>& in, const std::vector<BatchAxis>& axes);

@@ -9,6 +9,21 @@
 #include "engine/prims/batch_rules.h"
 
 namespace tandem {
+namespace {
+thread_local std::string current_axis_name;
+}  // namespace
+
+VmapAxisNameScope::VmapAxisNameScope(std::string name) : prev_(std::move(current_axis_name)) {
+  current_axis_name = std::move(name);
+}
+VmapAxisNameScope::~VmapAxisNameScope() { current_axis_name = std::move(prev_); }
+const std::string& vmap_axis_name() { return current_axis_name; }
+
+bool names_axis(const std::string& joined, const std::string& name) {
+  for (const std::string& n : split_axis_names(joined))
+    if (n == name) return true;
+  return false;
+}
 
 int64_t batch_size_of(const std::vector<Value>& in, const std::vector<BatchAxis>& axes) {
   for (size_t i = 0; i < in.size(); ++i)
@@ -104,7 +119,15 @@ BatchedProgram batch_program(const Program& p, const std::vector<BatchAxis>& in_
     }
     std::vector<Value> outs;
     std::vector<BatchAxis> out_axes;
-    if (!any) {
+    const std::string& axis = vmap_axis_name();
+    if (!axis.empty() && e.prim->has(kCollective) && names_axis(e.params.get_string("axis_name", ""), axis)) {
+      if (!e.prim->axis_batch)
+        throw_unsupported(cat(what, ": ", e.prim->name, " names the vmapped axis '", axis, "' but has no axis rule"),
+                          "add one in engine/prims/collective_prims_rules.cc");
+      std::tie(outs, out_axes) = e.prim->axis_batch(b, args, axes, e.params, axis, size);
+      TANDEM_CHECK(outs.size() == e.out.size() && out_axes.size() == outs.size(), e.prim->name,
+                   " axis rule returned ", outs.size(), " outputs for ", e.out.size());
+    } else if (!any) {
       outs = b.bind(e.prim->name, args, e.params);
       out_axes.assign(outs.size(), std::nullopt);
     } else {

@@ -15,8 +15,10 @@ void register_all_primitives() {
     register_scan_primitive();
     register_lstm_primitives();
     register_checkpoint_primitives();
+    register_collective_primitives();
     register_vjp_rules();
     register_batch_rules();
+    register_collective_rules();
     register_cuda_impls();
   });
 }

@@ -11,6 +11,8 @@ void register_dot_general_primitive();
 void register_scan_primitive();
 void register_lstm_primitives();
 void register_checkpoint_primitives();  // checkpoint.cc
+void register_collective_primitives();  // collective_prims.cc
+void register_collective_rules();       // collective_prims_rules.cc: VJP, batch and axis rules
 void register_vjp_rules();               // vjp_rules*.cc: after every family
 void register_batch_rules();             // batch_rules*.cc: after every family
 // Backends add their impls to the registered primitives (no-op when not built).

@@ -77,6 +77,20 @@ TEST(PrimitiveCoverage, BatchRulesOnceVmapExists) {
   else EXPECT_TRUE(without.empty()) << "no batch rule for: " << ::testing::PrintToString(without);
 }
 
+// Collectives (Trait kCollective) also need an axis rule: the vmap of a collective over the
+// vmapped axis itself (Primitive::axis_batch, engine/prims/collective_prims_axis_rules.cc).
+TEST(PrimitiveCoverage, EveryCollectiveHasAnAxisRule) {
+  std::vector<std::string> collectives, without;
+  for (const std::string& name : primitive_names()) {
+    const Primitive& p = primitive(name);
+    if (!p.has(kCollective)) continue;
+    collectives.push_back(name);
+    if (!p.axis_batch) without.push_back(name);
+  }
+  EXPECT_FALSE(collectives.empty()) << "no primitive has Trait kCollective";
+  EXPECT_TRUE(without.empty()) << "no axis rule for: " << ::testing::PrintToString(without);
+}
+
 TEST(PrimitiveCoverage, NoStaleNames) {
   std::vector<std::string> names = primitive_names();
   std::set<std::string> registered(names.begin(), names.end());

@@ -20,6 +20,9 @@ struct Row {
   // The engine's vjp against the reference's tape, in units of roundoff of the input dtype,
   // when every input is f64 or every input is f32 and every output is floating; 0: skip.
   double grad_ulps = 64;
+  // Named axes bound as worlds of one member on both sides (collective rows; the multi-member
+  // checks are suites/vmap's, against the mesh reference).
+  std::vector<std::string> axes = {};
 };
 
 const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();

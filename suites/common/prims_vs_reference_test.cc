@@ -13,6 +13,7 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
+#include "engine/prims/collective_prims.h"
 #include "engine/prims/lstm.h"
 #include "suites/common/error_spec.h"
 #include "suites/common/harness.h"
@@ -53,8 +54,12 @@ bool run_row(const Row& row, Device device) {
   }
   std::vector<Tensor> dev_in;
   for (const Tensor& t : in) dev_in.push_back(t.to(device));
-  auto got = Executor(device).run(p, dev_in);
-  auto want = reference_eval(p, ref_in);
+  Executor ex(device);
+  AxisEnv axes;
+  for (const std::string& a : row.axes) axes[a] = single_member_axis(a);
+  ex.set_axis_env(axes);
+  auto got = ex.run(p, dev_in);
+  auto want = reference_eval(p, ref_in, row.axes);
   EXPECT_EQ(got.size(), want.size());
   if (got.size() != want.size()) return false;
   for (size_t i = 0; i < got.size(); ++i) {
@@ -99,6 +104,26 @@ std::vector<AType> lstm_operands() {
 const double kLstmFwdUlps =
     4.0 * double(std::max(kLstm.input, kLstm.dirs() * kLstm.hidden) + kLstm.hidden + 2) * double(kLstm.seq * kLstm.layers);
 const double kLstmBwdUlps = 2 * kLstmFwdUlps * double(kLstm.batch * kLstm.seq);
+
+// Collectives over axis "i" bound as a world of one member on both sides; the multi-member
+// checks are suites/vmap's (virtual ranks and mpirun) against the mesh reference. The
+// reference tape has no collective rules (one process), so no gradients here.
+template <class Add>
+void add_collective_rows(Add& add) {
+  AType t{{1, 3}, DType::f32};
+  auto row = [&add, t](const std::string& prim, std::function<Value(Builder&, Value)> f) {
+    add(prim, Row{"axis_of_one/" + prim, {t}, [f](Builder& b, const V& a) { return V{f(b, a[0])}; }, -2, 2, 0, 0, {"i"}});
+  };
+  row("psum", [](Builder&, Value x) { return psum(x, "i"); });
+  row("pmean", [](Builder&, Value x) { return pmean(x, "i"); });
+  row("pmax", [](Builder&, Value x) { return pmax(x, "i"); });
+  row("pmin", [](Builder&, Value x) { return pmin(x, "i"); });
+  row("all_gather", [](Builder&, Value x) { return all_gather(x, "i", 1, -1); });
+  row("psum_scatter", [](Builder&, Value x) { return psum_scatter(x, "i", 1, 0); });
+  row("all_to_all", [](Builder&, Value x) { return all_to_all(x, "i", 1, 0, 1); });
+  row("ppermute", [](Builder&, Value x) { return ppermute(x, "i", {{0, 0}}); });
+  row("axis_index", [](Builder& b, Value x) { return x + convert_element_type(axis_index(b, "i"), DType::f32); });
+}
 
 std::map<std::string, std::vector<Row>> build_rows() {
   std::map<std::string, std::vector<Row>> r;
@@ -183,6 +208,7 @@ std::map<std::string, std::vector<Row>> build_rows() {
       add("scan", {cat("scan/reverse:", reverse, "/", dtype_name(t)), {v3, v3, s, AType{{5, 3}, t}},
                    [body, reverse](Builder&, const V& a) { return scan(body, {a[0]}, {a[1], a[2]}, {a[3]}, 5, reverse); }});
     }
+  add_collective_rows(add);
   add("lstm_fwd", {"lstm_fwd", lstm_operands(), [](Builder& b, const V& a) {
                      return b.bind("lstm_fwd", {a[0], a[1], a[2], a[3], lstm_lengths(b)}, lstm_params(kLstm)); },
                    -0.5, 0.5, kLstmFwdUlps, kLstmBwdUlps});

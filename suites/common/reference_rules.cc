@@ -136,6 +136,7 @@ std::map<std::string, ReferenceRule> build_table() {
   t["scan"] = scan_reference_rule();
   t["lstm_fwd"] = lstm_fwd_reference_rule();
   t["lstm_bwd"] = lstm_bwd_reference_rule();
+  add_collective_reference_rules(t);
   // Unary and binary elementwise primitives: the reference op of the same name.
   for (const std::string& name : primitive_names()) {
     const Primitive& p = primitive(name);

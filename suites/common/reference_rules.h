@@ -23,8 +23,11 @@ namespace tandem {
 
 // What a rule may need beyond its operands: a way to run a sub-program (scan, checkpoint)
 // with the same interpreter, and for tape rules the tape.
+// one_member_axes: named axes bound as worlds of one member, for collectives evaluated in
+// one process (the mesh interpreter, reference_collectives.h, evaluates every member).
 struct RefEvalContext {
   std::function<std::vector<ref::Array>(const Program&, const std::vector<ref::Array>&)> run_program;
+  std::vector<std::string> one_member_axes;
 };
 struct RefTapeContext {
   ref::Tape& tape;
@@ -50,6 +53,8 @@ const ReferenceRule& reference_rule(const std::string& primitive);
 ReferenceRule scan_reference_rule();
 ReferenceRule lstm_fwd_reference_rule();
 ReferenceRule lstm_bwd_reference_rule();
+// The collectives' rows (reference_rules_collectives.cc).
+void add_collective_reference_rules(std::map<std::string, ReferenceRule>& table);
 
 // The loop both interpreters share (as engine/ir/executor.cc's): binds the inputs, runs each
 // equation through `step(eqn, operands) -> outputs`, returns the program's outputs.

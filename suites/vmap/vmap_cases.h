@@ -20,5 +20,8 @@ Case refusal_case(const std::string& what, std::function<void()> bad, const std:
 // Ragged batch axes (vmap_ragged_cases.cc): elementwise + segment_sum/max + pad_to_max,
 // ragged dot, the LSTM over ragged sequences, each against a loop over the items.
 void add_ragged_cases(Registry& r);
+// Collectives naming the vmapped axis against the mesh reference, one virtual rank per
+// example (vmap_collective_cases.cc).
+void add_collective_cases(Registry& r);
 
 }  // namespace tandem::vmap_suite

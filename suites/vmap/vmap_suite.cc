@@ -1,7 +1,7 @@
 // The vmap suite (issue 15): every program of vmap_programs.h under every axis configuration
 // (leading, last, middle, negative, not-mapped mixes) at sizes 1 and odd in quick, large in
 // nightly; per-example gradients (vmap of the joint vjp); the bad axes vmap must refuse;
-// and ragged batches against a loop over their items.
+// ragged batches against a loop over their items; and collectives over the vmapped axis.
 #include "engine/ir/builder.h"
 #include "suites/vmap/vmap_cases.h"
 
@@ -41,6 +41,7 @@ void register_vmap_suite(Registry& r) {
   r.add(batch_case("attention", "middle", 1024, false, "nightly"));
   add_refusals(r);
   add_ragged_cases(r);
+  add_collective_cases(r);
 }
 
 }  // namespace tandem
