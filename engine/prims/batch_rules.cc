@@ -85,7 +85,10 @@ void reducer(const char* name) {
     }
     Params q = p;
     q.set("axes", shifted);
-    const int out_bd = fault_on(Fault::vmap_reducer_axis_unshifted) ? bd : bd - before;  // fault: not shifted
+    // Fault: the batch axis is reported unshifted by the reduced axes before it (when that
+    // is still an axis of the result: out of range, batch_program has no check and crashes).
+    const bool unshifted = fault_on(Fault::vmap_reducer_axis_unshifted) && bd < in[0].rank() - int(shifted.size());
+    const int out_bd = unshifted ? bd : bd - before;
     return Result{{in[0].builder()->bind1(n, in, q)}, {out_bd}};
   });
 }
