@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -81,9 +80,10 @@ std::string verdict_of(const ChildResult& r) {
 // One child run as JSON: verdict, exit, seconds, the failed cases and the log.
 nlohmann::json run_one(const std::string& suite, const std::string& fault, const FaultsArgs& a) {
   const std::string dir = cat(a.out, "/runs/", fault.empty() ? "clean" : fault, "/", suite);
-  if (std::system(("mkdir -p '" + dir + "'").c_str()) != 0)
-    throw Error(ErrorKind::internal, "cannot create " + dir, "check --out is writable");
-  std::remove((dir + "/records.json").c_str());
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(ErrorKind::internal, "cannot create " + dir + ": " + ec.message(), "check --out is writable");
+  std::filesystem::remove(dir + "/records.json", ec);  // a stale one would name old failures
   ChildResult r = run_child(child_argv(suite, fault, dir, a), dir + "/log.txt", a.timeout_s);
   std::vector<std::string> failed = failed_cases(dir);
   nlohmann::json j = {{"verdict", verdict_of(r)}, {"exit_code", r.exit_code}, {"seconds", r.seconds},
