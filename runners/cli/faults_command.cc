@@ -23,6 +23,7 @@
 #include "runners/cli/faults_child.h"
 #include "runners/cli/option_checks.h"
 #include "suites/common/atomic_file.h"
+#include "suites/common/case.h"
 #include "suites/common/context.h"
 
 namespace tandem {
@@ -137,6 +138,13 @@ int run_faults(const FaultsArgs& a) {
   suites.erase(std::remove_if(suites.begin(), suites.end(), [&](const std::string& s) { return !needed.count(s); }),
                suites.end());
 
+  for (const std::string& s : suites) {
+    bool built = false;
+    for (const Case& c : registry().cases()) built = built || c.suite == s;
+    if (!built)
+      throw_bad_input(cat("suite ", s, " has no cases in this build (collectives needs MPI)"),
+                      "select the faults of the built suites with --fault (`tandem faults --list`)");
+  }
   nlohmann::json doc = run_context();
   doc["profile"] = "quick";
   doc["suites_mode"] = a.suites;

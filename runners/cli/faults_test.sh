@@ -7,6 +7,8 @@
 set -uo pipefail
 tandem=$1
 subset=${2:-'^(dot_x3_single_pass|lstm_gates_f_g_swapped|coll_pmean_divides_by_world|remat_policy_saves_everything|hoist_drops_final_scaling|vmap_ragged_offset_off_by_one)$'}
+# Without MPI the collectives suite is not built: its fault leaves the subset.
+"$tandem" list --suite collectives >/dev/null 2>&1 || subset=${subset/|coll_pmean_divides_by_world/}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
