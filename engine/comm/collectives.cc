@@ -13,6 +13,7 @@
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 
 namespace tandem::comm::detail {
 
@@ -74,6 +75,14 @@ Shape shape_or(const Shape& fallback, const std::function<Shape()>& f) {
   }
 }
 
+// Fault coll_all_gather_rank_reversed: the G member blocks of a host buffer in reverse order.
+void reverse_blocks(const Tensor& t, int64_t G) {
+  if (t.device().kind != DeviceKind::cpu || G < 2) return;
+  char* p = static_cast<char*>(t.raw());
+  const size_t block = t.nbytes() / size_t(G);
+  for (int64_t i = 0; i < G / 2; ++i) std::swap_ranges(p + i * block, p + (i + 1) * block, p + (G - 1 - i) * block);
+}
+
 }  // namespace tandem::comm::detail
 
 namespace tandem::comm {
@@ -89,6 +98,7 @@ Communicator& Collectives::group(const Groups& groups) {
   for (size_t i = 0; i < groups.size(); ++i)
     for (size_t j = 0; j < groups[i].size(); ++j)
       if (groups[i][j] == world_.rank()) color = int(i), key = int(j);
+  if (fault_on(Fault::coll_group_order_ignored)) key = world_.rank();  // fault: listed order lost
   return *(groups_[groups] = world_.split(color, key));
 }
 
@@ -130,7 +140,7 @@ Tensor pmean(Collectives& c, const Tensor& x, const Groups& g) {
   // v / n: integers convert the sum to f32 and divide in f32. Summing in f32 instead loses
   // integers above 2^24. n is this member's own group size (docs/COLLECTIVES.md).
   Tensor s = psum(c, x, g);
-  const double n = double(c.group(g).size());
+  const double n = double(fault_on(Fault::coll_pmean_divides_by_world) ? c.world().size() : c.group(g).size());  // fault
   const DType out_t = is_floating(x.dtype()) ? x.dtype() : DType::f32;
   std::vector<double> v = s.to_f64();
   for (double& e : v) e = out_t == DType::f64 ? e / n : double(float(e) / float(n));
@@ -140,7 +150,8 @@ Tensor pmean(Collectives& c, const Tensor& x, const Groups& g) {
 Tensor axis_index(Collectives& c, const Groups& g) {
   Tensor dummy = Tensor::zeros({}, DType::i32);
   prepare(c, "axis_index", c.validate ? sig("axis_index", dummy, "", g) : std::string(), g, false, [](int) {});
-  return Tensor::from_f64({double(c.axis_index(g))}, {}, DType::i32);
+  const int index = fault_on(Fault::coll_axis_index_ignores_groups) ? c.world().rank() : c.axis_index(g);  // fault
+  return Tensor::from_f64({double(index)}, {}, DType::i32);
 }
 
 namespace {
@@ -173,10 +184,16 @@ void all_gather_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t
   const int a = normalize_axis(axis, x.rank() + (tiled ? 0 : 1), "all_gather axis");
   const int64_t pre = prod(x.shape(), 0, size_t(a)), G = gc.size();
   WatchScope w(c.watchdog, what("all_gather", x, g));
-  if (pre == 1) return gc.all_gather(x.raw(), out.raw(), x.numel(), x.dtype());
+  const bool reversed = fault_on(Fault::coll_all_gather_rank_reversed);  // fault: members reversed
+  if (pre == 1) {
+    gc.all_gather(x.raw(), out.raw(), x.numel(), x.dtype());
+    if (reversed) reverse_blocks(out, G);
+    return;
+  }
   require_host(x, "all_gather");
   Tensor buf = Tensor::empty({G, x.numel()}, x.dtype());  // [G, pre, inner] → out [pre, G, inner]
   gc.all_gather(x.raw(), buf.raw(), x.numel(), x.dtype());
+  if (reversed) reverse_blocks(buf, G);
   swap01(buf.raw(), out.raw(), G, pre, int64_t(x.nbytes()) / pre);
 }
 

@@ -6,6 +6,7 @@
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 
 namespace tandem::comm {
 using namespace detail;
@@ -77,9 +78,13 @@ void ppermute_into(Collectives& c, const Tensor& x, const Tensor& out, const std
     check_out(out, x.shape(), x.dtype(), "ppermute");
     if (x.raw() == out.raw()) throw_bad_input("ppermute cannot run in place", "pass a separate output tensor");
   });
+  // Fault: one pair routed to a wrong rank (the first two destinations exchanged, alike on
+  // every rank, so the transfers still match).
+  std::vector<std::pair<int, int>> routed = perm;
+  if (fault_on(Fault::coll_ppermute_one_wrong_rank) && perm.size() >= 2) std::swap(routed[0].second, routed[1].second);
   int dst = -1, src = -1;
   bool host_copy = int(perm.size()) < w.size();  // some rank is no destination: zeros
-  for (auto [s, d] : perm) {
+  for (auto [s, d] : routed) {
     if (s == w.rank()) dst = d;
     if (d == w.rank()) src = s;
     host_copy = host_copy || s == d;

@@ -18,6 +18,7 @@
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 
 namespace tandem::comm {
 using namespace detail;
@@ -109,7 +110,9 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
   thread_local std::vector<int64_t> meta_out, meta_in, sc, sd, rc, rd;
   meta_out.resize(2 * K);
   meta_in.resize(2 * K);
-  for (size_t k = 0; k < K; ++k) meta_out[2 * k] = o.send_sizes[k], meta_out[2 * k + 1] = o.output_offsets[k];
+  const int64_t early = fault_on(Fault::coll_ragged_output_offset_off_by_one) ? 1 : 0;  // fault: one row early
+  for (size_t k = 0; k < K; ++k)
+    meta_out[2 * k] = o.send_sizes[k], meta_out[2 * k + 1] = std::max<int64_t>(0, o.output_offsets[k] - early);
   gc.host_all_to_all(meta_out.data(), meta_in.data(), int64_t(2 * per * sizeof(int64_t)));
   auto rows_in = [&](int s, int64_t l) { return meta_in[size_t(2 * (s * per + l))]; };
   auto offset_in = [&](int s, int64_t l) { return meta_in[size_t(2 * (s * per + l) + 1)]; };

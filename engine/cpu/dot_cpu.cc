@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/cpu/dispatch.h"
 #include "engine/cpu/strided_copy.h"
 
@@ -81,9 +82,11 @@ MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_
 
 void sgemm_batched(const MatOperand<float>& a, const MatOperand<float>& b, float* c,
                    const DotPlan& p, float beta) {
+  // Fault: a vector kernel whose tail loop is missing drops the last term of an odd K.
+  const int64_t k = fault_on(Fault::dot_odd_k_drops_last_term) && p.k % 2 ? p.k - 1 : p.k;
   for (int64_t i = 0; i < p.batch; ++i)
     cblas_sgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans,
-                b.trans ? CblasTrans : CblasNoTrans, int(p.m), int(p.n), int(p.k), 1.0f,
+                b.trans ? CblasTrans : CblasNoTrans, int(p.m), int(p.n), int(k), 1.0f,
                 a.data + i * a.batch_stride(), int(std::max<int64_t>(1, a.ld())),
                 b.data + i * b.batch_stride(), int(std::max<int64_t>(1, b.ld())), beta,
                 c + i * p.m * p.n, int(std::max<int64_t>(1, p.n)));
@@ -143,6 +146,12 @@ Tensor integer_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DType
 }
 
 Tensor cast_result(const Tensor& acc, DType out_dtype) {
+  if (fault_on(Fault::dot_nan_replaced_by_zero))  // fault: an epilogue that zeroes the first NaN
+    for (int64_t i = 0, n = acc.numel(); i < n; ++i)
+      if (std::isnan(load_as_f64(acc.raw(), acc.dtype(), i))) {
+        store_from_f64(acc.raw(), acc.dtype(), i, 0.0);
+        break;
+      }
   if (acc.dtype() == out_dtype) return acc;
   Tensor out = Tensor::empty(acc.shape(), out_dtype);
   for (int64_t i = 0, n = acc.numel(); i < n; ++i)
@@ -236,24 +245,36 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAl
     // meets a zero lo in a cross term (Inf·0 = NaN) and must not poison the result, while a
     // real NaN or Inf still arrives through hi·hi (the guard XLA's and Triton's splits use).
     auto products = split_products(info.parts, info.products);
+    // Faults: X3 as a single hi*hi pass; X6 with only X3's three products.
+    if (info.products == 3 && fault_on(Fault::dot_x3_single_pass)) {
+      products = {{0, 0}};
+      std::fill(c, c + acc.numel(), 0.0f);
+    }
+    if (info.products == 6 && fault_on(Fault::dot_x6_as_x3)) products = {{1, 0}, {0, 1}, {0, 0}};
     float beta = 0.0f;
     for (size_t t = 0; t + 1 < products.size(); ++t) {
       sgemm_batched(al[size_t(products[t].first)], br[size_t(products[t].second)], c, p, beta);
       beta = 1.0f;
     }
-    for (int64_t i = 0, n = acc.numel(); i < n; ++i)
-      if (std::isnan(c[i])) c[i] = 0.0f;
+    for (int64_t i = 0, n = acc.numel(); i < n && !fault_on(Fault::dot_split_nan_guard_dropped); ++i)
+      if (std::isnan(c[i])) c[i] = 0.0f;  // (fault: the guard is skipped)
     sgemm_batched(al[0], br[0], c, p, 1.0f);
     return cast_result(acc, out_dtype);
   }
   float (*round_in)(float) = nullptr;
   if (info.tf32_inputs) round_in = round_to_tf32;
   else if (info.storage == DType::bf16) round_in = round_to_bf16;
+  // Faults: the input conversion truncates (drops the low bits) instead of rounding.
+  if (round_in == round_to_tf32 && fault_on(Fault::dot_tf32_truncate)) round_in = [](float v) { return truncate_bits(v, 13); };
+  if (round_in == round_to_bf16 && fault_on(Fault::dot_bf16_truncate)) round_in = [](float v) { return truncate_bits(v, 16); };
   else if (info.storage == DType::f16) round_in = round_to_f16;
   bool plain = round_in == nullptr;
   auto [a, b] = mats(float{}, plain, [&](float v) { return plain ? v : round_in(v); }, hl, hr);
   if (info.accumulation == DType::f32) sgemm_batched(a, b, c, p, 0.0f);
-  else narrow_accumulate(a, b, c, p, info.accumulation == DType::f16 ? round_to_f16 : round_to_bf16);
+  // Fault: the F16 accumulator is rounded as bf16 (the wrong narrow type).
+  else if (info.accumulation == DType::f16 && !fault_on(Fault::dot_f16_accumulator_as_bf16))
+    narrow_accumulate(a, b, c, p, round_to_f16);
+  else narrow_accumulate(a, b, c, p, round_to_bf16);
   return cast_result(acc, out_dtype);
 }
 

@@ -4,6 +4,7 @@
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/vector_clones.h"
 #include "engine/cpu/lstm_gates.h"
+#include "engine/core/faults.h"
 
 #include <cblas.h>
 
@@ -150,6 +151,18 @@ void step_product(bool whole_batch_is_one_row, bool tb, int64_t M, int64_t N, in
 
 inline int64_t time_of(int64_t s, int64_t len, int64_t dir) { return dir == 0 ? s : len - 1 - s; }
 
+// Fault lstm_gates_f_g_swapped: the weights as if read in another framework's gate order
+// (rows of gates f and g exchanged in every matrix and bias).
+std::vector<float> swap_gates_f_g(const LstmConfig& c, const LstmWeightLayout& lay, const float* w) {
+  std::vector<float> s(w, w + lay.total);
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p)
+    for (const LstmWeightSlot& m : {lay.w_ih[p], lay.w_hh[p], lay.b_ih[p], lay.b_hh[p]}) {
+      const int64_t block = m.rows / 4 * m.cols;  // one gate's rows
+      std::swap_ranges(s.begin() + m.offset + block, s.begin() + m.offset + 2 * block, s.begin() + m.offset + 2 * block);
+    }
+  return s;
+}
+
 // One pseudo-layer forward over in [B,T,In]; writes out [B,T,D*H] at columns dir*H.
 // hs, cs: [T+1, B, H] (row 0 = h0, c0); gates: [T, B, 4H] activated (may be null).
 void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int64_t p,
@@ -163,8 +176,12 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   const float* b_hh = w + lay.b_hh[p].offset;
   // Input projection for every (b, t) at once: P[B*T, 4H] = bias + in · W_ih^T.
   std::vector<float> P(size_t(B * T * G));
+  const float hh_bias = fault_on(Fault::lstm_hh_bias_dropped) ? 0.0f : 1.0f;  // fault: b_hh lost on import
   for (int64_t r = 0; r < B * T; ++r)
-    for (int64_t k = 0; k < G; ++k) P[r * G + k] = b_ih[k] + b_hh[k];
+    for (int64_t k = 0; k < G; ++k) P[r * G + k] = b_ih[k] + hh_bias * b_hh[k];
+  // Faults: seq_lengths ignored, forward (padded steps update the state) or reverse (starts at T-1).
+  const bool pad_steps_run = dir == 0 && fault_on(Fault::lstm_forward_ignores_seq_lengths);
+  const bool reverse_from_end = dir == 1 && fault_on(Fault::lstm_reverse_ignores_seq_lengths);
   gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P.data(), G);
   std::memcpy(hs, h0, sizeof(float) * B * H);
   std::memcpy(cs, c0, sizeof(float) * B * H);
@@ -178,13 +195,13 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
       float* cn = cs + (s + 1) * B * H;
       step_product(B == 1, true, nb, G, H, hp + b0 * H, W_hh, R.data());  // R[nb,4H] = h · W_hh^T
       for (int64_t b = b0; b < b1; ++b) {
-        if (s >= lens[b]) {  // past this row's length: the carry stays, y stays 0
+        if (s >= lens[b] && !pad_steps_run) {  // past this row's length: the carry stays, y stays 0
           std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
           std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
           if (gates) std::fill(gates + (s * B + b) * G, gates + (s * B + b + 1) * G, 0.0f);  // defined reserve
           continue;
         }
-        const int64_t t = time_of(s, lens[b], dir);
+        const int64_t t = time_of(s, reverse_from_end ? T : lens[b], dir);
         const float* pr = &P[(b * T + t) * G];
         const float* rr = &R[(b - b0) * G];
         float* a = gates ? gates + (s * B + b) * G : act.data();
@@ -220,6 +237,8 @@ void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const fl
   const int64_t B = c.batch, T = c.seq, H = c.hidden, D = c.dirs();
   LstmWeightLayout lay = lstm_weight_layout(c.input, c.hidden, c.layers, c.bidirectional);
   const int64_t state = B * H;
+  std::vector<float> swapped;
+  if (fault_on(Fault::lstm_gates_f_g_swapped)) w = (swapped = swap_gates_f_g(c, lay, w)).data();
   // Inference keeps one h/c history and ping-pongs the layer outputs; training writes both
   // straight into the reserve.
   std::vector<float> hs, cs, ping, pong;
@@ -297,11 +316,14 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       std::memcpy(dh0 + p * B * H, dh.data(), sizeof(float) * B * H);
       std::memcpy(dc0 + p * B * H, dc.data(), sizeof(float) * B * H);
       // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih.
-      gemm(true, false, G, H, T * B, da_step.data(), G, sv.h[size_t(p)], H, 0.0f,
+      // Fault: dW_hh overwritten per step instead of accumulated, so only step 0 (the last the
+      // loop above writes) survives.
+      const int64_t dw_steps = fault_on(Fault::lstm_dw_hh_last_step_only) ? 1 : T;
+      gemm(true, false, G, H, dw_steps * B, da_step.data(), G, sv.h[size_t(p)], H, 0.0f,
            dw + lay.w_hh[p].offset, H);
       gemm(true, false, G, In, B * T, da_bt.data(), G, in, In, 0.0f, dw + lay.w_ih[p].offset, In);
       gemm(false, false, B * T, In, G, da_bt.data(), G, w + lay.w_ih[p].offset, In,
-           d == 0 ? 0.0f : 1.0f, d_in.data(), In);
+           d == 0 || fault_on(Fault::lstm_dx_overwrites_directions) ? 0.0f : 1.0f, d_in.data(), In);  // fault: overwrite
       float* db_ih = dw + lay.b_ih[p].offset;
       float* db_hh = dw + lay.b_hh[p].offset;
       // db[4H] = Σ_bt da (db_hh is the same sum: both biases enter every gate alike).

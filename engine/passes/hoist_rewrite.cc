@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/ir/primitive.h"
 
 namespace tandem::hoist {
@@ -139,6 +140,21 @@ struct Extension {
   }
 };
 
+// Fault hoist_drops_final_scaling: a mul/div that scales a hoisted reduction's result becomes
+// the identity (a rewrite that forgot the mean's 1/n). True when `e` is such a scaling.
+bool dropped_scaling(const Program& p, const Extension& x, const Eqn& e, Eqn& identity) {
+  if ((e.prim->name != "div" && e.prim->name != "mul") || e.in[0].is_literal() || e.in[0].type() != e.out[0]->type)
+    return false;
+  bool scales_reduction = false;
+  for (const auto& [r, finish] : x.replace) scales_reduction |= p.eqns[r].out[0]->id == e.in[0].var->id;
+  if (!scales_reduction) return false;
+  identity = e;
+  identity.prim = &primitive("convert_element_type");
+  identity.in = {e.in[0]};
+  identity.params = {{"new_dtype", e.in[0].type().dtype}};
+  return true;
+}
+
 template <class T>
 void append(std::vector<T>& dst, const std::vector<T>& src) { dst.insert(dst.end(), src.begin(), src.end()); }
 
@@ -172,9 +188,12 @@ ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& 
 
   // Outer equations after the scan: chains gone, reductions finished from the partials.
   std::vector<Eqn> post;
+  const bool drop_scaling = fault_on(Fault::hoist_drops_final_scaling);
   for (size_t e = s + 1; e < p.eqns.size(); ++e) {
+    Eqn identity;
     if (x.moved.count(e)) continue;
     if (auto it = x.replace.find(e); it != x.replace.end()) append(post, it->second);
+    else if (drop_scaling && dropped_scaling(p, x, p.eqns[e], identity)) post.push_back(identity);  // fault
     else post.push_back(p.eqns[e]);
   }
   // A ys nobody reads any more is dropped, so the scan no longer allocates L × its size.

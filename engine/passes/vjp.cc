@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/pass_typecheck.h"
 #include "engine/passes/vjp_scan.h"
@@ -186,7 +187,8 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
   auto decide = [&](int64_t id) {
     if (auto s = stacked.find(id); s != stacked.end()) return s->second.offloaded ? Remat::offload : Remat::save;
     int64_t k = producer.at(id);
-    return k < 0 ? Remat::save : pol(F.eqns()[size_t(k)]);
+    if (k < 0 || fault_on(Fault::remat_policy_saves_everything)) return Remat::save;  // fault: policy ignored
+    return pol(F.eqns()[size_t(k)]);
   };
 
   // ---- backward ----------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 
 namespace tandem {
 namespace {
@@ -116,7 +117,9 @@ std::vector<std::optional<Value>> emit_backward_scan(
       if (body.wrt[i]) ct_in[i] = g[c++];
     std::vector<Value> out;
     for (size_t i = 0; i < s.nk; ++i) out.push_back(*ct_in[s.nc + i]);
-    for (size_t k = 0; k < fc.size(); ++k) out.push_back(acc[k] + *ct_in[fc[k]]);
+    // Fault: the weights' cotangent is overwritten by each step instead of accumulated.
+    const bool overwrite = fault_on(Fault::vjp_scan_const_cotangent_overwritten);
+    for (size_t k = 0; k < fc.size(); ++k) out.push_back(overwrite ? *ct_in[fc[k]] : acc[k] + *ct_in[fc[k]]);
     for (size_t i = s.nc + s.nk; i < bt.size(); ++i)
       if (ct_in[i]) out.push_back(*ct_in[i]);
     return out;
@@ -127,7 +130,9 @@ std::vector<std::optional<Value>> emit_backward_scan(
   xin.insert(xin.end(), xs.begin(), xs.end());
   for (size_t i = 0; i < s.ny; ++i)
     xin.push_back(out_cts[s.nk + i] ? *out_cts[s.nk + i] : zeros(b, out_types[s.nk + i]));
-  std::vector<Value> r = scan(bwd, consts, init, xin, s.length, !s.reverse);
+  // Fault: the backward scan walks in the forward's direction.
+  const bool back_reverse = fault_on(Fault::vjp_scan_backward_wrong_direction) ? s.reverse : !s.reverse;
+  std::vector<Value> r = scan(bwd, consts, init, xin, s.length, back_reverse);
   std::vector<std::optional<Value>> cts(s.nc + s.nk + s.nx);
   for (size_t k = 0; k < fc.size(); ++k) cts[fc[k]] = r[s.nk + k];
   for (size_t i = 0; i < s.nk; ++i) cts[s.nc + i] = r[i];

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/prims/batch_rules.h"  // move_axis
 
 namespace tandem {
@@ -23,8 +24,9 @@ Value item(const Ragged& x, int64_t i, int64_t offset) {
 template <class F>
 void for_each_item(const Ragged& x, F f) {
   int64_t off = 0;
+  const bool early = fault_on(Fault::vmap_ragged_offset_off_by_one);  // fault: items start a row early
   for (int64_t i = 0; i < x.items(); ++i) {
-    f(i, item(x, i, off));
+    f(i, item(x, i, early && off > 0 ? off - 1 : off));
     off += x.segment_lens[size_t(i)];
   }
 }

@@ -2,6 +2,7 @@
 // the seed's defvectorized / defbroadcasting / defreducer; layout primitives are in
 // batch_rules_structure.cc, dot_general / scan / checkpoint / LSTM in batch_rules_dot_scan.cc.
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/prims/batch_rules.h"
 #include "engine/prims/register_all.h"
 
@@ -84,7 +85,11 @@ void reducer(const char* name) {
     }
     Params q = p;
     q.set("axes", shifted);
-    return Result{{in[0].builder()->bind1(n, in, q)}, {bd - before}};
+    // Fault: the batch axis is reported unshifted by the reduced axes before it (when that
+    // is still an axis of the result: out of range, batch_program has no check and crashes).
+    const bool unshifted = fault_on(Fault::vmap_reducer_axis_unshifted) && bd < in[0].rank() - int(shifted.size());
+    const int out_bd = unshifted ? bd : bd - before;
+    return Result{{in[0].builder()->bind1(n, in, q)}, {out_bd}};
   });
 }
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/prims/batch_rules.h"
 
 namespace tandem {
@@ -60,18 +61,21 @@ Result dot_general_rule(const std::vector<Value>& in, const Axes& axes, const Pa
     return Result{{b->bind1("dot_general", {lf, rf}, q)}, {0}};
   }
   int nb = int(lb.size());
+  // Fault: the batch axis is reported first among the free dims (lhs) or without the lhs
+  // free dims before it (rhs).
+  const bool misplace = fault_on(Fault::vmap_dot_batch_axis_misplaced);
   if (axes[0]) {
     int bd = *axes[0];
     auto lc1 = shifted_past(lc, bd), lb1 = shifted_past(lb, bd);
     q.set("lhs_contracting_dimensions", lc1);
     q.set("lhs_batch_dimensions", lb1);
-    return Result{{b->bind1("dot_general", in, q)}, {nb + free_position(bd, lc1, lb1)}};
+    return Result{{b->bind1("dot_general", in, q)}, {nb + (misplace ? 0 : free_position(bd, lc1, lb1))}};
   }
   int bd = *axes[1];
   auto rc1 = shifted_past(rc, bd), rb1 = shifted_past(rb, bd);
   q.set("rhs_contracting_dimensions", rc1);
   q.set("rhs_batch_dimensions", rb1);
-  int out = nb + num_free(lr, lc, lb) + free_position(bd, rc1, rb1);
+  int out = nb + (misplace ? 0 : num_free(lr, lc, lb)) + free_position(bd, rc1, rb1);
   return Result{{b->bind1("dot_general", in, q)}, {out}};
 }
 

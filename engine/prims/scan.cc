@@ -6,6 +6,7 @@
 
 #include "engine/ir/primitive.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 
 namespace tandem {
 namespace {
@@ -77,8 +78,14 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
   std::vector<Tensor> ys;
   for (size_t i = nk; i < out_types.size(); ++i)
     ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype));
-  for (int64_t step = 0; step < s.length; ++step) {
-    int64_t t = s.reverse ? s.length - 1 - step : step;
+  // Faults: the loop skips its first or its last step; reverse=True is ignored.
+  const int64_t first = fault_on(Fault::scan_drops_first_step) && s.length > 0 ? 1 : 0;
+  const int64_t end = fault_on(Fault::scan_drops_last_step) && s.length > 0 ? s.length - 1 : s.length;
+  const bool reverse = s.reverse && !fault_on(Fault::scan_reverse_ignored);
+  for (size_t i = 0; i < ys.size() && first + s.length - end > 0; ++i)  // skipped rows read as 0, not garbage
+    std::memset(ys[i].raw(), 0, ys[i].nbytes());
+  for (int64_t step = first; step < end; ++step) {
+    int64_t t = reverse ? s.length - 1 - step : step;
     std::vector<Tensor> args(in.begin(), in.begin() + nc);
     args.insert(args.end(), carry.begin(), carry.end());
     for (size_t i = nc + nk; i < in.size(); ++i) args.push_back(row(in[i], t));

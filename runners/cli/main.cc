@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/core/rank_env.h"
 #include "common/exit_codes.h"
 #include "runners/cli/commands.h"
@@ -17,6 +18,7 @@
 namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
 void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lstm_command.cc
+void add_faults_command(CLI::App& app, int& exit_code);       // runners/cli/faults_command.cc
 }
 
 namespace {
@@ -69,7 +71,9 @@ int main(int argc, char** argv) {
   add_python_commands(app, code);
   add_collectives_command(app, code);
   add_lstm_command(app, code);
+  add_faults_command(app, code);
   try {
+    inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);

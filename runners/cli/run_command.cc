@@ -10,6 +10,7 @@
 
 #include "engine/core/rank_env.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "runners/cli/option_checks.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
@@ -28,6 +29,7 @@ struct RunArgs {
   int warmup = 1;
   double min_time = 0.0;
   bool quiet = false;
+  std::string inject;  // a fault to inject (engine/core/faults.h), "" for none
 };
 
 std::string fmt_double(double v, int prec = 3) {
@@ -78,6 +80,8 @@ int run(const RunArgs& a, bool timed) {
   RecordWriter writer(a.out + "/records.json");
   // Under mpirun/srun every rank runs every case, but only rank 0 prints and writes files.
   const bool writes = is_writer_rank();
+  if (const FaultInfo* f = injected_fault(); f && writes)
+    std::cerr << "FAULT INJECTED: " << f->name << " (" << f->mimics << "): results are an experiment, not a verdict\n";
   std::vector<nlohmann::json> unwritten;
   int counts[4] = {0, 0, 0, 0};
   size_t total = cases.size() * devices.size(), done = 0;
@@ -136,7 +140,11 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
     cmd->add_option("--min-time", args->min_time, "repeat until this many seconds are measured")
         ->check(in_range(0, 3600, "--min-time is seconds of measured time per case, e.g. 0.5"));
   }
-  cmd->callback([args, timed, &exit_code] { exit_code = run(*args, timed); });
+  cmd->add_option("--inject", args->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
+  cmd->callback([args, timed, &exit_code] {
+    if (!args->inject.empty()) inject_fault(args->inject);
+    exit_code = run(*args, timed);
+  });
 }
 
 }  // namespace tandem

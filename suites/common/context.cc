@@ -18,6 +18,7 @@
 #include <thread>
 #include <utility>
 
+#include "engine/core/faults.h"
 #include "engine/cuda/cuda_info.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
@@ -135,6 +136,7 @@ nlohmann::json run_context() {
         {"ranks", 1},
     };
     c.update(git_identity());
+    if (const FaultInfo* f = injected_fault()) c["injected_fault"] = f->name;  // an experiment, not a verdict
 #ifdef TANDEM_BLAS_OPENBLAS
     c["blas"] = std::string(openblas_get_config());  // "OpenBLAS 0.3.21 ... Zen"
     c["blas_threads"] = openblas_get_num_threads();

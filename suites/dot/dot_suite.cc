@@ -126,6 +126,7 @@ void register_dot_suite(Registry& r) {
     r.add(accuracy_case({1, 9, 40, 11}, DType::f16, preset, DType::f64, "quick", ""));
   }
   register_dot_special_cases(r);
+  register_dot_rounding_cases(r);
   register_dot_perf_cases(r);
 }
 

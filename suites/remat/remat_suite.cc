@@ -12,6 +12,7 @@
 
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
+#include "engine/ir/remat_policy.h"
 #include "engine/passes/saved_residuals.h"
 #include "reference/grad.h"
 #include "suites/common/case.h"
@@ -78,6 +79,22 @@ CompareReport compare_grads(const std::vector<double>& got, const std::vector<do
   double scale = 0;
   for (double w : want) scale = std::max(scale, std::abs(w));
   return compare(want, got, ErrorSpec{2e-4 * scale + 1e-6, 1e-3, 0, "1e-3 relative + 2e-4 max|want| + 1e-6"});
+}
+
+// Equations inside the model's checkpoint bodies for which the policy itself (its predicate,
+// not the vjp pass) answers `recompute`. When there are some, the backward must recompute
+// something: a vjp that then recomputes nothing ignored the policy and silently spends the
+// memory the policy exists to save (gradients alone cannot tell: they are identical).
+int64_t policy_recomputes(const Program& p, const Policy& pol, bool inside) {
+  int64_t n = 0;
+  for (const Eqn& e : p.eqns) {
+    const std::string& prim = e.prim->name;
+    const bool ckpt = prim == "checkpoint";
+    if (inside && !ckpt && prim != "scan" && prim != "checkpoint_name" && pol(e) == Remat::recompute) ++n;
+    for (auto& [k, v] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&v)) n += policy_recomputes(**sub, pol, inside || ckpt);
+  }
+  return n;
 }
 
 std::vector<double> flat_grads(const VjpRun& r) {
@@ -159,8 +176,16 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
         r.message += "\n";
       }
       SavedResiduals s = saved_residuals(*v);
+      // 4. The policy is honoured: what it answers recompute for is recomputed.
+      const int64_t asks = policy_recomputes(m.build(DType::f32, policy), policy_from_string(policy), false);
+      if (asks > 0 && s.recompute.eqns == 0) {
+        r.verdict = Verdict::fail;
+        r.message += cat("policy ", policy, " answers recompute for ", asks,
+                         " equations in the checkpointed bodies, yet the backward recomputes none\n");
+      }
       r.correctness = {{"identical_to_everything_saveable", same}, {"max_diff_vs_everything", max_diff},
                        {"recompute_counts_match_executed", counts_ok},
+                       {"policy_recompute_answers", asks}, {"policy_honoured", asks == 0 || s.recompute.eqns > 0},
                        {"max_abs_err_vs_reference", err}, {"reference_grad_scale", scale},
                        {"reference_tape_vs_fd_max_abs", ref_vs_fd},
                        {"checked_against_reference", against_reference},

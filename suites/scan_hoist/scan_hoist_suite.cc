@@ -57,6 +57,10 @@ void register_scan_hoist_suite(Registry& r) {
   for (const char* mode : {"stacked", "carry"})
     r.add(hoist_case("int_sum/L:30/B:15/F:12", {{"program", "int_sum"}},
                      [] { return int_sum_workload(30, {15, 12}); }, mode, "quick", 3));
+  // Reverse where the order matters (the mse cases' ys ignore the carry): exact, so a scan
+  // that ran forward when asked for reverse fails (docs/FAULTS.md, scan_reverse_ignored).
+  r.add(hoist_case("int_sum/L:30/B:15/F:12/reverse", {{"program", "int_sum"}, {"reverse", true}},
+                   [] { return int_sum_workload(30, {15, 12}, /*reverse=*/true); }, "carry", "quick", 3));
   r.add(hoist_case("dependent_sums_int/L:8/B:5/F:6", {{"program", "dependent_sums_int"}},
                    [] { return dependent_sums_workload(8, 5, 6, /*integers=*/true); }, "stacked", "quick", 3));
   for (const DeclineWorkload& d : decline_workloads()) r.add(decline_case(d.kind, "quick"));

@@ -180,7 +180,7 @@ Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F, bool integers)
   return w;
 }
 
-Workload int_sum_workload(int64_t L, const Shape& row) {
+Workload int_sum_workload(int64_t L, const Shape& row, bool reverse) {
   const DType f32 = DType::f32;
   Shape st = stacked(L, row);
   int64_t E = num_elements(row);
@@ -190,7 +190,7 @@ Workload int_sum_workload(int64_t L, const Shape& row) {
   Workload w;
   w.kind = "int_sum";
   w.program = trace({{row, f32}, {st, f32}}, [&](Builder&, const std::vector<Value>& in) {
-    Value ys = scan(body, {}, {in[0]}, {in[1]}, L)[1];
+    Value ys = scan(body, {}, {in[0]}, {in[1]}, L, reverse)[1];
     return std::vector<Value>{reduce_sum(ys, all_axes(int(st.size())))};
   });
   w.length = L;

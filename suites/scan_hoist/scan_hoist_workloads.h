@@ -69,7 +69,8 @@ Workload several_ys_workload(int64_t L, int64_t E);
 // `integers`, 2·x instead of sin x on integer inputs: every sum exact, compared exactly.
 Workload dependent_sums_workload(int64_t L, int64_t B, int64_t F, bool integers = false);
 // sum(scan(λc,x: (c + x, 2x + c), 0, xs[L, row]).ys) on integer inputs in [-8, 8]: exact.
-Workload int_sum_workload(int64_t L, const Shape& row);
+// The ys depend on the carry, so the sum depends on the direction (reverse) of the steps.
+Workload int_sum_workload(int64_t L, const Shape& row, bool reverse = false);
 
 struct DeclineWorkload {
   std::string kind;
