@@ -17,5 +17,7 @@ set -e
 "$tandem" history add "$out/records.json" --db "$db"
 "$tandem" report "$out/records.json" -o "$out/report"
 "$tandem" history report --db "$db" -o "$out/history"
+# The sanitizer job (ASan+UBSan ctest, the quick job, 10^5 fuzz inputs); NIGHTLY_SANITIZE=0 skips it.
+[ "${NIGHTLY_SANITIZE:-1}" = 0 ] || "$root/ci/sanitize.sh" || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
 echo "nightly: report $out/report/index.html, history $out/history/index.html"
 exit $run_rc

@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  std::mt19937_64 rng(uint64_t(seed));
+  std::mt19937_64 rng{uint64_t(seed)};
   long long done = 0;
   for (const Bytes& c : corpus) {
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(c.data()), c.size());

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/prims/register_all.h"
 #include "runners/cli/lstm_byod.h"
 #include "runners/fuzz/fuzz_archive.h"
 #include "runners/fuzz/fuzz_scratch.h"
@@ -13,6 +14,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace fs = std::filesystem;
   static const fs::path dir = tandem::fuzz::scratch_dir("lstm");
+  static const bool registered = (tandem::register_all_primitives(), true);  // as tandem's main does
+  (void)registered;
   const fs::path in = dir / "in", out = dir / "out";
   std::error_code ec;
   fs::remove_all(in, ec);

@@ -26,7 +26,7 @@ Tensor values(const Shape& s, DType d) {
   int64_t n = 1;
   for (int64_t e : s) n *= e;
   std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> v(size_t(n));
+  std::vector<double> v(static_cast<size_t>(n));
   for (double& x : v) x = d == DType::i32 ? double(rng() % 100) : u(rng);
   return Tensor::from_f64(v, s, d);
 }
@@ -53,7 +53,7 @@ std::string lstm_seed(int64_t B, int64_t T, int64_t I, int64_t H, int64_t L, boo
   if (backward) {
     for (const char* s : {"h0.npy", "c0.npy", "dh_n.npy", "dc_n.npy"})
       files.push_back({s, npy_bytes(values({L * D, B, H}, DType::f32), scratch)});
-    std::vector<double> lengths(size_t(B));
+    std::vector<double> lengths(static_cast<size_t>(B));
     for (double& l : lengths) l = double(1 + int64_t(rng() % uint32_t(T)));  // in [1, T]
     files.push_back({"seq_lengths.npy", npy_bytes(Tensor::from_f64(lengths, {B}, DType::i32), scratch)});
     files.push_back({"dy.npy", npy_bytes(values({B, T, D * H}, DType::f32), scratch)});
