@@ -9,7 +9,8 @@
 # clang builds the fuzz targets with libFuzzer; without clang, GCC builds them with tandem's own
 # mutation driver. UBSan stops at its first report; LeakSanitizer ignores Open MPI's own
 # allocations (ci/lsan_openmpi.supp) and nothing of tandem's. Logs and a summary go to
-# SANITIZE_OUT (default results/sanitize).
+# SANITIZE_OUT (default results/sanitize). SANITIZE_STEPS picks steps (default "ctest quick fuzz";
+# without ctest only tandem and the fuzz targets are built).
 # Exit: 0 all clean; 1 a sanitizer report, a failing test or a fuzz finding; the quick run's
 # own code when only it failed; 3 a fuzz target ran fewer inputs than asked in its time.
 set -uo pipefail
@@ -20,6 +21,7 @@ out=${SANITIZE_OUT:-$root/results/sanitize}
 jobs=${JOBS:-$(nproc)}
 runs=${FUZZ_RUNS:-100000}
 seconds=${FUZZ_SECONDS:-1800}
+steps=" ${SANITIZE_STEPS:-ctest quick fuzz} "
 mkdir -p "$out"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=1}
 export LSAN_OPTIONS="suppressions=$root/ci/lsan_openmpi.supp:print_suppressions=0"
@@ -43,19 +45,27 @@ command -v ninja >/dev/null || generator="Unix Makefiles"
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
   -DTANDEM_SANITIZE=address,undefined -DTANDEM_WITH_CUDA=OFF "${compiler[@]}" "${launcher[@]}" \
   ${SANITIZE_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 5; }
-cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 5; }
+targets=(--target tandem npy_fuzz lstm_input_fuzz)
+[[ "$steps" == *" ctest "* ]] && targets=()
+cmake --build "$build" -j "$jobs" "${targets[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 5; }
 
 rc=0
+fuzz_targets=(npy lstm_input)
 fail() { [ "$rc" != 0 ] || rc=$1; echo "sanitize: FAIL: $2" | tee -a "$out/summary.txt"; }
 : >"$out/summary.txt"
-ctest --test-dir "$build" --output-on-failure -j "$jobs" >"$out/ctest.log" 2>&1 \
-  || fail 1 "ctest ($(grep -c 'Failed\|Timeout\|Exception' "$out/ctest.log") failing; $out/ctest.log)"
-grep -E '^[0-9]+% tests passed' "$out/ctest.log" | tee -a "$out/summary.txt"
-"$build/tandem" run -q --profile quick --backend auto --out "$out/quick" >"$out/quick.log" 2>&1
-quick_rc=$?
-echo "sanitize: quick main job exit $quick_rc" | tee -a "$out/summary.txt"
-[ "$quick_rc" = 0 ] || fail "$quick_rc" "the quick main job ($out/quick.log)"
-for target in npy lstm_input; do
+if [[ "$steps" == *" ctest "* ]]; then
+  ctest --test-dir "$build" --output-on-failure -j "$jobs" >"$out/ctest.log" 2>&1 \
+    || fail 1 "ctest ($(grep -c 'Failed\|Timeout\|Exception' "$out/ctest.log") failing; $out/ctest.log)"
+  grep -E '^[0-9]+% tests passed' "$out/ctest.log" | tee -a "$out/summary.txt"
+fi
+if [[ "$steps" == *" quick "* ]]; then
+  "$build/tandem" run -q --profile quick --backend auto --out "$out/quick" >"$out/quick.log" 2>&1
+  quick_rc=$?
+  echo "sanitize: quick main job exit $quick_rc" | tee -a "$out/summary.txt"
+  [ "$quick_rc" = 0 ] || fail "$quick_rc" "the quick main job ($out/quick.log)"
+fi
+[[ "$steps" == *" fuzz "* ]] || fuzz_targets=()
+for target in "${fuzz_targets[@]}"; do
   scratch=$(mktemp -d)  # libFuzzer adds what it finds to its first directory, not the repo's corpus
   "$build/fuzz/${target}_fuzz" -runs="$runs" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$out/" "$scratch" "$root/runners/fuzz/corpus/$target" \
