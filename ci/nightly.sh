@@ -33,5 +33,7 @@ if command -v mpirun >/dev/null; then
   done
 fi
 "$tandem" history report --db "$db" -o "$out/history"
+# The sanitizer job (ASan+UBSan ctest, the quick job, 10^5 fuzz inputs); NIGHTLY_SANITIZE=0 skips it.
+[ "${NIGHTLY_SANITIZE:-1}" = 0 ] || "$root/ci/sanitize.sh" || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
 echo "nightly: report $out/report/index.html, history $out/history/index.html"
 exit $run_rc

@@ -4,7 +4,8 @@
 // iteration is timed as `tandem run` times a repetition (time_once: wall clock on the CPU,
 // CUDA events on a GPU) and cpu_time is the process CPU time, so the names and numbers
 // match `tandem run`'s benchmark.json: Google Benchmark's "/process_time/manual_time" name
-// suffixes are taken off in the reporters.
+// suffixes are taken off in the reporters. The flags are checked (gbench_flags.h) before any
+// case runs, and a filter that matches no benchmark is bad input, not an empty success.
 #include <benchmark/benchmark.h>
 
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "engine/core/error.h"
 #include "runners/cli/commands.h"
+#include "runners/cli/gbench_flags.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
 #include "suites/common/harness.h"
@@ -24,6 +26,7 @@ namespace {
 template <class Reporter>
 class CaseNamedReporter : public Reporter {
  public:
+  using Reporter::Reporter;
   void ReportRuns(const std::vector<benchmark::BenchmarkReporter::Run>& runs) override {
     std::vector<benchmark::BenchmarkReporter::Run> named = runs;
     for (auto& r : named) r.run_name.time_type.clear();
@@ -31,13 +34,14 @@ class CaseNamedReporter : public Reporter {
   }
 };
 
-bool writes_json_file(const std::vector<std::string>& flags) {
-  bool out = false, json = true;
-  for (const std::string& f : flags) {
-    out |= f.rfind("--benchmark_out=", 0) == 0;
-    if (f.rfind("--benchmark_out_format=", 0) == 0) json = f == "--benchmark_out_format=json";
-  }
-  return out && json;
+// The reporter for one --benchmark_format / --benchmark_out_format value (checked already).
+std::unique_ptr<benchmark::BenchmarkReporter> make_reporter(const std::string& format, bool to_file) {
+  if (format == "json") return std::make_unique<CaseNamedReporter<benchmark::JSONReporter>>();
+  BENCHMARK_DISABLE_DEPRECATED_WARNING
+  if (format == "csv") return std::make_unique<CaseNamedReporter<benchmark::CSVReporter>>();
+  BENCHMARK_RESTORE_DEPRECATED_WARNING
+  return std::make_unique<CaseNamedReporter<benchmark::ConsoleReporter>>(
+      to_file ? benchmark::ConsoleReporter::OO_None : benchmark::ConsoleReporter::OO_Defaults);
 }
 
 struct BenchArgs {
@@ -46,6 +50,7 @@ struct BenchArgs {
 };
 
 int bench(const BenchArgs& a) {
+  const GbenchFlags flags = check_gbench_flags(a.gbench_flags);  // before any case runs
   auto cases = selected_cases(a.sel);
   if (cases.empty()) throw_bad_input("no case matches the selection", "`tandem list` shows the cases");
   int failures = 0;
@@ -71,22 +76,28 @@ int bench(const BenchArgs& a) {
           st.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
       })->UseManualTime()->MeasureProcessCPUTime()->Unit(benchmark::kNanosecond);
     }
+  if (keep.empty()) {  // every selected case failed or skipped its check: nothing to time
+    std::cerr << "bench: no case passed its check, nothing benchmarked\n";
+    return failures ? exit_code::correctness_failure : exit_code::pass;
+  }
   std::vector<char*> argv;
   std::string prog = "tandem-bench";
   argv.push_back(prog.data());
-  std::vector<std::string> flags = a.gbench_flags;
-  for (std::string& f : flags) argv.push_back(f.data());
+  std::vector<std::string> gflags = a.gbench_flags;
+  for (std::string& f : gflags) argv.push_back(f.data());
   int argc = int(argv.size());
   benchmark::Initialize(&argc, argv.data());
-  if (benchmark::ReportUnrecognizedArguments(argc, argv.data()))
+  if (benchmark::ReportUnrecognizedArguments(argc, argv.data()))  // the table and the library disagree
     throw_bad_input("unrecognised Google Benchmark flag", "pass --benchmark_* flags after `--`");
-  CaseNamedReporter<benchmark::ConsoleReporter> console;
-  CaseNamedReporter<benchmark::JSONReporter> json_file;
-  if (writes_json_file(a.gbench_flags))
-    benchmark::RunSpecifiedBenchmarks(&console, &json_file);
-  else
-    benchmark::RunSpecifiedBenchmarks(&console);
+  auto display = make_reporter(flags.format, false);
+  auto file = flags.out.empty() ? nullptr : make_reporter(flags.out_format, true);
+  const size_t ran = benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
   benchmark::Shutdown();
+  if (ran == 0)
+    throw_bad_input(cat("bench: --benchmark_filter=", flags.filter, " matches none of the ", keep.size(),
+                        " benchmark(s), nothing benchmarked"),
+                    "benchmark names are case/backend, e.g. dot/.../cpu; list them with "
+                    "`tandem bench ... -- --benchmark_list_tests`, or filter cases with --filter");
   return failures ? exit_code::correctness_failure : exit_code::pass;
 }
 }  // namespace

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <regex>
 
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xarray.hpp>
@@ -97,6 +98,8 @@ Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& 
   if (!in) malformed("truncated header");
   uint64_t header_len = 0;
   for (int i = len_bytes - 1; i >= 0; --i) header_len = (header_len << 8) | len_le[i];
+  // NumPy itself refuses headers over 10,000 bytes (numpy.load's max_header_size).
+  if (header_len > 10000) malformed(cat("a header of ", header_len, " bytes (NumPy writes at most 10000)"));
   const uint64_t data_offset = 8 + uint64_t(len_bytes) + header_len;
   if (data_offset > file_bytes) malformed("truncated header");
   std::string header(size_t(header_len), '\0');
@@ -110,6 +113,15 @@ Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& 
   if (shape_at == std::string::npos || open_at == std::string::npos || close_at == std::string::npos ||
       header.find_first_not_of("0123456789, ", open_at + 1) != close_at)
     malformed(cat("bad shape in header: ", header));
+  // xnpy's parser takes back() of pieces it cuts from the header, undefined behaviour on an
+  // empty piece (UBSan, found by runners/fuzz/npy_fuzz): only the dictionary NumPy writes —
+  // descr, fortran_order, shape in that order, spaces anywhere — reaches it.
+  static const std::regex kNumpyHeader(R"(\{'descr':'[^']+','fortran_order':(True|False),'shape':\([0-9,]*\),?\}\n)");
+  std::string compact;
+  for (char ch : header)
+    if (ch != ' ') compact += ch;
+  if (!std::regex_match(compact, kNumpyHeader))
+    malformed(cat("bad header (not {'descr': ..., 'fortran_order': ..., 'shape': (...)} as NumPy writes it): ", header));
   std::string descr;
   bool fortran = false;
   std::vector<size_t> shape;
