@@ -33,6 +33,15 @@ if command -v mpirun >/dev/null; then
   done
 fi
 "$tandem" history report --db "$db" -o "$out/history"
+# Each suite's power: every injected engine fault must be caught by the suite that owns it
+# (docs/FAULTS.md); an escape exits 1. NIGHTLY_FAULTS=0 skips it.
+if [ "${NIGHTLY_FAULTS:-1}" != 0 ]; then
+  set +e
+  "$tandem" faults --suites owner --out "$out/faults"
+  faults_rc=$?
+  set -e
+  [[ $faults_rc == 0 || $run_rc != 0 ]] || run_rc=$faults_rc
+fi
 # The sanitizer job (ASan+UBSan ctest, the quick job, 10^5 fuzz inputs); NIGHTLY_SANITIZE=0 skips it.
 [ "${NIGHTLY_SANITIZE:-1}" = 0 ] || "$root/ci/sanitize.sh" || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
 echo "nightly: report $out/report/index.html, history $out/history/index.html"

@@ -28,13 +28,14 @@ struct HoistOptions {
   bool recurse = true;
   // The cost estimate. A rewrite moves the chain's eqns into the body, where each runs once
   // per step instead of once over [L, ...]: it saves the [L, ...] intermediates' memory
-  // traffic and costs L times the executor's per-eqn overhead (≈ 0.35 µs of CPU,
-  // tools/executor_overhead). Below this many elements per step the overhead wins and the
-  // hoisted program is slower (0.4–0.6× on the quick cases, E = 1,024 elements per step);
-  // from E = 65,536, the smallest measured, it is faster at every L (1.04–4.6×,
-  // docs/PERFORMANCE.md). A ys with fewer elements per step is declined with that reason.
-  // 0 rewrites whatever is legal (memory first, or tests of the rewrite itself).
-  int64_t min_step_elements = 65536;
+  // traffic and costs L times the executor's per-eqn overhead (≈ 0.3–0.6 µs of CPU,
+  // tools/executor_overhead). Measured on the suite's cases (docs/PERFORMANCE.md, "When the
+  // pass declines"): up to E = 1,024 elements per step the hoisted program is slower
+  // (0.35–0.62× at E ≤ 231, 0.8–1.07× at E = 1,024); from E = 4,096 it is faster (3.3× at
+  // L = 200; 1.04–4.6× at E ≥ 65,536). A ys with fewer elements per step than this is
+  // declined with that reason. 0 rewrites whatever is legal (memory first, or tests of the
+  // rewrite itself).
+  int64_t min_step_elements = 4096;
 };
 
 // Decline tags (PassNote::reason).
