@@ -292,23 +292,8 @@ void register_lstm_cudnn_impls() {
 #else  // built without cuDNN: lstm_fwd / lstm_bwd report "unsupported" on CUDA
 
 namespace tandem {
-// cuDNN's training reserve for these sizes at full lengths (padded IO: the most any call of
-// this shape needs) on device 0, in floats; 0 without a visible GPU.
-int64_t cudnn_reserve_floats(const LstmConfig& c, bool tf32) {
-  if (cuda_device_count() == 0 || c.batch * c.seq == 0) return 0;
-  int current = 0;
-  CUDA_CHECK(cudaGetDevice(&current));
-  use_cuda_device(0);
-  Plan& plan = plan_for(0, c, tf32, nullptr);
-  Call k;
-  describe(k, cudnn_handle(0), plan, c, std::vector<int32_t>(size_t(c.batch), int32_t(c.seq)),
-           CUDNN_FWD_MODE_TRAINING);
-  use_cuda_device(current);  // a shape rule leaves the caller's device as it found it
-  return int64_t((k.reserve_bytes + 3) / 4);
-}
-
-void register_lstm_cudnn_impls() {
-  set_lstm_backend_reserve_sizer(cudnn_reserve_floats);}
+// No cuDNN: no impls and no reserve sizer, so the reserve has the CPU kernel's layout.
+void register_lstm_cudnn_impls() {}
 std::string lstm_cudnn_math_type(const std::string& precision) {
   return lstm_allow_tf32(precision) ? "TF32 allowed" : "no TF32";
 }

@@ -8,9 +8,14 @@
 // useful work (the backward reads the forward's reserve and re-runs nothing; PyTorch's
 // fastrnns counts the same way). The check compares batch row 0 (all rows full length, rows are
 // independent) with lstm_ref, so the f64 oracle stays affordable on large shapes.
+// Each shape also runs the Program path (suites/common/lstm_program.h: the scan over a cell,
+// run by the generic executor; "train" is the vjp pass's joint program, gradients by autodiff
+// through the scan), named ".../program/fwd|train" with params.path "program", on the same
+// FLOP count, so the report sets it beside the primitives.
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
+#include "engine/passes/vjp.h"
 #include "suites/common/case.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
@@ -20,20 +25,23 @@ namespace tandem {
 namespace {
 
 
-Case perf_case(const std::string& label, const LstmConfig& c, bool train) {
+// path: "kernel" (the lstm_fwd / lstm_bwd primitives) or "program" (the Program path).
+Case perf_case(const std::string& label, const LstmConfig& c, bool train, const std::string& path) {
+  const bool program = path == "program";
   Case k;
   k.suite = "lstm";
   k.name = cat("lstm/perf/", label, "/B:", c.batch, "/T:", c.seq, "/I:", c.input, "/H:", c.hidden,
-               "/L:", c.layers, "/bidi:", int(c.bidirectional), train ? "/train" : "/fwd");
+               "/L:", c.layers, "/bidi:", int(c.bidirectional), program ? "/program" : "", train ? "/train" : "/fwd");
   LstmFlops f = lstm_forward_flops(c);
   k.params = {{"batch", c.batch}, {"seq", c.seq}, {"input", c.input}, {"hidden", c.hidden},
               {"layers", c.layers}, {"bidirectional", c.bidirectional}, {"mode", train ? "train" : "fwd"},
-              {"fwd_projection_flops", f.projection}, {"fwd_recurrent_flops", f.recurrent},
-              {"flop_formula", "fwd = sum_p 2*B*T*4H*(In_p + H); train = 3*fwd (bwd = 2*fwd, on the reserve)"}};
+              {"path", path}, {"fwd_projection_flops", f.projection}, {"fwd_recurrent_flops", f.recurrent},
+              {"flop_formula", "fwd = sum_p 2*B*T*4H*(In_p + H); train = 3*fwd (bwd = 2*fwd)"}};
   k.profiles = profiles_from("nightly");
   k.flops = (train ? 3.0 : 1.0) * (f.projection + f.recurrent);
-  k.instantiate = [c, train, seed = k.name](Device dev) {
-    auto prog = std::make_shared<Program>(train ? lstm_train_program(c) : lstm_fwd_program(c));
+  k.instantiate = [c, train, program, seed = k.name](Device dev) {
+    auto prog = std::make_shared<Program>(program ? (train ? vjp_joint(lstm_program(c)) : lstm_program(c))
+                                                  : (train ? lstm_train_program(c) : lstm_fwd_program(c)));
     std::vector<Tensor> host = make_lstm_inputs(c, lengths_pattern("full", c.batch, c.seq, seed), seed);
     if (!train) host.resize(5);
     auto in = std::make_shared<std::vector<Tensor>>();
@@ -86,8 +94,10 @@ std::vector<LstmPerfShape> lstm_perf_shapes() {
 
 void register_lstm_perf_cases(Registry& r) {
   for (const LstmPerfShape& s : lstm_perf_shapes()) {
-    r.add(perf_case(s.label, s.config, false));
-    if (s.train) r.add(perf_case(s.label, s.config, true));
+    for (const char* path : {"kernel", "program"}) {
+      r.add(perf_case(s.label, s.config, false, path));
+      if (s.train) r.add(perf_case(s.label, s.config, true, path));
+    }
   }
 }
 

@@ -18,7 +18,6 @@
 
 namespace tandem {
 void register_lstm_perf_cases(Registry& r);
-void register_lstm_program_perf_cases(Registry& r);  // lstm_program_perf_cases.cc
 
 namespace {
 
@@ -225,7 +224,6 @@ void register_lstm_suite(Registry& r) {
   r.add(zero_length_reject_case({3, 4, 2, 3, 2, true}));
   r.add(program_case({3, 4, 2, 3, 2, true}, "zero", "quick"));
   register_lstm_perf_cases(r);
-  register_lstm_program_perf_cases(r);
 }
 
 }  // namespace tandem
