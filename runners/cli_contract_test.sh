@@ -3,19 +3,7 @@
 # 5 infrastructure error), records that parse and survive a failing case, clear errors.
 set -uo pipefail
 tandem=$1
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail=0
-expect() {  # expect CODE DESCRIPTION -- COMMAND...
-  local want=$1 what=$2; shift 3
-  "$@" >"$out/stdout" 2>"$out/stderr"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: $what: exit $got, want $want"; cat "$out/stderr" | head -5; fail=1
-  else
-    echo "ok: $what (exit $got)"
-  fi
-}
+. "$(dirname "$0")/expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
 expect 0 "--version names the version and git sha" -- "$tandem" --version
 grep -Eq '^tandem [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$out/stdout" || { echo "FAIL: --version: $(cat "$out/stdout")"; fail=1; }
 for sub in report gate history baseline; do

@@ -9,19 +9,7 @@ tandem=$1
 subset=${2:-'^(dot_x3_single_pass|lstm_gates_f_g_swapped|coll_pmean_divides_by_world|remat_policy_saves_everything|hoist_drops_final_scaling|vmap_ragged_offset_off_by_one)$'}
 # Without MPI the collectives suite is not built: its fault leaves the subset.
 "$tandem" list --suite collectives >/dev/null 2>&1 || subset=${subset/|coll_pmean_divides_by_world/}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail=0
-expect() {  # expect CODE DESCRIPTION -- COMMAND...
-  local want=$1 what=$2; shift 3
-  "$@" >"$out/stdout" 2>"$out/stderr"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: $what: exit $got, want $want"; head -5 "$out/stderr"; fail=1
-  else
-    echo "ok: $what (exit $got)"
-  fi
-}
+. "$(dirname "$0")/../expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
 expect 0 "faults --list" -- "$tandem" faults --list
 n=$(wc -l <"$out/stdout")
 [ "$n" -ge 25 ] || { echo "FAIL: only $n faults listed, want >= 25"; fail=1; }

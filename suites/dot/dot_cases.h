@@ -1,12 +1,23 @@
 // Further dot suite case families, each in its own file.
 #pragma once
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "engine/core/tensor.h"
+#include "engine/ir/ir.h"
 #include "reference/reference.h"
+#include "suites/common/case.h"
 
 namespace tandem {
 class Registry;
+// f32[m,k] · f32[k,n] under a precision or DotAlgorithm preset (dot_special_cases.cc).
+Program matmul(int64_t m, int64_t k, int64_t n, const std::string& preset);
+// A quick 3×8 · 8×4 f32 case "dot/special/FAMILY/alg:PRESET" on seeded inputs (lhs uniform,
+// rhs in [0.5, 1]) that `fill` then edits (lhs, rhs row-major), checked against the exact
+// reference within the preset's error class.
+using SpecialInputs = std::function<void(float* lhs, float* rhs)>;
+Case special_inputs_case(const std::string& family, const std::string& preset, const SpecialInputs& fill);
 // Inf/NaN through every preset, and the accuracy ordering of presets on shared inputs.
 void register_dot_special_cases(Registry& r);
 // Input rounding pinned to round-to-nearest; Inf against a right-hand side with lo = 0 (dot_rounding_cases.cc).

@@ -27,12 +27,6 @@
 namespace tandem {
 namespace {
 
-Program matmul_f32(int64_t m, int64_t k, int64_t n, const std::string& preset) {
-  Builder b;
-  Value x = b.input({m, k}, DType::f32), y = b.input({k, n}, DType::f32);
-  return b.build({dot_general(x, y, {{1}, {0}, {}, {}}, preset)});
-}
-
 struct InputFormat {
   const char* preset;
   ref::FloatFormat format;  // the format the preset rounds its inputs to
@@ -71,7 +65,7 @@ Case input_rounding_case(const InputFormat& f) {
     ref::DotDims d{{1}, {0}, {}, {}};
     auto want = std::make_shared<std::vector<double>>(ref::dot_general(rounded[0], rounded[1], d, DType::f64).data);
     auto scale = std::make_shared<std::vector<double>>(dot_abs_scale(from_ref(rounded[0]), from_ref(rounded[1]), d));
-    auto prog = std::make_shared<Program>(matmul_f32(M, K, N, f.preset));
+    auto prog = std::make_shared<Program>(matmul(M, K, N, f.preset));
     auto in_dev = std::make_shared<std::vector<Tensor>>();
     for (const Tensor& t : *in) in_dev->push_back(t.to(dev));
     CaseInstance inst;
@@ -99,25 +93,10 @@ Case input_rounding_case(const InputFormat& f) {
 // Row 0 of lhs is +Inf, the rest finite; rhs holds multiples of 2^-7 in [0.5, 1], exact in
 // bf16 and tf32, so every split's lo part of rhs is 0. Exact result: +Inf in row 0.
 Case inf_exact_rhs_case(const std::string& preset) {
-  Case c;
-  c.suite = "dot";
-  c.name = "dot/special/inf_exact_rhs/alg:" + preset;
-  c.params = {{"algorithm", preset}, {"m", 3}, {"k", 8}, {"n", 4}};
-  c.profiles = profiles_from("quick");
-  c.instantiate = [preset, name = c.name](Device dev) {
-    DotAlgorithm alg = resolve_dot_algorithm(preset, DType::f32, dev.kind);
-    Tensor lhs = seeded_uniform({3, 8}, DType::f32, name + "/lhs");
-    lhs.data<float>()[2] = INFINITY;
-    Tensor rhs = seeded_uniform({8, 4}, DType::f32, name + "/rhs", 0.5, 1.0);
-    for (int64_t i = 0; i < rhs.numel(); ++i) rhs.data<float>()[i] = std::round(rhs.data<float>()[i] * 128) / 128;
-    ErrorSpec spec = dot_error_spec(alg, DType::f32, DType::f32, 8);
-    return program_instance(matmul_f32(3, 8, 4, preset), {lhs, rhs}, dev,
-                            [spec](const std::vector<Tensor>& in, const std::vector<ref::Array>&) {
-                              return std::vector<OutputCheck>{
-                                  {"out", spec, dot_abs_scale(in[0], in[1], {{1}, {0}, {}, {}})}};
-                            });
-  };
-  return c;
+  return special_inputs_case("inf_exact_rhs", preset, [](float* lhs, float* rhs) {
+    lhs[2] = INFINITY;
+    for (int64_t i = 0; i < 8 * 4; ++i) rhs[i] = std::round(rhs[i] * 128) / 128;
+  });
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include "suites/dot/dot_tolerance.h"
 
 namespace tandem {
-namespace {
 
 Program matmul(int64_t m, int64_t k, int64_t n, const std::string& preset) {
   Builder b;
@@ -21,20 +20,17 @@ Program matmul(int64_t m, int64_t k, int64_t n, const std::string& preset) {
   return b.build({dot_general(x, y, {{1}, {0}, {}, {}}, preset)});
 }
 
-// lhs row 0 holds +Inf, row 1 a NaN, row 2 is finite; rhs is positive, so the exact result
-// is +Inf, NaN and finite rows — no Inf·0 or Inf−Inf in the true answer.
-Case special_values_case(const std::string& preset) {
+Case special_inputs_case(const std::string& family, const std::string& preset, const SpecialInputs& fill) {
   Case c;
   c.suite = "dot";
-  c.name = "dot/special/inf_nan/alg:" + preset;
+  c.name = "dot/special/" + family + "/alg:" + preset;
   c.params = {{"algorithm", preset}, {"m", 3}, {"k", 8}, {"n", 4}};
   c.profiles = profiles_from("quick");
-  c.instantiate = [preset, name = c.name](Device dev) {
+  c.instantiate = [preset, fill, name = c.name](Device dev) {
     DotAlgorithm alg = resolve_dot_algorithm(preset, DType::f32, dev.kind);
     Tensor lhs = seeded_uniform({3, 8}, DType::f32, name + "/lhs");
-    lhs.data<float>()[3] = INFINITY;
-    lhs.data<float>()[8 + 5] = NAN;
     Tensor rhs = seeded_uniform({8, 4}, DType::f32, name + "/rhs", 0.5, 1.0);
+    fill(lhs.data<float>(), rhs.data<float>());
     ErrorSpec spec = dot_error_spec(alg, DType::f32, DType::f32, 8);
     return program_instance(matmul(3, 8, 4, preset), {lhs, rhs}, dev,
                             [spec](const std::vector<Tensor>& in, const std::vector<ref::Array>&) {
@@ -43,6 +39,17 @@ Case special_values_case(const std::string& preset) {
                             });
   };
   return c;
+}
+
+namespace {
+
+// lhs row 0 holds +Inf, row 1 a NaN, row 2 is finite; rhs is positive, so the exact result
+// is +Inf, NaN and finite rows — no Inf·0 or Inf−Inf in the true answer.
+Case special_values_case(const std::string& preset) {
+  return special_inputs_case("inf_nan", preset, [](float* lhs, float*) {
+    lhs[3] = INFINITY;
+    lhs[8 + 5] = NAN;
+  });
 }
 
 // Runs every supported preset on the same f32 inputs and checks the ordering a user relies
