@@ -35,13 +35,14 @@ void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, 
     std::vector<std::string> plan_where;
     for (size_t j = 0; j < n_ys; ++j) {
       hoist::YsAnalysis a = hoist::analyze_ys(p, uses, i, j, opts, claimed);
-      if (a.plan && step_elements(p.eqns[i].out[nk + j]->type) < opts.min_step_elements) {
+      const int64_t per_step = step_elements(p.eqns[i].out[nk + j]->type);
+      if (a.plan && per_step < opts.min_step_elements) {
         // Legal but slower (HoistOptions::min_step_elements): say so and leave the ys alone.
         for (const hoist::Group& g : a.plan->groups)
           for (size_t e : g.chain) claimed.erase(e);
         a.decline = PassNote{false, kDeclineTooSmall, "",
-                             cat(step_elements(p.eqns[i].out[nk + j]->type), " elements per step < min_step_elements ",
-                                 opts.min_step_elements, ": the per-step eqns would cost more than the traffic saved")};
+                             cat(per_step, " elements per step < min_step_elements ", opts.min_step_elements,
+                                 ": the per-step eqns would cost more than the traffic saved")};
         a.plan.reset();
       }
       if (a.decline) {
