@@ -14,6 +14,7 @@
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "engine/prims/register_all.h"
+#include "suites/common/context.h"
 #include "suites/common/program_case.h"
 #include "suites/common/timing.h"
 
@@ -62,12 +63,11 @@ int run(int64_t length, int64_t body_ops, int reps) {
   Tensor c0 = Tensor::scalar(0.5, DType::f32);
   Tensor xs = seeded_uniform({length}, DType::f32, "executor_overhead/x", 0.0, 0.5);
   Executor ex;
-  double load[1] = {0};
-  getloadavg(load, 1);
+  const double load = first_load(load_average());
   Figure s = measure(ex, scanned, {c0, xs}, reps);
   Figure l = measure(ex, straight, {c0, Tensor::scalar(0.25, DType::f32)}, reps);
   std::printf("load average at start: %.2f; scan L=%lld, body %lld eqns; straight-line %lld eqns; reps %d\n\n",
-              load[0], (long long)length, (long long)body_ops, (long long)l.eqns, reps);
+              load, (long long)length, (long long)body_ops, (long long)l.eqns, reps);
   std::printf("| program | executed eqns | wall min / median (ms) | CPU min (ms) | per executed eqn: wall min / CPU min (us) |\n");
   std::printf("|---|---:|---:|---:|---:|\n");
   auto row = [](const std::string& name, const Figure& f) {

@@ -15,6 +15,7 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/register_all.h"
+#include "suites/common/context.h"
 #include "suites/common/lstm_program.h"
 #include "suites/common/timing.h"
 #include "suites/lstm/lstm_check.h"
@@ -42,9 +43,8 @@ void row(const std::string& what, const Side& prog, const Side& kern) {
 }
 
 int run(int reps, const std::string& filter) {
-  double load[1] = {0};
-  getloadavg(load, 1);
-  std::printf("load average at start: %.2f; reps %d (interleaved); times in s, wall min / CPU min\n\n", load[0], reps);
+  const double load = first_load(load_average());
+  std::printf("load average at start: %.2f; reps %d (interleaved); times in s, wall min / CPU min\n\n", load, reps);
   std::printf("| shape, mode | Program path | fast kernel | Program / kernel (wall / CPU) |\n|---|---:|---:|---:|\n");
   for (const LstmPerfShape& s : lstm_perf_shapes()) {
     if (!filter.empty() && s.label.find(filter) == std::string::npos) continue;

@@ -15,17 +15,12 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vmap.h"
 #include "engine/prims/register_all.h"
+#include "suites/common/context.h"
 #include "suites/common/program_case.h"
 #include "suites/common/timing.h"
 
 namespace tandem {
 namespace {
-
-// The 1-minute load average, as the records' context reads it (getloadavg).
-double load_average() {
-  double l[1] = {0};
-  return getloadavg(l, 1) == 1 ? l[0] : 0;
-}
 
 int run(int64_t max_batch, int reps) {
   const int64_t I = 256, H = 512, O = 64;
@@ -36,7 +31,7 @@ int run(int64_t max_batch, int reps) {
   for (size_t i = 1; i < mlp.in_vars.size(); ++i)
     w.push_back(seeded_uniform(mlp.in_vars[i]->type.shape, DType::f32, "vmap_bench/w" + std::to_string(i), -0.1, 0.1));
   Executor ex;
-  std::printf("load average at start: %.2f; reps %d (interleaved)\n\n", load_average(), reps);
+  std::printf("load average at start: %.2f; reps %d (interleaved)\n\n", first_load(load_average()), reps);
   std::printf("| batch | vmapped min / median (ms) | loop min / median (ms) | loop / vmapped (median) | vmapped per example (us) |\n");
   std::printf("|---:|---:|---:|---:|---:|\n");
   for (int64_t n = 1; n <= max_batch; n *= 2) {
@@ -65,7 +60,7 @@ int run(int64_t max_batch, int reps) {
                 sl.min * 1e3, sl.median * 1e3, sl.median / sv.median, sv.median * 1e6 / double(n));
     std::fflush(stdout);
   }
-  std::printf("\nload average at end: %.2f\n", load_average());
+  std::printf("\nload average at end: %.2f\n", first_load(load_average()));
   return 0;
 }
 }  // namespace

@@ -17,6 +17,8 @@ nlohmann::json run_end_context();
 
 // The 1, 5 and 15 minute load averages now ([] where the system does not say).
 nlohmann::json load_average();
+// Its 1-minute figure, -1 where the system does not say (for the tools' headers).
+inline double first_load(const nlohmann::json& l) { return l.empty() ? -1.0 : l[0].get<double>(); }
 
 // Now, as ISO 8601 UTC: 2026-11-23T12:41:49Z.
 std::string utc_now_iso8601();
