@@ -86,21 +86,23 @@ int run(int64_t length, int64_t body_ops, int reps) {
 int main(int argc, char** argv) {
   int64_t length = 10000, body = 8;
   int reps = 5;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  const char* kHint = "  hint: executor_overhead --length 10000 --body 8 --reps 7\n";
+  for (int i = 1; i < argc; i += 2) {
     std::string a = argv[i];
+    if (a != "--length" && a != "--body" && a != "--reps") {
+      std::fprintf(stderr, "executor_overhead: unknown option %s (use --length, --body, --reps)\n%s", a.c_str(), kHint);
+      return 4;
+    }
     char* end = nullptr;
-    long long v = std::strtoll(argv[i + 1], &end, 10);
-    if (*end != '\0' || v < 1 || v > 10000000) {
-      std::fprintf(stderr, "executor_overhead: %s needs a positive integer, got '%s'\n", a.c_str(), argv[i + 1]);
+    long long v = i + 1 < argc ? std::strtoll(argv[i + 1], &end, 10) : 0;
+    if (i + 1 == argc || *end != '\0' || v < 1 || v > 10000000) {
+      std::fprintf(stderr, "executor_overhead: %s needs an integer in 1..10^7, got '%s'\n%s", a.c_str(),
+                   i + 1 < argc ? argv[i + 1] : "", kHint);
       return 4;
     }
     if (a == "--length") length = v;
     else if (a == "--body") body = v < 2 ? 2 : v;
-    else if (a == "--reps") reps = int(v);
-    else {
-      std::fprintf(stderr, "executor_overhead: unknown option %s (use --length, --body, --reps)\n", a.c_str());
-      return 4;
-    }
+    else reps = int(v);
   }
   tandem::register_all_primitives();
   return tandem::run(length, body, reps);

@@ -43,6 +43,13 @@ void row(const std::string& what, const Side& prog, const Side& kern) {
 }
 
 int run(int reps, const std::string& filter) {
+  bool any = false;
+  for (const LstmPerfShape& s : lstm_perf_shapes()) any |= s.label.find(filter) != std::string::npos;
+  if (!any) {
+    std::fprintf(stderr, "lstm_program_bench: --filter '%s' matches no perf shape\n"
+                 "  hint: a substring of a label: deepbench, fastrnns, bidi2, infer_b1\n", filter.c_str());
+    return 4;
+  }
   const double load = first_load(load_average());
   std::printf("load average at start: %.2f; reps %d (interleaved); times in s, wall min / CPU min\n\n", load, reps);
   std::printf("| shape, mode | Program path | fast kernel | Program / kernel (wall / CPU) |\n|---|---:|---:|---:|\n");
@@ -90,13 +97,15 @@ int main(int argc, char** argv) {
     if (a == "--reps" && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
       if (reps < 1 || reps > 1000) {
-        std::fprintf(stderr, "lstm_program_bench: --reps takes 1..1000\n");
+        std::fprintf(stderr, "lstm_program_bench: --reps takes 1..1000\n  hint: lstm_program_bench --reps 3\n");
         return 4;
       }
     } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
     } else {
-      std::fprintf(stderr, "lstm_program_bench: unknown option %s (use --reps N, --filter SUBSTR)\n", a.c_str());
+      std::fprintf(stderr, "lstm_program_bench: unknown option or missing value: %s\n"
+                   "  hint: lstm_program_bench [--reps N] [--filter SUBSTR of a shape label: deepbench, fastrnns, bidi2, infer_b1]\n",
+                   a.c_str());
       return 4;
     }
   }

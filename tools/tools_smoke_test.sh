@@ -38,4 +38,28 @@ set +e
 "$bin/blas_sgemm_compare" libno_such_blas.so > /dev/null 2>&1; rc=$?
 set -e
 [[ $rc == 4 ]] || fail "blas_sgemm_compare libno_such_blas.so: rc=$rc, want 4"
+# want4 CMD...: bad input, exit 4 with a hint.
+want4() {
+  set +e; "$@" > /dev/null 2> "$work/err"; local rc=$?; set -e
+  [[ $rc == 4 ]] && grep -q 'hint:' "$work/err" || fail "$*: rc=$rc, want 4 and a hint"
+}
+
+# executor_overhead: a small run counts the eqns it reports (scan: L·body + 1, straight-line).
+"$bin/executor_overhead" --length 100 --body 4 --reps 1 > "$work/eo.md"
+grep -q '^| scan, L=100, body 4 | 401 |' "$work/eo.md" || { cat "$work/eo.md"; fail "executor_overhead: want 401 executed eqns in the scan row"; }
+grep -q '^| straight-line | 400 |' "$work/eo.md" || fail "executor_overhead: want 400 executed eqns straight-line"
+want4 "$bin/executor_overhead" --length 0
+want4 "$bin/executor_overhead" --reps
+want4 "$bin/executor_overhead" --bogus 3
+
+# lstm_program_bench: the smallest shape, both paths; a filter matching nothing is bad input.
+OPENBLAS_NUM_THREADS=1 "$bin/lstm_program_bench" --reps 1 --filter infer_b1 > "$work/lpb.md"
+[[ $(grep -c '^| infer_b1 .*, fwd |' "$work/lpb.md") == 2 ]] || { cat "$work/lpb.md"; fail "lstm_program_bench: want 2 infer_b1 rows"; }
+want4 "$bin/lstm_program_bench" --filter no_such_shape
+want4 "$bin/lstm_program_bench" --reps 0
+
+# vmap_bench: one batch and the per-primitive profile of the vmapped program.
+OPENBLAS_NUM_THREADS=1 "$bin/vmap_bench" --max-batch 2 --reps 1 --profile-batch 4 > "$work/vb.md"
+grep -q '^| tanh | ' "$work/vb.md" && grep -q '^| dot_general | ' "$work/vb.md" || { cat "$work/vb.md"; fail "vmap_bench --profile-batch: want tanh and dot_general rows"; }
+want4 "$bin/vmap_bench" --profile-batch -1
 echo "tools smoke: ok"

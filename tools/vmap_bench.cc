@@ -4,11 +4,12 @@
 // repetition (the machine is shared and noisy) and the table gives min and median per way,
 // the loop/vmap ratio of the medians, and the vmapped time per example (linear growth in the
 // batch keeps it flat). Inputs are split per example before timing; both ways reuse weights.
-//   vmap_bench [--max-batch N] [--reps N]
+//   vmap_bench [--max-batch N] [--reps N] [--profile-batch N]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "engine/ir/builder.h"
@@ -22,7 +23,26 @@
 namespace tandem {
 namespace {
 
-int run(int64_t max_batch, int reps) {
+// Mean time per primitive of the vmapped program at one batch size (Executor::set_timing,
+// 15 runs after 5 warm-ups): where a batched program's time goes.
+void profile_batch(const Program& mlp, const std::vector<Tensor>& w, int64_t n) {
+  Program batched = vmap(mlp, {0, std::nullopt, std::nullopt, std::nullopt, std::nullopt}, {0}, n);
+  std::vector<Tensor> args{seeded_uniform({n, mlp.in_vars[0]->type.shape[0]}, DType::f32, "vmap_bench/x")};
+  args.insert(args.end(), w.begin(), w.end());
+  Executor ex;
+  ex.set_timing(true);
+  std::map<std::string, double> mean_s;
+  for (int r = 0; r < 20; ++r) {
+    ex.run(batched, args);
+    if (r >= 5)
+      for (const EqnTiming& t : ex.timings()) mean_s[t.prim] += t.seconds / 15;
+  }
+  std::printf("\nvmapped program at batch %lld, mean time per primitive over 15 runs:\n\n| primitive | us |\n|---|---:|\n",
+              (long long)n);
+  for (const auto& [prim, s] : mean_s) std::printf("| %s | %.1f |\n", prim.c_str(), s * 1e6);
+}
+
+int run(int64_t max_batch, int reps, int64_t profile_n) {
   const int64_t I = 256, H = 512, O = 64;
   using V = std::vector<Value>;
   Program mlp = trace({{{I}, DType::f32}, {{I, H}, DType::f32}, {{H}, DType::f32}, {{H, O}, DType::f32}, {{O}, DType::f32}},
@@ -60,6 +80,7 @@ int run(int64_t max_batch, int reps) {
                 sl.min * 1e3, sl.median * 1e3, sl.median / sv.median, sv.median * 1e6 / double(n));
     std::fflush(stdout);
   }
+  if (profile_n > 0) profile_batch(mlp, w, profile_n);
   std::printf("\nload average at end: %.2f\n", first_load(load_average()));
   return 0;
 }
@@ -70,21 +91,23 @@ int main(int argc, char** argv) {
   tandem::register_all_primitives();
   int64_t max_batch = 1024;
   int reps = 7;
+  int64_t profile_n = 0;
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 == argc) {
-      std::fprintf(stderr, "vmap_bench: %s needs a value\n  hint: vmap_bench [--max-batch N] [--reps N]\n", argv[i]);
+      std::fprintf(stderr, "vmap_bench: %s needs a value\n  hint: vmap_bench [--max-batch N] [--reps N] [--profile-batch N]\n", argv[i]);
       return 4;
     }
     if (!std::strcmp(argv[i], "--max-batch")) max_batch = std::atoll(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--profile-batch")) profile_n = std::atoll(argv[i + 1]);
     else {
-      std::fprintf(stderr, "vmap_bench: unknown flag %s\n  hint: vmap_bench [--max-batch N] [--reps N]\n", argv[i]);
+      std::fprintf(stderr, "vmap_bench: unknown flag %s\n  hint: vmap_bench [--max-batch N] [--reps N] [--profile-batch N]\n", argv[i]);
       return 4;
     }
   }
-  if (max_batch < 1 || reps < 1) {
-    std::fprintf(stderr, "vmap_bench: --max-batch and --reps must be >= 1\n  hint: vmap_bench --max-batch 1024 --reps 7\n");
+  if (max_batch < 1 || reps < 1 || profile_n < 0 || profile_n > 65536) {
+    std::fprintf(stderr, "vmap_bench: --max-batch and --reps must be >= 1, --profile-batch in 0..65536\n  hint: vmap_bench --max-batch 1024 --reps 7 --profile-batch 256\n");
     return 4;
   }
-  return tandem::run(max_batch, reps);
+  return tandem::run(max_batch, reps, profile_n);
 }
