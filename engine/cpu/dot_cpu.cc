@@ -256,8 +256,9 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAl
       sgemm_batched(al[size_t(products[t].first)], br[size_t(products[t].second)], c, p, beta);
       beta = 1.0f;
     }
-    for (int64_t i = 0, n = acc.numel(); i < n && !fault_on(Fault::dot_split_nan_guard_dropped); ++i)
-      if (std::isnan(c[i])) c[i] = 0.0f;  // (fault: the guard is skipped)
+    const int64_t guarded = fault_on(Fault::dot_split_nan_guard_dropped) ? 0 : acc.numel();  // fault: no guard
+    for (int64_t i = 0; i < guarded; ++i)
+      if (std::isnan(c[i])) c[i] = 0.0f;
     sgemm_batched(al[0], br[0], c, p, 1.0f);
     return cast_result(acc, out_dtype);
   }
