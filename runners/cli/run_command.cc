@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "suites/common/harness.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
+#include "suites/common/rank_lockstep.h"
 
 namespace tandem {
 namespace {
@@ -30,7 +32,19 @@ struct RunArgs {
   double min_time = 0.0;
   bool quiet = false;
   std::string inject;  // a fault to inject (engine/core/faults.h), "" for none
+  double watchdog_s = 300;  // under a launcher: seconds a rank may wait for the others
 };
+
+// What decides the sequence of lockstep calls: ranks must agree on it before the first case.
+std::string run_signature(const RunArgs& a, bool timed, const std::vector<const Case*>& cases,
+                          const std::vector<Device>& devices) {
+  nlohmann::json names = nlohmann::json::array(), devs = nlohmann::json::array();
+  for (const Case* c : cases) names.push_back(c->name);
+  for (Device d : devices) devs.push_back(d.str());
+  return nlohmann::json{{"timed", timed}, {"repetitions", a.repetitions}, {"warmup", a.warmup},
+                        {"min_time", a.min_time}, {"devices", devs}, {"cases", names}}.dump();
+}
+
 
 std::string fmt_double(double v, int prec = 3) {
   std::ostringstream os;
@@ -78,10 +92,20 @@ int run(const RunArgs& a, bool timed) {
     throw_bad_input("no case matches the selection", "`tandem list --profile " + a.sel.profile + "` shows the cases");
   if (a.repetitions < 1) throw_bad_input("--repetitions must be >= 1");
   RecordWriter writer(a.out + "/records.json");
-  // Under mpirun/srun every rank runs every case, but only rank 0 prints and writes files.
-  const bool writes = is_writer_rank();
-  if (const FaultInfo* f = injected_fault(); f && writes)
-    std::cerr << "FAULT INJECTED: " << f->name << " (" << f->mimics << "): results are an experiment, not a verdict\n";
+  // Under mpirun/srun with more than one rank the ranks run in lockstep and rank 0 writes
+  // the agreed records (suites/common/rank_lockstep.h); without MPI every rank runs alone
+  // and only rank 0 prints and writes files.
+  std::unique_ptr<RankLockstep> lockstep;
+  if (launched_multi_rank()) {
+    lockstep = std::make_unique<RankLockstep>(a.watchdog_s);
+    lockstep->agree_on_run(run_signature(a, timed, cases, devices));
+  }
+  const bool writes = lockstep ? lockstep->rank() == 0 : is_writer_rank();
+  if (lockstep)  // a bad --out fails every rank at once, not rank 0 alone after the first case
+    lockstep->agree_on([&] { if (writes) std::filesystem::create_directories(a.out); });
+  if (const FaultInfo* f = injected_fault(); f && (writes || lockstep))
+    std::cerr << ("FAULT INJECTED" + (lockstep ? " on rank " + std::to_string(lockstep->rank()) : std::string()) +
+                  ": " + f->name + " (" + f->mimics + "): results are an experiment, not a verdict\n");
   std::vector<nlohmann::json> unwritten;
   int counts[4] = {0, 0, 0, 0};
   size_t total = cases.size() * devices.size(), done = 0;
@@ -94,9 +118,19 @@ int run(const RunArgs& a, bool timed) {
       opts.repetitions = a.repetitions;
       opts.warmup = a.warmup;
       opts.min_time_s = a.min_time;
+      const std::string name = c->name + "/" + backend_name(d);
+      nlohmann::json ranks;
+      if (lockstep) opts.before_timing = [&](const CaseResult& mine) { return lockstep->agree_to_time(name, mine); };
       CaseResult r = run_case(*c, opts);
+      if (lockstep) r = lockstep->agree_result(name, r, c->flops, &ranks);
       counts[int(r.verdict)]++;
       nlohmann::json rec = make_record(*c, backend_name(d), d.str(), r);
+      if (lockstep) {  // a timing over N ranks is a case of its own, never gated against one rank's
+        rec["case"] = name + "/ranks:" + std::to_string(lockstep->size());
+        rec["params"]["ranks"] = lockstep->size();
+        rec["context"]["ranks"] = lockstep->size();
+        rec["multi_rank"] = ranks;
+      }
       if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));
       ++done;
       if (!a.quiet && writes) {
@@ -104,6 +138,8 @@ int run(const RunArgs& a, bool timed) {
         std::cerr << "[" << done << "/" << total << " " << fmt_double(el, 3) << "s] " << c->name << "/"
                   << backend_name(d) << " " << verdict_name(r.verdict);
         if (!r.samples_s.empty()) std::cerr << " " << fmt_double(summarize(r.samples_s).median * 1e3) << " ms";
+        if (lockstep && ranks.contains("slowest_rank"))
+          std::cerr << " (max over " << lockstep->size() << " ranks; slowest: rank " << ranks["slowest_rank"] << ")";
         std::cerr << "\n";
         if (r.verdict == Verdict::fail || r.verdict == Verdict::error) std::cerr << r.message << "\n";
       }
@@ -140,6 +176,9 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
     cmd->add_option("--min-time", args->min_time, "repeat until this many seconds are measured")
         ->check(in_range(0, 3600, "--min-time is seconds of measured time per case, e.g. 0.5"));
   }
+  cmd->add_option("--watchdog-timeout", args->watchdog_s,
+                  "under mpirun/srun: seconds a rank may wait for the others before the job aborts (exit 5; default 300)")
+      ->check(in_range(1, 86400, "seconds a rank may wait in a barrier or gather before the job aborts, e.g. 300"));
   cmd->add_option("--inject", args->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
   cmd->callback([args, timed, &exit_code] {
     if (!args->inject.empty()) inject_fault(args->inject);

@@ -24,6 +24,8 @@ struct Metric {
   std::string direction;
 };
 
+struct CaseResult;
+
 struct RunOptions {
   Device device = Device::cpu();
   bool check = true;        // compare against the reference
@@ -31,6 +33,10 @@ struct RunOptions {
   int warmup = 1;
   int repetitions = 5;
   double min_time_s = 0.0;  // keep repeating until this much time has been measured
+  // Multi-rank runs (suites/common/rank_lockstep.h): called on every path of run_case, on
+  // every rank, after the check and before timing, with this rank's verdict so far; it
+  // agrees with the other ranks and returns whether to time (false: some rank did not pass).
+  std::function<bool(const CaseResult&)> before_timing;
 };
 
 struct CaseResult {
