@@ -31,6 +31,17 @@ if command -v mpirun >/dev/null; then
       "$tandem" report "$out/collectives-np$np/records.json" -o "$out/collectives-np$np/report"
     fi
   done
+  # The dot and LSTM perf cases on 2 ranks in lockstep (docs/MULTINODE.md): each iteration the
+  # slowest rank's time, so the history tracks a synchronous 2-rank step. NIGHTLY_MULTI_RANK=0 skips.
+  if [ "${NIGHTLY_MULTI_RANK:-1}" != 0 ]; then
+    set +e
+    TANDEM="$tandem" "$root/runners/launch/mpirun.sh" 2 run -q --profile nightly --backend cpu \
+      --filter '^(dot|lstm)/perf/' -n "${NIGHTLY_REPETITIONS:-10}" --out "$out/perf-np2"
+    mr_rc=$?
+    set -e
+    [[ $mr_rc == 0 || $run_rc != 0 ]] || run_rc=$mr_rc
+    [[ ! -f $out/perf-np2/records.json ]] || "$tandem" history add "$out/perf-np2/records.json" --db "$db"
+  fi
 fi
 "$tandem" history report --db "$db" -o "$out/history"
 # Each suite's power: every injected engine fault must be caught by the suite that owns it

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Launch tandem under Open MPI / MPICH: runners/launch/mpirun.sh [-np] NP [tandem args...]
 # e.g. runners/launch/mpirun.sh 4 collectives -b 1K -e 16M --ops psum,all_gather
-# Each rank runs runners/launch/rank_env.sh, which binds one GPU per local rank. Open
+# Each rank runs runners/launch/rank_env.sh, which binds one GPU per local rank and gives
+# each rank its share of the CPU cores (docs/MULTINODE.md has cross-node examples). Open
 # MPI-only flags (--oversubscribe, --allow-run-as-root) are added only when the mpirun is
 # Open MPI's (mpi_flags.sh); TANDEM_MPIRUN picks another launcher (e.g. mpiexec.hydra),
 # TANDEM_MPIRUN_ARGS adds flags for real clusters (host files, binding).
