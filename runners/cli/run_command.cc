@@ -17,9 +17,9 @@
 #include "runners/cli/selection.h"
 #include "suites/common/gbench_json.h"
 #include "suites/common/harness.h"
+#include "suites/common/rank_lockstep.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
-#include "suites/common/rank_lockstep.h"
 
 namespace tandem {
 namespace {
@@ -44,7 +44,6 @@ std::string run_signature(const RunArgs& a, bool timed, const std::vector<const 
   return nlohmann::json{{"timed", timed}, {"repetitions", a.repetitions}, {"warmup", a.warmup},
                         {"min_time", a.min_time}, {"devices", devs}, {"cases", names}}.dump();
 }
-
 
 std::string fmt_double(double v, int prec = 3) {
   std::ostringstream os;

@@ -16,14 +16,32 @@ std::string device_unavailable_reason(Device d) {
   return "";
 }
 
+namespace {
+// Runs f; an exception becomes the case's verdict (unsupported: skip, anything else: error),
+// so one broken case never stops the others.
+template <class F>
+void guarded(CaseResult& r, F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    r.verdict = e.kind() == ErrorKind::unsupported ? Verdict::skip : Verdict::error;
+    r.message = e.what();
+  } catch (const std::exception& e) {
+    r.verdict = Verdict::error;
+    r.message = e.what();
+  }
+}
+}  // namespace
+
 CaseResult run_case(const Case& c, const RunOptions& opts) {
   CaseResult r;
-  // Under a multi-rank run every rank reaches opts.before_timing exactly once per case,
+  // Under a multi-rank run every rank reaches opts.before_timing exactly once per timed case,
   // whatever happened to it before (skip, failed check, exception), so the ranks stay in
   // lockstep; its own failures (MPI) propagate: the rank cannot stay in step any more.
   auto agree_to_time = [&] {
-    const bool mine = opts.time && r.verdict == Verdict::pass;
-    return opts.before_timing && opts.time ? opts.before_timing(r) && mine : mine;
+    if (!opts.time) return false;
+    const bool mine = r.verdict == Verdict::pass;
+    return opts.before_timing ? opts.before_timing(r) && mine : mine;
   };
   std::string why = c.agrees_across_ranks ? std::string() : device_unavailable_reason(opts.device);
   if (!why.empty()) {
@@ -33,36 +51,21 @@ CaseResult run_case(const Case& c, const RunOptions& opts) {
     return r;
   }
   std::optional<CaseInstance> inst;
-  try {
+  guarded(r, [&] {
     inst = c.instantiate(opts.device);
-    if (opts.check) {
-      r = inst->check();
-    }
+    if (opts.check) r = inst->check();
     r.info.update(inst->info);
-  } catch (const Error& e) {
-    r.verdict = e.kind() == ErrorKind::unsupported ? Verdict::skip : Verdict::error;
-    r.message = e.what();
-  } catch (const std::exception& e) {
-    r.verdict = Verdict::error;
-    r.message = e.what();
-  }
+  });
   if (!agree_to_time()) return r;
-  try {
-    r.samples_s = time_repeated(inst->body, opts.warmup, opts.repetitions, opts.min_time_s,
-                                opts.device, &r.cpu_samples_s);
+  guarded(r, [&] {
+    std::vector<double> wall, cpu;
+    wall = time_repeated(inst->body, opts.warmup, opts.repetitions, opts.min_time_s, opts.device, &cpu);
+    r.samples_s = std::move(wall), r.cpu_samples_s = std::move(cpu);  // only a complete timing is kept
     TimingStats t = summarize(r.samples_s);
     if (c.flops > 0 && t.median > 0)
       r.metrics.push_back({"gflops", c.flops / t.median * 1e-9, "GFLOP/s", "higher"});
     r.metrics.push_back({"time_median", t.median, "s", "lower"});
-  } catch (const Error& e) {
-    r.verdict = e.kind() == ErrorKind::unsupported ? Verdict::skip : Verdict::error;
-    r.message = e.what();
-    r.samples_s.clear(), r.cpu_samples_s.clear();
-  } catch (const std::exception& e) {
-    r.verdict = Verdict::error;
-    r.message = e.what();
-    r.samples_s.clear(), r.cpu_samples_s.clear();
-  }
+  });
   return r;
 }
 
