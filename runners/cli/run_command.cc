@@ -128,6 +128,9 @@ int run(const RunArgs& a, bool timed) {
         rec["case"] = name + "/ranks:" + std::to_string(lockstep->size());
         rec["params"]["ranks"] = lockstep->size();
         rec["context"]["ranks"] = lockstep->size();
+        // A fault injected on any rank marks the record, as a single-rank run's context does.
+        if (ranks.contains("injected_faults") && !rec["context"].contains("injected_fault"))
+          rec["context"]["injected_fault"] = ranks["injected_faults"].begin().value();
         rec["multi_rank"] = ranks;
       }
       if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));

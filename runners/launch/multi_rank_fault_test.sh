@@ -5,7 +5,7 @@
 #   fail_rank1   rank 1 alone runs with an injected LSTM fault (TANDEM_INJECT), so its check
 #                of the LSTM case fails while rank 0's passes → exit 1; the record says
 #                "failed on rank 1 of 2", is not timed, and the dot case beside it still
-#                passes with timing reduced over both ranks
+#                passes with timing reduced over both ranks; every record names rank 1's fault
 #   stall_rank1  rank 1 stalls in the barrier before timing (test hook) → exit 5 within the
 #                watchdog's bound, rank 0's watchdog naming that barrier and the case
 #   mismatch     ranks launched with different --filter → exit 4 naming both ranks' cases
@@ -64,6 +64,9 @@ assert "rank 0" not in bad["message"], bad["message"]
 assert "timing" not in bad, "a case that failed on a rank was timed"
 assert [p["verdict"] for p in bad["multi_rank"]["per_rank"]] == ["pass", "fail"], bad["multi_rank"]
 assert good["verdict"] == "pass" and good["timing"]["repetitions"] == 2, good
+for r in (bad, good):  # rank 1's fault marks every record of the run, as a 1-rank run's context
+    assert r["context"].get("injected_fault") == "lstm_gates_f_g_swapped", r["context"]
+    assert r["multi_rank"]["injected_faults"] == {"1": "lstm_gates_f_g_swapped"}, r["multi_rank"]
 PY
     ;;
   stall_rank1)

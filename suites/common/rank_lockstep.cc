@@ -7,6 +7,7 @@
 #include "engine/comm/mpi_communicator.h"
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
+#include "engine/core/faults.h"
 #include "engine/core/rank_env.h"
 #include "suites/common/rank_reduce.h"
 
@@ -59,6 +60,7 @@ CaseResult RankLockstep::agree_result(const std::string& case_name, const CaseRe
   o.correctness = mine.correctness;
   o.samples_s = mine.samples_s;
   o.cpu_samples_s = mine.cpu_samples_s;
+  if (const FaultInfo* f = injected_fault()) o.injected_fault = f->name;
   std::vector<std::string> all;
   {
     auto w = watch("the gather of every rank's outcome", case_name);

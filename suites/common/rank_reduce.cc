@@ -30,7 +30,7 @@ const char* verdict_phrase(Verdict v) {
 nlohmann::json outcome_to_json(const RankOutcome& o) {
   return {{"rank", o.rank},       {"host", o.host},           {"verdict", verdict_name(o.verdict)},
           {"message", o.message}, {"correctness", o.correctness}, {"samples_s", o.samples_s},
-          {"cpu_samples_s", o.cpu_samples_s}};
+          {"cpu_samples_s", o.cpu_samples_s}, {"injected_fault", o.injected_fault}};
 }
 
 RankOutcome outcome_from_json(const nlohmann::json& j) {
@@ -42,6 +42,7 @@ RankOutcome outcome_from_json(const nlohmann::json& j) {
   o.correctness = j.at("correctness");
   o.samples_s = j.at("samples_s").get<std::vector<double>>();
   o.cpu_samples_s = j.at("cpu_samples_s").get<std::vector<double>>();
+  o.injected_fault = j.at("injected_fault").get<std::string>();
   return o;
 }
 
@@ -107,9 +108,16 @@ CaseResult agree_outcomes(const std::vector<RankOutcome>& per_rank, double flops
       per.push_back({{"rank", o.rank}, {"host", o.host}, {"verdict", verdict_name(o.verdict)}});
   }
   if (ranks_json) {
+    nlohmann::json faults = nlohmann::json::object();
+    for (size_t i = 0; i < per_rank.size(); ++i)
+      if (!per_rank[i].injected_fault.empty()) {
+        per[i]["injected_fault"] = per_rank[i].injected_fault;
+        faults[std::to_string(per_rank[i].rank)] = per_rank[i].injected_fault;
+      }
     *ranks_json = {{"ranks", n_ranks}, {"time_reduce", "max over ranks per iteration"},
                    {"iterations_reduced", timed ? n : 0}, {"per_rank", per}};
     if (slowest >= 0) (*ranks_json)["slowest_rank"] = slowest;
+    if (!faults.empty()) (*ranks_json)["injected_faults"] = faults;  // an experiment, not a verdict
   }
   return r;
 }

@@ -21,6 +21,7 @@ struct RankOutcome {
   std::string message;
   nlohmann::json correctness;
   std::vector<double> samples_s, cpu_samples_s;
+  std::string injected_fault;  // engine/core/faults.h: this rank ran with a fault, "" if none
 };
 nlohmann::json outcome_to_json(const RankOutcome& o);
 RankOutcome outcome_from_json(const nlohmann::json& j);
@@ -37,7 +38,8 @@ Verdict agreed_verdict(const std::vector<Verdict>& per_rank);
 // metrics (time_median, gflops per rank, gflops_all_ranks) come from them. *ranks_json gets
 // {"ranks", "time_reduce", "iterations_reduced", "slowest_rank", "per_rank": [{"rank",
 // "host", "verdict", "repetitions", "min", "median", "max"}]}, the per-rank statistics over
-// the same n iterations, so each rank's median is at most the reduced one.
+// the same n iterations, so each rank's median is at most the reduced one; a rank that ran
+// with an injected fault has "injected_fault" in its entry and in "injected_faults".
 CaseResult agree_outcomes(const std::vector<RankOutcome>& per_rank, double flops, nlohmann::json* ranks_json);
 
 }  // namespace tandem

@@ -72,6 +72,17 @@ TEST(RankReduce, AFailureOnOneRankFailsTheCaseNamingTheRank) {
   EXPECT_TRUE(r.metrics.empty());
   EXPECT_EQ(ranks["per_rank"][1]["verdict"], "fail");
   EXPECT_FALSE(ranks.contains("slowest_rank"));
+  EXPECT_FALSE(ranks.contains("injected_faults"));
+}
+
+TEST(RankReduce, AFaultInjectedOnOneRankIsNamed) {
+  RankOutcome faulty = outcome(1, {1.0});
+  faulty.injected_fault = "lstm_gates_f_g_swapped";
+  nlohmann::json ranks;
+  agree_outcomes({outcome(0, {1.0}), faulty}, 0, &ranks);
+  EXPECT_EQ(ranks["injected_faults"], (nlohmann::json{{"1", "lstm_gates_f_g_swapped"}}));
+  EXPECT_EQ(ranks["per_rank"][1]["injected_fault"], "lstm_gates_f_g_swapped");
+  EXPECT_FALSE(ranks["per_rank"][0].contains("injected_fault"));
 }
 
 TEST(RankReduce, VerdictOrderAndEveryRankNamed) {
@@ -94,11 +105,13 @@ TEST(RankReduce, OneRankWithoutSamplesMeansNoReducedTiming) {
 
 TEST(RankReduce, OutcomesRoundTripThroughJsonExactly) {
   RankOutcome o = outcome(3, {0.1 + 0.2, 1e-7 / 3}, Verdict::skip, "no GPU");
+  o.injected_fault = "dot_x3_single_pass";
   RankOutcome back = outcome_from_json(nlohmann::json::parse(outcome_to_json(o).dump()));
   EXPECT_EQ(back.rank, 3);
   EXPECT_EQ(back.host, "h3");
   EXPECT_EQ(back.verdict, Verdict::skip);
   EXPECT_EQ(back.message, "no GPU");
+  EXPECT_EQ(back.injected_fault, "dot_x3_single_pass");
   EXPECT_EQ(back.samples_s, o.samples_s);  // bit for bit: the reduction compares them
 }
 
