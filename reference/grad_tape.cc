@@ -294,50 +294,45 @@ Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
   });
 }
 
+// The cotangent of one dot operand: g contracted with the other operand over the other's
+// free dims (batch dims stay batch), then transposed into this operand's axis order. g's
+// axes are [batch..., lhs free..., rhs free...]; `mine`/`other` are this operand's and the
+// other's (batch, contract) axes, `mine_first` whether this operand's free axes precede the
+// other's in g. A dot of the reference's own (long double sums), so cache-blocked and
+// threaded like the forward.
+Array dot_operand_ct(const Array& g, const Array& other, const std::vector<int64_t>& my_shape,
+                     const std::vector<int64_t>& my_batch, const std::vector<int64_t>& my_contract,
+                     const std::vector<int64_t>& other_batch, const std::vector<int64_t>& other_contract,
+                     bool mine_first) {
+  std::vector<int64_t> my_free = kept_dims(my_shape.size(), my_batch), other_free;
+  my_free.erase(std::remove_if(my_free.begin(), my_free.end(), [&](int64_t a) {
+    return std::find(my_contract.begin(), my_contract.end(), a) != my_contract.end(); }), my_free.end());
+  for (int64_t a : kept_dims(other.shape.size(), other_batch))
+    if (std::find(other_contract.begin(), other_contract.end(), a) == other_contract.end()) other_free.push_back(a);
+  const int64_t nb = int64_t(my_batch.size()), nl = int64_t(mine_first ? my_free.size() : other_free.size());
+  DotDims d;  // g's other-free axes against other's free axes, batch against batch
+  for (int64_t b = 0; b < nb; ++b) d.lhs_batch.push_back(b), d.rhs_batch.push_back(other_batch[size_t(b)]);
+  for (size_t f = 0; f < other_free.size(); ++f)
+    d.lhs_contract.push_back(mine_first ? nb + nl + int64_t(f) : nb + int64_t(f)), d.rhs_contract.push_back(other_free[f]);
+  Array res = ref::dot_general(g, other, d, DType::f64);  // [batch, my free, other's contract axes ascending]
+  // Where each of my axes sits in res: batch, free in order, contract by its partner's rank.
+  std::vector<int64_t> perm(my_shape.size()), oc_sorted = other_contract;
+  std::sort(oc_sorted.begin(), oc_sorted.end());
+  for (int64_t b = 0; b < nb; ++b) perm[size_t(my_batch[size_t(b)])] = b;
+  for (size_t f = 0; f < my_free.size(); ++f) perm[size_t(my_free[f])] = nb + int64_t(f);
+  const int64_t base = nb + int64_t(my_free.size());
+  for (size_t q = 0; q < my_contract.size(); ++q)
+    perm[size_t(my_contract[q])] = base + (std::find(oc_sorted.begin(), oc_sorted.end(), other_contract[q]) - oc_sorted.begin());
+  return ref::transpose(res, perm);  // my axis a is res's axis perm[a]
+}
+
 Tape::Id Tape::dot_general(Id lhs, Id rhs, const DotDims& d, DType out_dtype) {
-  Array l = value(lhs), r = value(rhs);
+  const Array &l = value(lhs), &r = value(rhs);
   Array y = ref::dot_general(l, r, d, out_dtype);
-  std::vector<int64_t> out_shape = y.shape;
-  return push(std::move(y), {lhs, rhs}, [l, r, d, out_shape](const Array& g) {
-    // out[b, i, j] = sum_c lhs[b, i, c] rhs[b, j, c] in JAX's dimension order: walk every
-    // (out position, contracting position) pair and spread g to both operands.
-    auto free = [](size_t rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-      std::vector<int64_t> f;
-      for (int64_t k = 0; k < int64_t(rank); ++k)
-        if (std::find(a.begin(), a.end(), k) == a.end() && std::find(b.begin(), b.end(), k) == b.end()) f.push_back(k);
-      return f;
-    };
-    std::vector<int64_t> lf = free(l.shape.size(), d.lhs_contract, d.lhs_batch);
-    std::vector<int64_t> rf = free(r.shape.size(), d.rhs_contract, d.rhs_batch);
-    std::vector<int64_t> csize;
-    for (int64_t c : d.lhs_contract) csize.push_back(l.shape[size_t(c)]);
-    std::vector<int64_t> ls = row_major_strides(l.shape), rs = row_major_strides(r.shape);
-    Array gl = zeros_like(l.shape), gr = zeros_like(r.shape);
-    std::vector<int64_t> o(out_shape.size(), 0);
-    int64_t nc = shape_numel(csize);
-    for (size_t oi = 0; oi < g.data.size(); ++oi) {
-      int64_t lb = 0, rb = 0;
-      size_t k = 0;
-      for (size_t b = 0; b < d.lhs_batch.size(); ++b, ++k) {
-        lb += o[k] * ls[size_t(d.lhs_batch[b])];
-        rb += o[k] * rs[size_t(d.rhs_batch[b])];
-      }
-      for (int64_t f : lf) lb += o[k++] * ls[size_t(f)];
-      for (int64_t f : rf) rb += o[k++] * rs[size_t(f)];
-      std::vector<int64_t> c(csize.size(), 0);
-      for (int64_t ci = 0; ci < nc; ++ci) {
-        int64_t li = lb, ri = rb;
-        for (size_t q = 0; q < c.size(); ++q) {
-          li += c[q] * ls[size_t(d.lhs_contract[q])];
-          ri += c[q] * rs[size_t(d.rhs_contract[q])];
-        }
-        gl.data[size_t(li)] += g.data[oi] * r.data[size_t(ri)];
-        gr.data[size_t(ri)] += g.data[oi] * l.data[size_t(li)];
-        next_index(c, csize);
-      }
-      next_index(o, out_shape);
-    }
-    return std::vector<Array>{gl, gr};
+  return push(std::move(y), {lhs, rhs}, [l, r, d](const Array& g) {
+    return std::vector<Array>{
+        dot_operand_ct(g, r, l.shape, d.lhs_batch, d.lhs_contract, d.rhs_batch, d.rhs_contract, true),
+        dot_operand_ct(g, l, r.shape, d.rhs_batch, d.rhs_contract, d.lhs_batch, d.lhs_contract, false)};
   });
 }
 
