@@ -60,6 +60,9 @@ std::vector<int64_t> kept_dims(size_t rank, const std::vector<int64_t>& axes) {
 }  // namespace
 
 Tape::Id Tape::push(Array v, std::vector<Id> parents, Backward bw) {
+  return push(std::make_shared<const Array>(std::move(v)), std::move(parents), std::move(bw));
+}
+Tape::Id Tape::push(std::shared_ptr<const Array> v, std::vector<Id> parents, Backward bw) {
   Node n{std::move(v), std::move(parents), std::move(bw), false};
   for (Id p : n.parents) n.needs_grad = n.needs_grad || node(p).needs_grad;
   if (!n.backward) n.needs_grad = false;
@@ -72,7 +75,7 @@ const Tape::Node& Tape::node(Id id) const {
 }
 Tape::Id Tape::input(Array v) {
   check_array(v, "Tape::input");
-  nodes_.push_back(Node{std::move(v), {}, nullptr, true});
+  nodes_.push_back(Node{std::make_shared<const Array>(std::move(v)), {}, nullptr, true});
   return Id(nodes_.size() - 1);
 }
 Tape::Id Tape::constant(Array v) { return push(std::move(v), {}, nullptr); }
@@ -81,47 +84,50 @@ Tape::Id Tape::custom(Array value, std::vector<Id> parents, Backward backward) {
   for (Id p : parents) node(p);  // rejects an unknown id now, not in gradients()
   return push(std::move(value), std::move(parents), std::move(backward));
 }
-const Array& Tape::value(Id id) const { return node(id).value; }
+const Array& Tape::value(Id id) const { return *node(id).value; }
 
 Tape::Id Tape::unary(const std::string& op, Id x) {
-  Array y = ref::unary(op, value(x));
-  Array xv = value(x), yv = y;
+  auto yv = std::make_shared<const Array>(ref::unary(op, value(x)));
+  auto xv = shared(x);
   auto d = unary_op(op).derivative;
-  return push(std::move(y), {x}, [d, xv, yv](const Array& g) {
-    Array r = zeros_like(xv.shape);
-    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d(xv.data[i], yv.data[i]);
+  return push(yv, {x}, [d, xv, yv](const Array& g) {
+    Array r = zeros_like(xv->shape);
+    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d(xv->data[i], yv->data[i]);
     return std::vector<Array>{r};
   });
 }
 
 Tape::Id Tape::integer_pow(Id x, int64_t n) {
-  Array xv = value(x);
-  return push(ref::integer_pow(xv, n), {x}, [xv, n](const Array& g) {
-    Array r = zeros_like(xv.shape);
+  auto xv = shared(x);
+  return push(ref::integer_pow(*xv, n), {x}, [xv, n](const Array& g) {
+    Array r = zeros_like(xv->shape);
     for (size_t i = 0; i < r.data.size(); ++i)
-      r.data[i] = n == 0 ? 0 : g.data[i] * double(n) * std::pow(xv.data[i], double(n - 1));
+      r.data[i] = n == 0 ? 0 : g.data[i] * double(n) * std::pow(xv->data[i], double(n - 1));
     return std::vector<Array>{r};
   });
 }
 
 Tape::Id Tape::binary(const std::string& op, Id a, Id b) {
-  Array av = value(a), bv = value(b);
-  Array out = ref::binary(op, av, bv);
-  return push(std::move(out), {a, b}, [op, av, bv](const Array& g) {
+  auto av = shared(a), bv = shared(b);
+  Array out = ref::binary(op, *av, *bv);
+  // The op's name looked up once, not per element.
+  enum Kind { add, sub, mul, div, max, min } k = op == "add" ? add : op == "sub" ? sub : op == "mul" ? mul
+                                                 : op == "div" ? div : op == "max" ? max : min;
+  return push(std::move(out), {a, b}, [k, av, bv](const Array& g) {
     Array ga = zeros_like(g.shape), gb = zeros_like(g.shape);
     for (size_t i = 0; i < g.data.size(); ++i) {
-      double x = at(av, i), y = at(bv, i), c = g.data[i];
-      if (op == "add") ga.data[i] = c, gb.data[i] = c;
-      else if (op == "sub") ga.data[i] = c, gb.data[i] = -c;
-      else if (op == "mul") ga.data[i] = c * y, gb.data[i] = c * x;
-      else if (op == "div") ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
+      double x = at(*av, i), y = at(*bv, i), c = g.data[i];
+      if (k == add) ga.data[i] = c, gb.data[i] = c;
+      else if (k == sub) ga.data[i] = c, gb.data[i] = -c;
+      else if (k == mul) ga.data[i] = c * y, gb.data[i] = c * x;
+      else if (k == div) ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
       else {  // max / min: the winner takes it, a tie splits it (as JAX)
-        bool a_wins = op == "max" ? x > y : x < y;
+        bool a_wins = k == max ? x > y : x < y;
         double share = a_wins ? 1.0 : x == y ? 0.5 : 0.0;
         ga.data[i] = c * share, gb.data[i] = c * (1 - share);
       }
     }
-    return std::vector<Array>{to_operand(ga, av), to_operand(gb, bv)};
+    return std::vector<Array>{to_operand(ga, *av), to_operand(gb, *bv)};
   });
 }
 
@@ -130,10 +136,10 @@ Tape::Id Tape::compare(Id a, Id b, const std::string& direction) {
 }
 
 Tape::Id Tape::select(Id pred, Id t, Id f) {
-  Array p = value(pred);
-  return push(ref::select(p, value(t), value(f)), {pred, t, f}, [p](const Array& g) {
+  auto p = shared(pred);
+  return push(ref::select(*p, value(t), value(f)), {pred, t, f}, [p](const Array& g) {
     Array gt = zeros_like(g.shape), gf = zeros_like(g.shape);
-    for (size_t i = 0; i < g.data.size(); ++i) (at(p, i) != 0 ? gt : gf).data[i] = g.data[i];
+    for (size_t i = 0; i < g.data.size(); ++i) (at(*p, i) != 0 ? gt : gf).data[i] = g.data[i];
     return std::vector<Array>{none(), gt, gf};
   });
 }
@@ -145,17 +151,16 @@ Tape::Id Tape::convert(Id x, DType to) {
 }
 
 Tape::Id Tape::broadcast_in_dim(Id x, std::vector<int64_t> shape, std::vector<int64_t> dims) {
-  Array xv = value(x);
-  Array y = ref::broadcast_in_dim(xv, shape, dims);
-  return push(std::move(y), {x}, [xv, shape, dims](const Array& g) {
+  Array y = ref::broadcast_in_dim(value(x), shape, dims);
+  return push(std::move(y), {x}, [xs = value(x).shape, shape, dims](const Array& g) {
     // Out position -> operand position: operand dim i follows out dim dims[i] (or stays 0
     // where the operand has size 1 and is repeated).
-    Array r = zeros_like(xv.shape);
-    std::vector<int64_t> st = row_major_strides(xv.shape), idx(shape.size(), 0);
+    Array r = zeros_like(xs);
+    std::vector<int64_t> st = row_major_strides(xs), idx(shape.size(), 0);
     for (size_t i = 0; i < g.data.size(); ++i) {
       int64_t o = 0;
       for (size_t k = 0; k < dims.size(); ++k)
-        if (xv.shape[k] != 1) o += idx[size_t(dims[k])] * st[k];
+        if (xs[k] != 1) o += idx[size_t(dims[k])] * st[k];
       r.data[size_t(o)] += g.data[i];
       next_index(idx, shape);
     }
@@ -278,11 +283,11 @@ Tape::Id Tape::reduce_sum(Id x, std::vector<int64_t> axes) {
 }
 
 Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
-  Array xv = value(x);
-  Array y = ref::reduce_max(xv, axes);
-  std::vector<int64_t> kept = kept_dims(xv.shape.size(), axes);
-  Array yv = y;
-  return push(std::move(y), {x}, [xv, yv, kept](const Array& g) {
+  auto xp = shared(x);
+  auto yp = std::make_shared<const Array>(ref::reduce_max(*xp, axes));
+  std::vector<int64_t> kept = kept_dims(xp->shape.size(), axes);
+  return push(yp, {x}, [xp, yp, kept](const Array& g) {
+    const Array &xv = *xp, &yv = *yp;
     // Every position equal to its max gets an equal share of the cotangent.
     std::vector<double> ties(yv.data.size(), 0.0);
     for_each_kept(xv.shape, kept, [&](int64_t i, int64_t o) { ties[size_t(o)] += xv.data[size_t(i)] == yv.data[size_t(o)]; });
@@ -323,16 +328,18 @@ Array dot_operand_ct(const Array& g, const Array& other, const std::vector<int64
   const int64_t base = nb + int64_t(my_free.size());
   for (size_t q = 0; q < my_contract.size(); ++q)
     perm[size_t(my_contract[q])] = base + (std::find(oc_sorted.begin(), oc_sorted.end(), other_contract[q]) - oc_sorted.begin());
-  return ref::transpose(res, perm);  // my axis a is res's axis perm[a]
+  for (size_t a = 0; a < perm.size(); ++a)
+    if (perm[a] != int64_t(a)) return ref::transpose(res, perm);  // my axis a is res's axis perm[a]
+  return res;
 }
 
 Tape::Id Tape::dot_general(Id lhs, Id rhs, const DotDims& d, DType out_dtype) {
-  const Array &l = value(lhs), &r = value(rhs);
-  Array y = ref::dot_general(l, r, d, out_dtype);
+  auto l = shared(lhs), r = shared(rhs);
+  Array y = ref::dot_general(*l, *r, d, out_dtype);
   return push(std::move(y), {lhs, rhs}, [l, r, d](const Array& g) {
     return std::vector<Array>{
-        dot_operand_ct(g, r, l.shape, d.lhs_batch, d.lhs_contract, d.rhs_batch, d.rhs_contract, true),
-        dot_operand_ct(g, l, r.shape, d.rhs_batch, d.rhs_contract, d.lhs_batch, d.lhs_contract, false)};
+        dot_operand_ct(g, *r, l->shape, d.lhs_batch, d.lhs_contract, d.rhs_batch, d.rhs_contract, true),
+        dot_operand_ct(g, *l, r->shape, d.rhs_batch, d.rhs_contract, d.lhs_batch, d.lhs_contract, false)};
   });
 }
 
@@ -340,28 +347,31 @@ std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seed
                                    const std::vector<Id>& wrt) const {
   std::vector<Array> ct(nodes_.size());
   std::vector<bool> has(nodes_.size(), false);
-  auto accumulate = [&](Id id, const Array& g) {
+  auto accumulate = [&](Id id, Array&& g) {
     const Node& n = node(id);
-    require(g.data.size() == n.value.data.size(),
-            "Tape::gradients: cotangent of " + shape_string(g.shape) + " for a value of " + shape_string(n.value.shape));
+    if (g.data.size() != n.value->data.size())
+      require(false, "Tape::gradients: cotangent of " + shape_string(g.shape) + " for a value of " + shape_string(n.value->shape));
     if (!has[size_t(id)]) {
-      ct[size_t(id)] = Array{n.value.shape, DType::f64, g.data};
+      ct[size_t(id)] = Array{n.value->shape, DType::f64, std::move(g.data)};
       has[size_t(id)] = true;
       return;
     }
     for (size_t i = 0; i < g.data.size(); ++i) ct[size_t(id)].data[i] += g.data[i];
   };
+  std::vector<bool> wanted(nodes_.size(), false);
+  for (Id w : wrt) wanted[size_t(w)] = (node(w), true);  // node() rejects an unknown id
   for (const auto& [id, g] : seeds)
-    if (node(id).needs_grad) accumulate(id, g);
+    if (node(id).needs_grad) accumulate(id, Array(g));
   for (size_t i = nodes_.size(); i-- > 0;) {
     const Node& n = nodes_[i];
     if (!has[i] || !n.backward) continue;
     std::vector<Array> parts = n.backward(ct[i]);
+    if (!wanted[i]) ct[i].data = std::vector<double>();  // spent: free it now
     for (size_t p = 0; p < n.parents.size(); ++p)
-      if (!parts[p].data.empty() && nodes_[size_t(n.parents[p])].needs_grad) accumulate(n.parents[p], parts[p]);
+      if (!parts[p].data.empty() && nodes_[size_t(n.parents[p])].needs_grad) accumulate(n.parents[p], std::move(parts[p]));
   }
   std::vector<Array> r;
-  for (Id w : wrt) r.push_back(has[size_t(w)] ? ct[size_t(w)] : zeros_like(node(w).value.shape));
+  for (Id w : wrt) r.push_back(has[size_t(w)] ? ct[size_t(w)] : zeros_like(node(w).value->shape));
   return r;
 }
 
