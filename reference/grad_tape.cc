@@ -300,34 +300,37 @@ Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
 }
 
 // The cotangent of one dot operand: g contracted with the other operand over the other's
-// free dims (batch dims stay batch), then transposed into this operand's axis order. g's
-// axes are [batch..., lhs free..., rhs free...]; `mine`/`other` are this operand's and the
-// other's (batch, contract) axes, `mine_first` whether this operand's free axes precede the
-// other's in g. A dot of the reference's own (long double sums), so cache-blocked and
-// threaded like the forward.
+// free dims (batch dims stay batch), then transposed into this operand's axis order (a no-op
+// for plain matmuls). g's axes are [batch..., lhs free..., rhs free...]; `mine`/`other` are
+// this operand's and the other's (batch, contract) axes; mine_is_lhs orders g and other
+// like the forward (lhs's cotangent: g·other, rhs's: other·g), so that the result comes out
+// [batch, lhs-side axes, rhs-side axes]. A dot of the reference's own (long double sums),
+// cache-blocked and threaded like the forward.
 Array dot_operand_ct(const Array& g, const Array& other, const std::vector<int64_t>& my_shape,
                      const std::vector<int64_t>& my_batch, const std::vector<int64_t>& my_contract,
                      const std::vector<int64_t>& other_batch, const std::vector<int64_t>& other_contract,
-                     bool mine_first) {
-  std::vector<int64_t> my_free = kept_dims(my_shape.size(), my_batch), other_free;
-  my_free.erase(std::remove_if(my_free.begin(), my_free.end(), [&](int64_t a) {
-    return std::find(my_contract.begin(), my_contract.end(), a) != my_contract.end(); }), my_free.end());
+                     bool mine_is_lhs) {
+  std::vector<int64_t> my_free, other_free;
+  for (int64_t a : kept_dims(my_shape.size(), my_batch))
+    if (std::find(my_contract.begin(), my_contract.end(), a) == my_contract.end()) my_free.push_back(a);
   for (int64_t a : kept_dims(other.shape.size(), other_batch))
     if (std::find(other_contract.begin(), other_contract.end(), a) == other_contract.end()) other_free.push_back(a);
-  const int64_t nb = int64_t(my_batch.size()), nl = int64_t(mine_first ? my_free.size() : other_free.size());
-  DotDims d;  // g's other-free axes against other's free axes, batch against batch
-  for (int64_t b = 0; b < nb; ++b) d.lhs_batch.push_back(b), d.rhs_batch.push_back(other_batch[size_t(b)]);
-  for (size_t f = 0; f < other_free.size(); ++f)
-    d.lhs_contract.push_back(mine_first ? nb + nl + int64_t(f) : nb + int64_t(f)), d.rhs_contract.push_back(other_free[f]);
-  Array res = ref::dot_general(g, other, d, DType::f64);  // [batch, my free, other's contract axes ascending]
-  // Where each of my axes sits in res: batch, free in order, contract by its partner's rank.
+  const int64_t nb = int64_t(my_batch.size()), nmf = int64_t(my_free.size()), nc = int64_t(my_contract.size());
+  // g's axes holding the other operand's free dims, which this dot contracts away.
+  std::vector<int64_t> g_other, g_batch;
+  for (size_t f = 0; f < other_free.size(); ++f) g_other.push_back(nb + (mine_is_lhs ? nmf : 0) + int64_t(f));
+  for (int64_t b = 0; b < nb; ++b) g_batch.push_back(b);
+  Array res = mine_is_lhs ? ref::dot_general(g, other, DotDims{g_other, other_free, g_batch, other_batch}, DType::f64)
+                          : ref::dot_general(other, g, DotDims{other_free, g_other, other_batch, g_batch}, DType::f64);
+  // res: [batch, my free, partners of my contract axes (ascending)] for lhs, [batch, partners,
+  // my free] for rhs. perm[a]: where my axis a sits in res.
   std::vector<int64_t> perm(my_shape.size()), oc_sorted = other_contract;
   std::sort(oc_sorted.begin(), oc_sorted.end());
+  const int64_t free0 = mine_is_lhs ? nb : nb + nc, contract0 = mine_is_lhs ? nb + nmf : nb;
   for (int64_t b = 0; b < nb; ++b) perm[size_t(my_batch[size_t(b)])] = b;
-  for (size_t f = 0; f < my_free.size(); ++f) perm[size_t(my_free[f])] = nb + int64_t(f);
-  const int64_t base = nb + int64_t(my_free.size());
+  for (int64_t f = 0; f < nmf; ++f) perm[size_t(my_free[size_t(f)])] = free0 + f;
   for (size_t q = 0; q < my_contract.size(); ++q)
-    perm[size_t(my_contract[q])] = base + (std::find(oc_sorted.begin(), oc_sorted.end(), other_contract[q]) - oc_sorted.begin());
+    perm[size_t(my_contract[q])] = contract0 + (std::find(oc_sorted.begin(), oc_sorted.end(), other_contract[q]) - oc_sorted.begin());
   for (size_t a = 0; a < perm.size(); ++a)
     if (perm[a] != int64_t(a)) return ref::transpose(res, perm);  // my axis a is res's axis perm[a]
   return res;
