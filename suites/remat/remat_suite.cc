@@ -1,6 +1,7 @@
 // The remat suite (issue 6): for each model × policy, the vjp's gradients must be bitwise
 // identical to everything_saveable's on CPU (within tolerance elsewhere) and match the
-// reference's own reverse mode in f64 (itself checked against central differences); the records carry the residual
+// reference's own reverse mode in f64 (itself checked against central differences, sampled at nightly size),
+// nightly-size models included; the records carry the residual
 // count and bytes (offload pool apart), recomputed primitive applications and FLOPs, and
 // predicted vs measured (allocator) peak bytes of forward + backward; the recompute counts
 // are checked against the applications the executor really runs. Timing is the harness's.
