@@ -110,6 +110,7 @@ void blocked_dot(const double* l, const double* r, const Layout& L, double* out)
   if (cl != 0 && cr != 0) return simple_dot(l, r, L, out);  // last axis a batch axis: no panel
   std::vector<int64_t> row_shape(L.out_shape.begin(), L.out_shape.end() - (rank ? 1 : 0));
   const int64_t rows = shape_numel(row_shape);
+  if (rows == 0 || cols == 0) return;  // an empty output
   std::vector<int64_t> lbase(static_cast<size_t>(rows)), rbase(static_cast<size_t>(rows)), o(row_shape.size(), 0);
   for (int64_t i = 0; i < rows; ++i, next_index(o, row_shape)) {
     lbase[size_t(i)] = flat_offset(o, L.out_lstride);  // the last stride is not read: o is shorter

@@ -145,6 +145,9 @@ TEST(DotGeneral, BlockedEqualsThePlainLoopBitForBit) {
       {{3, 5}, {5, 3}, {{1}, {0}, {0}, {1}}},               // last axis a batch axis
       {{2, 7, 3, 5}, {5, 2, 4, 3, 6}, {{2, 3}, {3, 0}, {0}, {1}}},  // batch, 2 contracting, 2 rhs free
       {{64}, {64}, {{0}, {0}, {}, {}}},                     // rank-0 result
+      {{0, 5}, {5, 3}, {{1}, {0}, {}, {}}},                 // no rows
+      {{4, 5}, {5, 0}, {{1}, {0}, {}, {}}},                 // no columns
+      {{4, 0}, {0, 6}, {{1}, {0}, {}, {}}},                 // empty contraction: zeros
       {{2, 130, 300}, {2, 300, 131}, {{2}, {1}, {0}, {0}}},  // ~10M products: threaded
   };
   uint64_t seed = 1;
