@@ -15,7 +15,7 @@ void require(bool cond, const std::string& message) {
 int64_t shape_numel(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
-    require(d >= 0, "negative dimension in shape " + shape_string(shape));
+    if (d < 0) require(false, "negative dimension in shape " + shape_string(shape));  // message built only then: hot
     n *= d;
   }
   return n;

@@ -1,7 +1,13 @@
-// dot_general: for each output element, a plain loop over the contracting index space.
+// dot_general: for each output element, a plain loop over the contracting index space in
+// long double (simple_dot, the definition); the same sums computed blocked and threaded
+// (blocked_dot: one operand's column panel packed contiguous, a few output columns at once,
+// output rows split across std::threads). Each element's sum still runs over the contracting
+// positions in order from 0, so both give the same bits (dot_test.cc checks it).
 #include "reference/dot.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 #include "reference/rounding.h"
 
@@ -27,9 +33,106 @@ std::vector<int64_t> free_axes(const std::vector<bool>& used) {
   return free;
 }
 
-}  // namespace
 
-Array dot_general(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype) {
+// An output as [rows, cols] (cols: the last output axis) and where each operand's element
+// for (output position, contracting position) lives: base(output) + k_off[contracting].
+struct Layout {
+  std::vector<int64_t> out_shape, out_lstride, out_rstride;  // per output axis
+  std::vector<int64_t> k_loff, k_roff;                       // per contracting position
+};
+
+void simple_dot(const double* l, const double* r, const Layout& L, double* out) {
+  std::vector<int64_t> o(L.out_shape.size(), 0);
+  for (int64_t flat = 0, n = shape_numel(L.out_shape); flat < n; ++flat, next_index(o, L.out_shape)) {
+    const int64_t l0 = flat_offset(o, L.out_lstride), r0 = flat_offset(o, L.out_rstride);
+    long double sum = 0.0L;
+    for (size_t kk = 0; kk < L.k_loff.size(); ++kk)
+      sum += static_cast<long double>(l[l0 + L.k_loff[kk]]) * static_cast<long double>(r[r0 + L.k_roff[kk]]);
+    out[flat] = static_cast<double>(sum);
+  }
+}
+
+// i32 x i32 -> i32: wraps modulo 2^64, hence also modulo 2^32.
+void integer_dot(const double* l, const double* r, const Layout& L, double* out) {
+  std::vector<int64_t> o(L.out_shape.size(), 0);
+  for (int64_t flat = 0, n = shape_numel(L.out_shape); flat < n; ++flat, next_index(o, L.out_shape)) {
+    const int64_t l0 = flat_offset(o, L.out_lstride), r0 = flat_offset(o, L.out_rstride);
+    uint64_t isum = 0;
+    for (size_t kk = 0; kk < L.k_loff.size(); ++kk)
+      isum += static_cast<uint64_t>(static_cast<int64_t>(l[l0 + L.k_loff[kk]])) *
+              static_cast<uint64_t>(static_cast<int64_t>(r[r0 + L.k_roff[kk]]));
+    out[flat] = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(isum)));
+  }
+}
+
+constexpr int64_t kCols = 4;  // output columns per tile: 4 long double sums stay in x87 registers
+
+// Output rows [r0, r1) of blocked_dot. `row` is the operand that does not move along the
+// output's last axis (its column stride is 0), `col` the one that does; row_base/col_base are
+// each output row's offsets into them. The col operand's panel for a row (cols × K, padded to
+// whole tiles with zeros whose sums are dropped) is packed tile-major, so a tile's K × 4 values
+// are contiguous, and repacked only when the row's col_base changes (batch dims).
+void blocked_rows(const double* row, const double* col, const std::vector<int64_t>& row_koff,
+                  const std::vector<int64_t>& col_koff, const std::vector<int64_t>& row_base,
+                  const std::vector<int64_t>& col_base, int64_t cols, int64_t col_stride, double* out,
+                  int64_t r0, int64_t r1) {
+  const int64_t K = int64_t(row_koff.size()), tiles = (cols + kCols - 1) / kCols;
+  std::vector<double> a(static_cast<size_t>(K)), panel(static_cast<size_t>(tiles * K * kCols), 0.0);
+  int64_t packed = -1;
+  for (int64_t i = r0; i < r1; ++i) {
+    for (int64_t kk = 0; kk < K; ++kk) a[size_t(kk)] = row[row_base[size_t(i)] + row_koff[size_t(kk)]];
+    if (col_base[size_t(i)] != packed) {
+      packed = col_base[size_t(i)];
+      for (int64_t j = 0; j < cols; ++j)
+        for (int64_t kk = 0; kk < K; ++kk)
+          panel[size_t(((j / kCols) * K + kk) * kCols + j % kCols)] = col[packed + j * col_stride + col_koff[size_t(kk)]];
+    }
+    for (int64_t t = 0; t < tiles; ++t) {
+      const double* p = panel.data() + t * K * kCols;
+      long double s0 = 0.0L, s1 = 0.0L, s2 = 0.0L, s3 = 0.0L;
+      for (int64_t kk = 0; kk < K; ++kk, p += kCols) {
+        const long double x = a[size_t(kk)];
+        s0 += x * static_cast<long double>(p[0]);
+        s1 += x * static_cast<long double>(p[1]);
+        s2 += x * static_cast<long double>(p[2]);
+        s3 += x * static_cast<long double>(p[3]);
+      }
+      const long double s[kCols] = {s0, s1, s2, s3};
+      for (int64_t c = 0; c < kCols && t * kCols + c < cols; ++c) out[i * cols + t * kCols + c] = static_cast<double>(s[c]);
+    }
+  }
+}
+
+void blocked_dot(const double* l, const double* r, const Layout& L, double* out) {
+  const size_t rank = L.out_shape.size();
+  const int64_t cols = rank ? L.out_shape.back() : 1;
+  const int64_t cl = rank ? L.out_lstride.back() : 0, cr = rank ? L.out_rstride.back() : 0;
+  if (cl != 0 && cr != 0) return simple_dot(l, r, L, out);  // last axis a batch axis: no panel
+  std::vector<int64_t> row_shape(L.out_shape.begin(), L.out_shape.end() - (rank ? 1 : 0));
+  const int64_t rows = shape_numel(row_shape);
+  if (rows == 0 || cols == 0) return;  // an empty output
+  std::vector<int64_t> lbase(static_cast<size_t>(rows)), rbase(static_cast<size_t>(rows)), o(row_shape.size(), 0);
+  for (int64_t i = 0; i < rows; ++i, next_index(o, row_shape)) {
+    lbase[size_t(i)] = flat_offset(o, L.out_lstride);  // the last stride is not read: o is shorter
+    rbase[size_t(i)] = flat_offset(o, L.out_rstride);
+  }
+  // The product is commutative, so which operand packs does not change a bit.
+  const bool lhs_rows = cl == 0;
+  auto work = [&](int64_t r0, int64_t r1) {
+    if (lhs_rows) blocked_rows(l, r, L.k_loff, L.k_roff, lbase, rbase, cols, cr, out, r0, r1);
+    else blocked_rows(r, l, L.k_roff, L.k_loff, rbase, lbase, cols, cl, out, r0, r1);
+  };
+  // Threads over output rows, for dots big enough to pay for them (~2^22 products each).
+  const int64_t macs = rows * cols * int64_t(L.k_loff.size());
+  const int64_t hw = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const int64_t n = std::clamp<int64_t>(macs >> 22, 1, std::min(hw, rows));
+  if (n == 1) return work(0, rows);
+  std::vector<std::thread> pool;
+  for (int64_t t = 0; t < n; ++t) pool.emplace_back(work, rows * t / n, rows * (t + 1) / n);
+  for (std::thread& t : pool) t.join();
+}
+
+Array dot_impl(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype, bool simple) {
   check_array(lhs, "dot_general lhs");
   check_array(rhs, "dot_general rhs");
   require(lhs.dtype != DType::pred && rhs.dtype != DType::pred && out_dtype != DType::pred,
@@ -82,28 +185,32 @@ Array dot_general(const Array& lhs, const Array& rhs, const DotDims& dims, DType
 
   const bool integer =
       lhs.dtype == DType::i32 && rhs.dtype == DType::i32 && out_dtype == DType::i32;
-  const int64_t n = shape_numel(out_shape), k_count = shape_numel(contract_shape);
-  Array out{out_shape, out_dtype, std::vector<double>(static_cast<size_t>(n))};
-  std::vector<int64_t> o(out_shape.size(), 0);
-  for (int64_t flat = 0; flat < n; ++flat, next_index(o, out_shape)) {
-    const int64_t l0 = flat_offset(o, out_lstride), r0 = flat_offset(o, out_rstride);
-    long double sum = 0.0L;
-    uint64_t isum = 0;  // i32 path: wraps modulo 2^64, hence also modulo 2^32
-    std::vector<int64_t> k(contract_shape.size(), 0);
-    for (int64_t kk = 0; kk < k_count; ++kk, next_index(k, contract_shape)) {
-      const double a = lhs.data[l0 + flat_offset(k, k_lstride)];
-      const double b = rhs.data[r0 + flat_offset(k, k_rstride)];
-      if (integer)
-        isum += static_cast<uint64_t>(static_cast<int64_t>(a)) *
-                static_cast<uint64_t>(static_cast<int64_t>(b));
-      else
-        sum += static_cast<long double>(a) * static_cast<long double>(b);
-    }
-    out.data[flat] = integer
-                         ? static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(isum)))
-                         : round_to(out_dtype, static_cast<double>(sum));
+  Layout lay{std::move(out_shape), std::move(out_lstride), std::move(out_rstride), {}, {}};
+  // Every contracting position's offset into lhs and rhs, once (row-major, last axis fastest).
+  std::vector<int64_t> k(contract_shape.size(), 0);
+  for (int64_t kk = 0, kn = shape_numel(contract_shape); kk < kn; ++kk, next_index(k, contract_shape)) {
+    lay.k_loff.push_back(flat_offset(k, k_lstride));
+    lay.k_roff.push_back(flat_offset(k, k_rstride));
   }
+  Array out{lay.out_shape, out_dtype, std::vector<double>(static_cast<size_t>(shape_numel(lay.out_shape)))};
+  if (integer)
+    integer_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data());
+  else if (simple)
+    simple_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data());
+  else
+    blocked_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data());
+  if (!integer)
+    for (double& v : out.data) v = round_to(out_dtype, v);
   return out;
+}
+
+}  // namespace
+
+Array dot_general(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype) {
+  return dot_impl(lhs, rhs, dims, out_dtype, false);
+}
+Array dot_general_simple(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype) {
+  return dot_impl(lhs, rhs, dims, out_dtype, true);
 }
 
 }  // namespace tandem::ref

@@ -2,6 +2,8 @@
 // output dim order, K = 0, accumulation width and the errors for bad dimension numbers.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -112,6 +114,53 @@ TEST(DotGeneral, RejectsBadDimensionNumbers) {
   bad(a, arange({3, 3}), {{1}, {0}, {0}, {1}});  // batch sizes 2 vs 3
   bad(make({1}, DType::pred, {1}), make({1}, DType::pred, {1}), {{0}, {0}, {}, {}});
   EXPECT_EQ(dot_general(a, b, {{1}, {0}, {0}, {1}}, DType::f32).shape, (Shape{2}));  // valid
+}
+
+// Values with spread-out exponents and signs (so that long double sums round, and order
+// would show), plus an inf and a NaN where asked.
+Array scattered(Shape shape, uint64_t seed, bool specials = false) {
+  std::vector<double> v(size_t(shape_numel(shape)));
+  for (double& x : v) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = std::ldexp(double(seed >> 11) * 0x1p-53 - 0.5, int((seed >> 3) % 40) - 20);
+  }
+  if (specials && v.size() > 3) v[1] = std::numeric_limits<double>::infinity(), v[2] = std::nan("");
+  return Array{shape, DType::f64, v};
+}
+
+// The blocked, threaded dot_general gives the plain loop's bits (same summation order per
+// element) for every layout it treats differently: the packed operand on either side, rhs
+// free dims before the last (repacked per row), a batch axis last (the plain fallback), a
+// scalar result, rounding to f32 / bf16, inf and NaN, and a dot big enough to be threaded.
+TEST(DotGeneral, BlockedEqualsThePlainLoopBitForBit) {
+  struct Row {
+    Shape l, r;
+    DotDims d;
+  };
+  const std::vector<Row> rows = {
+      {{37, 53}, {53, 29}, {{1}, {0}, {}, {}}},             // matmul, cols not a multiple of 4
+      {{53, 37}, {53, 29}, {{0}, {0}, {}, {}}},             // lhs transposed
+      {{37, 53}, {29, 53}, {{1}, {1}, {}, {}}},             // rhs transposed
+      {{37, 53}, {53}, {{1}, {0}, {}, {}}},                 // last axis lhs's: rhs packs as rows
+      {{3, 5}, {5, 3}, {{1}, {0}, {0}, {1}}},               // last axis a batch axis
+      {{2, 7, 3, 5}, {5, 2, 4, 3, 6}, {{2, 3}, {3, 0}, {0}, {1}}},  // batch, 2 contracting, 2 rhs free
+      {{64}, {64}, {{0}, {0}, {}, {}}},                     // rank-0 result
+      {{0, 5}, {5, 3}, {{1}, {0}, {}, {}}},                 // no rows
+      {{4, 5}, {5, 0}, {{1}, {0}, {}, {}}},                 // no columns
+      {{4, 0}, {0, 6}, {{1}, {0}, {}, {}}},                 // empty contraction: zeros
+      {{2, 130, 300}, {2, 300, 131}, {{2}, {1}, {0}, {0}}},  // ~10M products: threaded
+  };
+  uint64_t seed = 1;
+  for (const Row& row : rows)
+    for (DType t : {DType::f64, DType::f32, DType::bf16})
+      for (bool specials : {false, true}) {
+        const Array l = scattered(row.l, seed++, specials), r = scattered(row.r, seed++);
+        const Array want = dot_general_simple(l, r, row.d, t), got = dot_general(l, r, row.d, t);
+        ASSERT_EQ(got.shape, want.shape);
+        ASSERT_EQ(got.data.size(), want.data.size());
+        EXPECT_EQ(std::memcmp(got.data.data(), want.data.data(), got.data.size() * sizeof(double)), 0)
+            << shape_string(row.l) << " x " << shape_string(row.r) << " " << dtype_name(t) << (specials ? " inf/NaN" : "");
+      }
 }
 
 }  // namespace

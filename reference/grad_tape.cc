@@ -60,6 +60,9 @@ std::vector<int64_t> kept_dims(size_t rank, const std::vector<int64_t>& axes) {
 }  // namespace
 
 Tape::Id Tape::push(Array v, std::vector<Id> parents, Backward bw) {
+  return push(std::make_shared<const Array>(std::move(v)), std::move(parents), std::move(bw));
+}
+Tape::Id Tape::push(std::shared_ptr<const Array> v, std::vector<Id> parents, Backward bw) {
   Node n{std::move(v), std::move(parents), std::move(bw), false};
   for (Id p : n.parents) n.needs_grad = n.needs_grad || node(p).needs_grad;
   if (!n.backward) n.needs_grad = false;
@@ -72,7 +75,7 @@ const Tape::Node& Tape::node(Id id) const {
 }
 Tape::Id Tape::input(Array v) {
   check_array(v, "Tape::input");
-  nodes_.push_back(Node{std::move(v), {}, nullptr, true});
+  nodes_.push_back(Node{std::make_shared<const Array>(std::move(v)), {}, nullptr, true});
   return Id(nodes_.size() - 1);
 }
 Tape::Id Tape::constant(Array v) { return push(std::move(v), {}, nullptr); }
@@ -81,47 +84,50 @@ Tape::Id Tape::custom(Array value, std::vector<Id> parents, Backward backward) {
   for (Id p : parents) node(p);  // rejects an unknown id now, not in gradients()
   return push(std::move(value), std::move(parents), std::move(backward));
 }
-const Array& Tape::value(Id id) const { return node(id).value; }
+const Array& Tape::value(Id id) const { return *node(id).value; }
 
 Tape::Id Tape::unary(const std::string& op, Id x) {
-  Array y = ref::unary(op, value(x));
-  Array xv = value(x), yv = y;
+  auto yv = std::make_shared<const Array>(ref::unary(op, value(x)));
+  auto xv = shared(x);
   auto d = unary_op(op).derivative;
-  return push(std::move(y), {x}, [d, xv, yv](const Array& g) {
-    Array r = zeros_like(xv.shape);
-    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d(xv.data[i], yv.data[i]);
+  return push(yv, {x}, [d, xv, yv](const Array& g) {
+    Array r = zeros_like(xv->shape);
+    for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d(xv->data[i], yv->data[i]);
     return std::vector<Array>{r};
   });
 }
 
 Tape::Id Tape::integer_pow(Id x, int64_t n) {
-  Array xv = value(x);
-  return push(ref::integer_pow(xv, n), {x}, [xv, n](const Array& g) {
-    Array r = zeros_like(xv.shape);
+  auto xv = shared(x);
+  return push(ref::integer_pow(*xv, n), {x}, [xv, n](const Array& g) {
+    Array r = zeros_like(xv->shape);
     for (size_t i = 0; i < r.data.size(); ++i)
-      r.data[i] = n == 0 ? 0 : g.data[i] * double(n) * std::pow(xv.data[i], double(n - 1));
+      r.data[i] = n == 0 ? 0 : g.data[i] * double(n) * std::pow(xv->data[i], double(n - 1));
     return std::vector<Array>{r};
   });
 }
 
 Tape::Id Tape::binary(const std::string& op, Id a, Id b) {
-  Array av = value(a), bv = value(b);
-  Array out = ref::binary(op, av, bv);
-  return push(std::move(out), {a, b}, [op, av, bv](const Array& g) {
+  auto av = shared(a), bv = shared(b);
+  Array out = ref::binary(op, *av, *bv);
+  // The op's name looked up once, not per element.
+  enum Kind { add, sub, mul, div, max, min } k = op == "add" ? add : op == "sub" ? sub : op == "mul" ? mul
+                                                 : op == "div" ? div : op == "max" ? max : min;
+  return push(std::move(out), {a, b}, [k, av, bv](const Array& g) {
     Array ga = zeros_like(g.shape), gb = zeros_like(g.shape);
     for (size_t i = 0; i < g.data.size(); ++i) {
-      double x = at(av, i), y = at(bv, i), c = g.data[i];
-      if (op == "add") ga.data[i] = c, gb.data[i] = c;
-      else if (op == "sub") ga.data[i] = c, gb.data[i] = -c;
-      else if (op == "mul") ga.data[i] = c * y, gb.data[i] = c * x;
-      else if (op == "div") ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
+      double x = at(*av, i), y = at(*bv, i), c = g.data[i];
+      if (k == add) ga.data[i] = c, gb.data[i] = c;
+      else if (k == sub) ga.data[i] = c, gb.data[i] = -c;
+      else if (k == mul) ga.data[i] = c * y, gb.data[i] = c * x;
+      else if (k == div) ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
       else {  // max / min: the winner takes it, a tie splits it (as JAX)
-        bool a_wins = op == "max" ? x > y : x < y;
+        bool a_wins = k == max ? x > y : x < y;
         double share = a_wins ? 1.0 : x == y ? 0.5 : 0.0;
         ga.data[i] = c * share, gb.data[i] = c * (1 - share);
       }
     }
-    return std::vector<Array>{to_operand(ga, av), to_operand(gb, bv)};
+    return std::vector<Array>{to_operand(ga, *av), to_operand(gb, *bv)};
   });
 }
 
@@ -130,10 +136,10 @@ Tape::Id Tape::compare(Id a, Id b, const std::string& direction) {
 }
 
 Tape::Id Tape::select(Id pred, Id t, Id f) {
-  Array p = value(pred);
-  return push(ref::select(p, value(t), value(f)), {pred, t, f}, [p](const Array& g) {
+  auto p = shared(pred);
+  return push(ref::select(*p, value(t), value(f)), {pred, t, f}, [p](const Array& g) {
     Array gt = zeros_like(g.shape), gf = zeros_like(g.shape);
-    for (size_t i = 0; i < g.data.size(); ++i) (at(p, i) != 0 ? gt : gf).data[i] = g.data[i];
+    for (size_t i = 0; i < g.data.size(); ++i) (at(*p, i) != 0 ? gt : gf).data[i] = g.data[i];
     return std::vector<Array>{none(), gt, gf};
   });
 }
@@ -145,17 +151,16 @@ Tape::Id Tape::convert(Id x, DType to) {
 }
 
 Tape::Id Tape::broadcast_in_dim(Id x, std::vector<int64_t> shape, std::vector<int64_t> dims) {
-  Array xv = value(x);
-  Array y = ref::broadcast_in_dim(xv, shape, dims);
-  return push(std::move(y), {x}, [xv, shape, dims](const Array& g) {
+  Array y = ref::broadcast_in_dim(value(x), shape, dims);
+  return push(std::move(y), {x}, [xs = value(x).shape, shape, dims](const Array& g) {
     // Out position -> operand position: operand dim i follows out dim dims[i] (or stays 0
     // where the operand has size 1 and is repeated).
-    Array r = zeros_like(xv.shape);
-    std::vector<int64_t> st = row_major_strides(xv.shape), idx(shape.size(), 0);
+    Array r = zeros_like(xs);
+    std::vector<int64_t> st = row_major_strides(xs), idx(shape.size(), 0);
     for (size_t i = 0; i < g.data.size(); ++i) {
       int64_t o = 0;
       for (size_t k = 0; k < dims.size(); ++k)
-        if (xv.shape[k] != 1) o += idx[size_t(dims[k])] * st[k];
+        if (xs[k] != 1) o += idx[size_t(dims[k])] * st[k];
       r.data[size_t(o)] += g.data[i];
       next_index(idx, shape);
     }
@@ -278,11 +283,11 @@ Tape::Id Tape::reduce_sum(Id x, std::vector<int64_t> axes) {
 }
 
 Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
-  Array xv = value(x);
-  Array y = ref::reduce_max(xv, axes);
-  std::vector<int64_t> kept = kept_dims(xv.shape.size(), axes);
-  Array yv = y;
-  return push(std::move(y), {x}, [xv, yv, kept](const Array& g) {
+  auto xp = shared(x);
+  auto yp = std::make_shared<const Array>(ref::reduce_max(*xp, axes));
+  std::vector<int64_t> kept = kept_dims(xp->shape.size(), axes);
+  return push(yp, {x}, [xp, yp, kept](const Array& g) {
+    const Array &xv = *xp, &yv = *yp;
     // Every position equal to its max gets an equal share of the cotangent.
     std::vector<double> ties(yv.data.size(), 0.0);
     for_each_kept(xv.shape, kept, [&](int64_t i, int64_t o) { ties[size_t(o)] += xv.data[size_t(i)] == yv.data[size_t(o)]; });
@@ -294,50 +299,50 @@ Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
   });
 }
 
+// The cotangent of one dot operand: g contracted with the other operand over the other's
+// free dims (batch dims stay batch), then transposed into this operand's axis order (a no-op
+// for plain matmuls). g's axes are [batch..., lhs free..., rhs free...]; `mine`/`other` are
+// this operand's and the other's (batch, contract) axes; mine_is_lhs orders g and other
+// like the forward (lhs's cotangent: g·other, rhs's: other·g), so that the result comes out
+// [batch, lhs-side axes, rhs-side axes]. A dot of the reference's own (long double sums),
+// cache-blocked and threaded like the forward.
+Array dot_operand_ct(const Array& g, const Array& other, const std::vector<int64_t>& my_shape,
+                     const std::vector<int64_t>& my_batch, const std::vector<int64_t>& my_contract,
+                     const std::vector<int64_t>& other_batch, const std::vector<int64_t>& other_contract,
+                     bool mine_is_lhs) {
+  std::vector<int64_t> my_free, other_free;
+  for (int64_t a : kept_dims(my_shape.size(), my_batch))
+    if (std::find(my_contract.begin(), my_contract.end(), a) == my_contract.end()) my_free.push_back(a);
+  for (int64_t a : kept_dims(other.shape.size(), other_batch))
+    if (std::find(other_contract.begin(), other_contract.end(), a) == other_contract.end()) other_free.push_back(a);
+  const int64_t nb = int64_t(my_batch.size()), nmf = int64_t(my_free.size()), nc = int64_t(my_contract.size());
+  // g's axes holding the other operand's free dims, which this dot contracts away.
+  std::vector<int64_t> g_other, g_batch;
+  for (size_t f = 0; f < other_free.size(); ++f) g_other.push_back(nb + (mine_is_lhs ? nmf : 0) + int64_t(f));
+  for (int64_t b = 0; b < nb; ++b) g_batch.push_back(b);
+  Array res = mine_is_lhs ? ref::dot_general(g, other, DotDims{g_other, other_free, g_batch, other_batch}, DType::f64)
+                          : ref::dot_general(other, g, DotDims{other_free, g_other, other_batch, g_batch}, DType::f64);
+  // res: [batch, my free, partners of my contract axes (ascending)] for lhs, [batch, partners,
+  // my free] for rhs. perm[a]: where my axis a sits in res.
+  std::vector<int64_t> perm(my_shape.size()), oc_sorted = other_contract;
+  std::sort(oc_sorted.begin(), oc_sorted.end());
+  const int64_t free0 = mine_is_lhs ? nb : nb + nc, contract0 = mine_is_lhs ? nb + nmf : nb;
+  for (int64_t b = 0; b < nb; ++b) perm[size_t(my_batch[size_t(b)])] = b;
+  for (int64_t f = 0; f < nmf; ++f) perm[size_t(my_free[size_t(f)])] = free0 + f;
+  for (size_t q = 0; q < my_contract.size(); ++q)
+    perm[size_t(my_contract[q])] = contract0 + (std::find(oc_sorted.begin(), oc_sorted.end(), other_contract[q]) - oc_sorted.begin());
+  for (size_t a = 0; a < perm.size(); ++a)
+    if (perm[a] != int64_t(a)) return ref::transpose(res, perm);  // my axis a is res's axis perm[a]
+  return res;
+}
+
 Tape::Id Tape::dot_general(Id lhs, Id rhs, const DotDims& d, DType out_dtype) {
-  Array l = value(lhs), r = value(rhs);
-  Array y = ref::dot_general(l, r, d, out_dtype);
-  std::vector<int64_t> out_shape = y.shape;
-  return push(std::move(y), {lhs, rhs}, [l, r, d, out_shape](const Array& g) {
-    // out[b, i, j] = sum_c lhs[b, i, c] rhs[b, j, c] in JAX's dimension order: walk every
-    // (out position, contracting position) pair and spread g to both operands.
-    auto free = [](size_t rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-      std::vector<int64_t> f;
-      for (int64_t k = 0; k < int64_t(rank); ++k)
-        if (std::find(a.begin(), a.end(), k) == a.end() && std::find(b.begin(), b.end(), k) == b.end()) f.push_back(k);
-      return f;
-    };
-    std::vector<int64_t> lf = free(l.shape.size(), d.lhs_contract, d.lhs_batch);
-    std::vector<int64_t> rf = free(r.shape.size(), d.rhs_contract, d.rhs_batch);
-    std::vector<int64_t> csize;
-    for (int64_t c : d.lhs_contract) csize.push_back(l.shape[size_t(c)]);
-    std::vector<int64_t> ls = row_major_strides(l.shape), rs = row_major_strides(r.shape);
-    Array gl = zeros_like(l.shape), gr = zeros_like(r.shape);
-    std::vector<int64_t> o(out_shape.size(), 0);
-    int64_t nc = shape_numel(csize);
-    for (size_t oi = 0; oi < g.data.size(); ++oi) {
-      int64_t lb = 0, rb = 0;
-      size_t k = 0;
-      for (size_t b = 0; b < d.lhs_batch.size(); ++b, ++k) {
-        lb += o[k] * ls[size_t(d.lhs_batch[b])];
-        rb += o[k] * rs[size_t(d.rhs_batch[b])];
-      }
-      for (int64_t f : lf) lb += o[k++] * ls[size_t(f)];
-      for (int64_t f : rf) rb += o[k++] * rs[size_t(f)];
-      std::vector<int64_t> c(csize.size(), 0);
-      for (int64_t ci = 0; ci < nc; ++ci) {
-        int64_t li = lb, ri = rb;
-        for (size_t q = 0; q < c.size(); ++q) {
-          li += c[q] * ls[size_t(d.lhs_contract[q])];
-          ri += c[q] * rs[size_t(d.rhs_contract[q])];
-        }
-        gl.data[size_t(li)] += g.data[oi] * r.data[size_t(ri)];
-        gr.data[size_t(ri)] += g.data[oi] * l.data[size_t(li)];
-        next_index(c, csize);
-      }
-      next_index(o, out_shape);
-    }
-    return std::vector<Array>{gl, gr};
+  auto l = shared(lhs), r = shared(rhs);
+  Array y = ref::dot_general(*l, *r, d, out_dtype);
+  return push(std::move(y), {lhs, rhs}, [l, r, d](const Array& g) {
+    return std::vector<Array>{
+        dot_operand_ct(g, *r, l->shape, d.lhs_batch, d.lhs_contract, d.rhs_batch, d.rhs_contract, true),
+        dot_operand_ct(g, *l, r->shape, d.rhs_batch, d.rhs_contract, d.lhs_batch, d.lhs_contract, false)};
   });
 }
 
@@ -345,28 +350,31 @@ std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seed
                                    const std::vector<Id>& wrt) const {
   std::vector<Array> ct(nodes_.size());
   std::vector<bool> has(nodes_.size(), false);
-  auto accumulate = [&](Id id, const Array& g) {
+  auto accumulate = [&](Id id, Array&& g) {
     const Node& n = node(id);
-    require(g.data.size() == n.value.data.size(),
-            "Tape::gradients: cotangent of " + shape_string(g.shape) + " for a value of " + shape_string(n.value.shape));
+    if (g.data.size() != n.value->data.size())
+      require(false, "Tape::gradients: cotangent of " + shape_string(g.shape) + " for a value of " + shape_string(n.value->shape));
     if (!has[size_t(id)]) {
-      ct[size_t(id)] = Array{n.value.shape, DType::f64, g.data};
+      ct[size_t(id)] = Array{n.value->shape, DType::f64, std::move(g.data)};
       has[size_t(id)] = true;
       return;
     }
     for (size_t i = 0; i < g.data.size(); ++i) ct[size_t(id)].data[i] += g.data[i];
   };
+  std::vector<bool> wanted(nodes_.size(), false);
+  for (Id w : wrt) wanted[size_t(w)] = (node(w), true);  // node() rejects an unknown id
   for (const auto& [id, g] : seeds)
-    if (node(id).needs_grad) accumulate(id, g);
+    if (node(id).needs_grad) accumulate(id, Array(g));
   for (size_t i = nodes_.size(); i-- > 0;) {
     const Node& n = nodes_[i];
     if (!has[i] || !n.backward) continue;
     std::vector<Array> parts = n.backward(ct[i]);
+    if (!wanted[i]) ct[i].data = std::vector<double>();  // spent: free it now
     for (size_t p = 0; p < n.parents.size(); ++p)
-      if (!parts[p].data.empty() && nodes_[size_t(n.parents[p])].needs_grad) accumulate(n.parents[p], parts[p]);
+      if (!parts[p].data.empty() && nodes_[size_t(n.parents[p])].needs_grad) accumulate(n.parents[p], std::move(parts[p]));
   }
   std::vector<Array> r;
-  for (Id w : wrt) r.push_back(has[size_t(w)] ? ct[size_t(w)] : zeros_like(node(w).value.shape));
+  for (Id w : wrt) r.push_back(has[size_t(w)] ? ct[size_t(w)] : zeros_like(node(w).value->shape));
   return r;
 }
 

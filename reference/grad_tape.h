@@ -7,6 +7,7 @@
 // Cotangents are f64 arrays with their primal's shape, whatever the primal dtype.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,12 +57,14 @@ class Tape {
 
  private:
   struct Node {
-    Array value;
+    std::shared_ptr<const Array> value;  // shared with the backward closures that read it: no copies
     std::vector<Id> parents;
     Backward backward;
     bool needs_grad = false;
   };
   Id push(Array v, std::vector<Id> parents, Backward bw);
+  Id push(std::shared_ptr<const Array> v, std::vector<Id> parents, Backward bw);
+  std::shared_ptr<const Array> shared(Id id) const { return node(id).value; }
   const Node& node(Id id) const;
   std::vector<Node> nodes_;
 };

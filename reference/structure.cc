@@ -72,7 +72,7 @@ Array transpose(const Array& x, std::vector<int64_t> permutation) {
   for (size_t i = 0; i < perm.size(); ++i) out.shape[i] = x.shape[perm[i]];
   const auto in_strides = row_major_strides(x.shape);
   std::vector<int64_t> idx(perm.size(), 0);
-  for (int64_t flat = 0; flat < out.numel(); ++flat, next_index(idx, out.shape)) {
+  for (int64_t flat = 0, n = out.numel(); flat < n; ++flat, next_index(idx, out.shape)) {
     int64_t src = 0;
     for (size_t i = 0; i < perm.size(); ++i) src += idx[i] * in_strides[perm[i]];
     out.data[flat] = x.data[src];
