@@ -13,7 +13,7 @@
 namespace tandem::cpu {
 namespace {
 
-TEST(LstmGatesUbsan, NanPropagatesInfSaturatesWithoutUndefinedBehaviour) {
+TEST(VectorMathExpUbsan, NanPropagatesInfSaturatesWithoutUndefinedBehaviour) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> xs = {nan, -nan, inf, -inf, 1e30f, -1e30f, 3.4e38f, -3.4e38f, 88.5f, -87.5f, 0.0f};
   std::vector<float> e(xs.size()), s(xs.size()), t(xs.size());
