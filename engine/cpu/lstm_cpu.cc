@@ -3,7 +3,7 @@
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/vector_clones.h"
-#include "engine/cpu/lstm_gates.h"
+#include "engine/cpu/vector_math_exp.h"
 #include "engine/core/faults.h"
 
 #include <cblas.h>
@@ -32,12 +32,11 @@ TANDEM_VECTOR_CLONES
 void cell_forward_row(int64_t H, const float* __restrict pr, const float* __restrict rr,
                       const float* __restrict c_prev, float* __restrict a, float* __restrict c_new,
                       float* __restrict h_new, float* __restrict y) {
-  using namespace gates;
   for (int64_t j = 0; j < H; ++j) {
-    const float i = sigmoid_f(pr[j] + rr[j]);
-    const float f = sigmoid_f(pr[H + j] + rr[H + j]);
+    const float i = logistic_f(pr[j] + rr[j]);
+    const float f = logistic_f(pr[H + j] + rr[H + j]);
     const float g = tanh_f(pr[2 * H + j] + rr[2 * H + j]);
-    const float o = sigmoid_f(pr[3 * H + j] + rr[3 * H + j]);
+    const float o = logistic_f(pr[3 * H + j] + rr[3 * H + j]);
     const float cv = f * c_prev[j] + i * g;
     const float hv = o * tanh_f(cv);
     a[j] = i;
@@ -59,7 +58,7 @@ void cell_backward_row(int64_t H, const float* __restrict a, const float* __rest
   for (int64_t j = 0; j < H; ++j) {
     const float i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j];
     const float dhj = dh_carry[j] + dy[j];
-    const float tc = gates::tanh_f(c_new[j]);
+    const float tc = tanh_f(c_new[j]);
     const float dcj = dc[j] + dhj * o * (1 - tc * tc);
     da[j] = dcj * g * i * (1 - i);
     da[H + j] = dcj * c_prev[j] * f * (1 - f);

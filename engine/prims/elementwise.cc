@@ -6,6 +6,7 @@
 
 #include "engine/cpu/dispatch.h"
 #include "engine/cpu/vector_math.h"
+#include "engine/cpu/vector_math_exp.h"
 #include "engine/ir/primitive.h"
 
 namespace tandem {
@@ -281,7 +282,10 @@ void register_integer_pow() {
 
 void register_elementwise_primitives() {
   register_unary("neg", false, [](double x) { return -x; }, [](float x) { return -x; });
-  register_unary("exp", true, [](double x) { return std::exp(x); }, [](float x) { return std::exp(x); });
+  // f32 exp/tanh/logistic (and bf16/f16, computed in f32) use the vectorized kernels of
+  // engine/cpu/vector_math_exp.h (within 1, 2 and 2 ulp of the exact value; ±0, ±Inf and NaN
+  // as libm); f64 stays on libm.
+  register_unary("exp", true, [](double x) { return std::exp(x); }, cpu::exp_f, cpu::exp_f32);
   register_unary("log", true, [](double x) { return std::log(x); }, [](float x) { return std::log(x); });
   // f32 sin/cos (and bf16/f16, computed in f32) use the vectorized Cephes kernels of
   // engine/cpu/vector_math.h, within 2 ulp; f64 stays on libm.
@@ -291,9 +295,9 @@ void register_elementwise_primitives() {
   register_unary("cos", true, [](double x) { return std::cos(x); },
                  [](float x) { return std::fabs(x) <= cpu::kSinCosVectorRange ? cpu::cos_f(x) : std::cos(x); },
                  cpu::cos_f32);
-  register_unary("tanh", true, [](double x) { return std::tanh(x); }, [](float x) { return std::tanh(x); });
-  register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
-                 [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+  register_unary("tanh", true, [](double x) { return std::tanh(x); }, cpu::tanh_f, cpu::tanh_f32);
+  register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, cpu::logistic_f,
+                 cpu::logistic_f32);
   register_unary("sqrt", true, [](double x) { return std::sqrt(x); }, [](float x) { return std::sqrt(x); });
   register_unary("erf", true, [](double x) { return std::erf(x); }, [](float x) { return std::erf(x); });
   register_integer_pow();
