@@ -100,16 +100,19 @@ void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor&
 }
 
 namespace {
-// bool → i32 / i32 → bool through the host (bool reductions are rare; no device kernel).
-Tensor convert(const Tensor& x, DType t) {
-  return Tensor::from_f64(x.to(Device::cpu()).to_f64(), x.shape(), t).to(x.device());
+// bool → i32 / i32 → bool where x is (LocalOps: a loop on host, a kernel on a GPU).
+Tensor convert(Collectives& c, const Tensor& x, DType t) {
+  Tensor out = Tensor::empty(x.shape(), t, x.device());
+  if (t == DType::i32) c.world().local().bool_to_i32(x.data<uint8_t>(), out.data<int32_t>(), x.numel());
+  else c.world().local().i32_to_bool(x.data<int32_t>(), out.data<uint8_t>(), x.numel());
+  return out;
 }
 
 Tensor reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g) {
   // bool (JAX): psum counts the true inputs as int32; pmax / pmin are any / all, as bool.
   if (x.dtype() == DType::pred) {
-    Tensor r = reduce(c, op, convert(x, DType::i32), g);
-    return op == ReduceOp::sum ? r : convert(r, DType::pred);
+    Tensor r = reduce(c, op, convert(c, x, DType::i32), g);
+    return op == ReduceOp::sum ? r : convert(c, r, DType::pred);
   }
   Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
   all_reduce_into(c, op, x, out, g);
@@ -143,7 +146,7 @@ Tensor axis_index(Collectives& c, const Groups& g) {
 namespace {
 Tensor arg_reduce(Collectives& c, ReduceOp op, const Tensor& x_in, const Groups& g) {
   // bool as i32 0 / 1, so the max / min and the offer compare integers.
-  const Tensor x = x_in.dtype() == DType::pred ? convert(x_in, DType::i32) : x_in;
+  const Tensor x = x_in.dtype() == DType::pred ? convert(c, x_in, DType::i32) : x_in;
   Tensor best = reduce(c, op, x, g);
   // Ranks holding the best value offer their axis index (a NaN best, which pmax / pmin
   // propagate, is held by the ranks holding a NaN); the lowest offer wins (an i32 pmin).

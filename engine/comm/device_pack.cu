@@ -36,6 +36,16 @@ __global__ void offer_kernel(const T* x, const T* best, int64_t count, int32_t m
     idx[i] = local_math::offer(x[i], best[i], me);
 }
 
+__global__ void bool_to_i32_kernel(const uint8_t* b, int32_t* out, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = local_math::i32_of(b[i]);
+}
+
+__global__ void i32_to_bool_kernel(const int32_t* v, uint8_t* out, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = local_math::bool_of(v[i]);
+}
+
 template <class W>
 cudaError_t swap01_as(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes, cudaStream_t s) {
   const int64_t wpb = bytes / int64_t(sizeof(W));
@@ -81,6 +91,18 @@ cudaError_t offer_index(const void* x, const void* best, DType t, int64_t count,
     offer_kernel<T><<<blocks(count), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(best), count, me, idx);
     return cudaGetLastError();
   });
+}
+
+cudaError_t bool_to_i32(const uint8_t* b, int32_t* out, int64_t count, cudaStream_t s) {
+  if (count == 0) return cudaSuccess;
+  bool_to_i32_kernel<<<blocks(count), kThreads, 0, s>>>(b, out, count);
+  return cudaGetLastError();
+}
+
+cudaError_t i32_to_bool(const int32_t* v, uint8_t* out, int64_t count, cudaStream_t s) {
+  if (count == 0) return cudaSuccess;
+  i32_to_bool_kernel<<<blocks(count), kThreads, 0, s>>>(v, out, count);
+  return cudaGetLastError();
 }
 
 }  // namespace tandem::comm::device_pack

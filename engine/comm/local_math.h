@@ -43,4 +43,8 @@ TANDEM_HD inline int32_t offer(T x, T best, int32_t me) {
   return a == b || (a != a && b != b) ? me : kNoOffer;
 }
 
+// bool ↔ i32, as JAX converts: true → 1, false → 0; any nonzero → true.
+TANDEM_HD inline int32_t i32_of(uint8_t b) { return b ? 1 : 0; }
+TANDEM_HD inline uint8_t bool_of(int32_t v) { return v != 0 ? 1 : 0; }
+
 }  // namespace tandem::comm::local_math

@@ -46,6 +46,12 @@ class HostLocalOps final : public LocalOps {
         idx[i] = local_math::offer(static_cast<const T*>(x)[i], static_cast<const T*>(best)[i], me);
     });
   }
+  void bool_to_i32(const uint8_t* b, int32_t* out, int64_t count) override {
+    for (int64_t i = 0; i < count; ++i) out[i] = local_math::i32_of(b[i]);
+  }
+  void i32_to_bool(const int32_t* v, uint8_t* out, int64_t count) override {
+    for (int64_t i = 0; i < count; ++i) out[i] = local_math::bool_of(v[i]);
+  }
 };
 
 }  // namespace

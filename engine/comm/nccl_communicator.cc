@@ -148,6 +148,12 @@ class NcclCommunicator final : public Communicator, public LocalOps {
   void offer_index(const void* x, const void* best, DType t, int64_t count, int32_t me, int32_t* idx) override {
     ordered([&] { CUDA_CHECK(device_pack::offer_index(x, best, t, count, me, idx, stream_)); });
   }
+  void bool_to_i32(const uint8_t* b, int32_t* out, int64_t count) override {
+    ordered([&] { CUDA_CHECK(device_pack::bool_to_i32(b, out, count, stream_)); });
+  }
+  void i32_to_bool(const int32_t* v, uint8_t* out, int64_t count) override {
+    ordered([&] { CUDA_CHECK(device_pack::i32_to_bool(v, out, count, stream_)); });
+  }
   void host_all_gather(const void* s, void* r, int64_t bytes) override { control_->host_all_gather(s, r, bytes); }
   void host_all_to_all(const void* s, void* r, int64_t bytes) override { control_->host_all_to_all(s, r, bytes); }
   [[noreturn]] void abort(int code) override {
