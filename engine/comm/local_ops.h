@@ -1,9 +1,9 @@
 // LocalOps: the local (no peer) data steps of tandem's collectives — pack / unpack copies,
 // the block transpose of a non-leading axis, zero fill, pmean's division, pargmax's index
-// offer, bool ↔ i32 — on a communicator's device, ordered with its data-plane calls and finished on
-// return (blocking, as the transport calls are). The host implementation serves the MPI
-// backend; the NCCL backend runs the same math (local_math.h) as CUDA kernels on its ordered
-// stream (device_pack.h). Pointers are on Communicator::device().
+// offer, bool <-> i32 — on a communicator's device, ordered with its data-plane calls and
+// finished on return (blocking, as the transport calls are). The host implementation serves
+// the MPI backend; the NCCL backend runs the same math (local_math.h) as CUDA kernels on its
+// ordered stream (device_pack.h). Pointers are on Communicator::device().
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -23,22 +23,22 @@ namespace {
 
 using namespace mpi_test;
 
-// One NCCL communicator for the binary (init is collective and slow); the reason when none.
-Collectives* nccl_ctx(std::string* why) {
-  static std::unique_ptr<Communicator> comm;
-  static std::unique_ptr<Collectives> c;
-  static std::string unavailable;
-  if (!c && unavailable.empty()) {
-    try {
-      comm = make_nccl_communicator(mpi_world());
-      c = std::make_unique<Collectives>(*comm);
-    } catch (const Error& e) {
-      if (e.kind() != ErrorKind::unsupported) throw;
-      unavailable = e.what();
-    }
+// An NCCL communicator and its collectives for one test (destroyed at the test's end, not
+// at exit after MPI and the CUDA runtime are gone); none, and the reason, without a GPU.
+struct NcclCtx {
+  std::unique_ptr<Communicator> comm;
+  std::unique_ptr<Collectives> c;
+};
+NcclCtx nccl_ctx(std::string* why) {
+  NcclCtx n;
+  try {
+    n.comm = make_nccl_communicator(mpi_world());
+    n.c = std::make_unique<Collectives>(*n.comm);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::unsupported) throw;
+    *why = e.what();
   }
-  *why = unavailable;
-  return c.get();
+  return n;
 }
 
 Groups pairs_or_all() {  // [[0,1],[2,3],...] when n is even, else the world
@@ -160,8 +160,9 @@ class NcclEveryOp : public ::testing::TestWithParam<DType> {};
 
 TEST_P(NcclEveryOp, MatchesTheMpiHostResult) {
   std::string why;
-  Collectives* dev = nccl_ctx(&why);
-  if (!dev) GTEST_SKIP() << why;
+  NcclCtx nccl = nccl_ctx(&why);
+  if (!nccl.c) GTEST_SKIP() << why;
+  Collectives* dev = nccl.c.get();
   const DType t = GetParam();
   const Device d = dev->world().device();
   for (const OpCase& oc : cases()) {
