@@ -145,8 +145,12 @@ if want quick; then
 fi
 
 if want nccl; then
-  step nccl_np1 mpirun -np 1 "$build/engine/comm/comm_mpi_test" --gtest_filter='Nccl*'
+  # Every NCCL device test (NcclEveryOp.*, Nccl.*, the semantics tests' Nccl* cases).
+  step nccl_np1 mpirun -np 1 "$build/engine/comm/comm_mpi_test" --gtest_filter='*Nccl*'
   step nccl_np1_no_skips no_gtest_skips "$out/logs/nccl_np1.log"
+  # The sweep on device buffers: every op and dtype, checked, next to the raw NCCL call.
+  step nccl_sweep_np1 mpirun -np 1 "$tandem" collectives --backend nccl --ops all -d all -o all \
+    -b 1K -e 16M -n 10 -w 3 --out "$out/nccl_sweep"
 fi
 
 if want perf; then

@@ -55,6 +55,10 @@ done
 CUDA_VISIBLE_DEVICES= expect 0 "--backend auto without a usable GPU runs the cpu cases" -- \
   "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --backend auto --out "$out/f"
 grep -q "note: --backend auto: CUDA cases skipped: " "$out/stderr" || { echo "FAIL: auto skipped CUDA silently"; fail=1; }
+# The NCCL sweep without a visible GPU: an infrastructure error (5) that says why, not a crash.
+CUDA_VISIBLE_DEVICES= expect 5 "collectives --backend nccl without a GPU" -- timeout 60 \
+  "$tandem" collectives --backend nccl -b 1K -e 1K -n 1 -w 0 --out "$out/nccl_sweep"
+grep -q "NCCL backend: " "$out/stderr" || { echo "FAIL: --backend nccl without a GPU: no reason"; head -3 "$out/stderr"; fail=1; }
 # Every numeric and enumerated option is range-checked at parse time: bad input with a hint,
 # never a silent default, an endless size loop (-f nan, -e past int64) or an abort (exit 124).
 while IFS= read -r args; do
@@ -86,6 +90,7 @@ collectives --groups ring
 collectives --raw 2
 collectives --percentiles yes
 collectives --time-reduce median
+collectives --backend gloo
 collectives -f nan
 collectives -f inf
 collectives -f 1

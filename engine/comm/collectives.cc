@@ -2,11 +2,11 @@
 // across ranks when ctx.validate; (2) pack so each peer's block is contiguous when the axis
 // is not the leading one; (3) one transport call on the group communicator; (4) unpack.
 // With the leading axis there is no copy at all, so the op costs what the raw call costs.
+// Packing, unpacking and the local math go through the communicator's LocalOps, so every
+// op runs on host buffers (MPI) and device buffers (NCCL) alike.
 #include "engine/comm/collectives.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 
 #include "engine/comm/collectives_impl.h"
 #include "engine/comm/job.h"
@@ -21,20 +21,6 @@ int64_t prod(const Shape& s, size_t from, size_t to) {
   int64_t p = 1;
   for (size_t i = from; i < to; ++i) p *= s[i];
   return p;
-}
-
-// dst[b][a][:] = src[a][b][:] with blocks of `bytes` bytes: moves axis B in front of A.
-void swap01(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes) {
-  auto* s = static_cast<const char*>(src);
-  auto* d = static_cast<char*>(dst);
-  for (int64_t a = 0; a < A; ++a)
-    for (int64_t b = 0; b < B; ++b) std::memcpy(d + (b * A + a) * bytes, s + (a * B + b) * bytes, size_t(bytes));
-}
-
-void require_host(const Tensor& x, const char* op) {
-  if (x.device().kind != DeviceKind::cpu)
-    throw_unsupported(cat(op, " with a non-leading axis needs a host tensor on this build"),
-                      "use axis 0 for device buffers (no device pack kernel yet)");
 }
 
 std::string sig(const char* op, const Tensor& x, const std::string& params, const Groups& g) {
@@ -114,16 +100,19 @@ void all_reduce_into(Collectives& c, ReduceOp op, const Tensor& x, const Tensor&
 }
 
 namespace {
-// bool → i32 / i32 → bool through the host (bool reductions are rare; no device kernel).
-Tensor convert(const Tensor& x, DType t) {
-  return Tensor::from_f64(x.to(Device::cpu()).to_f64(), x.shape(), t).to(x.device());
+// bool → i32 / i32 → bool where x is (LocalOps: a loop on host, a kernel on a GPU).
+Tensor convert(Collectives& c, const Tensor& x, DType t) {
+  Tensor out = Tensor::empty(x.shape(), t, x.device());
+  if (t == DType::i32) c.world().local().bool_to_i32(x.data<uint8_t>(), out.data<int32_t>(), x.numel());
+  else c.world().local().i32_to_bool(x.data<int32_t>(), out.data<uint8_t>(), x.numel());
+  return out;
 }
 
 Tensor reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g) {
   // bool (JAX): psum counts the true inputs as int32; pmax / pmin are any / all, as bool.
   if (x.dtype() == DType::pred) {
-    Tensor r = reduce(c, op, convert(x, DType::i32), g);
-    return op == ReduceOp::sum ? r : convert(r, DType::pred);
+    Tensor r = reduce(c, op, convert(c, x, DType::i32), g);
+    return op == ReduceOp::sum ? r : convert(c, r, DType::pred);
   }
   Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
   all_reduce_into(c, op, x, out, g);
@@ -135,16 +124,16 @@ Tensor pmax(Collectives& c, const Tensor& x, const Groups& g) { return reduce(c,
 Tensor pmin(Collectives& c, const Tensor& x, const Groups& g) { return reduce(c, ReduceOp::min, x, g); }
 
 Tensor pmean(Collectives& c, const Tensor& x, const Groups& g) {
-  require_host(x, "pmean");
   // As JAX: psum in the input's own dtype (integers exactly, wrapping like int32), then
   // v / n: integers convert the sum to f32 and divide in f32. Summing in f32 instead loses
-  // integers above 2^24. n is this member's own group size (docs/COLLECTIVES.md).
+  // integers above 2^24. n is this member's own group size (docs/COLLECTIVES.md). The
+  // division runs where the sum is (LocalOps::divide: a loop on host, a kernel on a GPU).
   Tensor s = psum(c, x, g);
-  const double n = double(fault_on(Fault::coll_pmean_divides_by_world) ? c.world().size() : c.group(g).size());  // fault
+  const int64_t n = fault_on(Fault::coll_pmean_divides_by_world) ? c.world().size() : c.group(g).size();  // fault
   const DType out_t = is_floating(x.dtype()) ? x.dtype() : DType::f32;
-  std::vector<double> v = s.to_f64();
-  for (double& e : v) e = out_t == DType::f64 ? e / n : double(float(e) / float(n));
-  return Tensor::from_f64(v, x.shape(), out_t);
+  Tensor out = Tensor::empty(x.shape(), out_t, x.device());
+  c.group(g).local().divide(s.raw(), s.dtype(), out.raw(), out_t, s.numel(), n);
+  return out;
 }
 
 Tensor axis_index(Collectives& c, const Groups& g) {
@@ -155,16 +144,15 @@ Tensor axis_index(Collectives& c, const Groups& g) {
 }
 
 namespace {
-Tensor arg_reduce(Collectives& c, ReduceOp op, const Tensor& x, const Groups& g) {
-  require_host(x, "pargmax/pargmin");
+Tensor arg_reduce(Collectives& c, ReduceOp op, const Tensor& x_in, const Groups& g) {
+  // bool as i32 0 / 1, so the max / min and the offer compare integers.
+  const Tensor x = x_in.dtype() == DType::pred ? convert(c, x_in, DType::i32) : x_in;
   Tensor best = reduce(c, op, x, g);
-  // Ranks holding the best value offer their axis index; the lowest one wins (pmin).
-  std::vector<double> xv = x.to_f64(), bv = best.to_f64(), idx(xv.size());
-  const double me = c.axis_index(g);
-  // A NaN best (pmax/pmin propagate NaN) is held by the ranks holding a NaN.
-  for (size_t i = 0; i < xv.size(); ++i)
-    idx[i] = xv[i] == bv[i] || (std::isnan(xv[i]) && std::isnan(bv[i])) ? me : 2147483647.0;
-  return pmin(c, Tensor::from_f64(idx, x.shape(), DType::i32), g);
+  // Ranks holding the best value offer their axis index (a NaN best, which pmax / pmin
+  // propagate, is held by the ranks holding a NaN); the lowest offer wins (an i32 pmin).
+  Tensor idx = Tensor::empty(x.shape(), DType::i32, x.device());
+  c.group(g).local().offer_index(x.raw(), best.raw(), x.dtype(), x.numel(), c.axis_index(g), idx.data<int32_t>());
+  return pmin(c, idx, g);
 }
 }  // namespace
 Tensor pargmax(Collectives& c, const Tensor& x, const Groups& g) { return arg_reduce(c, ReduceOp::max, x, g); }
@@ -190,11 +178,10 @@ void all_gather_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t
     if (reversed) reverse_blocks(out, G);
     return;
   }
-  require_host(x, "all_gather");
-  Tensor buf = Tensor::empty({G, x.numel()}, x.dtype());  // [G, pre, inner] → out [pre, G, inner]
+  Tensor buf = Tensor::empty({G, x.numel()}, x.dtype(), x.device());  // [G, pre, inner] → out [pre, G, inner]
   gc.all_gather(x.raw(), buf.raw(), x.numel(), x.dtype());
   if (reversed) reverse_blocks(buf, G);
-  swap01(buf.raw(), out.raw(), G, pre, int64_t(x.nbytes()) / pre);
+  gc.local().swap01(buf.raw(), out.raw(), G, pre, int64_t(x.nbytes()) / pre);
 }
 
 Tensor all_gather(Collectives& c, const Tensor& x, int64_t axis, bool tiled, const Groups& g) {
@@ -224,9 +211,8 @@ void psum_scatter_into(Collectives& c, const Tensor& x, const Tensor& out, int64
   const int64_t pre = prod(x.shape(), 0, size_t(d)), G = gc.size(), count = x.numel() / G;
   WatchScope w(c.watchdog, what("psum_scatter", x, g));
   if (pre == 1) return gc.reduce_scatter(x.raw(), out.raw(), count, x.dtype(), ReduceOp::sum);
-  require_host(x, "psum_scatter");
-  Tensor packed = Tensor::empty({G, count}, x.dtype());  // [pre, G, chunk] → [G, pre, chunk]
-  swap01(x.raw(), packed.raw(), pre, G, int64_t(x.nbytes()) / (pre * G));
+  Tensor packed = Tensor::empty({G, count}, x.dtype(), x.device());  // [pre, G, chunk] → [G, pre, chunk]
+  gc.local().swap01(x.raw(), packed.raw(), pre, G, int64_t(x.nbytes()) / (pre * G));
   gc.reduce_scatter(packed.raw(), out.raw(), count, x.dtype(), ReduceOp::sum);
 }
 

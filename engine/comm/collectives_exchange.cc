@@ -1,6 +1,7 @@
 // The exchange collectives: all_to_all (and pswapaxes), ppermute (and pshuffle),
-// pbroadcast, and ragged_all_to_all, with JAX semantics over any Communicator.
-#include <cstring>
+// pbroadcast, with JAX semantics over any Communicator (ragged_all_to_all: ragged.cc).
+// Local copies, fills and block transposes go through the communicator's LocalOps, so each
+// op runs on host (MPI) and device (NCCL) buffers alike.
 
 #include "engine/comm/collectives_impl.h"
 #include "engine/comm/validate.h"
@@ -47,15 +48,14 @@ void all_to_all_into(Collectives& c, const Tensor& x, const Tensor& out, int64_t
   const int64_t pre_s = prod(x.shape(), 0, size_t(s)), pre_c = prod(chunk, 0, size_t(ca));
   WatchScope w(c.watchdog, what("all_to_all", x, g));
   if (pre_s == 1 && pre_c == 1) return gc.all_to_all(x.raw(), out.raw(), block, x.dtype());
-  require_host(x, "all_to_all");
   Tensor send = x, recv = out;
   if (pre_s != 1) {
-    send = Tensor::empty({x.numel()}, x.dtype());
-    swap01(x.raw(), send.raw(), pre_s, G, block / pre_s * esize);
+    send = Tensor::empty({x.numel()}, x.dtype(), x.device());
+    gc.local().swap01(x.raw(), send.raw(), pre_s, G, block / pre_s * esize);
   }
-  if (pre_c != 1) recv = Tensor::empty({x.numel()}, x.dtype());
+  if (pre_c != 1) recv = Tensor::empty({x.numel()}, x.dtype(), x.device());
   gc.all_to_all(send.raw(), recv.raw(), block, x.dtype());
-  if (pre_c != 1) swap01(recv.raw(), out.raw(), G, pre_c, block / pre_c * esize);
+  if (pre_c != 1) gc.local().swap01(recv.raw(), out.raw(), G, pre_c, block / pre_c * esize);
 }
 
 Tensor all_to_all(Collectives& c, const Tensor& x, int64_t split, int64_t concat, bool tiled, const Groups& g) {
@@ -83,24 +83,19 @@ void ppermute_into(Collectives& c, const Tensor& x, const Tensor& out, const std
   std::vector<std::pair<int, int>> routed = perm;
   if (fault_on(Fault::coll_ppermute_one_wrong_rank) && perm.size() >= 2) std::swap(routed[0].second, routed[1].second);
   int dst = -1, src = -1;
-  bool host_copy = int(perm.size()) < w.size();  // some rank is no destination: zeros
   for (auto [s, d] : routed) {
     if (s == w.rank()) dst = d;
     if (d == w.rank()) src = s;
-    host_copy = host_copy || s == d;
   }
-  // Decided from perm alone, so every rank refuses a device tensor alike, before any
-  // transfer: a refusal on only the ranks that copy would leave the others hanging.
-  if (host_copy) require_host(x, "ppermute with a self pair or a rank that receives zeros");
   WatchScope scope(c.watchdog, what("ppermute", x, {}));
+  // A self pair is a local copy (no transfer); the other ranks' send / receive pairs do not
+  // involve this one (a permutation), so skipping the transport here leaves none waiting.
   if (src == w.rank() && dst == w.rank()) {
-    std::memcpy(out.raw(), x.raw(), x.nbytes());
+    w.local().copy({{x.raw(), out.raw(), int64_t(x.nbytes())}});
     return;
   }
   w.send_recv(x.raw(), dst, out.raw(), src, x.numel(), x.dtype());
-  if (src < 0) {
-    std::memset(out.raw(), 0, out.nbytes());
-  }
+  if (src < 0) w.local().zero(out.raw(), int64_t(out.nbytes()));  // no source: zeros (JAX)
 }
 
 Tensor ppermute(Collectives& c, const Tensor& x, const std::vector<std::pair<int, int>>& perm) {
@@ -126,10 +121,8 @@ void pbroadcast_into(Collectives& c, const Tensor& x, const Tensor& out, int sou
       throw_bad_input(cat("pbroadcast: source ", source, " is outside the group of size ", G));
     check_out(out, x.shape(), x.dtype(), "pbroadcast");
   });
-  if (out.raw() != x.raw()) require_host(x, "pbroadcast out of place");  // every rank alike (see ppermute)
-  if (gc.rank() == source && out.raw() != x.raw()) {
-    std::memcpy(out.raw(), x.raw(), x.nbytes());
-  }
+  // Out of place: the source copies its input into out, then the broadcast runs in place.
+  if (gc.rank() == source && out.raw() != x.raw()) gc.local().copy({{x.raw(), out.raw(), int64_t(x.nbytes())}});
   WatchScope w(c.watchdog, what("pbroadcast", x, g));
   gc.broadcast(out.raw(), x.numel(), x.dtype(), source);
 }

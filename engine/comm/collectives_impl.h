@@ -1,5 +1,5 @@
 // Helpers shared by the files implementing engine/comm/collectives.h: argument signatures,
-// agreed validation, the watchdog description, and the host pack/unpack of blocks.
+// agreed validation and the watchdog description (pack / unpack: Communicator::local()).
 #pragma once
 #include <functional>
 #include <string>
@@ -9,9 +9,6 @@
 namespace tandem::comm::detail {
 
 int64_t prod(const Shape& s, size_t from, size_t to);
-// dst[b][a][:] = src[a][b][:] with blocks of `bytes` bytes.
-void swap01(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes);
-void require_host(const Tensor& x, const char* op);
 std::string sig(const char* op, const Tensor& x, const std::string& params, const Groups& g);
 // Local checks (groups, then `check(group_size)`), agreed across ranks when c.validate;
 // returns the group communicator. `signature` is only read when c.validate, so callers pass

@@ -59,18 +59,21 @@ Groups mesh_groups(const Mesh& m, const std::vector<std::string>& names, int wor
 Tensor pgather(Collectives& c, const Tensor& x, const Tensor& idx, const Groups& g) {
   if (idx.dtype() != DType::i32 || idx.device().kind != DeviceKind::cpu)
     throw_bad_input(cat("pgather: idx is ", idx.type().str(), " on ", idx.device().str()), "pass idx as an i32 host tensor");
-  // The gathered stack [G, x...] (validated and agreed by all_gather), then rows by index.
-  const Tensor stack = all_gather(c, x, 0, false, g).to(Device::cpu());
+  // The gathered stack [G, x...] (validated and agreed by all_gather), then rows by index,
+  // copied where the stack is (LocalOps: memcpy on host, cudaMemcpyAsync on a GPU).
+  const Tensor stack = all_gather(c, x, 0, false, g);
   const int64_t G = stack.shape()[0], row = int64_t(x.nbytes());
   Shape shape = idx.shape();
   shape.insert(shape.end(), x.shape().begin(), x.shape().end());
-  Tensor out = Tensor::empty(shape, x.dtype());
+  Tensor out = Tensor::empty(shape, x.dtype(), x.device());
   const int32_t* at = idx.data<int32_t>();
+  std::vector<CopySpan> rows;
   for (int64_t j = 0; j < idx.numel(); ++j) {
     const int64_t k = std::clamp<int64_t>(at[j], 0, G - 1);
-    std::copy_n(static_cast<const char*>(stack.raw()) + k * row, row, static_cast<char*>(out.raw()) + j * row);
+    rows.push_back({stack.data<char>() + k * row, out.data<char>() + j * row, row});
   }
-  return out.to(x.device());
+  c.group(g).local().copy(rows);
+  return out;
 }
 
 }  // namespace tandem::comm

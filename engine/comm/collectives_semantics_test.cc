@@ -1,7 +1,7 @@
 // The semantic rules of docs/COLLECTIVES.md on the MPI backend at any world size, against
 // closed forms computed here from every rank's input: pmean of integers beyond 2^24, NaN
 // and signed zeros in pmax/pmin/pargmax/pargmin for every float dtype, psum of -0.0, pmean
-// over uneven groups, and bool inputs.
+// over uneven groups, and bool inputs; the NCCL device path (when a GPU is there) by the same rules.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,16 +73,23 @@ TEST_P(FloatDType, PsumOfOnlyNegativeZerosIsNegativeZero) {
   EXPECT_TRUE(std::signbit(v(s)[0]) && std::signbit(v(s)[1]));
 }
 
-// NCCL on device buffers: pmax / pmin go through the order keys (ncclMax on floats would
-// drop the NaN). Skips with the reason without a CUDA+NCCL build or a GPU per rank.
-TEST_P(FloatDType, NcclPmaxPminFollowTheSameRule) {
-  std::unique_ptr<Communicator> nccl;
+// The NCCL backend, or nullptr and the reason (a skip) without a CUDA+NCCL build or a GPU per rank.
+std::unique_ptr<Communicator> nccl_or_reason(std::string* why) {
   try {
-    nccl = make_nccl_communicator(mpi_world());
+    return make_nccl_communicator(mpi_world());
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::unsupported) throw;
-    GTEST_SKIP() << e.what();
+    *why = e.what();
+    return nullptr;
   }
+}
+
+// NCCL on device buffers: pmax / pmin go through the order keys (ncclMax on floats would
+// drop the NaN); pargmax / pargmin offer indices on the device by the same NaN rule.
+TEST_P(FloatDType, NcclPmaxPminPargFollowTheSameRule) {
+  std::string why;
+  std::unique_ptr<Communicator> nccl = nccl_or_reason(&why);
+  if (!nccl) GTEST_SKIP() << why;
   Collectives c(*nccl);
   const Tensor x = Tensor::from_f64(nan_row(me()), {int64_t(n() + 3)}, GetParam()).to(nccl->device());
   const std::vector<double> mx = v(pmax(c, x).to(Device::cpu())), mn = v(pmin(c, x).to(Device::cpu()));
@@ -92,6 +99,27 @@ TEST_P(FloatDType, NcclPmaxPminFollowTheSameRule) {
   EXPECT_EQ(mn[size_t(n() + 1)], -double(n() - 1));
   EXPECT_EQ(std::signbit(mx[size_t(n() + 2)]), n() == 1);
   EXPECT_TRUE(std::signbit(mn[size_t(n() + 2)]));
+  const std::vector<double> amx = v(pargmax(c, x)), amn = v(pargmin(c, x));
+  for (int e = 0; e <= n(); ++e) {
+    EXPECT_EQ(amx[size_t(e)], e < n() ? e : 0) << "element " << e;
+    EXPECT_EQ(amn[size_t(e)], e < n() ? e : 0) << "element " << e;
+  }
+  EXPECT_EQ(amn[size_t(n() + 1)], double(n() - 1));
+  EXPECT_EQ(amx[size_t(n() + 2)], 0.0) << "-0 == +0: the lowest index holds the max";
+}
+
+// pmean of i32 on device buffers: ncclSum in int32, then the division on the GPU in f32.
+TEST(Semantics, NcclPmeanOfInt32SumsInInt32ThenDividesInF32) {
+  std::string why;
+  std::unique_ptr<Communicator> nccl = nccl_or_reason(&why);
+  if (!nccl) GTEST_SKIP() << why;
+  Collectives c(*nccl);
+  std::vector<int64_t> sum(2, 0);
+  for (int r = 0; r < n(); ++r)
+    for (size_t i = 0; i < 2; ++i) sum[i] += int64_t(big_ints(r)[i]);
+  const Tensor m = pmean(c, Tensor::from_f64(big_ints(me()), {2}, DType::i32).to(nccl->device()));
+  ASSERT_EQ(m.dtype(), DType::f32);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(v(m)[i], double(float(sum[i]) / float(n()))) << "element " << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(MPI, FloatDType, ::testing::Values(DType::f64, DType::f32, DType::f16, DType::bf16),

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/dtype.h"
+#include "engine/comm/local_ops.h"
 #include "engine/core/device.h"
 #include "engine/core/rank_env.h"
 
@@ -46,6 +47,9 @@ class Communicator {
   // Sends to dst and receives from src at once; -1 means no peer on that side.
   virtual void send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) = 0;
   virtual void barrier() = 0;
+  // The local steps between transport calls (pack, unpack, zero fill, pmean's division) on
+  // device(), ordered with the data-plane calls: host loops for MPI, kernels for NCCL.
+  virtual LocalOps& local() = 0;
 
   // Control plane, host memory: bytes from each rank, concatenated in rank order.
   virtual void host_all_gather(const void* send, void* recv, int64_t bytes) = 0;

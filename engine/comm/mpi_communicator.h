@@ -33,6 +33,7 @@ class MpiCommunicator final : public Communicator {
   void broadcast(void* buf, int64_t count, DType t, int root) override;
   void send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) override;
   void barrier() override;
+  LocalOps& local() override { return host_local_ops(); }
   void host_all_gather(const void* send, void* recv, int64_t bytes) override;
   void host_all_to_all(const void* send, void* recv, int64_t bytes) override;
   [[noreturn]] void abort(int code) override;

@@ -9,6 +9,8 @@
 
 #if defined(TANDEM_HAVE_NCCL)
 #include <cuda_runtime.h>
+
+#include <stdexcept>
 #endif
 
 namespace tandem::comm {
@@ -32,19 +34,27 @@ TEST(Nccl, UnavailableIsASkipNotACrash) {
 }
 
 #if defined(TANDEM_HAVE_NCCL)
+// A failed CUDA call throws, which gtest reports as the test's failure with the call's error.
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
 // Host vector → device, run, device → host.
 struct Dev {
   float* p = nullptr;
   size_t n;
   explicit Dev(const std::vector<float>& h) : n(h.size()) {
-    cudaMalloc(&p, n * sizeof(float));
-    cudaMemcpy(p, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    check(cudaMalloc(&p, n * sizeof(float)), "cudaMalloc");
+    check(cudaMemcpy(p, h.data(), n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to the device");
   }
-  explicit Dev(size_t count) : n(count) { cudaMalloc(&p, n * sizeof(float)); cudaMemset(p, 0, n * sizeof(float)); }
-  ~Dev() { cudaFree(p); }
+  explicit Dev(size_t count) : n(count) {
+    check(cudaMalloc(&p, n * sizeof(float)), "cudaMalloc");
+    check(cudaMemset(p, 0, n * sizeof(float)), "cudaMemset");
+  }
+  ~Dev() { EXPECT_EQ(cudaFree(p), cudaSuccess); }
   std::vector<float> host() const {
     std::vector<float> h(n);
-    cudaMemcpy(h.data(), p, n * sizeof(float), cudaMemcpyDeviceToHost);
+    check(cudaMemcpy(h.data(), p, n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to the host");
     return h;
   }
 };
@@ -112,8 +122,8 @@ TEST(Nccl, WaitsForInputsQueuedOnTheDefaultStream) {
   size_t wrong = 0;
   for (int32_t v : h) wrong += v != want;
   EXPECT_EQ(wrong, 0u) << "NCCL read inputs before the default stream had written them";
-  cudaFree(x);
-  cudaFree(y);
+  EXPECT_EQ(cudaFree(x), cudaSuccess);
+  EXPECT_EQ(cudaFree(y), cudaSuccess);
 }
 #endif
 

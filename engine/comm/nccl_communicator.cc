@@ -7,8 +7,10 @@
 // ranks. Every data call is enqueued on the communicator's (non-blocking) stream behind an
 // event recorded on the default stream, where the engine's kernels, copies and pool
 // allocations run, and synchronised before returning, so the semantics match the blocking
-// MPI backend. Without NCCL (no CUDA build) both entry points report unsupported: a skip
-// with the reason.
+// MPI backend. LocalOps (local_ops.h: the pack / unpack copies, zero fills, block
+// transposes, pmean's division, pargmax's offer) run as cudaMemcpyAsync / cudaMemsetAsync /
+// device_pack.h kernels under the same ordering. Without NCCL (no CUDA build) both entry
+// points report unsupported: a skip with the reason.
 #include "engine/comm/nccl_communicator.h"
 
 #include "engine/core/error.h"
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "engine/comm/device_pack.h"
 #include "engine/comm/nccl_order_keys.h"
 #include "engine/core/check_nccl.h"
 #include "engine/comm/job.h"
@@ -33,15 +36,20 @@ ncclDataType_t nccl_type(DType t) {
     case DType::f16: return ncclFloat16;
     case DType::bf16: return ncclBfloat16;
     case DType::i32: return ncclInt32;
+    case DType::pred: return ncclUint8;  // data movement only: reductions refuse bool (below)
     default: throw_unsupported(cat("NCCL has no type for ", dtype_name(t)));
   }
 }
 ncclRedOp_t nccl_op(ReduceOp op) {
   return op == ReduceOp::sum ? ncclSum : op == ReduceOp::max ? ncclMax : ncclMin;
 }
+// As the MPI backend: the collectives layer converts bool before reducing (JAX's rule).
+void no_bool(DType t) {
+  if (t == DType::pred) throw_unsupported("reductions of bool", "convert to i32 first, as JAX does");
+}
 size_t bytes_of(int64_t n, DType t) { return size_t(n) * size_t(dtype_size(t)); }
 
-class NcclCommunicator final : public Communicator {
+class NcclCommunicator final : public Communicator, public LocalOps {
  public:
   // control: the MPI communicator of the same ranks (owned when `owned_control` is set).
   NcclCommunicator(ncclComm_t comm, int gpu, Communicator* control, std::unique_ptr<Communicator> owned_control)
@@ -70,6 +78,7 @@ class NcclCommunicator final : public Communicator {
     return std::make_unique<NcclCommunicator>(sub, gpu_, ctl.get(), std::move(ctl));
   }
   void all_reduce(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
+    no_bool(t);
     if (op != ReduceOp::sum && is_floating(t)) return ordered_reduce(s, r, n, t, op, false);
     ordered([&] { NCCL_CHECK(ncclAllReduce(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_)); });
   }
@@ -77,6 +86,7 @@ class NcclCommunicator final : public Communicator {
     ordered([&] { NCCL_CHECK(ncclAllGather(s, r, size_t(n), nccl_type(t), comm_, stream_)); });
   }
   void reduce_scatter(const void* s, void* r, int64_t n, DType t, ReduceOp op) override {
+    no_bool(t);
     if (op != ReduceOp::sum && is_floating(t)) return ordered_reduce(s, r, n, t, op, true);
     ordered([&] { NCCL_CHECK(ncclReduceScatter(s, r, size_t(n), nccl_type(t), nccl_op(op), comm_, stream_)); });
   }
@@ -115,6 +125,34 @@ class NcclCommunicator final : public Communicator {
   void barrier() override {
     sync();
     control_->barrier();
+  }
+  // LocalOps on the GPU: copies and fills through the runtime, the rest through
+  // device_pack's kernels, all on stream_ under the same ordering as the NCCL calls.
+  LocalOps& local() override { return *this; }
+  void copy(const std::vector<CopySpan>& spans) override {
+    ordered([&] {
+      for (const CopySpan& c : spans)
+        if (c.bytes > 0 && c.src != c.dst)
+          CUDA_CHECK(cudaMemcpyAsync(c.dst, c.src, size_t(c.bytes), cudaMemcpyDeviceToDevice, stream_));
+    });
+  }
+  void zero(void* dst, int64_t bytes) override {
+    if (bytes > 0) ordered([&] { CUDA_CHECK(cudaMemsetAsync(dst, 0, size_t(bytes), stream_)); });
+  }
+  void swap01(const void* src, void* dst, int64_t A, int64_t B, int64_t bytes) override {
+    ordered([&] { CUDA_CHECK(device_pack::swap01(src, dst, A, B, bytes, stream_)); });
+  }
+  void divide(const void* sum, DType in_t, void* out, DType out_t, int64_t count, int64_t n) override {
+    ordered([&] { CUDA_CHECK(device_pack::divide(sum, in_t, out, out_t, count, n, stream_)); });
+  }
+  void offer_index(const void* x, const void* best, DType t, int64_t count, int32_t me, int32_t* idx) override {
+    ordered([&] { CUDA_CHECK(device_pack::offer_index(x, best, t, count, me, idx, stream_)); });
+  }
+  void bool_to_i32(const uint8_t* b, int32_t* out, int64_t count) override {
+    ordered([&] { CUDA_CHECK(device_pack::bool_to_i32(b, out, count, stream_)); });
+  }
+  void i32_to_bool(const int32_t* v, uint8_t* out, int64_t count) override {
+    ordered([&] { CUDA_CHECK(device_pack::i32_to_bool(v, out, count, stream_)); });
   }
   void host_all_gather(const void* s, void* r, int64_t bytes) override { control_->host_all_gather(s, r, bytes); }
   void host_all_to_all(const void* s, void* r, int64_t bytes) override { control_->host_all_to_all(s, r, bytes); }

@@ -9,9 +9,10 @@
 // agreed with one 8-byte all-gather, so a violation is still the same error on every rank.
 // The data then moves with one all_to_all_v straight from `operand` into the output when
 // each peer's slices are back to back (always so with one slice per peer); only a side
-// whose slices are scattered goes through a staging buffer.
+// whose slices are scattered goes through a staging buffer, packed and unpacked by the
+// communicator's LocalOps (memcpy on host, cudaMemcpyAsync on the NCCL stream), so the op
+// runs on device buffers too; the sizes and offsets are control data and stay on the host.
 #include <algorithm>
-#include <cstring>
 #include <exception>
 
 #include "engine/comm/collectives_impl.h"
@@ -75,9 +76,6 @@ int world_rank_of(const Groups& g, int me, int i) {
 void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor& out, const RaggedOffsets& o,
                             const Groups& g) {
   const char* op = "ragged_all_to_all";
-  if (operand.device().kind != DeviceKind::cpu || out.device().kind != DeviceKind::cpu)
-    throw_unsupported(cat(op, " needs host tensors on this build"),
-                      "its staging copies have no device kernel yet; use the MPI backend");
   const size_t K = o.input_offsets.size();
   Shape trailing = out.shape();
   if (!trailing.empty()) trailing.erase(trailing.begin());
@@ -88,6 +86,10 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
     if (K % size_t(G) != 0)
       throw_bad_input(cat(op, ": the offset arrays have length ", K, ", not divisible by the group size ", G));
     Shape ot = operand.shape();
+    if (operand.device() != c.world().device() || out.device() != c.world().device())
+      throw_bad_input(cat(op, ": operand on ", operand.device().str(), " and output on ", out.device().str(),
+                          ", but the ", c.world().backend(), " communicator's buffers live on ", c.world().device().str()),
+                      "move both to the communicator's device first (Tensor::to)");
     if (ot.empty() || out.rank() < 1 || operand.dtype() != out.dtype() ||
         !std::equal(ot.begin() + 1, ot.end(), trailing.begin(), trailing.end()))
       throw_bad_input(cat(op, ": operand ", operand.type().str(), " and output ", out.type().str(),
@@ -162,30 +164,35 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
   Tensor send_stage, recv_stage;
   const void* send = operand.raw();
   void* recv = out.raw();
-  if (!send_direct) {
-    send_stage = Tensor::empty({sd.back() + sc.back()}, out.dtype());
+  thread_local std::vector<CopySpan> spans;
+  if (!send_direct) {  // slices in (peer, slice) order, back to back
+    send_stage = Tensor::empty({sd.back() + sc.back()}, out.dtype(), out.device());
     char* dst = send_stage.data<char>();
+    spans.clear();
     for (size_t k = 0; k < K; ++k) {
-      const size_t n = size_t(o.send_sizes[k] * row_bytes);
-      std::memcpy(dst, operand.data<char>() + o.input_offsets[k] * row_bytes, n);
+      const int64_t n = o.send_sizes[k] * row_bytes;
+      spans.push_back({operand.data<char>() + o.input_offsets[k] * row_bytes, dst, n});
       dst += n;
     }
+    gc.local().copy(spans);
     send = send_stage.raw();
   }
   if (!recv_direct) {
-    recv_stage = Tensor::empty({rd.back() + rc.back()}, out.dtype());
+    recv_stage = Tensor::empty({rd.back() + rc.back()}, out.dtype(), out.device());
     recv = recv_stage.raw();
   }
   gc.all_to_all_v(send, sc, sd, recv, rc, rd, out.dtype());
   if (refused) std::rethrow_exception(refused);
   if (!recv_direct) {
     const char* src = recv_stage.data<char>();
+    spans.clear();
     for (int s = 0; s < G; ++s)
       for (int64_t l = 0; l < per; ++l) {
-        const size_t n = size_t(rows_in(s, l) * row_bytes);
-        std::memcpy(out.data<char>() + offset_in(s, l) * row_bytes, src, n);
+        const int64_t n = rows_in(s, l) * row_bytes;
+        spans.push_back({src, out.data<char>() + offset_in(s, l) * row_bytes, n});
         src += n;
       }
+    gc.local().copy(spans);
   }
 }
 
@@ -194,7 +201,9 @@ Tensor ragged_all_to_all(Collectives& c, const Tensor& operand, const Tensor& ou
   // JAX returns a new array that keeps `output`'s rows where nothing lands: a copy here,
   // which ragged_all_to_all_into avoids by writing into a caller's buffer.
   Tensor result = Tensor::empty(output.shape(), output.dtype(), output.device());
-  if (output.device().kind == DeviceKind::cpu) std::memcpy(result.raw(), output.raw(), output.nbytes());
+  // (On another device than the communicator's, ragged_all_to_all_into reports it, agreed.)
+  if (output.device() == c.world().device())
+    c.world().local().copy({{output.raw(), result.raw(), int64_t(output.nbytes())}});
   ragged_all_to_all_into(c, operand, result, o, g);
   return result;
 }

@@ -70,6 +70,9 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
       ->check(one_of({"max", "avg", "min"}));
   cmd->add_option("--watchdog-timeout", o->watchdog_s, "seconds before a hung collective aborts the job (default 300)")
       ->check(in_range(1, 86400, "seconds a collective may stall before the job aborts (exit 5), e.g. 300"));
+  cmd->add_option("--backend", o->backend, "mpi: host buffers over MPI; nccl: device buffers over NCCL, one GPU per "
+                  "rank, raw calls ncclAllReduce … on the same buffers (default mpi)")
+      ->check(one_of({"mpi", "nccl"}, "--backend takes mpi or nccl"));
   cmd->add_option("--out", o->out, "directory for records.json, rank 0 writes (default results/collectives)");
   cmd->callback([o, &exit_code] {
     const coll::SweepResult r = coll::run_sweep(*o);

@@ -6,7 +6,6 @@
 #include "suites/collectives/op_table.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #include "engine/core/error.h"
@@ -17,10 +16,11 @@ namespace {
 
 using comm::ReduceOp;
 
-Tensor filled(int64_t n, DType t, const std::function<double(int64_t)>& f) {
+// n values f(i) of dtype t on `dev` (the communicator's device: host for MPI, a GPU for NCCL).
+Tensor filled(int64_t n, DType t, Device dev, const std::function<double(int64_t)>& f) {
   std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[size_t(i)] = f(i);
-  return Tensor::from_f64(v, {n}, t);
+  return Tensor::from_f64(v, {n}, t).to(dev);
 }
 
 double combine(ReduceOp op, int G, const std::function<double(int)>& at) {
@@ -58,12 +58,13 @@ int64_t elements(const SweepArgs& a, int blocks) {
 
 SweepRow sweep_psum(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
   comm::Communicator& gc = c.group(g);
+  const Device dev = gc.device();
   const int G = gc.size(), p = gc.rank();
   const int64_t n = elements(a, 1);
   SweepRow s;
   s.bytes = n * dtype_size(a.dtype), s.count = n;
-  s.send = filled(n, a.dtype, [&](int64_t i) { return value(p, i); });
-  s.recv = a.inplace ? s.send : Tensor::empty({n}, a.dtype);
+  s.send = filled(n, a.dtype, dev, [&](int64_t i) { return value(p, i); });
+  s.recv = a.inplace ? s.send : Tensor::empty({n}, a.dtype, dev);
   const ReduceOp op = a.redop;
   s.expected = [G, op](int64_t i) { return combine(op, G, [i](int q) { return value(q, i); }); };
   s.run = [&c, g, op, x = s.send, y = s.recv] { comm::all_reduce_into(c, op, x, y, g); };
@@ -73,12 +74,13 @@ SweepRow sweep_psum(comm::Collectives& c, const comm::Groups& g, const SweepArgs
 
 SweepRow sweep_all_gather(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
   comm::Communicator& gc = c.group(g);
+  const Device dev = gc.device();
   const int G = gc.size(), p = gc.rank();
   const int64_t n = elements(a, G);
   SweepRow s;
   s.bytes = n * G * dtype_size(a.dtype), s.count = n;
-  s.send = filled(n, a.dtype, [&](int64_t i) { return value(p, i); });
-  s.recv = Tensor::empty({G * n}, a.dtype);
+  s.send = filled(n, a.dtype, dev, [&](int64_t i) { return value(p, i); });
+  s.recv = Tensor::empty({G * n}, a.dtype, dev);
   s.expected = [n](int64_t i) { return value(int(i / n), i % n); };
   s.run = [&c, g, x = s.send, y = s.recv] { comm::all_gather_into(c, x, y, 0, true, g); };
   s.raw = [&gc, n, t = a.dtype, x = s.send, y = s.recv] { gc.all_gather(x.raw(), y.raw(), n, t); };
@@ -88,12 +90,13 @@ SweepRow sweep_all_gather(comm::Collectives& c, const comm::Groups& g, const Swe
 SweepRow sweep_psum_scatter(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
   if (a.redop != ReduceOp::sum) throw_unsupported("psum_scatter reduces by sum only (JAX has no max/min scatter)");
   comm::Communicator& gc = c.group(g);
+  const Device dev = gc.device();
   const int G = gc.size(), p = gc.rank();
   const int64_t n = elements(a, G);
   SweepRow s;
   s.bytes = n * G * dtype_size(a.dtype), s.count = n;
-  s.send = filled(G * n, a.dtype, [&](int64_t i) { return value(p, i); });
-  s.recv = Tensor::empty({n}, a.dtype);
+  s.send = filled(G * n, a.dtype, dev, [&](int64_t i) { return value(p, i); });
+  s.recv = Tensor::empty({n}, a.dtype, dev);
   const ReduceOp op = a.redop;
   s.expected = [G, p, n, op](int64_t i) { return combine(op, G, [&](int q) { return value(q, p * n + i); }); };
   s.run = [&c, g, x = s.send, y = s.recv] { comm::psum_scatter_into(c, x, y, 0, true, g); };
@@ -105,12 +108,13 @@ SweepRow sweep_psum_scatter(comm::Collectives& c, const comm::Groups& g, const S
 // MPI_Alltoallv writes its receive buffer, so both move the same bytes).
 SweepRow sweep_all_to_all(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a, bool ragged) {
   comm::Communicator& gc = c.group(g);
+  const Device dev = gc.device();
   const int G = gc.size(), p = gc.rank();
   const int64_t n = elements(a, G);  // block per peer
   SweepRow s;
   s.bytes = n * G * dtype_size(a.dtype), s.count = n;
-  s.send = filled(G * n, a.dtype, [&](int64_t i) { return value(p, i); });
-  s.recv = Tensor::empty({G * n}, a.dtype);
+  s.send = filled(G * n, a.dtype, dev, [&](int64_t i) { return value(p, i); });
+  s.recv = Tensor::empty({G * n}, a.dtype, dev);
   s.expected = [p, n](int64_t i) { return value(int(i / n), p * n + i % n); };
   const DType t = a.dtype;
   if (!ragged) {
@@ -137,12 +141,13 @@ SweepRow sweep_all_to_all(comm::Collectives& c, const comm::Groups& g, const Swe
 // ppermute on the world ring r → r+1 (no groups: JAX's ppermute takes none).
 SweepRow sweep_ppermute(comm::Collectives& c, const comm::Groups&, const SweepArgs& a) {
   comm::Communicator& w = c.world();
+  const Device dev = w.device();
   const int W = w.size(), me = w.rank();
   const int64_t n = elements(a, 1);
   SweepRow s;
   s.bytes = n * dtype_size(a.dtype), s.count = n;
-  s.send = filled(n, a.dtype, [&](int64_t i) { return value(me, i); });
-  s.recv = Tensor::empty({n}, a.dtype);
+  s.send = filled(n, a.dtype, dev, [&](int64_t i) { return value(me, i); });
+  s.recv = Tensor::empty({n}, a.dtype, dev);
   std::vector<std::pair<int, int>> ring;
   for (int r = 0; r < W; ++r) ring.push_back({r, (r + 1) % W});
   s.expected = [W, me](int64_t i) { return value((me + W - 1) % W, i); };
@@ -154,19 +159,21 @@ SweepRow sweep_ppermute(comm::Collectives& c, const comm::Groups&, const SweepAr
 }
 
 // pbroadcast from group position 0 (nccl-tests' root 0). Out of place, the raw form is what
-// an MPI user writes: the root copies, then MPI_Bcast on the receive buffer.
+// an MPI user writes: the root copies (memcpy; on NCCL, cudaMemcpyAsync), then MPI_Bcast /
+// ncclBroadcast in place on the receive buffer.
 SweepRow sweep_pbroadcast(comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) {
   comm::Communicator& gc = c.group(g);
+  const Device dev = gc.device();
   const int p = gc.rank();
   const int64_t n = elements(a, 1);
   SweepRow s;
   s.bytes = n * dtype_size(a.dtype), s.count = n, s.root = 0;
-  s.send = filled(n, a.dtype, [&](int64_t i) { return value(p, i); });
-  s.recv = a.inplace ? s.send : Tensor::empty({n}, a.dtype);
+  s.send = filled(n, a.dtype, dev, [&](int64_t i) { return value(p, i); });
+  s.recv = a.inplace ? s.send : Tensor::empty({n}, a.dtype, dev);
   s.expected = [](int64_t i) { return value(0, i); };
   s.run = [&c, g, x = s.send, y = s.recv] { comm::pbroadcast_into(c, x, y, 0, g); };
   s.raw = [&gc, n, t = a.dtype, x = s.send, y = s.recv] {
-    if (gc.rank() == 0 && x.raw() != y.raw()) std::memcpy(y.raw(), x.raw(), x.nbytes());
+    if (gc.rank() == 0 && x.raw() != y.raw()) gc.local().copy({{x.raw(), y.raw(), int64_t(x.nbytes())}});
     gc.broadcast(y.raw(), n, t, 0);
   };
   return s;
@@ -229,7 +236,7 @@ std::vector<CollOp> make_table() {
                       [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 0, 1, false, in.groups); },
                       [](const I& in) { return ref::all_to_all(in.xs, 0, 1, false, rg(in)); });
   a2a->busfactor = factor_spread, a2a->sweep = kAllToAll;
-  a2a->raw_call = RawCalls{{"mpi", "MPI_Alltoall"}, {"nccl", "ncclAlltoAll"}};
+  a2a->raw_call = RawCalls{{"mpi", "MPI_Alltoall"}, {"nccl", "grouped ncclSend/ncclRecv"}};
   other("all_to_all_tiled", "all-to-all, tiled, split 1, concat 0", true,
         [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 1, 0, true, in.groups); },
         [](const I& in) { return ref::all_to_all(in.xs, 1, 0, true, rg(in)); });

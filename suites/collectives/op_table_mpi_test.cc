@@ -1,10 +1,16 @@
 // The op table's sweep entries under mpirun at 1-4 ranks: for every sweepable op, dtype and
 // place, the tandem call and the raw library call each produce exactly the closed-form
 // expected values on fresh buffers (so the #wrong column of a passing sweep means something),
-// a corrupted element is seen, and the table's lists agree with what the CLI offers.
+// a corrupted element is seen, and the table's lists agree with what the CLI offers. The
+// same on NCCL device buffers against the raw NCCL calls (skipped, with the reason, without
+// a CUDA+NCCL build or a GPU per rank).
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/nccl_communicator.h"
+#include "engine/core/error.h"
 #include "suites/collectives/op_table.h"
 #include "suites/collectives/sweep_format.h"
 
@@ -23,8 +29,8 @@ int64_t wrong(const SweepRow& s) {
   return bad;
 }
 
-TEST(OpTable, SweepRowsOfTandemAndRawMatchTheirExpectedValues) {
-  const std::string backend = ctx().world().backend();
+void expect_rows_match(comm::Collectives& c) {
+  const std::string backend = c.world().backend();
   const std::vector<DType> dtypes = *parse_sweep_dtypes("all");  // kept alive for the loop
   for (const CollOp& op : coll_ops()) {
     if (!op.sweepable()) continue;
@@ -34,7 +40,8 @@ TEST(OpTable, SweepRowsOfTandemAndRawMatchTheirExpectedValues) {
       for (bool inplace : {false, true}) {
         if (inplace && !op.in_place) continue;
         for (bool raw : {false, true}) {
-          SweepRow s = op.sweep(ctx(), {}, SweepArgs{4096 + 24, t, inplace, comm::ReduceOp::sum});
+          SweepRow s = op.sweep(c, {}, SweepArgs{4096 + 24, t, inplace, comm::ReduceOp::sum});
+          ASSERT_EQ(s.recv.device(), c.world().device()) << op.name;
           ASSERT_GT(s.count, 0);
           ASSERT_LE(s.bytes, 4096 + 24) << op.name;  // S never exceeds the request
           (raw ? s.raw : s.run)();
@@ -50,6 +57,20 @@ TEST(OpTable, SweepRowsOfTandemAndRawMatchTheirExpectedValues) {
         }
       }
   }
+}
+
+TEST(OpTable, SweepRowsOfTandemAndRawMatchTheirExpectedValues) { expect_rows_match(ctx()); }
+
+TEST(OpTable, NcclSweepRowsOfTandemAndRawMatchTheirExpectedValues) {
+  std::unique_ptr<comm::Communicator> nccl;
+  try {
+    nccl = comm::make_nccl_communicator(comm::mpi_world());
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::unsupported) throw;
+    GTEST_SKIP() << e.what();
+  }
+  comm::Collectives c(*nccl);
+  expect_rows_match(c);
 }
 
 TEST(OpTable, NamesAreUniqueAndTheSweepIsASubset) {

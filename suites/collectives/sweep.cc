@@ -3,7 +3,9 @@
 // blocking call — the tandem ops (armed inside engine/comm), the raw calls and the sweep's
 // own barriers and reductions — runs under the sweep's watchdog, so a hang aborts the job
 // with what hung. A tandem op and its raw call of one size run back to back (or, with
-// --interleave, take turns per iteration), so both see the same machine state.
+// --interleave, take turns per iteration), so both see the same machine state. With
+// --backend nccl the ops and raw calls run on an NCCL communicator's device buffers while
+// agreement, time reduction and the wrong-element counts stay on the MPI world.
 #include "suites/collectives/sweep.h"
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 
 #include "engine/comm/job.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/nccl_communicator.h"
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
@@ -73,6 +76,8 @@ Validated validate(const SweepOptions& o, int world_size) {
   const auto ts = parse_sweep_dtypes(o.dtype);
   if (!ts) throw_bad_input(cat("-d ", o.dtype, ": unknown dtype"), "one of float half bfloat16 double int32 all");
   v.dtypes = *ts;
+  if (o.backend != "mpi" && o.backend != "nccl")
+    throw_bad_input(cat("--backend ", o.backend, ": unknown"), "mpi (host buffers) or nccl (device buffers, one GPU per rank)");
   for (const Redop& r : kRedops)
     if (o.redop == r.name || o.redop == "all") v.redops.push_back(r);
   if (v.redops.empty()) throw_bad_input(cat("-o ", o.redop, ": unknown reduction op"), "one of sum max min all");
@@ -135,13 +140,14 @@ std::vector<Row> build_rows(comm::Collectives& ctx, comm::Watchdog& dog, const c
   return rows;
 }
 
-// Once on fresh buffers, tandem validating its arguments; wrong elements summed over ranks.
-void check_rows(std::vector<Row>& rows, comm::Collectives& ctx, comm::Watchdog& dog) {
+// Once on fresh buffers, tandem validating its arguments; wrong elements summed over ranks
+// on the (host) control plane.
+void check_rows(std::vector<Row>& rows, comm::Collectives& ctx, comm::Communicator& control, comm::Watchdog& dog) {
   ctx.validate = true;
   for (Row& row : rows) {
     row.call();
     double bad = double(count_wrong(row.s));
-    watched(dog, "sum of wrong elements", [&] { ctx.world().all_reduce(&bad, &bad, 1, DType::f64, ReduceOp::sum); });
+    watched(dog, "sum of wrong elements", [&] { control.all_reduce(&bad, &bad, 1, DType::f64, ReduceOp::sum); });
     row.wrong = int64_t(bad);
   }
   ctx.validate = false;  // the timed loop is the bare op
@@ -180,7 +186,8 @@ void time_rows(std::vector<Row>& rows, const SweepOptions& o, comm::Communicator
   }
 }
 
-nlohmann::json row_record(const Row& row, const Table& tb, const SweepOptions& o, int ranks, const nlohmann::json& context) {
+nlohmann::json row_record(const Row& row, const Table& tb, const SweepOptions& o, int ranks, const nlohmann::json& context,
+                          const std::string& device) {
   const char* impl = row.raw ? "raw" : "tandem";
   return {
       {"schema", kRecordSchema}, {"suite", "collectives"},
@@ -191,7 +198,7 @@ nlohmann::json row_record(const Row& row, const Table& tb, const SweepOptions& o
                   {"bytes", row.s.bytes}, {"count", row.s.count}, {"inplace", row.inplace},
                   {"groups", o.groups}, {"ranks", ranks}, {"time_reduce", o.time_reduce},
                   {"interleave", o.interleave}}},
-      {"backend", tb.backend}, {"device", "cpu"},
+      {"backend", tb.backend}, {"device", device},
       {"verdict", row.wrong > 0 ? "fail" : "pass"},
       {"message", row.wrong > 0 ? cat(row.wrong, " wrong element(s) over all ranks") : ""},
       {"correctness", {{"checked", row.wrong >= 0}, {"wrong", row.wrong}}},
@@ -212,18 +219,24 @@ std::vector<std::string> sweep_redop_names() {
 
 SweepResult run_sweep(const SweepOptions& o) {
   comm::set_job_timeout(o.watchdog_s);  // every blocking call from MPI_Init on is watched
-  auto& world = comm::mpi_world();
+  auto& world = comm::mpi_world();  // the control plane, whatever the data backend
   // Same options on every rank before any other check, then the checks' verdict agreed.
   Validated v;
   agree_on_sweep(world, o, [&] { v = validate(o, world.size()); });
-  comm::Collectives ctx(world);
+  // The data plane: MPI on host buffers, or NCCL on each rank's GPU (unsupported, the same
+  // on every rank, without a CUDA+NCCL build or a GPU per rank).
+  std::unique_ptr<comm::Communicator> nccl;
+  if (o.backend == "nccl") nccl = comm::make_nccl_communicator(world, o.watchdog_s);
+  comm::Communicator& data = nccl ? *nccl : world;
+  comm::Collectives ctx(data);
   comm::Watchdog& dog = comm::job_watchdog();  // scopes nest: the sweep's own calls arm it too
   ctx.watchdog = &dog;
   const bool root = world.rank() == 0;
   SweepResult result;
   result.records = o.out + "/records.json";
   std::unique_ptr<RecordWriter> writer;
-  const std::string backend = world.backend();
+  const std::string backend = data.backend();
+  const std::string device = data.device().str();
   comm::agree_verdict(world, [&] {  // a bad --out fails every rank, not only rank 0
     if (root) std::filesystem::create_directories(o.out);
   });
@@ -242,7 +255,8 @@ SweepResult run_sweep(const SweepOptions& o) {
   if (root) {
     std::printf("# Using devices\n");
     for (int r = 0; r < world.size(); ++r)
-      std::printf("#  Rank %2d Group  0 on %10s device cpu [%s]\n", r, hosts[size_t(r)].c_str(), backend.c_str());
+      std::printf("#  Rank %2d Group  0 on %10s device %s [%s]\n", r, hosts[size_t(r)].c_str(),
+                  r == world.rank() ? device.c_str() : (nccl ? "cuda" : "cpu"), backend.c_str());
     std::printf("#\n");
   }
   nlohmann::json context = run_context();
@@ -265,7 +279,7 @@ SweepResult run_sweep(const SweepOptions& o) {
              bytes = std::max(bytes + 1, int64_t(std::llround(double(bytes) * o.factor)))) {
           std::vector<Row> rows = build_rows(ctx, dog, groups, tb, o, bytes, v.redops[ri].op, &skipped);
           if (rows.empty()) break;
-          if (o.check) check_rows(rows, ctx, dog);
+          if (o.check) check_rows(rows, ctx, world, dog);
           time_rows(rows, o, world, dog, op->busfactor(tb.G));
           Side sides[2][2];  // [raw][inplace]
           for (const Row& row : rows) {
@@ -275,7 +289,7 @@ SweepResult run_sweep(const SweepOptions& o) {
             wrong_all += std::max<int64_t>(0, row.wrong);
             (row.raw ? raw_bus_sum : bus_sum) += row.busbw;
             (row.raw ? raw_bus_n : bus_n)++;
-            if (root) writer->add(row_record(row, tb, o, world.size(), context));
+            if (root) writer->add(row_record(row, tb, o, world.size(), context, device));
           }
           if (!root) continue;
           const SweepRow& s = rows.front().s;

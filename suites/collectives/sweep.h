@@ -1,8 +1,9 @@
 // The nccl-tests-style sweep behind `tandem collectives`: sizes from -b to -e by factor
 // -f, -w warm-up and -n timed iterations (identical on every rank), optional check (-c),
 // out-of-place and in-place, every dtype of -d and reduction op of -o, the ops of --ops
-// (op_table.h) on the groups of --groups. Each op is timed next to its raw library call on
-// the same buffers (--raw), size by size. Per-iteration times are reduced across ranks (max
+// (op_table.h) on the groups of --groups, on the --backend's buffers (MPI: host, NCCL:
+// device). Each op is timed next to its raw library call on the same buffers (--raw), size
+// by size. Per-iteration times are reduced across ranks (max
 // by default); time = the mean over iterations (as nccl-tests prints it), algbw = S / time,
 // busbw = algbw × the op's factor. Rank 0 prints nccl-tests' table (sweep_format.h) and
 // writes one record per (op, call, dtype, redop, size, place) with every iteration's time
@@ -31,6 +32,9 @@ struct SweepOptions {
   bool interleave = false;  // rows of one size take turns per iteration (fair A/B on a noisy machine)
   double watchdog_s = 300;
   std::string out = "results/collectives";  // apart from `tandem run`'s default results/
+  // --backend: mpi (host buffers) or nccl (device buffers, one GPU per rank; the control
+  // plane — agreement, time reduction, verdicts — stays on MPI).
+  std::string backend = "mpi";
 };
 
 // The -o names: the reductions nccl-tests has that JAX's collectives have too.

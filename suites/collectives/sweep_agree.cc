@@ -14,7 +14,8 @@ std::string sweep_signature(const SweepOptions& o) {
                               {"iters", o.iters},         {"warmup", o.warmup},       {"check", o.check},
                               {"dtype", o.dtype},         {"redop", o.redop},         {"ops", o.ops},
                               {"raw", o.raw},             {"inplace", o.inplace},     {"groups", o.groups},
-                              {"interleave", o.interleave}, {"time_reduce", o.time_reduce}};
+                              {"interleave", o.interleave}, {"time_reduce", o.time_reduce},
+                              {"backend", o.backend}};
   return sig.dump();
 }
 
