@@ -3,16 +3,20 @@
 // fast kernel (the one-eqn lstm_fwd / lstm_fwd + lstm_bwd programs) on the suite's perf
 // shapes, on the CPU. Forward: lstm_program vs lstm_fwd_program. Training: run_vjp of the
 // Program path under everything_saveable (the autodiff of the scan, residuals stacked) vs
-// lstm_train_program. The two sides run interleaved in each repetition (the machine is shared
-// and noisy); per side the table gives min wall time and min process CPU time, and the ratio
-// Program / kernel of the minima. Same inputs for both (make_lstm_inputs, full lengths).
-//   build/tools/lstm_program_bench [--reps N] [--filter SUBSTR]
+// lstm_train_program, the Program path twice: as the suites run it (lstm_program_vjp, the
+// backward's weight-gradient sums hoisted out of the scan) and the plain autodiff (the pass
+// off), so the table shows before and after from the same run. The sides run interleaved in
+// each repetition (the machine is shared and noisy); per side the table gives min wall time
+// and min process CPU time, and the ratio Program / kernel of the minima. Same inputs for all
+// (make_lstm_inputs, full lengths). --log prints the pass's notes per shape (to stderr).
+//   build/tools/lstm_program_bench [--reps N] [--filter SUBSTR] [--log]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "engine/ir/executor.h"
+#include "engine/passes/hoist_scan_accumulations.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/register_all.h"
 #include "suites/common/context.h"
@@ -42,7 +46,7 @@ void row(const std::string& what, const Side& prog, const Side& kern) {
   std::fflush(stdout);
 }
 
-int run(int reps, const std::string& filter) {
+int run(int reps, const std::string& filter, bool log) {
   bool any = false;
   for (const LstmPerfShape& s : lstm_perf_shapes()) any |= s.label.find(filter) != std::string::npos;
   if (!any) {
@@ -71,17 +75,23 @@ int run(int reps, const std::string& filter) {
     }
     row(name + ", fwd", pf, kf);
     if (!s.train) continue;
-    std::vector<bool> wrt{true, true, true, true, false};
-    VjpProgram g = vjp(prog, wrt);
+    VjpProgram plain = lstm_program_vjp(c, /*hoist_accumulations=*/false);
+    std::vector<std::string> notes;
+    VjpProgram g = hoist_backward_accumulations(plain, {}, &notes);
+    for (const std::string& n : notes)
+      if (log) std::fprintf(stderr, "%s: %s\n", name.c_str(), n.c_str());
     Program train = lstm_train_program(c);
-    Side pt, kt;
+    Side pt, pp, kt;
     run_vjp(g, fwd_in, cts);
+    run_vjp(plain, fwd_in, cts);
     ex.run(train, in);
     for (int r = 0; r < reps; ++r) {
       pt.add([&] { run_vjp(g, fwd_in, cts); });
+      pp.add([&] { run_vjp(plain, fwd_in, cts); });
       kt.add([&] { ex.run(train, in); });
     }
     row(name + ", fwd+bwd", pt, kt);
+    row(name + ", fwd+bwd, accumulations not hoisted", pp, kt);
   }
   return 0;
 }
@@ -92,6 +102,7 @@ int run(int reps, const std::string& filter) {
 int main(int argc, char** argv) {
   int reps = 5;
   std::string filter;
+  bool log = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
@@ -100,15 +111,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "lstm_program_bench: --reps takes 1..1000\n  hint: lstm_program_bench --reps 3\n");
         return 4;
       }
+    } else if (a == "--log") {
+      log = true;
     } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
     } else {
       std::fprintf(stderr, "lstm_program_bench: unknown option or missing value: %s\n"
-                   "  hint: lstm_program_bench [--reps N] [--filter SUBSTR of a shape label: deepbench, fastrnns, bidi2, infer_b1]\n",
+                   "  hint: lstm_program_bench [--reps N] [--filter SUBSTR of a shape label: deepbench, fastrnns, bidi2, infer_b1] [--log]\n",
                    a.c_str());
       return 4;
     }
   }
   tandem::register_all_primitives();
-  return tandem::run(reps, filter);
+  return tandem::run(reps, filter, log);
 }

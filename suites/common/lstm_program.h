@@ -8,11 +8,21 @@
 #include <string>
 
 #include "engine/ir/ir.h"
+#include "engine/passes/vjp.h"
 #include "engine/prims/lstm.h"
 
 namespace tandem {
 
 Program lstm_program(const LstmConfig& c, const std::string& precision = "HIGHEST");
+
+// The Program path's training programs: the vjp pass over lstm_program (wrt x, h0, c0, w;
+// residuals saved), then, unless `hoist_accumulations` is false, hoist_scan_accumulations on
+// the backward, which turns the backward scan's per-step dW_hh += h_{t-1}ᵀ·dgates_t into one
+// GEMM over all steps after the scan (as the kernel does). Off: the plain autodiff, for
+// comparison. lstm_program_joint is the joint program (inputs..., output cts...) →
+// (y, h_n, c_n, dx, dh0, dc0, dw).
+VjpProgram lstm_program_vjp(const LstmConfig& c, bool hoist_accumulations = true);
+Program lstm_program_joint(const LstmConfig& c, bool hoist_accumulations = true);
 
 // The one-equation programs of the primitive path: lstm_fwd, and lstm_fwd + lstm_bwd with
 // inputs (x, h0, c0, w, seq_lengths, dy, dh_n, dc_n) → (y, h_n, c_n, dx, dh0, dc0, dw).
