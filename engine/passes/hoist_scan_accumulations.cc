@@ -65,8 +65,10 @@ std::optional<PassNote> match(const ScanView& sv, size_t k, Accumulator& acc) {
   const Eqn& add = sv.body.eqns[def->second];
   const bool first = add.in.size() == 2 && !add.in[0].is_literal() && add.in[0].var->id == c_in->id;
   const bool second = add.in.size() == 2 && !add.in[1].is_literal() && add.in[1].var->id == c_in->id;
-  if (add.prim->name != "add" || first == second)
+  if (add.prim->name != "add")
     return decline(kAccNotAnAccumulator, cat("its new value is ", add.prim->name, ", not c + (something)"));
+  if (first == second)
+    return decline(kAccNotAnAccumulator, first ? "its new value is c + c" : "its new value is an add without c in it");
   const Atom& term = add.in[first ? 1 : 0];
   if (sv.uses.readers_of(c_in).size() != 1 || sv.uses.outputs.count(c_in->id))
     return decline(kAccCarryReadElsewhere, cat("the carry ", c_in->type.str(), " has other readers"));
