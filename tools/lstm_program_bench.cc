@@ -3,9 +3,10 @@
 // fast kernel (the one-eqn lstm_fwd / lstm_fwd + lstm_bwd programs) on the suite's perf
 // shapes, on the CPU. Forward: lstm_program vs lstm_fwd_program. Training: run_vjp of the
 // Program path under everything_saveable (the autodiff of the scan, residuals stacked) vs
-// lstm_train_program, the Program path twice: as the suites run it (lstm_program_vjp, the
-// backward's weight-gradient sums hoisted out of the scan) and the plain autodiff (the pass
-// off), so the table shows before and after from the same run. The sides run interleaved in
+// lstm_train_program, the Program path three times: as the suites run it (lstm_program_vjp:
+// the backward's weight-gradient sums hoisted out of the scan, the weight slices' cotangents
+// folded into windows), without the hoisting, and the plain autodiff (neither rewrite), so
+// the table shows before and after from the same run. The sides run interleaved in
 // each repetition (the machine is shared and noisy); per side the table gives min wall time
 // and min process CPU time, and the ratio Program / kernel of the minima. Same inputs for all
 // (make_lstm_inputs, full lengths). --log prints the pass's notes per shape (to stderr).
@@ -121,7 +122,8 @@ int run(int reps, const std::string& filter, bool log, bool prof) {
     }
     if (!prof) row(name + ", fwd", pf, kf);
     if (!s.train) continue;
-    VjpProgram plain = lstm_program_vjp(c, /*hoist_accumulations=*/false);
+    VjpProgram plain = lstm_program_vjp(c, /*hoist_accumulations=*/false, /*fold_slices=*/true);
+    VjpProgram unfolded = lstm_program_vjp(c, false, false);
     std::vector<std::string> notes;
     VjpProgram g = hoist_backward_accumulations(plain, {}, &notes);
     for (const std::string& n : notes)
@@ -131,17 +133,20 @@ int run(int reps, const std::string& filter, bool log, bool prof) {
       continue;
     }
     Program train = lstm_train_program(c);
-    Side pt, pp, kt;
+    Side pt, pp, pu, kt;
     run_vjp(g, fwd_in, cts);
     run_vjp(plain, fwd_in, cts);
+    run_vjp(unfolded, fwd_in, cts);
     ex.run(train, in);
     for (int r = 0; r < reps; ++r) {
       pt.add([&] { run_vjp(g, fwd_in, cts); });
       pp.add([&] { run_vjp(plain, fwd_in, cts); });
+      pu.add([&] { run_vjp(unfolded, fwd_in, cts); });
       kt.add([&] { ex.run(train, in); });
     }
     row(name + ", fwd+bwd", pt, kt);
     row(name + ", fwd+bwd, accumulations not hoisted", pp, kt);
+    row(name + ", fwd+bwd, neither rewrite (plain autodiff)", pu, kt);
   }
   return 0;
 }
