@@ -3,20 +3,29 @@
 // fast kernel (the one-eqn lstm_fwd / lstm_fwd + lstm_bwd programs) on the suite's perf
 // shapes, on the CPU. Forward: lstm_program vs lstm_fwd_program. Training: run_vjp of the
 // Program path under everything_saveable (the autodiff of the scan, residuals stacked) vs
-// lstm_train_program. The two sides run interleaved in each repetition (the machine is shared
-// and noisy); per side the table gives min wall time and min process CPU time, and the ratio
-// Program / kernel of the minima. Same inputs for both (make_lstm_inputs, full lengths).
-//   build/tools/lstm_program_bench [--reps N] [--filter SUBSTR]
+// lstm_train_program, the Program path three times: as the suites run it (lstm_program_vjp:
+// the backward's weight-gradient sums hoisted out of the scan, the weight slices' cotangents
+// folded into windows), without the hoisting, and the plain autodiff (neither rewrite), so
+// the table shows before and after from the same run. The sides run interleaved in
+// each repetition (the machine is shared and noisy); per side the table gives min wall time
+// and min process CPU time, and the ratio Program / kernel of the minima. Same inputs for all
+// (make_lstm_inputs, full lengths). --log prints the pass's notes per shape (to stderr).
+// --profile: where the hoisted Program path's fwd+bwd time goes instead of the table.
+//   build/tools/lstm_program_bench [--reps N] [--filter SUBSTR] [--log] [--profile]
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <cstdlib>
 #include <string>
 
+#include "engine/core/error.h"
 #include "engine/ir/executor.h"
+#include "engine/passes/hoist_scan_accumulations.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/register_all.h"
 #include "suites/common/context.h"
 #include "suites/common/lstm_program.h"
+#include "suites/common/program_case.h"
 #include "suites/common/timing.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
@@ -42,7 +51,49 @@ void row(const std::string& what, const Side& prog, const Side& kern) {
   std::fflush(stdout);
 }
 
-int run(int reps, const std::string& filter) {
+// Seconds per primitive and output type of one program (Executor::set_timing, min over `reps` runs). A scan
+// eqn's time includes its body; the body's eqns are then timed on one step's inputs (seeded
+// uniform; the step's work does not depend on the values) and counted × length, as
+// "scan body: prim", so the table shows which per-step eqns the loop spends its time in.
+void profile_program(const std::string& phase, const Program& p, const std::vector<Tensor>& in, int reps,
+                     std::map<std::string, double>& by) {
+  Executor ex;
+  ex.set_timing(true);
+  std::map<std::string, double> best;
+  for (int r = 0; r < reps; ++r) {
+    ex.run(p, in);
+    std::map<std::string, double> t;
+    for (size_t i = 0; i < ex.timings().size(); ++i)  // one timing per eqn of this level, in order
+      t[cat(phase, ": ", ex.timings()[i].prim, " → ", p.eqns[i].out.at(0)->type.str())] += ex.timings()[i].seconds;
+    for (const auto& [k, s] : t) best[k] = r == 0 ? s : std::min(best[k], s);
+  }
+  for (const auto& [k, s] : best) by[k] += s;
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->name != "scan") continue;
+    const Program& body = *e.params.get_program("body");
+    std::vector<Tensor> step;
+    for (const AType& t : body.in_types())
+      step.push_back(t.dtype == DType::pred ? Tensor::from_f64(std::vector<double>(size_t(num_elements(t.shape)), 1), t.shape, t.dtype)
+                                            : seeded_uniform(t.shape, t.dtype, "lstm_program_bench/profile"));
+    std::map<std::string, double> inner;
+    profile_program(phase + " scan body", body, step, reps, inner);
+    for (const auto& [k, s] : inner) by[k] += s * double(e.params.get_int("length"));
+  }
+}
+
+void profile(const std::string& name, const VjpProgram& g, const std::vector<Tensor>& in,
+             const std::vector<Tensor>& cts, int reps) {
+  std::map<std::string, double> by;
+  profile_program("forward", g.forward, in, reps, by);
+  std::vector<Tensor> bargs = run_vjp(g, in, cts).residuals;
+  bargs.insert(bargs.end(), cts.begin(), cts.end());
+  profile_program("backward", g.backward, bargs, reps, by);
+  std::printf("\n%s, fwd+bwd (hoisted), seconds per primitive (min of %d; scan bodies × length):\n\n"
+              "| phase: primitive | s |\n|---|---:|\n", name.c_str(), reps);
+  for (const auto& [k, s] : by) std::printf("| %s | %.4f |\n", k.c_str(), s);
+}
+
+int run(int reps, const std::string& filter, bool log, bool prof) {
   bool any = false;
   for (const LstmPerfShape& s : lstm_perf_shapes()) any |= s.label.find(filter) != std::string::npos;
   if (!any) {
@@ -65,23 +116,37 @@ int run(int reps, const std::string& filter) {
     Side pf, kf;
     ex.run(prog, fwd_in);  // warm-up both: first-touch pages, BLAS buffers
     ex.run(kern, fwd_in);
-    for (int r = 0; r < reps; ++r) {
+    for (int r = 0; r < reps && !prof; ++r) {
       pf.add([&] { ex.run(prog, fwd_in); });
       kf.add([&] { ex.run(kern, fwd_in); });
     }
-    row(name + ", fwd", pf, kf);
+    if (!prof) row(name + ", fwd", pf, kf);
     if (!s.train) continue;
-    std::vector<bool> wrt{true, true, true, true, false};
-    VjpProgram g = vjp(prog, wrt);
+    VjpProgram plain = lstm_program_vjp(c, /*hoist_accumulations=*/false, /*fold_slices=*/true);
+    VjpProgram unfolded = lstm_program_vjp(c, false, false);
+    std::vector<std::string> notes;
+    VjpProgram g = hoist_backward_accumulations(plain, {}, &notes);
+    for (const std::string& n : notes)
+      if (log) std::fprintf(stderr, "%s: %s\n", name.c_str(), n.c_str());
+    if (prof) {
+      profile(name, g, fwd_in, cts, reps);
+      continue;
+    }
     Program train = lstm_train_program(c);
-    Side pt, kt;
+    Side pt, pp, pu, kt;
     run_vjp(g, fwd_in, cts);
+    run_vjp(plain, fwd_in, cts);
+    run_vjp(unfolded, fwd_in, cts);
     ex.run(train, in);
     for (int r = 0; r < reps; ++r) {
       pt.add([&] { run_vjp(g, fwd_in, cts); });
+      pp.add([&] { run_vjp(plain, fwd_in, cts); });
+      pu.add([&] { run_vjp(unfolded, fwd_in, cts); });
       kt.add([&] { ex.run(train, in); });
     }
     row(name + ", fwd+bwd", pt, kt);
+    row(name + ", fwd+bwd, accumulations not hoisted", pp, kt);
+    row(name + ", fwd+bwd, neither rewrite (plain autodiff)", pu, kt);
   }
   return 0;
 }
@@ -92,6 +157,7 @@ int run(int reps, const std::string& filter) {
 int main(int argc, char** argv) {
   int reps = 5;
   std::string filter;
+  bool log = false, prof = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
@@ -100,15 +166,19 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "lstm_program_bench: --reps takes 1..1000\n  hint: lstm_program_bench --reps 3\n");
         return 4;
       }
+    } else if (a == "--log") {
+      log = true;
+    } else if (a == "--profile") {
+      prof = true;
     } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
     } else {
       std::fprintf(stderr, "lstm_program_bench: unknown option or missing value: %s\n"
-                   "  hint: lstm_program_bench [--reps N] [--filter SUBSTR of a shape label: deepbench, fastrnns, bidi2, infer_b1]\n",
+                   "  hint: lstm_program_bench [--reps N] [--filter SUBSTR of a shape label: deepbench, fastrnns, bidi2, infer_b1] [--log] [--profile]\n",
                    a.c_str());
       return 4;
     }
   }
   tandem::register_all_primitives();
-  return tandem::run(reps, filter);
+  return tandem::run(reps, filter, log, prof);
 }

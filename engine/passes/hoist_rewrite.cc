@@ -13,12 +13,9 @@
 #include "engine/ir/primitive.h"
 
 namespace tandem::hoist {
-namespace {
 
-// Appends prim(in) to `eqns`; the output var (new, or `out` when given) has the type the
-// primitive's shape rule gives, so the result typechecks by construction.
 Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params,
-         Var out = nullptr) {
+         Var out) {
   Eqn e;
   e.prim = &primitive(prim);
   std::vector<AType> types;
@@ -33,6 +30,8 @@ Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, 
   eqns.push_back(std::move(e));
   return out;
 }
+
+namespace {
 
 Shape drop_first(const Shape& s) { return Shape(s.begin() + 1, s.end()); }
 Shape prepend(int64_t d, const Shape& s) {

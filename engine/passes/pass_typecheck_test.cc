@@ -9,6 +9,8 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
+#include "engine/passes/fold_scattered_adds.h"
+#include "engine/passes/hoist_scan_accumulations.h"
 #include "engine/passes/hoist_scan_reductions.h"
 #include "engine/passes/vjp.h"
 
@@ -68,6 +70,8 @@ TEST(PassTypecheck, EveryPassIsWired) {
   EXPECT_GE(counted("vjp", [&] { vjp(p); }), 2) << "forward and backward";
   EXPECT_GE(counted("vjp_joint", [&] { vjp_joint(p); }), 1);
   EXPECT_GE(counted("hoist_scan_reductions", [&] { hoist_scan_reductions(p); }), 1);
+  EXPECT_GE(counted("hoist_scan_accumulations", [&] { hoist_scan_accumulations(p); }), 1);
+  EXPECT_GE(counted("fold_scattered_adds", [&] { fold_scattered_adds(p); }), 1);
 }
 
 }  // namespace

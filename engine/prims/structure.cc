@@ -1,6 +1,7 @@
 // Layout primitives (lax semantics): broadcast_in_dim, reshape, transpose, slice,
 // dynamic_slice, dynamic_update_slice, concatenate, iota. All CPU impls are strided copies.
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 #include "engine/cpu/dispatch.h"
@@ -35,10 +36,31 @@ std::vector<AType> broadcast_shape(const std::vector<AType>& in, const Params& p
   return {AType{shape, x.dtype}};
 }
 
+// Fills n elements of `elem` bytes with one value: the zeros every VJP builds (the transpose
+// of a slice is zeros + dynamic_update_slice) are broadcasts of a scalar, and the strided
+// copy would spend one memcpy call per element on them.
+template <class U>
+void fill_as(void* dst, const void* value, int64_t n) {
+  U v;
+  std::memcpy(&v, value, sizeof(U));
+  std::fill_n(static_cast<U*>(dst), n, v);
+}
+bool fill_scalar(void* dst, const void* value, int64_t n, size_t elem) {
+  switch (elem) {
+    case 1: fill_as<uint8_t>(dst, value, n); return true;
+    case 2: fill_as<uint16_t>(dst, value, n); return true;
+    case 4: fill_as<uint32_t>(dst, value, n); return true;
+    case 8: fill_as<uint64_t>(dst, value, n); return true;
+    default: return false;
+  }
+}
+
 std::vector<Tensor> broadcast_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext&) {
   Shape shape = p.get_ints("shape");
   auto dims = p.get_ints("broadcast_dimensions");
   Tensor out = Tensor::empty(shape, in[0].dtype());
+  if (in[0].numel() == 1 && fill_scalar(out.raw(), in[0].raw(), out.numel(), dtype_size(out.dtype())))
+    return {out};
   Shape in_st = row_major_strides(in[0].shape()), src_st(shape.size(), 0);
   for (size_t i = 0; i < dims.size(); ++i)
     if (in[0].shape()[i] != 1) src_st[dims[i]] = in_st[i];

@@ -2,6 +2,8 @@
 #include "suites/common/lstm_program.h"
 
 #include "engine/ir/builder.h"
+#include "engine/passes/fold_scattered_adds.h"
+#include "engine/passes/hoist_scan_accumulations.h"
 
 namespace tandem {
 namespace {
@@ -66,6 +68,18 @@ Program lstm_program(const LstmConfig& c, const std::string& precision) {
   Value hn = S == 1 ? h_n[0] : concatenate(h_n, 0);
   Value cn = S == 1 ? c_n[0] : concatenate(c_n, 0);
   return b.build({transpose(seq, {1, 0, 2}), hn, cn});
+}
+
+VjpProgram lstm_program_vjp(const LstmConfig& c, bool hoist_accumulations, bool fold_slices) {
+  VjpProgram v = vjp(lstm_program(c), {true, true, true, true, false});
+  if (fold_slices) v.backward = fold_scattered_adds(v.backward).program;
+  return hoist_accumulations ? hoist_backward_accumulations(std::move(v)) : v;
+}
+
+Program lstm_program_joint(const LstmConfig& c, bool hoist_accumulations, bool fold_slices) {
+  Program joint = vjp_joint(lstm_program(c));
+  if (fold_slices) joint = fold_scattered_adds(joint).program;
+  return hoist_accumulations ? hoist_scan_accumulations(joint).program : joint;
 }
 
 // The primitive path's inputs, in lstm_fwd's operand order: x, h0, c0, w, seq_lengths.

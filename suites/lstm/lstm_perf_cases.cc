@@ -10,7 +10,8 @@
 // independent) with lstm_ref, so the f64 oracle stays affordable on large shapes.
 // Each shape also runs the Program path (suites/common/lstm_program.h: the scan over a cell,
 // run by the generic executor; "train" is the vjp pass's joint program, gradients by autodiff
-// through the scan), named ".../program/fwd|train" with params.path "program", on the same
+// through the scan, with the backward scan's weight-gradient sums moved out by
+// hoist_scan_accumulations: lstm_program_joint), named ".../program/fwd|train" with params.path "program", on the same
 // FLOP count, so the report sets it beside the primitives.
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
@@ -40,7 +41,7 @@ Case perf_case(const std::string& label, const LstmConfig& c, bool train, const 
   k.profiles = profiles_from("nightly");
   k.flops = (train ? 3.0 : 1.0) * (f.projection + f.recurrent);
   k.instantiate = [c, train, program, seed = k.name](Device dev) {
-    auto prog = std::make_shared<Program>(program ? (train ? vjp_joint(lstm_program(c)) : lstm_program(c))
+    auto prog = std::make_shared<Program>(program ? (train ? lstm_program_joint(c) : lstm_program(c))
                                                   : (train ? lstm_train_program(c) : lstm_fwd_program(c)));
     std::vector<Tensor> host = make_lstm_inputs(c, lengths_pattern("full", c.batch, c.seq, seed), seed);
     if (!train) host.resize(5);

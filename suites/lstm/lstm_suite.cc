@@ -74,13 +74,14 @@ Case prim_case(const LstmConfig& c, const std::string& tag, const std::string& p
 // Program path: the scan-over-a-cell Program against lstm_ref. With valid lengths the case
 // runs the joint program of the engine's vjp pass — (x, h0, c0, w, seq_lengths, dy, dh_n,
 // dc_n) → (y, h_n, c_n, dx, dh0, dc0, dw) — so the Program path's gradients (autodiff through
-// the scan) are checked output by output like the primitive's. The "zero" case (length 0,
-// which lstm_ref rejects) checks the forward's masking only.
+// the scan, dW_hh summed by one GEMM after it: lstm_program_joint) are checked output by
+// output like the primitive's. The "zero" case (length 0, which lstm_ref rejects) checks the
+// forward's masking only.
 Case program_case(const LstmConfig& c, const std::string& tag, const std::string& profile) {
   Case k = base_case(c, tag, "program", profile);
   k.instantiate = [c, tag, seed = k.name](Device dev) {
     const bool grads = tag != "zero";
-    auto prog = std::make_shared<Program>(grads ? vjp_joint(lstm_program(c)) : lstm_program(c));
+    auto prog = std::make_shared<Program>(grads ? lstm_program_joint(c) : lstm_program(c));
     std::vector<Tensor> host = make_lstm_inputs(c, lengths_pattern(tag, c.batch, c.seq, seed), seed);
     if (!grads) host.resize(5);
     auto in = std::make_shared<std::vector<Tensor>>(to_device(host, dev));
