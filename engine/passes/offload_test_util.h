@@ -1,5 +1,5 @@
 // The model the offload tests share (engine/passes/offload_test.cc on the CPU,
-// engine/cuda/offload_cuda_test.cc on a GPU): L checkpointed layers x <- logistic(x·W_i),
+// engine/cuda/offload_cuda_test.cc on a GPU): L checkpointed layers x <- silu(x·W_i),
 // naming pre = x·W_i and act, loss = sum(x²)/2, with fixed inputs.
 #pragma once
 #include <string>
@@ -16,7 +16,7 @@ inline Program layers(int L, int64_t n, const std::string& policy) {
   AType x{{n, n}, DType::f32};
   Program layer = trace({x, x}, [](Builder&, const V& v) {
     Value pre = checkpoint_name(dot(v[0], v[1]), "pre");
-    return V{checkpoint_name(logistic(pre), "act")};
+    return V{checkpoint_name(pre * logistic(pre), "act")};  // silu: its derivative reads pre
   });
   return trace(std::vector<AType>(size_t(L) + 1, x), [&](Builder&, const V& v) {
     Value h = v[0];
