@@ -126,15 +126,15 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       Allocator& A = Allocator::instance();
       int64_t live0 = A.stats(d).live_bytes, in_bytes = 0;
       for (const Tensor& t : *in) in_bytes += int64_t(t.nbytes());
-      const Device host = d.with_memory(MemoryKind::pinned_host);  // where offloads go
-      const int64_t host0 = A.stats(host).live_bytes;
+      const Device pinned = d.with_memory(MemoryKind::pinned_host);  // where offloads go
+      const int64_t pinned0 = A.stats(pinned).live_bytes;
       A.reset_peak(d);
-      A.reset_peak(host);
+      A.reset_peak(pinned);
       A.reset_transfers(d.kind, d.index);
       VjpRun run = run_vjp(*v, *in, *ct, d);
       int64_t measured = A.stats(d).peak_bytes - live0 + in_bytes;
       const TransferStats moved = A.transfers(d.kind, d.index);
-      const int64_t host_peak = A.stats(host).peak_bytes - host0;
+      const int64_t pinned_peak = A.stats(pinned).peak_bytes - pinned0;
       std::vector<double> g = flat_grads(run);
       // 1. Identical to everything_saveable.
       VjpProgram base = vjp(m.build(DType::f32, "everything_saveable"));
@@ -208,7 +208,7 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       r.metrics = {{"residuals", double(s.count_non_arguments()), "count", "lower"},
                    {"residual_bytes", double(s.bytes - s.argument_bytes), "B", "lower"},
                    {"offloaded_bytes", double(moved.to_host_bytes), "B", "lower"},  // measured
-                   {"pinned_host_peak_bytes", double(host_peak), "B", "lower"},
+                   {"pinned_host_peak_bytes", double(pinned_peak), "B", "lower"},
                    {"recomputed_eqns", double(s.recompute.eqns), "count", "lower"},
                    {"recomputed_flops", s.recompute.flops, "FLOP", "lower"},
                    {"predicted_peak_bytes", double(predicted_vjp_peak_bytes(*v)), "B", "lower"},
