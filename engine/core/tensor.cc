@@ -85,7 +85,7 @@ std::vector<double> Tensor::to_f64() const {
 Tensor Tensor::to(Device d) const {
   if (d == device()) return *this;
   Tensor t = empty(shape(), dtype(), d);
-  if (!device().on_gpu() && !d.on_gpu() && device().kind == DeviceKind::cpu && d.kind == DeviceKind::cpu) {
+  if (device().kind == DeviceKind::cpu && d.kind == DeviceKind::cpu) {
     std::memcpy(t.raw(), raw(), nbytes());  // between the CPU's memory kinds: host memory
     return t;
   }
