@@ -1,4 +1,6 @@
-// Allocator implementation: host memory is 64-byte aligned (BLAS and SIMD friendly).
+// Allocator implementation: host memory is 64-byte aligned (BLAS and SIMD friendly). Every
+// memory kind of the CPU, and a CUDA device's unpinned host kind, is such host memory; the
+// CUDA backend registers its device pool and its pinned host pool (engine/cuda).
 #include "engine/core/allocator.h"
 
 #include <cstdlib>
@@ -8,7 +10,19 @@
 
 namespace tandem {
 namespace {
-std::pair<int, int> key(Device d) { return {int(d.kind), d.index}; }
+std::tuple<int, int, int> key(Device d) { return {int(d.kind), d.index, int(d.memory)}; }
+std::pair<int, int> ops_key(Device d) { return {int(d.kind), int(d.memory)}; }
+
+DeviceMemoryOps host_ops() {
+  return DeviceMemoryOps{
+      [](size_t bytes, int) -> void* {
+        size_t rounded = (bytes + 63) / 64 * 64;
+        void* p = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+        if (!p) throw std::bad_alloc();
+        return p;
+      },
+      [](void* p, int) { std::free(p); }};
+}
 }  // namespace
 
 Allocator& Allocator::instance() {
@@ -17,27 +31,22 @@ Allocator& Allocator::instance() {
 }
 
 Allocator::Allocator() {
-  ops_[int(DeviceKind::cpu)] = DeviceMemoryOps{
-      [](size_t bytes, int) -> void* {
-        size_t rounded = (bytes + 63) / 64 * 64;
-        void* p = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-        if (!p) throw std::bad_alloc();
-        return p;
-      },
-      [](void* p, int) { std::free(p); }};
+  for (MemoryKind m : {MemoryKind::device, MemoryKind::pinned_host, MemoryKind::unpinned_host})
+    ops_[ops_key(Device::cpu().with_memory(m))] = host_ops();
+  ops_[ops_key(Device::cuda().with_memory(MemoryKind::unpinned_host))] = host_ops();
   register_cuda_memory(*this);
 }
 
-void Allocator::register_device_ops(DeviceKind kind, DeviceMemoryOps ops) {
+void Allocator::register_device_ops(DeviceKind kind, DeviceMemoryOps ops, MemoryKind memory) {
   std::lock_guard<std::mutex> g(mu_);
-  ops_[int(kind)] = std::move(ops);
+  ops_[{int(kind), int(memory)}] = std::move(ops);
 }
 
 void* Allocator::allocate(Device d, size_t bytes) {
   DeviceMemoryOps ops;
   {
     std::lock_guard<std::mutex> g(mu_);
-    auto it = ops_.find(int(d.kind));
+    auto it = ops_.find(ops_key(d));
     if (it == ops_.end())
       throw_unsupported(cat("no memory backend for device ", d.str()),
                         "build with CUDA and run on a machine with a GPU");
@@ -56,7 +65,7 @@ void Allocator::deallocate(Device d, void* p, size_t bytes) {
   DeviceMemoryOps ops;
   {
     std::lock_guard<std::mutex> g(mu_);
-    ops = ops_.at(int(d.kind));
+    ops = ops_.at(ops_key(d));
     stats_[key(d)].live_bytes -= int64_t(bytes);
   }
   ops.free(p, d.index);
@@ -72,6 +81,30 @@ void Allocator::reset_peak(Device d) {
   std::lock_guard<std::mutex> g(mu_);
   MemoryStats& s = stats_[key(d)];
   s.peak_bytes = s.live_bytes;
+}
+
+void Allocator::count_transfer(Device from, Device to, size_t bytes) {
+  TANDEM_CHECK(from.same_device(to), "count_transfer: ", from.str(), " -> ", to.str(), " crosses devices");
+  std::lock_guard<std::mutex> g(mu_);
+  TransferStats& t = transfers_[{int(from.kind), from.index}];
+  if (to.memory == MemoryKind::device) {
+    t.to_device_bytes += int64_t(bytes);
+    t.to_device_count += 1;
+  } else {
+    t.to_host_bytes += int64_t(bytes);
+    t.to_host_count += 1;
+  }
+}
+
+TransferStats Allocator::transfers(DeviceKind kind, int index) const {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = transfers_.find({int(kind), index});
+  return it == transfers_.end() ? TransferStats{} : it->second;
+}
+
+void Allocator::reset_transfers(DeviceKind kind, int index) {
+  std::lock_guard<std::mutex> g(mu_);
+  transfers_[{int(kind), index}] = TransferStats{};
 }
 
 }  // namespace tandem

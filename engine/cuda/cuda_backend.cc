@@ -14,6 +14,7 @@
 #include "engine/cuda/cuda_timing.h"
 #include "engine/cuda/dot_cuda.h"
 #include "engine/cuda/lstm_cudnn.h"
+#include "engine/cuda/pinned_pool.h"
 #include "engine/ir/primitive.h"
 #include "engine/prims/register_all.h"
 
@@ -22,7 +23,10 @@ namespace {
 
 void copy_between(void* dst, Device dd, const void* src, Device sd, size_t bytes) {
   if (bytes == 0) return;
-  bool to_gpu = dd.kind == DeviceKind::cuda, from_gpu = sd.kind == DeviceKind::cuda;
+  bool to_gpu = dd.on_gpu(), from_gpu = sd.on_gpu();
+  // A device's pinned host buffer may still be the target or source of an offload copy.
+  for (const Device& h : {dd, sd})
+    if (h.kind == DeviceKind::cuda && h.memory == MemoryKind::pinned_host) sync_offload_stream(h.index);
   if (to_gpu && from_gpu) {
     if (dd.index == sd.index) {
       use_cuda_device(dd.index);
@@ -52,6 +56,8 @@ bool cuda_backend_built() { return true; }
 
 void register_cuda_memory(Allocator& a) {
   a.register_device_ops(DeviceKind::cuda, DeviceMemoryOps{cuda_pool_alloc, cuda_pool_free});
+  a.register_device_ops(DeviceKind::cuda, DeviceMemoryOps{pinned_pool_alloc, pinned_pool_free},
+                        MemoryKind::pinned_host);
   register_device_copy(copy_between);
 }
 
@@ -63,6 +69,7 @@ void register_cuda_impls() {
   register_structure_cuda_impls();
   register_reduction_cuda_impls();
   register_control_cuda_impls();
+  register_offload_cuda_impls();
   register_cuda_eqn_clock();
 }
 

@@ -10,6 +10,7 @@
 #include "engine/core/error.h"
 #include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_device.h"
+#include "engine/cuda/pinned_pool.h"
 
 namespace tandem {
 namespace {
@@ -99,6 +100,7 @@ void cuda_pool_free(void* p, int index) {
     mirrors().erase(p);
   }
   cudaError_t e = cudaSetDevice(index);
+  if (e == cudaSuccess && pool_ready(index) && free_after_offload(p, index)) return;  // read by a copy in flight
   if (e == cudaSuccess) e = pool_ready(index) ? cudaFreeAsync(p, 0) : cudaFree(p);
   if (e != cudaSuccess && e != cudaErrorCudartUnloading) {
     (void)cudaGetLastError();

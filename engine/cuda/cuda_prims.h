@@ -14,6 +14,7 @@ void register_elementwise_cuda_impls();
 void register_structure_cuda_impls();
 void register_reduction_cuda_impls();
 void register_control_cuda_impls();
+void register_offload_cuda_impls();  // offload_cuda.cc: device_put
 
 namespace cuda_impl {
 

@@ -40,7 +40,9 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
     if (inputs[i].type() != want)
       throw_bad_input(cat("input ", i, " is ", inputs[i].type().str(), ", program expects ",
                           want.str()));
-    env[prog.in_vars[i]->id] = inputs[i].to(device_);
+    // An input in one of this device's host memory kinds (an offloaded residual) stays
+    // there: the program's device_put brings it back where it is first used.
+    env[prog.in_vars[i]->id] = inputs[i].device().same_device(device_) ? inputs[i] : inputs[i].to(device_);
   }
 
   // Last use of each var: the index of the last eqn reading it; program outputs live on.

@@ -19,7 +19,8 @@ struct EqnTiming {
 class Executor {
  public:
   explicit Executor(Device device = Device::cpu()) : device_(device) {}
-  // Inputs must match the program's input types; they are moved to the device if needed.
+  // Inputs must match the program's input types; they are moved to the device if needed
+  // (one in a host memory kind of this device stays there, see device_put).
   std::vector<Tensor> run(const Program& program, const std::vector<Tensor>& inputs);
   // Times each equation with the device's clock (eqn_clock.h): wall time on the CPU,
   // device time between CUDA events on a GPU.

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "engine/core/error.h"
+#include "engine/prims/device_put.h"
 
 namespace tandem {
 namespace {
@@ -29,7 +30,8 @@ std::pair<int64_t, int64_t> liveness(const Program& p) {
   int64_t cur = 0, peak = 0;
   for (size_t e = 0; e < p.eqns.size(); ++e) {
     const Eqn& q = p.eqns[e];
-    bool view = q.prim->name == "reshape" || q.prim->name == "checkpoint_name";  // no new buffer
+    // No new device buffer: a view, a name, or a copy into host memory (an offload).
+    bool view = q.prim->name == "reshape" || q.prim->name == "checkpoint_name" || is_offload(q);
     for (const Var& v : q.out) {
       int64_t b = view ? 0 : bytes_of(v->type);
       cur += b;
@@ -94,9 +96,9 @@ int64_t predicted_peak_bytes(const Program& p) {
 int64_t predicted_vjp_peak_bytes(const VjpProgram& v) {
   auto [f_in, f_peak] = liveness(v.forward);
   int64_t held = f_in;  // the caller's inputs
-  for (size_t i = 0; i < v.forward.out_vars.size(); ++i) {
-    bool arg = i >= v.num_outputs && v.residuals[i - v.num_outputs].is_argument;
-    if (!arg) held += bytes_of(v.forward.out_vars[i].type());  // outputs and saved residuals
+  for (size_t i = 0; i < v.forward.out_vars.size(); ++i) {  // offloaded residuals: in host memory
+    const Residual* r = i >= v.num_outputs ? &v.residuals[i - v.num_outputs] : nullptr;
+    if (!r || !(r->is_argument || r->offloaded)) held += bytes_of(v.forward.out_vars[i].type());  // outputs and saved residuals
   }
   for (size_t i = 0; i < v.num_outputs; ++i) held += bytes_of(v.forward.out_vars[i].type());  // cts
   return std::max(f_in + f_peak, held + liveness(v.backward).second);
@@ -106,7 +108,8 @@ std::map<std::string, int64_t> executed_backward_applications(const VjpProgram& 
                                                               const std::vector<Tensor>& output_cts) {
   std::map<std::string, int64_t> c;
   run_vjp(v, inputs, output_cts, Device::cpu(), [&](const char* phase, const Eqn& e) {
-    if (std::string(phase) == "backward") ++c[e.prim->name];
+    // The reloads of offloaded residuals are transfers, not recomputation.
+    if (std::string(phase) == "backward" && e.prim->name != "device_put") ++c[e.prim->name];
   });
   return c;
 }

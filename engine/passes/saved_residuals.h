@@ -13,7 +13,7 @@ namespace tandem {
 struct SavedResiduals {
   std::vector<Residual> residuals;
   int64_t bytes = 0;            // saved on the device (arguments included)
-  int64_t offloaded_bytes = 0;  // the separately counted offload pool
+  int64_t offloaded_bytes = 0;  // moved to pinned host memory (offload.h), not on the device
   int64_t argument_bytes = 0;   // part of `bytes` that are the program's own inputs
   RecomputeStats recompute;
   int64_t count_non_arguments() const;
@@ -28,12 +28,13 @@ std::string format_saved_residuals(const SavedResiduals& s);
 // Peak bytes the executor holds running `p` with its inputs held by the caller: inputs plus
 // the most bytes of live intermediates at any point (sub-program temporaries not modelled).
 int64_t predicted_peak_bytes(const Program& p);
-// Forward then backward (run_vjp), the caller holding inputs, outputs, residuals and cts.
+// Forward then backward (run_vjp), the caller holding inputs, outputs, residuals and cts;
+// device bytes only: offloaded residuals live in host memory between the two.
 int64_t predicted_vjp_peak_bytes(const VjpProgram& v);
 
 // Primitive applications the executor really runs in the backward of `v` (sub-programs
-// included, scan bodies once per step), per primitive: what the recompute counts are
-// checked against.
+// included, scan bodies once per step), per primitive, device_put's reloads left out: what
+// the recompute counts are checked against.
 std::map<std::string, int64_t> executed_backward_applications(const VjpProgram& v, const std::vector<Tensor>& inputs,
                                                               const std::vector<Tensor>& output_cts);
 // What the backward of `v` runs beyond the backward of `baseline`, the same program's vjp

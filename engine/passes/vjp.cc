@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/ir/executor.h"
+#include "engine/passes/offload.h"
 #include "engine/passes/pass_typecheck.h"
 #include "engine/passes/vjp_scan.h"
 
@@ -332,6 +333,7 @@ VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
   VjpProgram r = linearize(p, wrt, top_policy, Level::top);
+  place_offloads(r);  // the transfers of what the policy offloads (offload.h)
   typecheck_after_pass(r.forward, "vjp");
   typecheck_after_pass(r.backward, "vjp");
   return r;

@@ -11,7 +11,9 @@
 // recursive remat. A scan is partially evaluated as JAX does (vjp_scan.h): its body is
 // linearized under the enclosing level's policy, the residuals it saves are stacked across
 // steps ([L, ...]) by the forward scan, and a backward scan recomputes only the rest.
-// Recomputation is lazy (only what the cotangents read, as JAX's DCE'd remat).
+// Recomputation is lazy (only what the cotangents read, as JAX's DCE'd remat). What the
+// policy offloads is moved by explicit device_put equations (engine/passes/offload.h): the
+// forward returns it in pinned host memory, the backward brings it back before its first use.
 #pragma once
 #include <functional>
 #include <map>
@@ -30,7 +32,7 @@ struct Residual {
   AType type;
   std::string source;      // "from the argument 0", "output of sin", "named 'y'" ...
   bool is_argument = false;
-  bool offloaded = false;  // saved into the offload pool (host memory on CUDA)
+  bool offloaded = false;  // moved to pinned host memory by the forward, back by the backward (offload.h)
   int64_t bytes() const { return num_elements(type.shape) * int64_t(dtype_size(type.dtype)); }
 };
 

@@ -15,6 +15,7 @@ void register_all_primitives() {
     register_scan_primitive();
     register_lstm_primitives();
     register_checkpoint_primitives();
+    register_device_put_primitive();
     register_collective_primitives();
     register_vjp_rules();
     register_batch_rules();

@@ -13,6 +13,7 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
+#include "engine/prims/device_put.h"
 #include "engine/prims/collective_prims.h"
 #include "engine/prims/lstm.h"
 #include "suites/common/error_spec.h"
@@ -165,6 +166,9 @@ std::map<std::string, std::vector<Row>> build_rows() {
                          return checkpoint(body, a, "nothing_saveable"); }});
     add("checkpoint_name", {"checkpoint_name/" + d, {AType{{3}, t}}, [](Builder&, const V& a) {
                               return V{checkpoint_name(a[0] * a[0], "sq")}; }});
+    add("device_put", {"device_put/" + d, {AType{{3}, t}}, [](Builder&, const V& a) {
+                         Value host = device_put(a[0] * a[0], MemoryKind::pinned_host);
+                         return V{device_put(host, MemoryKind::device, MemoryKind::pinned_host) + a[0]}; }});
   }
   for (DType t : {DType::f32, DType::i32, DType::bf16}) {
     std::string d(dtype_name(t));

@@ -129,6 +129,8 @@ std::map<std::string, ReferenceRule> build_table() {
     return std::vector<std::decay_t<decltype(in[0])>>{o.dot_general(in[0], in[1], d, s.out_dtype)};
   });
   t["checkpoint_name"] = generic([](auto&, const auto&, const Eqn&, const auto& in) { return in; });
+  // A transfer between memory kinds: the identity on values (the reference has one memory).
+  t["device_put"] = generic([](auto&, const auto&, const Eqn&, const auto& in) { return in; });
   // The reference stores everything: a checkpoint is its body inlined, no remat.
   t["checkpoint"] = generic([](auto&, const auto& ctx, const Eqn& e, const auto& in) {
     return ctx.run_program(*e.params.get_program("body"), in);

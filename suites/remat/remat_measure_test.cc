@@ -49,10 +49,12 @@ Measured measure(const remat::Model& m, const std::string& policy) {
   Allocator& A = Allocator::instance();
   int64_t live0 = A.stats(Device::cpu()).live_bytes;
   A.reset_peak(Device::cpu());
+  A.reset_transfers(DeviceKind::cpu);
   run_vjp(v, in, ct);
   int64_t measured = A.stats(Device::cpu()).peak_bytes - live0 + in_bytes;
+  int64_t offloaded = A.transfers(DeviceKind::cpu).to_host_bytes;  // moved to pinned_host, measured
   SavedResiduals s = saved_residuals(v);
-  Row r{policy, s.count_non_arguments(), s.bytes - s.argument_bytes, s.offloaded_bytes,
+  Row r{policy, s.count_non_arguments(), s.bytes - s.argument_bytes, offloaded,
         predicted_vjp_peak_bytes(v), measured, s.recompute.eqns, s.recompute.flops, 0};
   return {r, std::move(v), std::move(in)};
 }
