@@ -14,7 +14,8 @@ wanted=(libopenblas-dev libopenblas0-pthread libopenblas-pthread-dev nlohmann-js
         libopenmpi-dev libopenmpi3 openmpi-bin openmpi-common libhwloc15 libevent-core-2.1-7
         libevent-pthreads-2.1-7 libpmix2 libfabric1 libucx0 libmunge2 libpsm2-2
         libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libgfortran5 libnuma1
-        libltdl7 libxnvctrl0 libpciaccess0 libsqlite3-dev ninja-build)
+        libltdl7 libxnvctrl0 libpciaccess0 libsqlite3-dev ninja-build
+        libdnnl-dev libdnnl2 libgomp1 ocl-icd-libopencl1)
 cd "$dest"
 apt-get update -qq
 for p in "${wanted[@]}"; do

@@ -62,4 +62,11 @@ want4 "$bin/lstm_program_bench" --reps 0
 OPENBLAS_NUM_THREADS=1 "$bin/vmap_bench" --max-batch 2 --reps 1 --profile-batch 4 > "$work/vb.md"
 grep -q '^| tanh | ' "$work/vb.md" && grep -q '^| dot_general | ' "$work/vb.md" || { cat "$work/vb.md"; fail "vmap_bench --profile-batch: want tanh and dot_general rows"; }
 want4 "$bin/vmap_bench" --profile-batch -1
+# lstm_step_onednn (built with oneDNN only): one round of one step per product, six table rows;
+# it exits 1 itself when the two libraries' products differ. Bad counts: exit 4 with a hint.
+if [[ -x $bin/lstm_step_onednn ]]; then
+  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$bin/lstm_step_onednn" 1 1 > "$work/so.md"
+  [[ $(grep -c '^| .* | [0-9.]* |$' "$work/so.md") == 6 ]] || { cat "$work/so.md"; fail "lstm_step_onednn: want 6 rows"; }
+  want4 "$bin/lstm_step_onednn" 0 1
+fi
 echo "tools smoke: ok"

@@ -2,6 +2,7 @@
 // B batch, T steps, In layer input width, H hidden, D directions; "step s" is the s-th cell
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
+#include "engine/cpu/lstm_step_gemm.h"
 #include "engine/cpu/vector_clones.h"
 #include "engine/cpu/vector_math_exp.h"
 #include "engine/core/faults.h"
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <thread>
 
 #ifdef TANDEM_BLAS_OPENBLAS
@@ -134,19 +136,41 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int
               int(std::max<int64_t>(1, ldb)), beta, C, int(std::max<int64_t>(1, ldc)));
 }
 
-// The step products when the whole batch is one row: y[N] = op(B) x, a matrix-vector product
-// that sgemv streams at memory speed, where sgemm with M = 1 pays its packing. Chosen by the
-// batch size (not the chunk size) so that results never depend on the thread count.
-void step_product(bool whole_batch_is_one_row, bool tb, int64_t M, int64_t N, int64_t K, const float* A,
-                  const float* Bm, float* C) {
-  if (!whole_batch_is_one_row) {
-    gemm(false, tb, M, N, K, A, K, Bm, tb ? K : N, 0.0f, C, N);
-    return;
+// The step products C[M,N] = A · op(Bm) of one chunk of rows [b0, b1) of B, with Bm fixed for
+// the kernel call: a LstmStepGemm (oneDNN, Bm packed once, when built with it) created once per
+// chunk. When the whole batch is one row, y[N] = op(Bm) x is a matrix-vector product that
+// sgemv streams at memory speed, where sgemm with M = 1 pays its packing; chosen by the batch
+// size (not the chunk size) so that results never depend on the thread count.
+class StepProduct {
+ public:
+  StepProduct(int64_t B, int64_t b0, int64_t b1, bool tb, int64_t N, int64_t K, const float* Bm)
+      : one_row_(B == 1), tb_(tb), N_(N), K_(K), Bm_(Bm) {
+    if (!one_row_) gemm_.emplace(b1 - b0, K, N, Bm, tb, product_threads(B, b1 - b0));
   }
-  // tb: Bm is [N, K] and C = Bm · a; else Bm is [K, N] and C = Bm^T · a.
-  cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, int(tb ? N : K), int(tb ? K : N), 1.0f, Bm,
-              int(tb ? K : N), A, 1, 0.0f, C, 1);
-}
+  void run(const float* A, float* C) {
+    if (gemm_) return gemm_->run(A, C);
+    // tb: Bm is [N, K] and C = Bm · a; else Bm is [K, N] and C = Bm^T · a.
+    cblas_sgemv(CblasRowMajor, tb_ ? CblasNoTrans : CblasTrans, int(tb_ ? N_ : K_), int(tb_ ? K_ : N_), 1.0f, Bm_,
+                int(tb_ ? K_ : N_), A, 1, 0.0f, C, 1);
+  }
+
+ private:
+  // One thread per chunk while chunks run side by side (as for_row_chunks holds OpenBLAS to);
+  // the whole batch in one chunk gets OpenBLAS's thread count, so that OPENBLAS_NUM_THREADS
+  // stays the one knob whichever library runs the product.
+  static int product_threads(int64_t B, int64_t rows) {
+    if (rows < B) return 1;
+#ifdef TANDEM_BLAS_OPENBLAS
+    return openblas_get_num_threads();
+#else
+    return 0;
+#endif
+  }
+  bool one_row_, tb_;
+  int64_t N_, K_;
+  const float* Bm_;
+  std::optional<LstmStepGemm> gemm_;
+};
 
 inline int64_t time_of(int64_t s, int64_t len, int64_t dir) { return dir == 0 ? s : len - 1 - s; }
 
@@ -187,12 +211,13 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   for_row_chunks(B, [&](int64_t b0, int64_t b1) {
     const int64_t nb = b1 - b0;
     std::vector<float> R(static_cast<size_t>(nb * G)), act(static_cast<size_t>(G));
+    StepProduct recurrent(B, b0, b1, true, G, H, W_hh);  // R[nb,4H] = h · W_hh^T
     for (int64_t s = 0; s < T; ++s) {
       const float* hp = hs + s * B * H;
       const float* cp = cs + s * B * H;
       float* hn = hs + (s + 1) * B * H;
       float* cn = cs + (s + 1) * B * H;
-      step_product(B == 1, true, nb, G, H, hp + b0 * H, W_hh, R.data());  // R[nb,4H] = h · W_hh^T
+      recurrent.run(hp + b0 * H, R.data());
       for (int64_t b = b0; b < b1; ++b) {
         if (s >= lens[b] && !pad_steps_run) {  // past this row's length: the carry stays, y stays 0
           std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
@@ -294,6 +319,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       }
       const float* W_hh = w + lay.w_hh[p].offset;
       for_row_chunks(B, [&](int64_t b0, int64_t b1) {
+        StepProduct recurrent(B, b0, b1, false, H, G, W_hh);  // dh_prev = da · W_hh
         for (int64_t s = T - 1; s >= 0; --s) {
           for (int64_t b = b0; b < b1; ++b) {
             if (s >= lens[b]) continue;
@@ -307,7 +333,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
             std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
           }
           // dh_prev[rows,H] = da[rows,4H] · W_hh[4H,H]; rows past their length keep their carry.
-          step_product(B == 1, false, b1 - b0, H, G, &da_step[(s * B + b0) * G], W_hh, &tmp[b0 * H]);
+          recurrent.run(&da_step[(s * B + b0) * G], &tmp[b0 * H]);
           for (int64_t b = b0; b < b1; ++b)
             if (s < lens[b]) std::memcpy(&dh[b * H], &tmp[b * H], sizeof(float) * H);
         }

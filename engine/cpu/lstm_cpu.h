@@ -1,6 +1,6 @@
 // The fast CPU LSTM (f32): per pseudo-layer, the input projection of every time step is one
-// sgemm ([B*T, In] x W_ih^T, both biases folded in), then one small sgemm per step for the
-// recurrence with the gate nonlinearities and the cell update fused in one pass. Ragged
+// sgemm ([B*T, In] x W_ih^T, both biases folded in), then one small GEMM per step for the
+// recurrence (oneDNN with W_hh packed once per call when built with it, lstm_step_gemm.h) with the gate nonlinearities and the cell update fused in one pass. Ragged
 // lengths by masking the carry; the reverse direction walks each row's prefix backwards, so
 // no flipped copy is made. The backward keeps the step-order cotangents so that dW_hh, dW_ih,
 // dx are each one sgemm over all steps. Threads: the all-steps GEMMs use BLAS's threads; the
