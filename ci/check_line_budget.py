@@ -17,6 +17,11 @@ before the offline GPU validation scripts), leaving ~10 % for the collectives an
 Raised on 2026-11-23 (stop 12) to 42,000: 32,999 lines on main before the fault-injection
 registry, the reserve-space LSTM, collectives under vmap, the collectives op table, the
 sanitizer/fuzzer job and the reports work, each of which the issues ask for (≈1,000 lines each).
+Raised on 2026-11-23 (stop 13) to 46,000: 39,565 lines at the end of stop 12, then every op on
+NCCL device buffers with its host stand-in tests (issue 14), real pinned-host offload with the
+device_put primitive (16), the blocked/threaded reference dot (16), multi-rank lockstep runs
+(19 §3), the scan-accumulation and scattered-add passes (19 §2) and the oneDNN step GEMM
+(19 §1): 43,506 lines before the sanitizer work, leaving ~5 % for the issues still open.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -27,7 +32,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 42000
+TOTAL_BUDGET = 46000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
