@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "engine/core/rank_env.h"
@@ -16,6 +17,7 @@
 #include "runners/cli/selection.h"
 #include "suites/common/gbench_json.h"
 #include "suites/common/harness.h"
+#include "suites/common/out_dir_lock.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
 
@@ -80,6 +82,9 @@ int run(const RunArgs& a, bool timed) {
   RecordWriter writer(a.out + "/records.json");
   // Under mpirun/srun every rank runs every case, but only rank 0 prints and writes files.
   const bool writes = is_writer_rank();
+  // A second run into the same --out would interleave its records with this one's (issue 20 #14).
+  std::optional<OutDirLock> lock;
+  if (writes) lock.emplace(a.out, "run");
   if (const FaultInfo* f = injected_fault(); f && writes)
     std::cerr << "FAULT INJECTED: " << f->name << " (" << f->mimics << "): results are an experiment, not a verdict\n";
   std::vector<nlohmann::json> unwritten;
