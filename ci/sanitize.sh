@@ -39,15 +39,15 @@ export LSAN_OPTIONS="suppressions=$root/ci/lsan_openmpi.supp:print_suppressions=
 sanitizer_env() {
   rm -rf "$out/sanitizer/$1"
   mkdir -p "$out/sanitizer/$1"
-  export ASAN_OPTIONS="$asan_base:fast_unwind_on_malloc=$2:log_path=$out/sanitizer/$1/asan"
-  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$out/sanitizer/$1/ubsan"
+  export ASAN_OPTIONS="$asan_base:fast_unwind_on_malloc=$2:log_path=$out/sanitizer/$1/report"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$out/sanitizer/$1/report"  # one file per process for both
 }
 # scan_reports STEP: fails on any sanitizer report of STEP; sums the suppressions it used.
 scan_reports() {
   local dir="$out/sanitizer/$1" bad
   bad=$(grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$dir"/* 2>/dev/null)
   [ -z "$bad" ] || fail 1 "$1: sanitizer reports in $(echo "$bad" | wc -l) processes: $(echo "$bad" | head -5 | tr '\n' ' ')"
-  cat "$dir"/asan.* 2>/dev/null | awk -v step="$1" '
+  cat "$dir"/* 2>/dev/null | awk -v step="$1" '
     /^Suppressions used:/ { on = 1; n++; next }
     on && /^ *count/ { next }
     on && /^-+$/ { on = 0; next }
@@ -91,7 +91,7 @@ if [ -x "$build/ci/lsan_selfcheck" ]; then
   sanitizer_env selfcheck 0
   "$build/ci/lsan_selfcheck" >"$out/lsan_selfcheck.log" 2>&1
   self_rc=$?
-  cat "$out/sanitizer/selfcheck"/asan.* >>"$out/lsan_selfcheck.log" 2>/dev/null
+  cat "$out/sanitizer/selfcheck"/* >>"$out/lsan_selfcheck.log" 2>/dev/null
   leaks=$(grep -cE '^(Direct|Indirect) leak' "$out/lsan_selfcheck.log")
   if [ "$self_rc" = 1 ] && [ "$leaks" = 1 ] && grep -q '^Direct leak of 4242 byte' "$out/lsan_selfcheck.log" \
      && grep -q 'in tandem::plant_leak_of_4242_bytes' "$out/lsan_selfcheck.log" \
