@@ -54,6 +54,8 @@ if [ "${NIGHTLY_FAULTS:-1}" != 0 ]; then
   [[ $faults_rc == 0 || $run_rc != 0 ]] || run_rc=$faults_rc
 fi
 # The sanitizer job (ASan+UBSan ctest, the quick job, 10^5 fuzz inputs); NIGHTLY_SANITIZE=0 skips it.
-[ "${NIGHTLY_SANITIZE:-1}" = 0 ] || "$root/ci/sanitize.sh" || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
+# Its logs and summary.txt go beside the night's results (SANITIZE_OUT).
+[ "${NIGHTLY_SANITIZE:-1}" = 0 ] || SANITIZE_OUT="$out/sanitize" "$root/ci/sanitize.sh" \
+  || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
 echo "nightly: report $out/report/index.html, history $out/history/index.html"
 exit $run_rc

@@ -8,7 +8,16 @@
 #      corpus, at most FUZZ_SECONDS each.
 # clang builds the fuzz targets with libFuzzer; without clang, GCC builds them with tandem's own
 # mutation driver. UBSan stops at its first report; LeakSanitizer ignores Open MPI's own
-# allocations (ci/lsan_openmpi.supp) and nothing of tandem's. Logs and a summary go to
+# allocations (ci/lsan_openmpi.supp, matched by library name) and nothing of tandem's. Open MPI
+# and the libraries under it are built without frame pointers, so ASan's default fast unwinder
+# stops at their first frame, and the components MPI_Finalize dlclose()s leave that frame as
+# "<unknown module>": no suppression can match. fast_unwind_on_malloc=0 (DWARF unwinding at
+# each allocation, while the component is still loaded) reaches the frames in libmpi,
+# libopen-rte, libopen-pal ... that stay loaded, and those names match. It costs time, so the
+# fuzz targets, which never start MPI, keep the fast unwinder. Sanitizer reports go to files
+# under SANITIZE_OUT/sanitizer/<step>/ (log_path), one per process, and every step scans its
+# own: any report fails the job, whatever the exit code of the process that wrote it; the
+# suppressions used are summed per library into the summary. Logs and a summary go to
 # SANITIZE_OUT (default results/sanitize). SANITIZE_STEPS picks steps (default "ctest quick fuzz";
 # without ctest only tandem and the fuzz targets are built).
 # Exit: 0 all clean; 1 a sanitizer report, a failing test or a fuzz finding; the quick run's
@@ -23,9 +32,30 @@ runs=${FUZZ_RUNS:-100000}
 seconds=${FUZZ_SECONDS:-1800}
 steps=" ${SANITIZE_STEPS:-ctest quick fuzz} "
 mkdir -p "$out"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=1}
-export LSAN_OPTIONS="suppressions=$root/ci/lsan_openmpi.supp:print_suppressions=0"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+start=$(date +%s)
+asan_base=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=1}
+export LSAN_OPTIONS="suppressions=$root/ci/lsan_openmpi.supp:print_suppressions=1"
+# sanitizer_env STEP UNWIND: reports of this step's processes into $out/sanitizer/STEP/.
+sanitizer_env() {
+  rm -rf "$out/sanitizer/$1"
+  mkdir -p "$out/sanitizer/$1"
+  export ASAN_OPTIONS="$asan_base:fast_unwind_on_malloc=$2:log_path=$out/sanitizer/$1/report"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$out/sanitizer/$1/report"  # one file per process for both
+}
+# scan_reports STEP: fails on any sanitizer report of STEP; sums the suppressions it used.
+scan_reports() {
+  local dir="$out/sanitizer/$1" bad
+  bad=$(grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$dir"/* 2>/dev/null)
+  [ -z "$bad" ] || fail 1 "$1: sanitizer reports in $(echo "$bad" | wc -l) processes: $(echo "$bad" | head -5 | tr '\n' ' ')"
+  cat "$dir"/* 2>/dev/null | awk -v step="$1" '
+    /^Suppressions used:/ { on = 1; n++; next }
+    on && /^ *count/ { next }
+    on && /^-+$/ { on = 0; next }
+    on && NF == 3 { c[$3] += $1; b[$3] += $2 }
+    END { line = ""; for (t in c) line = line sprintf(" %s %d (%d B);", t, c[t], b[t])
+          printf "sanitize: %s: leak suppressions: %d processes;%s\n", step, n, (line == "" ? " none" : line) }' \
+    | tee -a "$out/summary.txt"
+}
 
 # The compiler: clang when it can link libFuzzer, else the default C++ compiler.
 probe=$(mktemp -d)
@@ -46,6 +76,7 @@ cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CX
   -DTANDEM_SANITIZE=address,undefined -DTANDEM_WITH_CUDA=OFF "${compiler[@]}" "${launcher[@]}" \
   ${SANITIZE_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 5; }
 targets=(--target tandem npy_fuzz lstm_input_fuzz)
+cmake --build "$build" --target help 2>/dev/null | grep -q lsan_selfcheck && targets+=(lsan_selfcheck)  # MPI found
 [[ "$steps" == *" ctest "* ]] && targets=()
 cmake --build "$build" -j "$jobs" "${targets[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 5; }
 
@@ -53,19 +84,47 @@ rc=0
 fuzz_targets=(npy lstm_input)
 fail() { [ "$rc" != 0 ] || rc=$1; echo "sanitize: FAIL: $2" | tee -a "$out/summary.txt"; }
 : >"$out/summary.txt"
+# The suppressions hide Open MPI's leaks and nothing of tandem's: an MPI process with one planted
+# leak of its own (ci/lsan_selfcheck.cc) must exit 1 reporting exactly that leak, its tandem::
+# frame named, and the Open MPI leaks suppressed. Otherwise no clean leak check below means a thing.
+if [ -x "$build/ci/lsan_selfcheck" ]; then
+  sanitizer_env selfcheck 0
+  "$build/ci/lsan_selfcheck" >"$out/lsan_selfcheck.log" 2>&1
+  self_rc=$?
+  cat "$out/sanitizer/selfcheck"/* >>"$out/lsan_selfcheck.log" 2>/dev/null
+  leaks=$(grep -cE '^(Direct|Indirect) leak' "$out/lsan_selfcheck.log")
+  if [ "$self_rc" = 1 ] && [ "$leaks" = 1 ] && grep -q '^Direct leak of 4242 byte' "$out/lsan_selfcheck.log" \
+     && grep -q 'in tandem::plant_leak_of_4242_bytes' "$out/lsan_selfcheck.log" \
+     && grep -q '^Suppressions used:' "$out/lsan_selfcheck.log"; then
+    echo "sanitize: LeakSanitizer self-check: the planted leak reported, Open MPI's suppressed" | tee -a "$out/summary.txt"
+  else
+    fail 1 "LeakSanitizer self-check: exit $self_rc, $leaks leaks reported, want exit 1 and only the planted one ($out/lsan_selfcheck.log)"
+  fi
+else
+  echo "sanitize: no MPI in this build: no Open MPI leaks to suppress, no self-check" | tee -a "$out/summary.txt"
+fi
 if [[ "$steps" == *" ctest "* ]]; then
-  ctest --test-dir "$build" --output-on-failure -j "$jobs" >"$out/ctest.log" 2>&1 \
-    || fail 1 "ctest ($(grep -c 'Failed\|Timeout\|Exception' "$out/ctest.log") failing; $out/ctest.log)"
-  grep -E '^[0-9]+% tests passed' "$out/ctest.log" | tee -a "$out/summary.txt"
+  sanitizer_env ctest 0
+  t0=$(date +%s)
+  ctest --test-dir "$build" --output-on-failure -j "$jobs" ${SANITIZE_CTEST_ARGS:-} >"$out/ctest.log" 2>&1 \
+    || fail 1 "ctest ($(grep -cE '\*\*\*(Failed|Timeout|Exception)' "$out/ctest.log") failing; $out/ctest.log)"
+  echo "sanitize: ctest: $(grep -E '^[0-9]+% tests passed' "$out/ctest.log"), $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
+  grep -E '^ +[0-9]+ - .*\((Not Run|Disabled|Skipped)\)' "$out/ctest.log" | sed 's/^/sanitize: ctest not run: /' | tee -a "$out/summary.txt"
+  scan_reports ctest
 fi
 if [[ "$steps" == *" quick "* ]]; then
+  sanitizer_env quick 0
+  t0=$(date +%s)
   "$build/tandem" run -q --profile quick --backend auto --out "$out/quick" >"$out/quick.log" 2>&1
   quick_rc=$?
-  echo "sanitize: quick main job exit $quick_rc" | tee -a "$out/summary.txt"
+  echo "sanitize: quick main job exit $quick_rc, $(grep -oE '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$out/quick.log" | tail -1), $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
   [ "$quick_rc" = 0 ] || fail "$quick_rc" "the quick main job ($out/quick.log)"
+  scan_reports quick
 fi
 [[ "$steps" == *" fuzz "* ]] || fuzz_targets=()
+[ ${#fuzz_targets[@]} = 0 ] || sanitizer_env fuzz 1  # no MPI here: the fast unwinder
 for target in "${fuzz_targets[@]}"; do
+  t0=$(date +%s)
   scratch=$(mktemp -d)  # libFuzzer adds what it finds to its first directory, not the repo's corpus
   "$build/fuzz/${target}_fuzz" -runs="$runs" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$out/" "$scratch" "$root/runners/fuzz/corpus/$target" \
@@ -73,9 +132,10 @@ for target in "${fuzz_targets[@]}"; do
   fuzz_rc=$?
   rm -rf "$scratch"
   n=$(grep -oE 'number_of_executed_units: [0-9]+|fuzz: [0-9]+ inputs' "$out/fuzz_$target.log" | grep -oE '[0-9]+' | tail -1)
-  echo "sanitize: fuzz $target: ${n:-0} inputs, exit $fuzz_rc" | tee -a "$out/summary.txt"
+  echo "sanitize: fuzz $target: ${n:-0} inputs, exit $fuzz_rc, $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
   if [ "$fuzz_rc" != 0 ]; then fail 1 "fuzz $target found a crash ($out/fuzz_$target.log)"
   elif [ "${n:-0}" -lt "$runs" ]; then fail 3 "fuzz $target ran ${n:-0} of $runs inputs in ${seconds}s"; fi
 done
-echo "sanitize: exit $rc (summary: $out/summary.txt)"
+[ ${#fuzz_targets[@]} = 0 ] || scan_reports fuzz
+echo "sanitize: exit $rc, $(( $(date +%s) - start )) s in all (summary: $out/summary.txt)" | tee -a "$out/summary.txt"
 exit $rc

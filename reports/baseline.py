@@ -27,7 +27,7 @@ def path_for(kind, root=None):
 
 
 def require(path):
-    if not Path(path).is_file():
+    if not os.path.lexists(path):  # anything else at the name (a FIFO, a dangling link) records.load names
         raise BadInput(f"baseline not found: {path}",
                        "create it with `tandem baseline refresh RECORDS --machine-kind KIND`, or pass --baseline FILE")
     return path

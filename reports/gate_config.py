@@ -3,6 +3,7 @@
 import json
 from dataclasses import dataclass, field
 
+from reports import input_file
 from reports.exit_codes import BadInput
 
 
@@ -33,8 +34,7 @@ def parse_fraction(text, what):
 def load_config(path):
     """JSON: {"min_effect": 0.05, "alpha": 0.05, "suites": {"collectives": {"min_effect": 0.1}}}."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        doc = json.loads(input_file.read_text(path, "gate config", "see reports/README.md for the config's format"))
         cfg = Config(min_effect=parse_fraction(doc.get("min_effect", 0.05), f"{path}: min_effect"),
                      alpha=parse_fraction(doc.get("alpha", 0.05), f"{path}: alpha"))
         for suite, o in (doc.get("suites") or {}).items():

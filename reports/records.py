@@ -4,6 +4,7 @@ import json
 import math
 from pathlib import Path
 
+from reports import input_file
 from reports.exit_codes import BadInput
 
 SCHEMA = "tandem.records/1"
@@ -20,12 +21,7 @@ def load(path):
 def load_document(path):
     """(the whole JSON document, its validated records) of the records file `path`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such records file", "check the path; `tandem run --out FILE` writes one")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"{path}: cannot read records ({e})", "check the file's permissions and that it is UTF-8 JSON")
+    text = input_file.read_text(path, "records file", "check the path; `tandem run --out FILE` writes one")
     if not text.strip():
         raise BadInput(f"{path}: empty records file", REGENERATE)
     try:

@@ -59,6 +59,13 @@ grep -q "note: --backend auto: CUDA cases skipped: " "$out/stderr" || { echo "FA
 CUDA_VISIBLE_DEVICES= expect 5 "collectives --backend nccl without a GPU" -- timeout 60 \
   "$tandem" collectives --backend nccl -b 1K -e 1K -n 1 -w 0 --out "$out/nccl_sweep"
 grep -q "NCCL backend: " "$out/stderr" || { echo "FAIL: --backend nccl without a GPU: no reason"; head -3 "$out/stderr"; fail=1; }
+# Issue 20 #14: a second run into an --out another run is writing (held here by flock(1), as a
+# running tandem holds it) is refused before it writes, not interleaved with the first's records.
+mkdir -p "$out/busy"
+expect 4 "a run into an --out another run is writing is bad input" -- \
+  flock "$out/busy" "$tandem" check -q --suite dot --filter 'M:17.*in:f32' --out "$out/busy"
+grep -q "another tandem run is writing to --out" "$out/stderr" && [ ! -e "$out/busy/records.json" ] \
+  || { echo "FAIL: busy --out: $(head -2 "$out/stderr")"; fail=1; }
 # Every numeric and enumerated option is range-checked at parse time: bad input with a hint,
 # never a silent default, an endless size loop (-f nan, -e past int64) or an abort (exit 124).
 while IFS= read -r args; do

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "engine/core/error.h"
@@ -17,6 +18,7 @@
 #include "runners/cli/npy_io.h"
 #include "suites/common/atomic_file.h"
 #include "suites/common/lstm_program.h"
+#include "suites/common/out_dir_lock.h"
 
 namespace tandem {
 namespace fs = std::filesystem;
@@ -202,12 +204,20 @@ void run_lstm_on_files(const LstmRunOptions& o) {
   if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::error_code ec;
-  fs::create_directories(o.out_dir, ec);
-  if (!fs::is_directory(o.out_dir))
-    throw Error(ErrorKind::internal, cat("lstm: cannot create --out ", o.out_dir, ": ", ec.message()),
-                "check the path and its permissions");
+  // The outputs of one run are one unit (issue 20 #14): no other run writes into --out meanwhile
+  // (OutDirLock), run.json goes first and comes back last as the manifest naming this run's
+  // files, and the arrays of an earlier run this one does not write (dx ... dw of a backward
+  // run before a forward-only one) are removed rather than left to pass for this run's.
+  OutDirLock lock(o.out_dir, "lstm");
   const char* names[] = {"y", "h_n", "c_n", "dx", "dh0", "dc0", "dw"};
+  std::error_code ec;
+  fs::remove(fs::path(o.out_dir) / "run.json", ec);
+  for (size_t i = out.size(); i < std::size(names); ++i) {
+    const fs::path stale = fs::path(o.out_dir) / cat(names[i], ".npy");
+    if (!fs::remove(stale, ec) && ec)
+      throw Error(ErrorKind::internal, cat("lstm: cannot remove ", stale.string(), " of an earlier run: ", ec.message()),
+                  "check the permissions of --out, or pass an empty --out directory");
+  }
   nlohmann::json files = nlohmann::json::array();
   for (size_t i = 0; i < out.size(); ++i) {
     const std::string file = cat(names[i], ".npy");

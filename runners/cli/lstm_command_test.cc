@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <xtensor/xarray.hpp>
 #include <xtensor/xnpy.hpp>
@@ -306,6 +307,34 @@ TEST(LstmCommand, PlantedSymlinksAtTemporaryNamesAreLeftAlone) {
   write_file_atomically(out / "records.json", "{}");
   EXPECT_EQ(read_bytes(out / "records.json"), "{}");
   EXPECT_EQ(fs::status(out / "records.json").permissions() & fs::perms::others_read, fs::perms::others_read);
+}
+
+
+// Issue 20 #14: one run's outputs are one unit. A forward-only run into the --out of an earlier
+// backward run leaves no gradients of that run behind, and run.json names this run's files;
+// a second run into a directory another run is writing is refused (exit 4), not interleaved.
+TEST(LstmCommand, OutputsOfOneRunAreOneUnit) {
+  TempDir in("unit_in"), out("unit_out");
+  LstmConfig c{3, 5, 2, 4, 2, true};
+  std::vector<Tensor> x = write_inputs(in, c, {5, 2, 4}, true);
+  const std::string flags = " --hidden-size 4 --num-layers 2 --bidirectional 1";
+  ASSERT_EQ(run_tandem(cat("--in ", in.path, " --out ", out.path, flags)).code, 0);
+  ASSERT_TRUE(fs::exists(out / "dw.npy"));
+  for (const char* f : {"dy.npy", "dh_n.npy", "dc_n.npy"}) fs::remove(in / f);  // now forward only
+  Outcome r = run_tandem(cat("--in ", in.path, " --out ", out.path, flags));
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_matches_reference(out, c, x, false);
+  for (const char* f : {"dh0.npy", "dc0.npy", "dw.npy"}) EXPECT_FALSE(fs::exists(out / f)) << f << " of the earlier run";
+  EXPECT_EQ(nlohmann::json::parse(read_bytes(out / "run.json"))["files"],
+            nlohmann::json::array({"y.npy", "h_n.npy", "c_n.npy"}));
+
+  // Another process holds --out (flock(1) on the directory, as a running tandem does).
+  const std::string busy = cat("flock ", out.path, " timeout 120 ", TANDEM_BIN, " lstm --in ", in.path, " --out ", out.path,
+                               flags, " 2>", out / "busy.err");
+  const int status = std::system(busy.c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 4);
+  EXPECT_NE(read_bytes(out / "busy.err").find("another tandem run is writing to --out"), std::string::npos)
+      << read_bytes(out / "busy.err");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "engine/core/rank_env.h"
@@ -17,6 +18,7 @@
 #include "runners/cli/selection.h"
 #include "suites/common/gbench_json.h"
 #include "suites/common/harness.h"
+#include "suites/common/out_dir_lock.h"
 #include "suites/common/rank_lockstep.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
@@ -102,6 +104,10 @@ int run(const RunArgs& a, bool timed) {
   const bool writes = lockstep ? lockstep->rank() == 0 : is_writer_rank();
   if (lockstep)  // a bad --out fails every rank at once, not rank 0 alone after the first case
     lockstep->agree_on([&] { if (writes) std::filesystem::create_directories(a.out); });
+  // A second run into the same --out would interleave its records with this one's (issue 20 #14).
+  std::optional<OutDirLock> lock;
+  if (lockstep) lockstep->agree_on([&] { if (writes) lock.emplace(a.out, "run"); });
+  else if (writes) lock.emplace(a.out, "run");
   if (const FaultInfo* f = injected_fault(); f && (writes || lockstep))
     std::cerr << ("FAULT INJECTED" + (lockstep ? " on rank " + std::to_string(lockstep->rank()) : std::string()) +
                   ": " + f->name + " (" + f->mimics + "): results are an experiment, not a verdict\n");

@@ -1,0 +1,43 @@
+# Reading a file a user names (records, --current, --baseline, a gate config): only a regular
+# file, read at most LIMIT bytes. A FIFO would block the read forever and /dev/zero would grow
+# the process until the kernel kills it (issue 20 #13); both are bad input with a hint instead.
+import os
+import stat
+from pathlib import Path
+
+from reports.exit_codes import BadInput
+
+# 70x the quick run's records (3.5 MB); a nightly run's are a few times the quick one's.
+LIMIT = 256 << 20
+
+
+def read_text(path, what, hint_missing, limit=LIMIT):
+    """The UTF-8 text of `path` (a `what`, e.g. "records file"); BadInput for a missing name
+    (with `hint_missing`), a dangling symlink, anything that is not a regular file, a file
+    over `limit` bytes, unreadable or non-UTF-8 bytes."""
+    path = Path(path)
+    try:
+        st = os.stat(path)  # follows symlinks: a link to a regular file is fine
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise BadInput(f"{path}: a dangling symlink (to {os.readlink(path)}), not a {what}",
+                           "point it at an existing file or remove it")
+        raise BadInput(f"{path}: no such {what}", hint_missing)
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read the {what} ({e.strerror})", "check the path and its permissions")
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else \
+            "a device or socket"
+        raise BadInput(f"{path}: {kind}, not a regular file", f"pass the path of a {what}")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)  # +1: a file that grew past the limit since stat is caught too
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read the {what} ({e.strerror})", "check the file's permissions")
+    if len(data) > limit:
+        raise BadInput(f"{path}: larger than {limit} bytes, too large for a {what}",
+                       f"pass a {what} that tandem wrote; split very large runs into several files")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadInput(f"{path}: not UTF-8 ({e.reason} at byte {e.start})", f"pass a {what} that tandem wrote")

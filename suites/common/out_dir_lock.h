@@ -1,0 +1,24 @@
+// One run at a time per output directory (issue 20 #14): `tandem run` and `tandem lstm` hold an
+// exclusive flock(2) on their --out directory while they write into it, so a second run into
+// the same directory is refused up front instead of interleaving its records or .npy files
+// with the first's. The lock is on the directory itself: nothing is left behind, and the
+// kernel drops it when the process ends, however it ends (no stale lock after kill -9).
+#pragma once
+#include <string>
+
+namespace tandem {
+
+class OutDirLock {
+ public:
+  // Creates `dir` if needed and locks it. Another process holding it: bad input (exit 4)
+  // naming `dir` and `command`; a directory that cannot be created or opened: infrastructure.
+  OutDirLock(const std::string& dir, const std::string& command);
+  ~OutDirLock();
+  OutDirLock(const OutDirLock&) = delete;
+  OutDirLock& operator=(const OutDirLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace tandem
