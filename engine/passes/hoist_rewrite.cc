@@ -249,4 +249,21 @@ ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& 
   return r;
 }
 
+void recurse_into_subprograms(Program& p, const std::string& path,
+                              const std::function<bool(Program&, const std::string&)>& level) {
+  int scan_number = 0;
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    Eqn& e = p.eqns[i];
+    std::string label = e.prim->name == "scan" ? cat("scan#", scan_number++) : cat(e.prim->name, "@", i);
+    std::vector<std::pair<std::string, ProgramPtr>> subs;
+    for (const auto& [key, param] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&param)) subs.emplace_back(key, *sub);
+    for (auto& [key, sub] : subs) {
+      Program inner = *sub;
+      if (level(inner, cat(path, label, "/", key, ": ")))
+        e.params.set(key, std::make_shared<const Program>(std::move(inner)));
+    }
+  }
+}
+
 }  // namespace tandem::hoist

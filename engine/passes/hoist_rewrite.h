@@ -2,6 +2,7 @@
 // builds the new body (chains + per-step partial reductions, extra consts / xs / carries),
 // the new scan equation, and the outer equations that finish each reduction.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,11 @@ Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, 
 
 // Drops equations none of whose outputs are read (scan bodies after their ys were removed).
 Program remove_dead_eqns(const Program& p);
+
+// Runs `level` on each sub-program of p's equations (scan and checkpoint bodies), with the
+// path prefix the passes' notes use ("scan#0/body: "), and stores back each one `level`
+// changed (it returns whether it did). Both hoisting passes recurse this way.
+void recurse_into_subprograms(Program& p, const std::string& path,
+                              const std::function<bool(Program&, const std::string&)>& level);
 
 }  // namespace tandem::hoist

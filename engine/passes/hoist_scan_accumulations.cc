@@ -20,6 +20,7 @@ namespace tandem {
 namespace {
 
 using hoist::emit;
+using hoist::recurse_into_subprograms;
 
 // One matched accumulator carry of the scan.
 struct Accumulator {
@@ -223,20 +224,11 @@ void hoist_level(Program& p, const AccumulationHoistOptions& opts, const std::st
     out.rewrites += int(accs.size());
   }
   if (!opts.recurse) return;
-  int inner_number = 0;
-  for (size_t i = 0; i < p.eqns.size(); ++i) {
-    Eqn& e = p.eqns[i];
-    std::string label = e.prim->name == "scan" ? cat("scan#", inner_number++) : cat(e.prim->name, "@", i);
-    std::vector<std::pair<std::string, ProgramPtr>> subs;
-    for (const auto& [key, param] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&param)) subs.emplace_back(key, *sub);
-    for (auto& [key, sub] : subs) {
-      Program inner = *sub;
-      int before = out.rewrites;
-      hoist_level(inner, opts, cat(path, label, "/", key, ": "), out);
-      if (out.rewrites != before) e.params.set(key, std::make_shared<const Program>(std::move(inner)));
-    }
-  }
+  recurse_into_subprograms(p, path, [&](Program& inner, const std::string& where) {
+    int before = out.rewrites;
+    hoist_level(inner, opts, where, out);
+    return out.rewrites != before;
+  });
 }
 
 }  // namespace

@@ -63,21 +63,11 @@ void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, 
     i = r.scan_index;  // equations before it only gained zero-initialised carries
   }
   if (!opts.recurse) return;
-  int scan_number_inner = 0;
-  for (size_t i = 0; i < p.eqns.size(); ++i) {
-    Eqn& e = p.eqns[i];
-    std::string label = e.prim->name == "scan" ? cat("scan#", scan_number_inner++)
-                                                : cat(e.prim->name, "@", i);
-    std::vector<std::pair<std::string, ProgramPtr>> subs;
-    for (const auto& [key, param] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&param)) subs.emplace_back(key, *sub);
-    for (auto& [key, sub] : subs) {
-      Program inner = *sub;
-      int before = out.rewrites;
-      hoist_level(inner, opts, cat(path, label, "/", key, ": "), out);
-      if (out.rewrites != before) e.params.set(key, std::make_shared<const Program>(std::move(inner)));
-    }
-  }
+  hoist::recurse_into_subprograms(p, path, [&](Program& inner, const std::string& where) {
+    int before = out.rewrites;
+    hoist_level(inner, opts, where, out);
+    return out.rewrites != before;
+  });
 }
 
 }  // namespace

@@ -27,23 +27,8 @@ log=$work/log
 mapfile -t flags < <("$here/mpi_flags.sh" "$mpiexec")
 
 # launch TANDEM_BINARY [ENV=V...] -- tandem args: 2 ranks via mpirun.sh.
-launch() {
-  local bin=$1; shift
-  local envs=()
-  while [[ $1 != -- ]]; do envs+=("$1"); shift; done
-  shift
-  start=$SECONDS
-  env ${envs[@]+"${envs[@]}"} TANDEM="$bin" TANDEM_MPIRUN="$mpiexec" \
-    timeout -k 10 "$limit" "$here/mpirun.sh" 2 "$@" > "$log" 2>&1
-  rc=$?
-  elapsed=$((SECONDS - start))
-  cat "$log"
-}
-want_rc() {
-  [[ $rc != 124 && $rc != 137 ]] || fail "the job hung: killed by timeout after ${limit} s"
-  [[ $rc == "$1" ]] || fail "exit $rc, want $1"
-}
-want_log() { grep -qE -- "$1" "$log" || fail "the log lacks /$1/"; }
+. "$here/launch_test_lib.sh"
+launch() { local bin=$1; shift; mpirun_job "$bin" 2 "$@"; }
 
 case $case_ in
   fail_rank1)

@@ -34,18 +34,8 @@ mapfile -t flags < <("$here/mpi_flags.sh" "$mpiexec")
 log=$work/log
 
 # run NP [ENV=V...] -- tandem args: one program on NP ranks via mpirun.sh.
-run() {
-  local np=$1; shift
-  local envs=()
-  while [[ $1 != -- ]]; do envs+=("$1"); shift; done
-  shift
-  start=$SECONDS
-  env ${envs[@]+"${envs[@]}"} TANDEM="$tandem" TANDEM_MPIRUN="$mpiexec" \
-    timeout -k 10 "$limit" "$here/mpirun.sh" "$np" "$@" > "$log" 2>&1
-  rc=$?
-  elapsed=$((SECONDS - start))
-  cat "$log"
-}
+. "$here/launch_test_lib.sh"
+run() { mpirun_job "$tandem" "$@"; }
 # mpmd "args of rank 0" "args of rank 1": two programs, one rank each (MPMD launch).
 mpmd() {
   start=$SECONDS
@@ -54,11 +44,6 @@ mpmd() {
   elapsed=$((SECONDS - start))
   cat "$log"
 }
-want_rc() {
-  [[ $rc != 124 && $rc != 137 ]] || fail "the job hung: killed by timeout after ${limit} s"
-  [[ $rc == "$1" ]] || fail "exit $rc, want $1"
-}
-want_log() { grep -qE -- "$1" "$log" || fail "the log lacks /$1/"; }
 
 case $case_ in
   rank0_error)
