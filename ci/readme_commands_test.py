@@ -63,7 +63,10 @@ def main(build, source):
         (work / "build").symlink_to(Path(build).resolve())
         for name in LINKED:
             (work / name).symlink_to(Path(source).resolve() / name)
-        env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
+        # TANDEM: mpirun.sh would otherwise find build/tandem beside the *source* tree (the
+        # linked runners/ resolves physically), not the build under test (build-asan, ...).
+        env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
+                   TANDEM=str(Path(build).resolve() / "tandem"))
         for cmd in cmds:
             first = shlex.split(cmd)[0]
             if first in NOT_RUN:
