@@ -29,9 +29,12 @@ def key(r):
             f'{" L" + str(r["layers"]) if r["layers"] > 1 else ""}{bidi}', r["mode"])
 
 
-def minimum(out, tool, threads, field="min_s"):
+def minimum(out, tool, threads, field="min_s", rounds=None):
+    """Per (shape, mode): the minimum of `field` over the rounds (all, or those listed)."""
     best, flops = {}, {}
-    for p in sorted(glob.glob(os.path.join(out, f"r*_{tool}_{threads}.json"))):
+    paths = (sorted(glob.glob(os.path.join(out, f"r*_{tool}_{threads}.json"))) if rounds is None
+             else [os.path.join(out, f"r{r}_{tool}_{threads}.json") for r in rounds])
+    for p in paths:
         for r in rows(p):
             k = key(r)
             best[k] = min(best.get(k, float("inf")), r[field])
