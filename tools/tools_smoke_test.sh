@@ -28,6 +28,14 @@ set +e
 /usr/bin/python3 "$here/lstm_perf_table.py" "$work/t.json" > /dev/null 2> "$work/err"; rc=$?
 set -e
 [[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_perf_table.py with an odd file count: rc=$rc, want non-zero and a hint"
+# lstm_best_threads_table.py: the committed idle rounds give the six rows of PERFORMANCE.md;
+# a round that is not there is an error with a hint.
+/usr/bin/python3 "$here/lstm_best_threads_table.py" "$here/../docs/perf/lstm/onednn-run" 6 7 8 > "$work/best.md"
+[[ $(grep -c '×' "$work/best.md") == 6 ]] || { cat "$work/best.md"; fail "lstm_best_threads_table.py: want 6 rows"; }
+set +e
+/usr/bin/python3 "$here/lstm_best_threads_table.py" "$work" 6 > /dev/null 2> "$work/err"; rc=$?
+set -e
+[[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_best_threads_table.py with a missing round: rc=$rc, want non-zero and a hint"
 
 # blas_sgemm_compare: no library named is bad input; an unloadable one too.
 set +e
