@@ -158,6 +158,22 @@ TEST(LstmCommand, MatchesPyTorchNnLstm) {
   EXPECT_EQ(code, 0) << log.str();
 }
 
+// JAX itself: jax.experimental.rnn's unpack_lstm_weights and lstm_ref, gradients by jax.vjp,
+// on 7 configurations (ragged, bidirectional, up to 3 layers, B = 1, T = 1); each array within
+// a bound derived from JAX's own f32 error against JAX in f64 (tools/lstm_vs_jax.py). Optional:
+// needs PyPI's jax in the `python3` on PATH (.ci/run installs it; the GPU machine has it).
+TEST(LstmCommand, MatchesJaxLstmRef) {
+  TempDir work("jax");
+  const int status = std::system(cat("python3 ", TANDEM_SOURCE_DIR, "/tools/lstm_vs_jax.py ", TANDEM_BIN, " ",
+                                     work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(work / "log.txt");
+  std::stringstream log;
+  log << f.rdbuf();
+  if (code == 77) GTEST_SKIP() << "JAX is not installed for the python3 on PATH (python3 -m pip install jax)";
+  EXPECT_EQ(code, 0) << log.str();
+}
+
 // ---- bad input ------------------------------------------------------------------------
 struct BadCase {
   const char* name;
