@@ -12,8 +12,10 @@
 # and the libraries under it are built without frame pointers, and the components MPI_Finalize
 # dlclose()s leave their frames as "<unknown module>", which no suppression can match. So leaks
 # are judged by ci/sanitizer_reports.py, not by each process's exit code (LeakSanitizer's
-# exitcode=0): a leak whose first caller is an unloaded module is counted as Open MPI's (nothing
-# of tandem's is ever unloaded), any other leak fails the job, as does any ASan or UBSan report.
+# exitcode=0, the exit code of every fatal sanitizer report; abort_on_error=1 makes an ASan or
+# UBSan error abort instead, so it still fails its own test): a leak whose first caller is an
+# unloaded module is counted as Open MPI's (nothing of tandem's is ever unloaded), any other leak
+# fails the job, as does any ASan or UBSan report.
 # A self-check proves the planted tandem leak of ci/lsan_selfcheck.cc is still caught that way.
 # SANITIZE_SLOW_UNWIND=1 switches ctest and the quick job to DWARF unwinding at each allocation
 # (fast_unwind_on_malloc=0), which names Open MPI's libraries in the stacks so the suppressions
@@ -42,9 +44,10 @@ unwind=$([ "${SANITIZE_SLOW_UNWIND:-0}" = 1 ] && echo 0 || echo 1)  # fast_unwin
 sanitizer_env() {
   rm -rf "$out/sanitizer/$1"
   mkdir -p "$out/sanitizer/$1"
-  export ASAN_OPTIONS="$asan_base:fast_unwind_on_malloc=$2:log_path=$out/sanitizer/$1/report"
+  local abort=$([ "${3:-0}" = 0 ] && echo 1 || echo 0)  # abort() on an error, unless LSan's exit code is asked for
+  export ASAN_OPTIONS="$asan_base:abort_on_error=$abort:fast_unwind_on_malloc=$2:log_path=$out/sanitizer/$1/report"
   export LSAN_OPTIONS="suppressions=$root/ci/lsan_openmpi.supp:print_suppressions=1:exitcode=${3:-0}"
-  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$out/sanitizer/$1/report"  # one file per process for both
+  export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=$abort:print_stacktrace=1:log_path=$out/sanitizer/$1/report"  # one file per process for both
 }
 # scan_reports STEP: fails on any sanitizer report of STEP; sums the suppressions it used.
 scan_reports() {
