@@ -128,10 +128,10 @@ void run_dot_on_files(const DotRunOptions& o) {
   try {
     sig = dot_signature({lhs.type(), rhs.type()}, params);
   } catch (const Error& e) {
-    as_bad_input(e, parse_precision(precision) || parse_algorithm(precision) ? kDimsHint : "--precision");
+    as_bad_input(e, parse_precision(precision) || parse_algorithm(precision) ? kDimsHint : "--precision takes a Precision or a preset");
   }
   try {
-    alg = resolve_dot_algorithm(sig.precision, sig.input_dtype, dev.kind);
+    alg = resolve_dot_algorithm(sig.precision, sig.input_dtype, sig.out_dtype, dev.kind);
   } catch (const Error& e) {
     as_bad_input(e, cat("tandem list --algorithms shows what runs on ", o.backend));
   }
