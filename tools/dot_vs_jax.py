@@ -23,12 +23,14 @@ cuBLAS COMPUTE_16F do), while XLA:CPU accumulates wider and rounds once - report
 judged. Inf/NaN must sit where the exact product has them; result dtype and shape must be
 JAX's.
 
-    tools/dot_vs_jax.py TANDEM_BINARY WORKDIR [--quick]
---quick runs one input dtype per shape (used with TANDEM_INJECT to show that a fault fails it).
+    tools/dot_vs_jax.py TANDEM_BINARY WORKDIR [--quick] [--only REGEX]
+--quick runs one input dtype per shape, --only the runs whose name (e.g.
+mm_k4096/f32/algorithm:BF16_BF16_F32_X3) matches REGEX: with TANDEM_INJECT, a fault fails them.
 Exits 0 when every run agrees, 1 when one does not, 77 when JAX is not installed.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import zlib
@@ -44,6 +46,7 @@ except ImportError:
 
 jax.config.update("jax_enable_x64", True)
 HEADROOM = 4.0
+ONLY = None  # --only REGEX
 DTYPES = {"f32": jnp.float32, "bf16": jnp.bfloat16, "f16": jnp.float16, "f64": jnp.float64}
 UNIT = {"f32": 2.0 ** -24, "bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f64": 2.0 ** -53, "tf32": 2.0 ** -11}
 PRECISIONS = ["DEFAULT", "HIGH", "HIGHEST"]
@@ -214,8 +217,11 @@ def run_tandem(tandem, work, tag, a, b, dtype, dims, kind, name, pref):
 
 
 def check(tandem, work, shape_name, lshape, rshape, dims, dtype, kind, name, pref, findings):
-    a, b = inputs(shape_name, lshape, rshape, dtype)
     tag = f"{shape_name}/{dtype}/{kind}:{name}" + (f"/pref:{pref}" if pref else "")
+    if ONLY and not re.search(ONLY, tag):
+        return 0
+    findings["runs"] = findings.get("runs", 0) + 1
+    a, b = inputs(shape_name, lshape, rshape, dtype)
     out = pref or dtype
     a64, b64 = a.astype(jnp.float64), b.astype(jnp.float64)
     exact = np.asarray(hdot(a64, b64, dims, jnp.float64))
@@ -273,22 +279,26 @@ def check_f8(tandem, work):
 
 def main():
     tandem, work = sys.argv[1], sys.argv[2]
+    global ONLY
     quick = "--quick" in sys.argv[3:]
+    ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     names = [("precision", p) for p in PRECISIONS] + [("algorithm", p) for p in PRESETS]
-    findings, bad, runs = {}, 0, 0
+    findings, bad = {}, 0
     for shape_name, lshape, rshape, dims, dtypes in SHAPES:
         for dtype in dtypes[:1] if quick else dtypes:
             for kind, name in names:
                 bad += check(tandem, work, shape_name, lshape, rshape, dims, dtype, kind, name, None, findings)
-                runs += 1
     for dtype, kind, name, pref in PREFERRED:
         bad += check(tandem, work, *SHAPES[0][:4], dtype, kind, name, pref, findings)
-        runs += 1
-    bad += check_f8(tandem, work)
+    runs = findings.pop("runs", 0)
+    if ONLY and not runs:
+        print(f"--only {ONLY} matches no run")
+        return 1
+    bad += 0 if ONLY else check_f8(tandem, work)
     print("Findings (JAX %s, XLA:CPU):" % jax.__version__)
     for k, v in sorted(findings.items()):
         print(f"  {k}: {', '.join(sorted(v))}")
-    print(f"{runs} runs + {len(F8)} f8 presets, {bad} outside tandem's class")
+    print(f"{runs} runs{'' if ONLY else f' + {len(F8)} f8 presets'}, {bad} outside tandem's class")
     return 1 if bad else 0
 
 

@@ -214,5 +214,18 @@ TEST(DotCommand, MatchesJaxDotGeneral) {
   EXPECT_EQ(code, 0) << slurp(log);
 }
 
+// The oracle can fail: with X3 run as one bf16 pass (an engine fault), its X3 runs exit 1.
+TEST(DotCommand, JaxOracleCatchesAnInjectedFault) {
+  TempDir work("jaxfault");
+  const std::string log = (work.path / "log.txt").string();
+  const int status = std::system(cat("TANDEM_INJECT=dot_x3_single_pass python3 ", TANDEM_SOURCE_DIR,
+                                     "/tools/dot_vs_jax.py ", TANDEM_BIN, " ", work.path.string(),
+                                     " --only 'mm_k4096/f32/algorithm:BF16_BF16_F32_X3$' > ", log, " 2>&1").c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == 77) GTEST_SKIP() << "JAX is not installed for the python3 on PATH (python3 -m pip install jax)";
+  EXPECT_EQ(code, 1) << slurp(log);
+  EXPECT_NE(slurp(log).find("FAIL"), std::string::npos) << slurp(log);
+}
+
 }  // namespace
 }  // namespace tandem
