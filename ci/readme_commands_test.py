@@ -8,7 +8,8 @@ the source tree's `runners/`, `ci/`, `reports/` and `tools/` linked in, so what 
 (results/, bench.json, out/) lands there. Lines that only the whole CI job can run are listed
 in NOT_RUN with the reason; a line that is neither run nor listed fails the test, so a new
 README command is either runnable or explained. The `tandem lstm` line reads the user's
-own `.npy` files: the test writes a small `mydata/` first (docs/LSTM_DATA.md's layout).
+own `.npy` files: the test writes a small `mydata/` first (docs/LSTM_DATA.md's layout);
+the `tandem dot` line likewise reads a `mydot/` with lhs.npy and rhs.npy.
 """
 import os
 import re
@@ -54,6 +55,16 @@ def write_lstm_data(folder, hidden=256):
     np.save(folder / "seq_lengths.npy", np.array([5, 2, 4], dtype=np.int32))
 
 
+def write_dot_data(folder):
+    """lhs [4, 64] and rhs [64, 3] in float32 (docs/DOT_ALGORITHMS.md, "Your own data")."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    folder.mkdir()
+    np.save(folder / "lhs.npy", rng.uniform(-1, 1, (4, 64)).astype(np.float32))
+    np.save(folder / "rhs.npy", rng.uniform(-1, 1, (64, 3)).astype(np.float32))
+
+
 def main(build, source):
     cmds = sh_commands((Path(source) / "README.md").read_text())
     assert cmds, "README.md has no ```sh block"
@@ -80,6 +91,8 @@ def main(build, source):
                 continue
             if " lstm " in f" {cmd} " and "--in mydata" in cmd and not (work / "mydata").exists():
                 write_lstm_data(work / "mydata")
+            if " dot " in f" {cmd} " and "--in mydot" in cmd and not (work / "mydot").exists():
+                write_dot_data(work / "mydot")
             t0 = time.monotonic()
             p = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True,
                                timeout=TIMEOUT_S)

@@ -11,6 +11,9 @@ const std::vector<AlgorithmInfo>& all_algorithms() {
       {A::DEFAULT, "DEFAULT", DType::f32, DType::f32},
       {A::ANY_F8_ANY_F8_F32, "ANY_F8_ANY_F8_F32", DType::f32, DType::f32},
       {A::ANY_F8_ANY_F8_F32_FAST_ACCUM, "ANY_F8_ANY_F8_F32_FAST_ACCUM", DType::f32, DType::f32},
+      // JAX's f8 presets whose accumulation type is preferred_element_type's (unsupported here).
+      {A::ANY_F8_ANY_F8_ANY, "ANY_F8_ANY_F8_ANY", DType::f32, DType::f32},
+      {A::ANY_F8_ANY_F8_ANY_FAST_ACCUM, "ANY_F8_ANY_F8_ANY_FAST_ACCUM", DType::f32, DType::f32},
       {A::F16_F16_F16, "F16_F16_F16", DType::f16, DType::f16},
       {A::F16_F16_F32, "F16_F16_F32", DType::f16, DType::f32},
       {A::BF16_BF16_BF16, "BF16_BF16_BF16", DType::bf16, DType::bf16},

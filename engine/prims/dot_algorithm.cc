@@ -17,6 +17,8 @@ SupportEntry algorithm_support(DotAlgorithm a, DeviceKind backend) {
   switch (a) {
     case A::ANY_F8_ANY_F8_F32:
     case A::ANY_F8_ANY_F8_F32_FAST_ACCUM:
+    case A::ANY_F8_ANY_F8_ANY:
+    case A::ANY_F8_ANY_F8_ANY_FAST_ACCUM:
       return {Support::unsupported, "needs f8 storage types, which tandem does not model"};
     case A::DEFAULT:
       return {Support::native, "resolved from precision and input dtype"};
@@ -89,6 +91,16 @@ DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType in, Devic
       return A::F32_F32_F32;
     default: return A::DEFAULT;  // integers: exact integer product, no float algorithm
   }
+}
+
+DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType in, DType out, DeviceKind backend) {
+  DotAlgorithm a = resolve_dot_algorithm(precision, in, backend);
+  // Without a preset, JAX's preferred_element_type is the accumulation type ("a hint to the
+  // compiler to accumulate the dot product using this data type"): f32 operands with an f64
+  // result are accumulated in f64 (XLA:CPU does; tools/dot_vs_jax.py checks it).
+  const std::optional<DotAlgorithm> preset = parse_algorithm(precision);
+  if ((!preset || *preset == DotAlgorithm::DEFAULT) && out == DType::f64 && is_floating(in)) return DotAlgorithm::F64_F64_F64;
+  return a;
 }
 
 DType promote_dot_inputs(DType l, DType r) {

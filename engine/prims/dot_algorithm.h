@@ -14,6 +14,9 @@ namespace tandem {
 // Resolves it to the algorithm a backend runs for the given (promoted) input dtype.
 // Throws bad_input for an unknown name, unsupported for a preset the backend lacks.
 DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType input_dtype, DeviceKind backend);
+// As above for a result of dtype `out` (preferred_element_type): without a preset, JAX takes
+// it as the accumulation type, so an f64 result of narrower floats runs F64_F64_F64.
+DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType input_dtype, DType out, DeviceKind backend);
 
 // Support of a preset on a backend, for docs and `tandem list`.
 enum class Support { native, emulated, unsupported };

@@ -19,6 +19,20 @@ TEST(DotAlgorithm, PrecisionResolvesPerBackend) {
             DotAlgorithm::BF16_BF16_F32_X6);
 }
 
+// JAX: without a preset, preferred_element_type is the accumulation type; a preset keeps its own.
+TEST(DotAlgorithm, F64ResultWithoutAPresetAccumulatesInF64) {
+  for (const char* p : {"DEFAULT", "HIGH", "HIGHEST"})
+    for (DType in : {DType::f32, DType::bf16, DType::f16}) {
+      EXPECT_EQ(resolve_dot_algorithm(p, in, DType::f64, DeviceKind::cpu), DotAlgorithm::F64_F64_F64) << p;
+      EXPECT_EQ(resolve_dot_algorithm(p, in, DType::f64, DeviceKind::cuda), DotAlgorithm::F64_F64_F64) << p;
+    }
+  EXPECT_EQ(resolve_dot_algorithm("F32_F32_F32", DType::f32, DType::f64, DeviceKind::cpu), DotAlgorithm::F32_F32_F32);
+  EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::f32, DType::f32, DeviceKind::cuda), DotAlgorithm::TF32_TF32_F32);
+  EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::bf16, DType::f32, DeviceKind::cpu), DotAlgorithm::BF16_BF16_F32);
+  for (const char* f8 : {"ANY_F8_ANY_F8_ANY", "ANY_F8_ANY_F8_ANY_FAST_ACCUM"})
+    EXPECT_THROW(resolve_dot_algorithm(f8, DType::f32, DType::f32, DeviceKind::cpu), Error) << f8;
+}
+
 TEST(DotAlgorithm, UnknownAndUnsupportedAreClear) {
   try {
     resolve_dot_algorithm("BF16_X3", DType::f32, DeviceKind::cpu);

@@ -64,7 +64,7 @@ std::vector<AType> dot_shape(const std::vector<AType>& in, const Params& p) {
 
 std::vector<Tensor> dot_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext&) {
   DotSignature s = dot_signature({in[0].type(), in[1].type()}, p);
-  DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.input_dtype, DeviceKind::cpu);
+  DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.input_dtype, s.out_dtype, DeviceKind::cpu);
   cpu::DotPlan plan = cpu::plan_dot(in[0].shape(), in[1].shape(), s.lhs_contract,
                                     s.rhs_contract, s.lhs_batch, s.rhs_batch);
   return {cpu::dot_general(in[0], in[1], plan, alg, s.out_dtype)};

@@ -1,4 +1,4 @@
-// The tandem CLI: list | run | check | bench | collectives | lstm | report | gate | history | baseline.
+// The tandem CLI: list | run | check | bench | collectives | lstm | dot | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
 #include <string>
@@ -18,6 +18,7 @@
 namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
 void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lstm_command.cc
+void add_dot_command(CLI::App& app, int& exit_code);          // runners/cli/dot_command.cc
 void add_faults_command(CLI::App& app, int& exit_code);       // runners/cli/faults_command.cc
 }
 
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   add_python_commands(app, code);
   add_collectives_command(app, code);
   add_lstm_command(app, code);
+  add_dot_command(app, code);
   add_faults_command(app, code);
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)

@@ -26,13 +26,16 @@ const char* npy_hint(DType d) {
   switch (d) {
     case DType::i32: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.int32))";
     case DType::f64: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.float64))";
+    case DType::f16: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.float16))";
     default: return "write it with numpy.save(path, numpy.asarray(a, dtype=numpy.float32))";
   }
 }
 
-// NumPy's descr for our dtypes on a little-endian host ('<f4', '<f8', '<i4').
+// NumPy's descr for our dtypes on a little-endian host ('<f4', '<f8', '<i4', '<f2'; xtensor
+// has no half type, so f16's is spelled out).
 std::string descr_of(DType d) {
   switch (d) {
+    case DType::f16: return "<f2";
     case DType::f32: return xt::detail::build_typestring<float>();
     case DType::f64: return xt::detail::build_typestring<double>();
     case DType::i32: return xt::detail::build_typestring<int32_t>();
@@ -44,6 +47,8 @@ std::string descr_of(DType d) {
 std::string numpy_name(const std::string& descr) {
   if (descr == "<f4") return "float32";
   if (descr == "<f8") return "float64";
+  if (descr == "<f2") return "float16";
+  if (descr == "<V2" || descr == "|V2") return "a 2-byte void type (ml_dtypes' bfloat16?)";
   if (descr == "<i4") return "int32";
   if (descr == "<i8") return "int64";
   if (descr == "|b1") return "bool";
@@ -68,6 +73,12 @@ std::string shape_text(const std::vector<size_t>& shape) {
 }  // namespace
 
 Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& what) {
+  return load_npy_tensor_of(path, {dtype}, what);
+}
+
+Tensor load_npy_tensor_of(const std::string& path, const std::vector<DType>& accepted, const std::string& what) {
+  TANDEM_CHECK(!accepted.empty(), "load_npy_tensor_of: no accepted dtype");
+  DType dtype = accepted.front();
   const std::string hint = npy_hint(dtype);
   std::error_code ec;
   // Only a regular file (or a symlink to one) is data: a dangling symlink, a FIFO (which would
@@ -130,9 +141,13 @@ Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& 
   } catch (const std::exception& e) {
     malformed(cat("bad header (", e.what(), "): ", header));
   }
-  if (descr != descr_of(dtype))
-    throw_bad_input(cat(what, " is ", numpy_name(descr), ", expected ", numpy_name(descr_of(dtype)), " (", path, ")"),
-                    hint);
+  std::string expected;
+  bool found = false;
+  for (DType d : accepted) {
+    expected += cat(expected.empty() ? "" : " or ", numpy_name(descr_of(d)));
+    if (descr == descr_of(d)) dtype = d, found = true;
+  }
+  if (!found) throw_bad_input(cat(what, " is ", numpy_name(descr), ", expected ", expected, " (", path, ")"), hint);
   // The data must be exactly prod(shape) elements: fewer is a truncated file, more is not .npy.
   // Every product is overflow-checked: a wrapped count could match a small file and make a
   // huge tensor read a few bytes (a heap overrun), and a shape entry must fit in int64.
@@ -157,6 +172,7 @@ Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& 
   if (fortran && shape.size() > 1) {
     if (dtype == DType::f32) to_row_major<float>(bytes, shape);
     else if (dtype == DType::f64) to_row_major<double>(bytes, shape);
+    else if (dtype == DType::f16) to_row_major<uint16_t>(bytes, shape);
     else to_row_major<int32_t>(bytes, shape);
   }
   Shape s(shape.begin(), shape.end());
@@ -174,6 +190,14 @@ void save_npy_tensor(const std::string& path, const Tensor& host) {
     case DType::f32: bytes = xt::dump_npy(xt::adapt(host.data<float>(), n, xt::no_ownership(), shape)); break;
     case DType::f64: bytes = xt::dump_npy(xt::adapt(host.data<double>(), n, xt::no_ownership(), shape)); break;
     case DType::i32: bytes = xt::dump_npy(xt::adapt(host.data<int32_t>(), n, xt::no_ownership(), shape)); break;
+    case DType::f16: {
+      // The same bits as uint16 ('<u2'), relabelled '<f2' in the header (same length).
+      bytes = xt::dump_npy(xt::adapt(reinterpret_cast<const uint16_t*>(host.raw()), n, xt::no_ownership(), shape));
+      const size_t at = bytes.find("'<u2'");
+      TANDEM_CHECK(at != std::string::npos, "npy: no '<u2' descr in xtensor's header");
+      bytes.replace(at, 5, "'<f2'");
+      break;
+    }
     default: TANDEM_CHECK(false, "npy: cannot write ", dtype_name(host.dtype()));
   }
   write_file_atomically(path, bytes);  // readers never see a partial write

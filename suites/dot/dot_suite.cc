@@ -78,8 +78,8 @@ Case accuracy_case(const DotShape& s, DType in, const std::string& preset,
   c.profiles = profiles_from(profile);
   c.flops = 2.0 * double(s.batch * s.m * s.k * s.n);
   c.instantiate = [s, in, preset, pref, name = c.name](Device dev) {
-    DotAlgorithm alg = resolve_dot_algorithm(preset, in, dev.kind);  // unsupported → skip
     DType out = pref.value_or(in);
+    DotAlgorithm alg = resolve_dot_algorithm(preset, in, out, dev.kind);  // unsupported → skip
     Program p = dot_program(s, in, preset, pref);
     Shape ls = p.in_vars[0]->type.shape, rs = p.in_vars[1]->type.shape;
     std::vector<Tensor> inputs{seeded_uniform(ls, in, name + "/lhs"), seeded_uniform(rs, in, name + "/rhs")};
@@ -124,6 +124,8 @@ void register_dot_suite(Registry& r) {
     r.add(accuracy_case({1, 9, 40, 11}, DType::bf16, preset, DType::f32, "quick", ""));
     r.add(accuracy_case({1, 9, 40, 11}, DType::f32, preset, DType::bf16, "quick", ""));
     r.add(accuracy_case({1, 9, 40, 11}, DType::f16, preset, DType::f64, "quick", ""));
+    // Without a preset an f64 result means f64 accumulation, as in JAX (tools/dot_vs_jax.py).
+    r.add(accuracy_case({1, 9, 40, 11}, DType::f32, preset, DType::f64, "quick", ""));
   }
   register_dot_special_cases(r);
   register_dot_rounding_cases(r);
