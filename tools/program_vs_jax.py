@@ -44,6 +44,22 @@ OUT_OF_SCOPE = {
     "lstm_fwd": "fused LSTM: checked by tools/lstm_vs_jax.py against jax.experimental.rnn",
     "lstm_bwd": "fused LSTM: checked by tools/lstm_vs_jax.py against jax.experimental.rnn",
 }
+# DotAlgorithm presets JAX's CPU backend runs as their names say. The others XLA:CPU either
+# rejects ("not supported by dot_general on CPU") or runs without narrowing the inputs (BF16_BF16_F32
+# on f32 inputs gives plain f32 results), so JAX on CPU is no oracle for them.
+CPU_FAITHFUL_PRESETS = {"DEFAULT", "HIGH", "HIGHEST", "F32_F32_F32", "F64_F64_F64"}
+PRESET_SCOPE = ("DotAlgorithm preset {}: XLA:CPU rejects it or does not emulate its input rounding; "
+                "checked by the dot_general oracle (docs/JAX_ORACLE.md, dot_general)")
+# Disagreements found and understood (docs/JAX_ORACLE.md, Programs): printed as KNOWN, not
+# failures; one that starts to agree is printed as XPASS so the table can shrink.
+KNOWN = {
+    r"^scan_hoist/mse/L:200/B:64/F:64/dtype:f32/mode:stacked \[original\] result 0$":
+        "a sum of 819,200 f32 terms: tandem's reduce_sum adds in 16 interleaved lanes (error ~ n/16 u), "
+        "XLA:CPU as a tree (~ log n u)",
+    r"^dot/B:1/M:9/K:40/N:11/in:f16/alg:DEFAULT/out:f64 \[program\] result 0$":
+        "f16 x f16 with preferred_element_type=f64: JAX accumulates in f64, tandem in f32 "
+        "(resolve_dot_algorithm picks F16_F16_F32 from the input dtype alone)",
+}
 DTYPES = {"f64": np.float64, "f32": np.float32, "bf16": jnp.bfloat16, "f16": np.float16,
           "i32": np.int32, "bool": np.bool_}
 EPS = {"f64": 2.0 ** -52, "f32": 2.0 ** -23, "bf16": 2.0 ** -7, "f16": 2.0 ** -10}
@@ -163,8 +179,10 @@ RULES = {
     "reshape": lambda x, p, w: [lax.reshape(x, p["new_sizes"])],
     "transpose": lambda x, p, w: [lax.transpose(x, p["permutation"])],
     "slice": lambda x, p, w: [lax.slice(x, p["start_indices"], p["limit_indices"], p.get("strides") or None)],
-    "dynamic_slice": lambda x, *s, p, w: [lax.dynamic_slice(x, s, p["slice_sizes"])],
-    "dynamic_update_slice": lambda x, u, *s, p, w: [lax.dynamic_update_slice(x, u, s)],
+    # The primitives themselves: they clamp every start index into range. lax.dynamic_slice (the
+    # API) first wraps a negative index from the end, in equations of its own before the primitive.
+    "dynamic_slice": lambda x, *s, p, w: [lax.dynamic_slice_p.bind(x, *s, slice_sizes=tuple(p["slice_sizes"]))],
+    "dynamic_update_slice": lambda x, u, *s, p, w: [lax.dynamic_update_slice_p.bind(x, u, *s)],
     "concatenate": lambda *xs, p, w: [lax.concatenate(xs, p["dimension"])],
     "iota": lambda p, w: [lax.broadcasted_iota(dtype_of(p["dtype"]["dtype"], w), p["shape"], p["dimension"])],
     "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, p["axes"])],
@@ -184,6 +202,16 @@ def prims_in(prog, found):
         for v in e["params"].values():
             if isinstance(v, dict) and "program" in v:
                 prims_in(v["program"], found)
+    return found
+
+
+def dot_presets(prog, found):
+    for e in prog["eqns"]:
+        if e["primitive"] == "dot_general":
+            found.add(e["params"].get("precision", "DEFAULT"))
+        for v in e["params"].values():
+            if isinstance(v, dict) and "program" in v:
+                dot_presets(v["program"], found)
     return found
 
 
@@ -280,7 +308,7 @@ def main():
     if not os.path.isdir(root):
         print(f"error: {root} is not a directory\n  hint: write it with `tandem dump-programs {root}`", file=sys.stderr)
         return 4
-    n_items = n_out = n_bad = n_scope = 0
+    n_items = n_out = n_bad = n_scope = n_known = 0
     unknown, worst = set(), {}
     for d in items(root):
         meta = json.load(open(os.path.join(d, "meta.json")))
@@ -292,6 +320,11 @@ def main():
         scope = sorted(used & OUT_OF_SCOPE.keys())
         if scope:
             print(f"OUT-OF-SCOPE {name}: {', '.join(f'{p} ({OUT_OF_SCOPE[p]})' for p in scope)}")
+            n_scope += 1
+            continue
+        presets = sorted(dot_presets(prog, set()) - CPU_FAITHFUL_PRESETS)
+        if presets:
+            print(f"OUT-OF-SCOPE {name}: {', '.join(PRESET_SCOPE.format(p) for p in presets)}")
             n_scope += 1
             continue
         missing = sorted(used - RULES.keys())
@@ -317,12 +350,19 @@ def main():
         for k, (t, a, b, dt) in enumerate(zip(got, native, wide, meta["engine"])):
             ok, text, ratio = compare(t, a, b, dt)
             n_out += 1
+            what = f"{name} result {k}"
+            known = next((why for pat, why in KNOWN.items() if re.search(pat, what)), None)
+            if known:
+                print(f"{'KNOWN' if not ok else 'XPASS'} {what} ({dt}{list(t.shape)}): {text} [{known}]")
+                n_known += 1
+                continue
             n_bad += not ok
             kind = "float" if is_float(dt) else "exact"
             if kind not in worst or ratio > worst[kind][0]:
                 worst[kind] = (ratio, f"{name} result {k}")
             print(f"{'ok  ' if ok else 'FAIL'} {name} result {k} ({dt}{list(t.shape)}): {text}")
-    print(f"\n{n_items} items, {n_out} results compared, {n_bad} failed, {n_scope} out of scope")
+    print(f"\n{n_items} items, {n_out} results compared, {n_bad} failed, {n_known} known disagreements, "
+          f"{n_scope} items out of scope")
     for kind, (ratio, where) in sorted(worst.items()):
         print(f"largest {kind} error/bound ratio: {ratio:.3g} at {where}")
     if unknown:
