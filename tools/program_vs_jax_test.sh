@@ -32,4 +32,10 @@ for spec in "scan_reverse_ignored|^scan_hoist/int_sum/.*/reverse" "vmap_dot_batc
   [ "$rc" = 1 ] && grep -q '^FAIL' "$work/$fault.log" || { cat "$work/$fault.log"; fail "fault $fault escaped the oracle (exit $rc)"; }
   echo "caught $fault: $(grep -c '^FAIL' "$work/$fault.log") failing results"
 done
+# 3. A primitive the interpreter does not know fails the item, named; it is never skipped.
+mkdir "$work/unknown" && cp -r "$(ls -d "$work"/clean/*/ | head -1)" "$work/unknown/"
+sed -i 's/"primitive":"[a-z_]*"/"primitive":"no_such_prim"/' "$work"/unknown/*/*/program.json
+python3 "$here/program_vs_jax.py" "$work/unknown" > "$work/unknown.log" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q 'unknown to the interpreter: no_such_prim' "$work/unknown.log" \
+  || { tail -5 "$work/unknown.log"; fail "an unknown primitive did not fail the run (exit $rc)"; }
 echo "PASS"
