@@ -56,9 +56,6 @@ KNOWN = {
     r"^scan_hoist/mse/L:200/B:64/F:64/dtype:f32/mode:stacked \[original\] result 0$":
         "a sum of 819,200 f32 terms: tandem's reduce_sum adds in 16 interleaved lanes (error ~ n/16 u), "
         "XLA:CPU as a tree (~ log n u)",
-    r"^dot/B:1/M:9/K:40/N:11/in:f16/alg:DEFAULT/out:f64 \[program\] result 0$":
-        "f16 x f16 with preferred_element_type=f64: JAX accumulates in f64, tandem in f32 "
-        "(resolve_dot_algorithm picks F16_F16_F32 from the input dtype alone)",
 }
 DTYPES = {"f64": np.float64, "f32": np.float32, "bf16": jnp.bfloat16, "f16": np.float16,
           "i32": np.int32, "bool": np.bool_}

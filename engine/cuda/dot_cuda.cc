@@ -198,7 +198,7 @@ Tensor dot_general(const Tensor& lhs_in, const Tensor& rhs_in, const cpu::DotPla
 std::vector<Tensor> dot_general_impl(const std::vector<Tensor>& in, const Params& params,
                                      EvalContext& ctx) {
   DotSignature s = dot_signature({in[0].type(), in[1].type()}, params);
-  DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.input_dtype, DeviceKind::cuda);
+  DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.algorithm_dtype, DeviceKind::cuda);
   cpu::DotPlan plan = cpu::plan_dot(in[0].shape(), in[1].shape(), s.lhs_contract,
                                     s.rhs_contract, s.lhs_batch, s.rhs_batch);
   return {dot_general(in[0], in[1], plan, alg, s.out_dtype, ctx.device)};

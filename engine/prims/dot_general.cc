@@ -51,6 +51,9 @@ DotSignature dot_signature(const std::vector<AType>& in, const Params& p) {
     resolve_dot_algorithm(s.precision, DType::f32, DeviceKind::cpu);  // throws the clear error
   s.input_dtype = promote_dot_inputs(l.dtype, r.dtype);
   s.out_dtype = p.get_optional_dtype("preferred_element_type").value_or(s.input_dtype);
+  const std::optional<DotAlgorithm> preset = parse_algorithm(s.precision);
+  const bool named_preset = preset && *preset != DotAlgorithm::DEFAULT;
+  s.algorithm_dtype = s.out_dtype == DType::f64 && !named_preset ? DType::f64 : s.input_dtype;
   return s;
 }
 
@@ -64,7 +67,7 @@ std::vector<AType> dot_shape(const std::vector<AType>& in, const Params& p) {
 
 std::vector<Tensor> dot_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext&) {
   DotSignature s = dot_signature({in[0].type(), in[1].type()}, p);
-  DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.input_dtype, DeviceKind::cpu);
+  DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.algorithm_dtype, DeviceKind::cpu);
   cpu::DotPlan plan = cpu::plan_dot(in[0].shape(), in[1].shape(), s.lhs_contract,
                                     s.rhs_contract, s.lhs_batch, s.rhs_batch);
   return {cpu::dot_general(in[0], in[1], plan, alg, s.out_dtype)};

@@ -14,6 +14,9 @@ struct DotSignature {
   std::string precision;  // Precision or preset name as given
   DType input_dtype;      // promoted operand dtype
   DType out_dtype;        // preferred_element_type, else input_dtype
+  // What a precision (not a preset) picks its algorithm from: the inputs' dtype, or f64 when
+  // preferred_element_type is f64 — JAX then accumulates in f64 (f16·f16 → f64 is exact).
+  DType algorithm_dtype;
 };
 
 // Validates operand types and params; throws a bad-input Error with a hint otherwise.
