@@ -303,8 +303,16 @@ def main():
     if not os.path.isdir(root):
         print(f"error: {root} is not a directory\n  hint: write it with `tandem dump-programs {root}`", file=sys.stderr)
         return 4
+    if not os.path.exists(os.path.join(root, "index.json")):
+        print(f"error: {root}/index.json is missing: the dump did not finish\n"
+              f"  hint: rerun `tandem dump-programs {root}`", file=sys.stderr)
+        return 4
     n_items = n_out = n_bad = n_scope = n_known = 0
     unknown, worst = set(), {}
+    for entry in json.load(open(os.path.join(root, "index.json"))):
+        if "error" in entry and not (filt and not filt.search(entry["case"])):
+            print(f"FAIL {entry['case']}: tandem could not build or run it: {entry['error'][:300]}")
+            n_bad += 1
     for d in items(root):
         meta = json.load(open(os.path.join(d, "meta.json")))
         name = f"{meta['case']} [{meta['label']}]"

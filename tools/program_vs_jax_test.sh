@@ -26,8 +26,9 @@ tail -4 "$work/clean.log"
 # integer reverse sum), one in vmap's dot_general batching rule (seen by its per-example gradients).
 for spec in "scan_reverse_ignored|^scan_hoist/int_sum/.*/reverse" "vmap_dot_batch_axis_misplaced|^vmap/grad/dot_general/axes:mixed/"; do
   fault=${spec%%|*} filter=${spec#*|}
-  TANDEM_INJECT=$fault "$tandem" dump-programs --profile quick --filter "$filter" "$work/$fault" 2> /dev/null \
-    || fail "dump-programs with $fault exited $?"
+  # Exit 5: tandem's own checks stopped a case (listed in index.json, a FAIL of the oracle).
+  TANDEM_INJECT=$fault "$tandem" dump-programs --profile quick --filter "$filter" "$work/$fault" 2> /dev/null; rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 5 ] || fail "dump-programs with $fault exited $rc"
   python3 "$here/program_vs_jax.py" "$work/$fault" > "$work/$fault.log" 2>&1; rc=$?
   [ "$rc" = 1 ] && grep -q '^FAIL' "$work/$fault.log" || { cat "$work/$fault.log"; fail "fault $fault escaped the oracle (exit $rc)"; }
   echo "caught $fault: $(grep -c '^FAIL' "$work/$fault.log") failing results"

@@ -5,7 +5,8 @@
 // ran), in_<i>.npy, ct_<j>.npy (output cotangents of a differentiating case) and
 // engine_<k>.npy (tandem's CPU results: outputs, then input cotangents). bf16 / f16 values
 // are written as f32 and bool as i32, exactly; meta.json keeps the true dtypes. Cases that
-// are not Programs (or cannot be built on the CPU) are listed in DIR/index.json with why.
+// are not Programs (or cannot be built on the CPU) are listed in DIR/index.json with why;
+// a case that fails to build or run is listed there as an error (exit 5), and the dump goes on.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -81,7 +82,7 @@ int dump(const Selection& sel, const std::string& out) {
     std::cerr << "FAULT INJECTED: " << f->name << " (" << f->mimics << "): the dumped engine results carry it\n";
   fs::create_directories(out);
   json index = json::array();
-  size_t items = 0, n = 0;
+  size_t items = 0, n = 0, errors = 0;
   for (const Case* c : cases) {
     json entry = {{"case", c->name}};
     try {
@@ -99,15 +100,22 @@ int dump(const Selection& sel, const std::string& out) {
         }
       }
     } catch (const Error& e) {
-      if (e.kind() != ErrorKind::unsupported) throw;
-      entry["skipped"] = cat("unsupported on the CPU: ", e.what());
+      // A case tandem itself cannot build or run (a failed internal check, bad input) is
+      // listed as an error and the dump goes on; the oracle reports it as a failure.
+      if (e.kind() == ErrorKind::unsupported) {
+        entry["skipped"] = cat("unsupported on the CPU: ", e.what());
+      } else {
+        entry["error"] = e.what();
+        ++errors;
+        std::cerr << "error in " << c->name << ": " << e.what() << "\n";
+      }
     }
     index.push_back(entry);
   }
   write_file_atomically((fs::path(out) / "index.json").string(), index.dump(1) + "\n");
   std::cerr << "dumped " << items << " oracle items of " << n << " Program cases (" << cases.size()
-            << " selected) under " << out << "\n";
-  return exit_code::pass;
+            << " selected) under " << out << (errors ? cat(", ", errors, " cases in error") : "") << "\n";
+  return errors ? exit_code::infrastructure_error : exit_code::pass;
 }
 
 }  // namespace
