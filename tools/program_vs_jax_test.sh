@@ -34,7 +34,7 @@ for spec in "scan_reverse_ignored|^scan_hoist/int_sum/.*/reverse" "vmap_dot_batc
   echo "caught $fault: $(grep -c '^FAIL' "$work/$fault.log") failing results"
 done
 # 3. A primitive the interpreter does not know fails the item, named; it is never skipped.
-mkdir "$work/unknown" && cp -r "$(ls -d "$work"/clean/*/ | head -1)" "$work/unknown/"
+mkdir "$work/unknown" && cp -r "$(ls -d "$work"/clean/*/ | head -1)" "$work/clean/index.json" "$work/unknown/"
 sed -i 's/"primitive":"[a-z_]*"/"primitive":"no_such_prim"/' "$work"/unknown/*/*/program.json
 python3 "$here/program_vs_jax.py" "$work/unknown" > "$work/unknown.log" 2>&1; rc=$?
 [ "$rc" = 1 ] && grep -q 'unknown to the interpreter: no_such_prim' "$work/unknown.log" \
