@@ -8,6 +8,7 @@
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/prims/dot_algorithm.h"
+#include "engine/prims/dot_general.h"
 #include "suites/common/case.h"
 #include "suites/common/program_case.h"
 #include "suites/common/reference_bridge.h"
@@ -78,9 +79,11 @@ Case accuracy_case(const DotShape& s, DType in, const std::string& preset,
   c.profiles = profiles_from(profile);
   c.flops = 2.0 * double(s.batch * s.m * s.k * s.n);
   c.instantiate = [s, in, preset, pref, name = c.name](Device dev) {
-    DotAlgorithm alg = resolve_dot_algorithm(preset, in, dev.kind);  // unsupported → skip
     DType out = pref.value_or(in);
     Program p = dot_program(s, in, preset, pref);
+    // The algorithm the engine runs (an f64 preferred_element_type widens a precision's).
+    DotSignature sig = dot_signature({p.in_vars[0]->type, p.in_vars[1]->type}, p.eqns.at(0).params);
+    DotAlgorithm alg = resolve_dot_algorithm(preset, sig.algorithm_dtype, dev.kind);  // unsupported → skip
     Shape ls = p.in_vars[0]->type.shape, rs = p.in_vars[1]->type.shape;
     std::vector<Tensor> inputs{seeded_uniform(ls, in, name + "/lhs"), seeded_uniform(rs, in, name + "/rhs")};
     ErrorSpec spec = dot_error_spec(alg, in, out, s.k), worst = dot_worst_case_spec(alg, in, out, s.k);
