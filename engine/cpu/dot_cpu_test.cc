@@ -117,6 +117,16 @@ TEST(DotCpu, OutputDtypeRules) {
   EXPECT_EQ(run_dot(lb, rb, {{1}, {0}, {}, {}}, "F32_F32_F32", DType::f32).to_f64()[0], 11.0);
 }
 
+// As in JAX: a precision (not a preset) with preferred_element_type=f64 accumulates in f64,
+// so f16 products (exact in f64) sum exactly; an f32 accumulator would lose the 1 next to
+// 2^25 (found by tools/program_vs_jax.py, docs/JAX_ORACLE.md).
+TEST(DotCpu, PreferredF64AccumulatesInF64) {
+  Tensor l = Tensor::from_f64({2048, 1, -2048}, {1, 3}, DType::f16);
+  Tensor r = Tensor::from_f64({16384, 1, 16384}, {3, 1}, DType::f16);
+  for (const char* prec : {"DEFAULT", "HIGHEST"})
+    EXPECT_EQ(run_dot(l, r, {{1}, {0}, {}, {}}, prec, DType::f64).to_f64()[0], 1.0) << prec;
+}
+
 TEST(DotCpu, ZeroSizeDims) {
   Tensor l = Tensor::zeros({3, 0}, DType::f32), r = Tensor::zeros({0, 2}, DType::f32);
   Tensor o = run_dot(l, r, {{1}, {0}, {}, {}}, "DEFAULT");

@@ -20,6 +20,7 @@ void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/col
 void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lstm_command.cc
 void add_dot_command(CLI::App& app, int& exit_code);          // runners/cli/dot_command.cc
 void add_faults_command(CLI::App& app, int& exit_code);       // runners/cli/faults_command.cc
+void add_dump_programs_command(CLI::App& app, int& exit_code);  // runners/cli/dump_programs_command.cc
 }
 
 namespace {
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   add_lstm_command(app, code);
   add_dot_command(app, code);
   add_faults_command(app, code);
+  add_dump_programs_command(app, code);
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/device.h"
+#include "suites/common/oracle_program.h"
 
 namespace tandem {
 
@@ -55,6 +56,9 @@ struct CaseInstance {
   std::function<void()> body;
   std::function<CaseResult()> check;
   nlohmann::json info = nlohmann::json::object();
+  // Program cases: the programs, inputs and tandem's CPU results for an outside oracle
+  // (suites/common/oracle_program.h); unset for cases that are not a Program.
+  std::function<std::vector<OracleProgram>()> oracle;
 };
 
 struct Case {

@@ -61,6 +61,7 @@ CaseInstance program_instance(const Program& program, const std::vector<Tensor>&
     }
     return r;
   };
+  inst.oracle = [prog, host_inputs] { return std::vector<OracleProgram>{oracle_eval("program", *prog, host_inputs)}; };
   return inst;
 }
 

@@ -247,6 +247,20 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       r.info["saved_residuals"] = format_saved_residuals(s);
       return r;
     };
+    // The forward program with its checkpoint policies, for jax.vjp (suites/common/oracle_program.h).
+    inst.oracle = [m, policy, v, host] {
+      OracleProgram o;
+      o.label = "forward";
+      o.program = m.build(DType::f32, policy);
+      o.inputs = host;
+      o.output_cts = {Tensor::scalar(1, DType::f32)};
+      o.wrt = v->wrt;
+      VjpRun run = run_vjp(*v, host, o.output_cts, Device::cpu());
+      o.engine = run.outputs;
+      o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
+      o.note = "run_vjp(vjp(forward)): tandem's forward + backward under the policy";
+      return std::vector<OracleProgram>{o};
+    };
     return inst;
   };
   return c;

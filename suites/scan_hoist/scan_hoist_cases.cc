@@ -179,6 +179,12 @@ Case hoist_case(const std::string& name, nlohmann::json params, std::function<Wo
       return r;
     };
     inst.info = {{"timed_body", "the hoisted program"}};
+    inst.oracle = [w, h, in] {  // both programs against JAX on the original's semantics
+      OracleProgram o = oracle_eval("original", w->program, *in), oh = oracle_eval("hoisted", w->program, *in);
+      oh.engine = Executor(Device::cpu()).run(h->program, *in);
+      oh.note = "Executor on the hoisted program; the oracle evaluates the original";
+      return std::vector<OracleProgram>{o, oh};
+    };
     return inst;
   };
   return c;
@@ -222,6 +228,7 @@ Case decline_case(const std::string& kind, const std::string& profile) {
       check_outputs("unchanged", Executor(dev).run(h.program, *in), reference_eval_values(*p, *in), spec, r);
       return r;
     };
+    inst.oracle = [p, in] { return std::vector<OracleProgram>{oracle_eval("program", *p, *in)}; };
     return inst;
   };
   return c;

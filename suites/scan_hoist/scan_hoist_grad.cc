@@ -126,6 +126,24 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
     CaseInstance inst;
     inst.body = [vh, dev_in, dev_ct, dev] { run_vjp(*vh, *dev_in, {*dev_ct}, dev); };
     inst.info = {{"timed_body", "forward + backward of the hoisted program"}};
+    // jax.vjp of the original forward program, against tandem's gradients of both programs.
+    inst.oracle = [w, vo, vh, in] {
+      std::vector<OracleProgram> r;
+      for (auto [label, v] : {std::pair{"original", vo}, std::pair{"hoisted", vh}}) {
+        OracleProgram o;
+        o.label = label;
+        o.program = w->program;
+        o.inputs = *in;
+        o.output_cts = {unit_cotangent(DType::f32)};
+        o.wrt = v->wrt;
+        VjpRun run = run_vjp(*v, *in, o.output_cts, Device::cpu());
+        o.engine = run.outputs;
+        o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
+        o.note = cat("run_vjp(vjp(", label, " program)); the oracle differentiates the original");
+        r.push_back(std::move(o));
+      }
+      return r;
+    };
     inst.check = [w, h, vo, vh, in, dev, reps, L] {
       CaseResult r;
       r.info["log"] = h->log;

@@ -130,6 +130,19 @@ Case batch_case(const std::string& program, const std::string& config, int64_t n
       r.info["batched_eqns"] = w->batched.eqns.size();
       return r;
     };
+    // jax.vmap of f (and jax.vjp of f for a gradient case), not tandem's vmap / vjp passes.
+    inst.oracle = [w, gradient, n] {
+      OracleProgram o;
+      o.label = gradient ? "vmap(vjp(f))" : "vmap(f)";
+      o.program = w->vp.program;
+      const size_t n_in = o.program.in_vars.size();
+      o.inputs.assign(w->inputs.begin(), w->inputs.begin() + int64_t(n_in));
+      o.output_cts.assign(w->inputs.begin() + int64_t(n_in), w->inputs.end());
+      o.vmap = OracleVmap{w->in, w->out, n};
+      o.engine = Executor(Device::cpu()).run(w->batched, w->inputs);
+      o.note = gradient ? "Executor on vmap(vjp_joint(f))" : "Executor on vmap(f)";
+      return std::vector<OracleProgram>{o};
+    };
     return inst;
   };
   return c;
