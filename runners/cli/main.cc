@@ -19,6 +19,7 @@ namespace tandem {
 void add_collectives_command(CLI::App& app, int& exit_code);  // runners/cli/collectives_command.cc
 void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lstm_command.cc
 void add_faults_command(CLI::App& app, int& exit_code);       // runners/cli/faults_command.cc
+void add_collectives_dump_command(CLI::App& app, int& exit_code);  // runners/cli/coll_dump_command.cc
 }
 
 namespace {
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
   add_collectives_command(app, code);
   add_lstm_command(app, code);
   add_faults_command(app, code);
+  add_collectives_dump_command(app, code);
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);
