@@ -20,7 +20,7 @@ using nlohmann::json;
 using Run = std::function<Tensor(comm::Collectives&, const Tensor&, const comm::Groups&, int G)>;
 
 struct DumpCase {
-  std::string op;       // op table name (layout rules) and JAX's name
+  std::string op;       // op table name (layout rules); JAX's name is op without "_tiled"
   std::string variant;  // parameters in the stem, e.g. axis1-tiled
   json params;          // what JAX is called with besides the axis name
   std::string values;   // random | special | ties
@@ -73,18 +73,18 @@ std::vector<DumpCase> make_cases(int n) {
                [](comm::Collectives& c, const Tensor&, const comm::Groups& g, int) { return comm::axis_index(c, g); }});
   for (auto [axis, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {3, false}, {-1, false},
                                                               {0, true}, {2, true}, {-1, true}})
-    v.push_back({"all_gather", cat("axis", axis, tiled ? "-tiled" : ""), {{"axis", axis}, {"tiled", tiled}}, "random",
+    v.push_back({tiled ? "all_gather_tiled" : "all_gather", cat("axis", axis, tiled ? "-tiled" : ""), {{"axis", axis}, {"tiled", tiled}}, "random",
                  true, kAll, [axis, tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::all_gather(c, x, axis, tiled, g);
                  }});
   for (auto [dim, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {0, true}, {2, true}})
-    v.push_back({"psum_scatter", cat("dim", dim, tiled ? "-tiled" : ""), {{"scatter_dimension", dim}, {"tiled", tiled}},
+    v.push_back({tiled ? "psum_scatter_tiled" : "psum_scatter", cat("dim", dim, tiled ? "-tiled" : ""), {{"scatter_dimension", dim}, {"tiled", tiled}},
                  "random", true, kNumeric, [dim, tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::psum_scatter(c, x, dim, tiled, g);
                  }});
   for (auto [s, k, tiled] : std::vector<std::tuple<int, int, bool>>{{0, 1, false}, {1, 0, false}, {0, 2, false},
                                                                    {2, 0, true}, {0, 0, true}, {1, 2, true}})
-    v.push_back({"all_to_all", cat("split", s, "-concat", k, tiled ? "-tiled" : ""),
+    v.push_back({tiled ? "all_to_all_tiled" : "all_to_all", cat("split", s, "-concat", k, tiled ? "-tiled" : ""),
                  {{"split_axis", s}, {"concat_axis", k}, {"tiled", tiled}}, "random", true, kAll,
                  [s, k, tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::all_to_all(c, x, s, k, tiled, g);
@@ -182,7 +182,8 @@ std::vector<DumpRun> run_dump_cases(comm::Collectives& c, const std::vector<std:
         d.stem = cat(k.op, k.variant.empty() ? "" : "-" + k.variant, "-", dtype_name(t), "-", layout);
         std::string why;
         const comm::Groups g = layout_groups(layout, n, k.op, &why);
-        d.meta = {{"op", k.op}, {"variant", k.variant}, {"params", k.params}, {"dtype", dtype_name(t)},
+        const std::string jax_op = k.op.substr(0, k.op.find("_tiled"));
+        d.meta = {{"op", k.op}, {"jax", jax_op}, {"variant", k.variant}, {"params", k.params}, {"dtype", dtype_name(t)},
                   {"layout", layout}, {"groups", groups_json(g, n)}, {"world", n}, {"values", k.values}, {"seed", seed}};
         if (!why.empty()) {
           d.skipped = why;
