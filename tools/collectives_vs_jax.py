@@ -16,8 +16,11 @@ them). Each rank's tandem output is compared with JAX's:
 
 Where tandem deliberately differs from JAX (docs/COLLECTIVES.md) the element is checked
 against tandem's written rule instead, built from the inputs and JAX's own result, and
-counted per rule; a difference no rule explains is a failure. An op or layout JAX cannot
-express (or XLA:CPU cannot run) is listed with the reason, never skipped silently.
+counted per rule; a difference no rule explains is a failure. Where JAX has no direct op
+(axis_index / pargmax with groups, pbroadcast, which XLA:CPU cannot lower) it is built from
+JAX collectives that exist, and printed as derived. An op or layout JAX cannot express (or
+XLA:CPU cannot run: ragged_all_to_all, judged instead by a NumPy model of JAX's docstring)
+is listed with the reason, never skipped silently.
 
     tools/collectives_vs_jax.py DUMPDIR [--verbose]
 Exits 0 when every case agrees, 1 when one does not (or tandem refused a case JAX runs),
@@ -55,8 +58,18 @@ NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 MESH = jax.make_mesh((N,), ("i",))
 
 
+DERIVED = collections.Counter()  # ops JAX lacks here, built from JAX collectives that it has
+
+
 class NotExpressible(Exception):
     """JAX (or XLA:CPU) cannot run this op / layout; the message says why."""
+
+
+def group_position(groups):
+    """jax.lax.axis_index takes no axis_index_groups: a member's position in its group as
+    JAX's grouped all_gather orders the group (where this device's axis_index lands)."""
+    me = lax.axis_index("i")
+    return jnp.argmax(lax.all_gather(me, "i", axis_index_groups=groups) == me).astype(jnp.int32)
 
 
 def jax_body(op, p, groups, G):
@@ -66,17 +79,22 @@ def jax_body(op, p, groups, G):
     if op in ("psum", "pmax", "pmin", "pmean"):
         f = getattr(lax, op)
         return lambda x: f(x, "i", **g)
-    if op in ("pargmax", "pargmin"):
+    if op in ("pargmax", "pargmin") and groups is None:
         fn = jax_pargmax if op == "pargmax" else jax_pargmin
         if fn is None:
             raise NotExpressible(f"this JAX has no {op}")
-        if groups is not None:
-            raise NotExpressible(f"JAX's {op} takes no axis_index_groups")
         return lambda x: fn(x, "i")
+    if op in ("pargmax", "pargmin"):
+        # JAX's pargmax takes no groups; its own recipe (_axis_index_of_val) with groups.
+        DERIVED[f"{op} with groups: JAX's own recipe (_axis_index_of_val) with axis_index_groups"] += 1
+        red = lax.pmax if op == "pargmax" else lax.pmin
+        return lambda x: lax.pmin(jnp.where(red(x, "i", **g) == x, group_position(groups),
+                                            jnp.iinfo(jnp.int32).max).astype(jnp.int32), "i", **g)
     if op == "axis_index":
-        if groups is not None:
-            raise NotExpressible("jax.lax.axis_index takes no axis_index_groups")
-        return lambda x: lax.axis_index("i")
+        if groups is None:
+            return lambda x: lax.axis_index("i")
+        DERIVED["axis_index with groups: the position in JAX's grouped all_gather of axis_index"] += 1
+        return lambda x: group_position(groups)
     if op == "all_gather":
         return lambda x: lax.all_gather(x, "i", axis=p["axis"], tiled=p["tiled"], **g)
     if op == "psum_scatter":
@@ -89,10 +107,9 @@ def jax_body(op, p, groups, G):
         return lambda x: lax.ppermute(x, "i", perm=[tuple(e) for e in p["perm"]])
     if op == "pshuffle":
         return lambda x: lax.pshuffle(x, "i", perm=p["perm"])
-    if op == "pbroadcast":
-        if groups is not None:
-            raise NotExpressible("jax.lax.pbroadcast takes no axis_index_groups")
-        return lambda x: lax.pbroadcast(x, "i", G - 1)
+    if op == "pbroadcast":  # no XLA:CPU lowering of pbroadcast, and it takes no groups
+        DERIVED["pbroadcast: all_gather(x, groups)[source] (no XLA:CPU lowering, no axis_index_groups)"] += 1
+        return lambda x: lax.all_gather(x, "i", **g)[G - 1]
     if op == "ragged_all_to_all":
         return lambda *a: lax.ragged_all_to_all(*a, axis_name="i", **g)
     raise NotExpressible(f"no JAX mapping for op {op}")
@@ -213,7 +230,8 @@ def check_case(stem, meta):
             ok, rr = check_reduction(op, dtype, members, got[r], want, len(grp))
             rules.update(rr)
         elif op in ("pargmax", "pargmin") and dtype != "i32":
-            members = np.stack([np.asarray(ins[0][q], np.float64) for q in range(N)])
+            grp = next(g for g in meta["groups"] if r in g)
+            members = np.stack([np.asarray(ins[0][q], np.float64) for q in grp])
             anynan = np.isnan(members).any(0)
             first_nan = np.argmax(np.isnan(members), 0)
             rules["pargmax/pargmin: the lowest index holding a NaN"] += int((anynan & (want != first_nan)).sum())
@@ -291,6 +309,8 @@ def main():
           f"{counts['ok']} cases agree, {len(fails)} disagree")
     for rule, k in sorted(rules.items()):
         print(f"  rule (tandem differs from JAX on purpose) {rule}: {k} elements")
+    for how, k in sorted(DERIVED.items()):
+        print(f"  derived in JAX (no direct JAX op) {how}: {k} cases")
     for reason, labels in listed.items():
         print(f"  NOT CHECKED against JAX: {reason}: {len(labels)} cases, e.g. {', '.join(labels[:3])}")
     for f in fails:
