@@ -31,8 +31,6 @@ import json
 import os
 import sys
 
-import numpy as np
-
 if len(sys.argv) < 2 or not os.path.isfile(os.path.join(sys.argv[1], "manifest.json")):
     print("usage: collectives_vs_jax.py DUMPDIR  (DUMPDIR: from `mpirun -np N tandem collectives-dump --out DUMPDIR`)")
     sys.exit(4)
@@ -42,6 +40,7 @@ N = MANIFEST["world"]
 os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + f" --xla_force_host_platform_device_count={N}").strip()
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 try:
+    import numpy as np
     import jax
     import jax.numpy as jnp
     from jax import lax
