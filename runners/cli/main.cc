@@ -1,4 +1,4 @@
-// The tandem CLI: list | run | check | bench | collectives | lstm | dot | report | gate | history | baseline.
+// The tandem CLI: list | run | check | bench | collectives | collectives-dump | lstm | dot | dump-programs | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
 #include <string>
@@ -21,6 +21,7 @@ void add_lstm_command(CLI::App& app, int& exit_code);         // runners/cli/lst
 void add_dot_command(CLI::App& app, int& exit_code);          // runners/cli/dot_command.cc
 void add_faults_command(CLI::App& app, int& exit_code);       // runners/cli/faults_command.cc
 void add_dump_programs_command(CLI::App& app, int& exit_code);  // runners/cli/dump_programs_command.cc
+void add_collectives_dump_command(CLI::App& app, int& exit_code);  // runners/cli/coll_dump_command.cc
 }
 
 namespace {
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   add_dot_command(app, code);
   add_faults_command(app, code);
   add_dump_programs_command(app, code);
+  add_collectives_dump_command(app, code);
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);
