@@ -22,6 +22,11 @@ NCCL device buffers with its host stand-in tests (issue 14), real pinned-host of
 device_put primitive (16), the blocked/threaded reference dot (16), multi-rank lockstep runs
 (19 §3), the scan-accumulation and scattered-add passes (19 §2) and the oneDNN step GEMM
 (19 §1): 43,506 lines before the sanitizer work, leaving ~5 % for the issues still open.
+Raised on 2026-11-23 (stop 14) to 49,000: 43,979 lines at the end of stop 13, then JAX itself
+as an oracle (the issues' "follow JAX's semantics, not just our own tests"): the Program
+serializer and `tandem dump-programs`, `tandem dot` on .npy files, `tandem collectives-dump`,
+and tools/{program,dot,collectives,lstm}_vs_jax.py with their tests (≈2,500 lines): 46,506
+lines, leaving ~5 %.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -32,7 +37,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 46000
+TOTAL_BUDGET = 49000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
