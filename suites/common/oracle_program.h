@@ -1,4 +1,4 @@
-// What a Program case hands an oracle outside tandem (`tandem check --dump-cases`, then
+// What a Program case hands an oracle outside tandem (`tandem dump-programs DIR`, then
 // tools/program_vs_jax.py): the Program as the case builds it, its host inputs and tandem's
 // own results on the CPU. A differentiating case gives its FORWARD program and the output
 // cotangents, so the oracle differentiates with its own autodiff (jax.vjp), not tandem's
