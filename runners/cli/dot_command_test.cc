@@ -15,42 +15,19 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "runners/cli/cli_test_support.h"
 #include "runners/cli/npy_io.h"
 
 namespace tandem {
 namespace {
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string err;
-};
+using cli_test::Outcome;
+using cli_test::slurp;
+Outcome run_dot(const std::string& args, const std::string& env = "") { return cli_test::run_subcommand("dot", args, env); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-Outcome run_dot(const std::string& args, const std::string& env = "") {
-  static int counter = 0;
-  const fs::path err = fs::temp_directory_path() / cat("tandem_dot_err_", ::getpid(), "_", counter++);
-  const std::string cmd = cat(env, " timeout 120 ", TANDEM_BIN, " dot ", args, " 2>", err.string(), " >/dev/null");
-  const int status = std::system(cmd.c_str());
-  Outcome r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(err)};
-  fs::remove(err);
-  return r;
-}
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / cat("tandem_dot_", tag, "_", ::getpid());
-    fs::remove_all(path);
-    fs::create_directories(path / "in");
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : cli_test::ScratchDir {
+  explicit TempDir(const std::string& tag) : ScratchDir(cat("tandem_dot_", tag)) { fs::create_directories(path / "in"); }
   std::string in() const { return (path / "in").string(); }
   std::string out() const { return (path / "out").string(); }
   std::string dirs() const { return cat("--in ", in(), " --out ", out(), " -q"); }

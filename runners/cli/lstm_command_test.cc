@@ -17,6 +17,7 @@
 
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
+#include "runners/cli/cli_test_support.h"
 #include "runners/cli/npy_io.h"
 #include "suites/common/atomic_file.h"
 #include "suites/lstm/lstm_check.h"
@@ -25,36 +26,11 @@ namespace tandem {
 namespace {
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string err;
-};
+using cli_test::Outcome;
+Outcome run_tandem(const std::string& args) { return cli_test::run_subcommand("lstm", args); }
 
-Outcome run_tandem(const std::string& args) {
-  static int counter = 0;
-  const fs::path err = fs::temp_directory_path() / cat("tandem_lstm_err_", ::getpid(), "_", counter++);
-  // `timeout`: a hang (a FIFO read, say) is a failure (exit 124), not a blocked test.
-  const std::string cmd = cat("timeout 120 ", TANDEM_BIN, " lstm ", args, " 2>", err.string(), " >/dev/null");
-  const int status = std::system(cmd.c_str());
-  Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream f(err);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  r.err = ss.str();
-  fs::remove(err);
-  return r;
-}
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / cat("tandem_lstm_", tag, "_", ::getpid());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& f) const { return (path / f).string(); }
+struct TempDir : cli_test::ScratchDir {
+  explicit TempDir(const std::string& tag) : ScratchDir(cat("tandem_lstm_", tag)) {}
 };
 
 // Writes the suite's seeded inputs for config c (x h0 c0 w seq_lengths [dy dh_n dc_n]).
@@ -143,19 +119,24 @@ TEST(LstmCommand, NumpyRoundTrip) {
   EXPECT_EQ(std::system(check.c_str()), 0);
 }
 
+// Runs `python tools/SCRIPT TANDEM_BIN WORKDIR`: its exit code (77: the framework is not
+// installed), its output in `log`.
+int run_comparison(const std::string& python, const std::string& script, const std::string& tag, std::string& log) {
+  TempDir work(tag);
+  const int status = std::system(cat(python, " ", TANDEM_SOURCE_DIR, "/tools/", script, " ", TANDEM_BIN, " ",
+                                     work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
+  log = cli_test::slurp(work / "log.txt");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 // PyTorch's nn.LSTM on the same data (ragged, bidirectional, 2 layers), its weights packed
 // as docs/LSTM_DATA.md says: every output and gradient within 1e-5. Optional: needs
 // python3-torch, which ci/deps.txt leaves out (it is large).
 TEST(LstmCommand, MatchesPyTorchNnLstm) {
-  TempDir work("torch");
-  const int status = std::system(cat("/usr/bin/python3 ", TANDEM_SOURCE_DIR, "/tools/lstm_vs_torch.py ",
-                                     TANDEM_BIN, " ", work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(work / "log.txt");
-  std::stringstream log;
-  log << f.rdbuf();
+  std::string log;
+  const int code = run_comparison("/usr/bin/python3", "lstm_vs_torch.py", "torch", log);
   if (code == 77) GTEST_SKIP() << "PyTorch (python3-torch) is not installed";
-  EXPECT_EQ(code, 0) << log.str();
+  EXPECT_EQ(code, 0) << log;
 }
 
 // JAX itself: jax.experimental.rnn's unpack_lstm_weights and lstm_ref, gradients by jax.vjp,
@@ -163,15 +144,10 @@ TEST(LstmCommand, MatchesPyTorchNnLstm) {
 // a bound derived from JAX's own f32 error against JAX in f64 (tools/lstm_vs_jax.py). Optional:
 // needs PyPI's jax in the `python3` on PATH (.ci/run installs it; the GPU machine has it).
 TEST(LstmCommand, MatchesJaxLstmRef) {
-  TempDir work("jax");
-  const int status = std::system(cat("python3 ", TANDEM_SOURCE_DIR, "/tools/lstm_vs_jax.py ", TANDEM_BIN, " ",
-                                     work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(work / "log.txt");
-  std::stringstream log;
-  log << f.rdbuf();
+  std::string log;
+  const int code = run_comparison("python3", "lstm_vs_jax.py", "jax", log);
   if (code == 77) GTEST_SKIP() << "JAX is not installed for the python3 on PATH (python3 -m pip install jax)";
-  EXPECT_EQ(code, 0) << log.str();
+  EXPECT_EQ(code, 0) << log;
 }
 
 // ---- bad input ------------------------------------------------------------------------
