@@ -71,29 +71,30 @@ std::vector<DumpCase> make_cases(int n) {
   }
   v.push_back({"axis_index", "", json::object(), "random", false, {DType::f32},
                [](comm::Collectives& c, const Tensor&, const comm::Groups& g, int) { return comm::axis_index(c, g); }});
+  // Init-captures: clang before 16 cannot capture a structured binding by name.
   for (auto [axis, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {3, false}, {-1, false},
                                                               {0, true}, {2, true}, {-1, true}})
     v.push_back({tiled ? "all_gather_tiled" : "all_gather", cat("axis", axis, tiled ? "-tiled" : ""), {{"axis", axis}, {"tiled", tiled}}, "random",
-                 true, kAll, [axis, tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
+                 true, kAll, [axis = axis, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::all_gather(c, x, axis, tiled, g);
                  }});
   for (auto [dim, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {0, true}, {2, true}})
     v.push_back({tiled ? "psum_scatter_tiled" : "psum_scatter", cat("dim", dim, tiled ? "-tiled" : ""), {{"scatter_dimension", dim}, {"tiled", tiled}},
-                 "random", true, kNumeric, [dim, tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
+                 "random", true, kNumeric, [dim = dim, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::psum_scatter(c, x, dim, tiled, g);
                  }});
   for (auto [s, k, tiled] : std::vector<std::tuple<int, int, bool>>{{0, 1, false}, {1, 0, false}, {0, 2, false},
                                                                    {2, 0, true}, {0, 0, true}, {1, 2, true}})
     v.push_back({tiled ? "all_to_all_tiled" : "all_to_all", cat("split", s, "-concat", k, tiled ? "-tiled" : ""),
                  {{"split_axis", s}, {"concat_axis", k}, {"tiled", tiled}}, "random", true, kAll,
-                 [s, k, tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
+                 [s = s, k = k, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::all_to_all(c, x, s, k, tiled, g);
                  }});
   v.push_back({"pswapaxes", "axis1", {{"axis", 1}}, "random", true, kAll,
                [](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) { return comm::pswapaxes(c, x, 1, g); }});
   for (auto [name, perm] : std::vector<std::pair<std::string, Perm>>{{"shift", shift_perm(n)}, {"ring", ring_perm(n)}})
     v.push_back({"ppermute", name, {{"perm", perm_json(perm)}}, "random", true, kAll,
-                 [perm](comm::Collectives& c, const Tensor& x, const comm::Groups&, int) { return comm::ppermute(c, x, perm); }});
+                 [perm = perm](comm::Collectives& c, const Tensor& x, const comm::Groups&, int) { return comm::ppermute(c, x, perm); }});
   std::vector<int> rev;
   for (int i = n - 1; i >= 0; --i) rev.push_back(i);
   v.push_back({"pshuffle", "reversed", {{"perm", rev}}, "random", true, kAll,
