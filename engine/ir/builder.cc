@@ -152,15 +152,19 @@ Value reduce_max(Value x, const std::vector<int64_t>& axes) {
   return unary("reduce_max", x, {{"axes", axes}});
 }
 
-Value dot_general(Value lhs, Value rhs, const DotDims& d, const std::string& precision,
-                  std::optional<DType> preferred) {
+Params dot_general_params(const DotDims& d, const std::string& precision, std::optional<DType> preferred) {
   Params p{{"lhs_contracting_dimensions", d.lhs_contract},
            {"rhs_contracting_dimensions", d.rhs_contract},
            {"lhs_batch_dimensions", d.lhs_batch},
            {"rhs_batch_dimensions", d.rhs_batch},
            {"precision", precision}};
   if (preferred) p.set("preferred_element_type", *preferred);
-  return builder_of({&lhs, &rhs})->bind1("dot_general", {lhs, rhs}, std::move(p));
+  return p;
+}
+
+Value dot_general(Value lhs, Value rhs, const DotDims& d, const std::string& precision,
+                  std::optional<DType> preferred) {
+  return builder_of({&lhs, &rhs})->bind1("dot_general", {lhs, rhs}, dot_general_params(d, precision, preferred));
 }
 
 Value dot(Value lhs, Value rhs, const std::string& precision) {

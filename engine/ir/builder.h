@@ -86,6 +86,9 @@ struct DotDims {
 Value dot_general(Value lhs, Value rhs, const DotDims& dims,
                   const std::string& precision = "DEFAULT",
                   std::optional<DType> preferred_element_type = std::nullopt);
+// The params dot_general binds, for callers that validate them (dot_signature) first.
+Params dot_general_params(const DotDims& dims, const std::string& precision = "DEFAULT",
+                          std::optional<DType> preferred_element_type = std::nullopt);
 // Matrix product over the last axis of lhs and the first of rhs.
 Value dot(Value lhs, Value rhs, const std::string& precision = "DEFAULT");
 

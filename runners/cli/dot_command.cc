@@ -18,6 +18,7 @@
 #include "engine/ir/executor.h"
 #include "engine/prims/dot_general.h"
 #include "runners/cli/npy_io.h"
+#include "runners/cli/selection.h"
 #include "suites/common/atomic_file.h"
 #include "suites/common/out_dir_lock.h"
 
@@ -85,14 +86,7 @@ void run_dot_on_files(const DotRunOptions& o) {
   if (!fs::is_directory(o.in_dir))
     throw_bad_input(cat("dot: --in ", o.in_dir, " is not a directory"), "it must hold lhs.npy and rhs.npy");
   Tensor lhs = load_operand(o, "lhs", o.lhs_dtype), rhs = load_operand(o, "rhs", o.rhs_dtype);
-  if (o.backend != "cpu" && o.backend != "cuda")
-    throw_bad_input(cat("dot: unknown backend '", o.backend, "'"), "use --backend cpu or --backend cuda");
-  Device dev = Device::cpu();
-  if (o.backend == "cuda") {
-    if (std::string why = cuda_unavailable_reason(0); !why.empty())
-      throw_bad_input("dot: --backend cuda but " + why, "use --backend cpu, or run on a machine with a usable GPU");
-    dev = Device::cuda(0);
-  }
+  const Device dev = single_device("dot", o.backend);
 
   // Default dimension numbers: a matrix product (lhs's last axis with rhs's first).
   DotDims dims{o.lhs_contract, o.rhs_contract, o.lhs_batch, o.rhs_batch};
@@ -102,18 +96,10 @@ void run_dot_on_files(const DotRunOptions& o) {
     dims.lhs_contract = {lhs.rank() - 1};
     dims.rhs_contract = {0};
   }
-  Params params;
-  params.set("lhs_contracting_dimensions", dims.lhs_contract);
-  params.set("rhs_contracting_dimensions", dims.rhs_contract);
-  params.set("lhs_batch_dimensions", dims.lhs_batch);
-  params.set("rhs_batch_dimensions", dims.rhs_batch);
   const std::string precision = precision_param(o);
-  params.set("precision", precision);
   std::optional<DType> preferred;
-  if (!o.preferred.empty()) {
-    preferred = dtype_flag("--preferred-element-type", o.preferred);
-    params.set("preferred_element_type", *preferred);
-  }
+  if (!o.preferred.empty()) preferred = dtype_flag("--preferred-element-type", o.preferred);
+  const Params params = dot_general_params(dims, precision, preferred);
   // The checks the primitive makes, made here first with the command line's hints: the
   // dimension numbers (and the precision name), then the algorithm on this backend.
   auto as_bad_input = [&](const Error& e, const std::string& extra_hint) {

@@ -16,6 +16,7 @@
 #include "engine/ir/executor.h"
 #include "engine/prims/lstm.h"
 #include "runners/cli/npy_io.h"
+#include "runners/cli/selection.h"
 #include "suites/common/atomic_file.h"
 #include "suites/common/lstm_program.h"
 #include "suites/common/out_dir_lock.h"
@@ -186,13 +187,7 @@ void run_lstm_on_files(const LstmRunOptions& o) {
     dcn = optional_state("dc_n.npy");
   }
 
-  Device dev = Device::cpu();
-  if (r.backend == "cuda") {
-    if (std::string why = cuda_unavailable_reason(0); !why.empty())
-      throw_unsupported("lstm: --backend cuda but " + why,
-                        "use --backend cpu, or run on a machine with a usable GPU and a CUDA build");
-    dev = Device::cuda(0);
-  }
+  const Device dev = single_device("lstm", r.backend);
   if (o.threads > 0) cpu::set_lstm_threads(o.threads);
 
   std::vector<Tensor> in = {x, h0, c0, w, lens};

@@ -71,4 +71,14 @@ std::vector<Device> selected_devices(const Selection& s) {
 
 std::string backend_name(Device d) { return d.kind == DeviceKind::cpu ? "cpu" : "cuda"; }
 
+Device single_device(const std::string& command, const std::string& backend) {
+  if (backend != "cpu" && backend != "cuda")
+    throw_bad_input(cat(command, ": unknown backend '", backend, "'"), "use --backend cpu or --backend cuda");
+  if (backend == "cpu") return Device::cpu();
+  if (std::string why = cuda_unavailable_reason(0); !why.empty())
+    throw_bad_input(cat(command, ": --backend cuda but ", why),
+                    "use --backend cpu, or run on a machine with a usable GPU and a CUDA build");
+  return Device::cuda(0);
+}
+
 }  // namespace tandem

@@ -21,5 +21,9 @@ void add_selection_options(CLI::App& cmd, Selection& s);
 std::vector<const Case*> selected_cases(const Selection& s);
 std::vector<Device> selected_devices(const Selection& s);
 std::string backend_name(Device d);
+// The one device of a command that runs one computation on the user's files (`tandem lstm`,
+// `tandem dot`): --backend cpu or cuda. Anything else, or cuda without a usable GPU (the
+// reason said), is bad input.
+Device single_device(const std::string& command, const std::string& backend);
 
 }  // namespace tandem
