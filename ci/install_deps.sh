@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs whatever of ci/deps.txt is missing (Debian 12, as root or with sudo). Idempotent:
+# Installs whatever of ci/deps.txt is missing (Debian 12, as root or with sudo), then the
+# project's Python environment, .venv (ci/python_env.sh). Idempotent:
 # a machine that has everything runs no apt-get at all, and neither does one given an
 # unpacked offline bundle (TANDEM_OFFLINE_PREFIX, see ci/unpack_debs.sh).
 set -euo pipefail
@@ -20,14 +21,16 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#pkgs[@]} packages present"
-  exit 0
+else
+  echo "deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq || {
+    echo "error: apt-get update failed (offline?)" >&2
+    echo "  hint: use the offline bundle: ci/unpack_debs.sh, then TANDEM_OFFLINE_PREFIX=.deps/prefix" >&2
+    exit 5
+  }
+  # Recommends are not installed: whatever tandem needs of them is listed in deps.txt itself.
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "deps: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" = 0 ] || sudo="sudo"
-$sudo apt-get update -qq || {
-  echo "error: apt-get update failed (offline?)" >&2
-  echo "  hint: use the offline bundle: ci/unpack_debs.sh, then TANDEM_OFFLINE_PREFIX=.deps/prefix" >&2
-  exit 5
-}
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"$here/python_env.sh"

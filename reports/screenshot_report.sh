@@ -13,7 +13,7 @@ page="file://$(cd "$dir" && pwd)/index.html"
 timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
   --window-size="$width,20000" --screenshot="$dir/screenshot.png" "$page" >/dev/null 2>&1
 # Trim the blank tail below the page's last content row.
-/usr/bin/python3 - "$dir/screenshot.png" <<'PY'
+python3 - "$dir/screenshot.png" <<'PY'
 import sys
 import numpy as np
 from PIL import Image

@@ -21,7 +21,7 @@ for sub in report gate history baseline; do
   grep -q "^usage: tandem $sub" <<<"$out" || fail "tandem $sub --help is not the Python tool's help: $out"
 done
 # Which copy of the tools runs: a python3 wrapper prints the PYTHONPATH tandem hands it.
-printf '#!/bin/sh\necho "PYTHONPATH=$PYTHONPATH" >&2\nexec /usr/bin/python3 "$@"\n' > "$p/py"
+printf '#!/bin/sh\necho "PYTHONPATH=$PYTHONPATH" >&2\nexec python3 "$@"\n' > "$p/py"
 chmod +x "$p/py"
 err=$(TANDEM_PYTHON=$p/py "$t" report "$src/reports/tests/fixtures/scan_hoist.json" -o "$p/rep" 2>&1 >/dev/null) ||
   fail "installed tandem report failed: $err"

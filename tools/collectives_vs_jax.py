@@ -45,7 +45,8 @@ try:
     import jax.numpy as jnp
     from jax import lax
     from jax.sharding import NamedSharding, PartitionSpec as P
-except ImportError:
+except ImportError as missing:
+    print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
 try:  # jax.lax has no pargmax / pargmin; JAX's own implementation lives here
     from jax._src.lax.parallel import pargmax as jax_pargmax, pargmin as jax_pargmin

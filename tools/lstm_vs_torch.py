@@ -10,11 +10,11 @@ import os
 import subprocess
 import sys
 
-import numpy as np
-
-try:
+try:  # numpy too: a Python without it is a skip (77) naming what is missing, not a traceback
+    import numpy as np
     import torch
-except ImportError:
+except ImportError as missing:
+    print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
 
 tandem, work = sys.argv[1], sys.argv[2]

@@ -25,14 +25,14 @@ import os
 import re
 import sys
 
-import numpy as np
-
-try:
+try:  # numpy too: a Python without it is a skip (77) naming what is missing, not a traceback
+    import numpy as np
     import jax
     import jax.numpy as jnp
     from jax import lax
     from jax.ad_checkpoint import checkpoint_name
-except ImportError:
+except ImportError as missing:
+    print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
 
 jax.config.update("jax_enable_x64", True)

@@ -10,10 +10,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # lstm_cpu_bench: the shape list torch_lstm_bench.py reads, then one timed inference row.
 "$bin/lstm_cpu_bench" --list-shapes > "$work/shapes.json"
-/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert len(s) >= 5 and "label" in s[0]' \
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert len(s) >= 5 and "label" in s[0]' \
   "$work/shapes.json" || fail "lstm_cpu_bench --list-shapes: not a list of shapes"
 OPENBLAS_NUM_THREADS=1 "$bin/lstm_cpu_bench" --threads 1 --reps 1 --filter infer_b1 > "$work/t.json" 2> /dev/null
-/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 2 and all(x["gflops"] > 0 for x in r)' \
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 2 and all(x["gflops"] > 0 for x in r)' \
   "$work/t.json" || fail "lstm_cpu_bench --filter infer_b1: expected 2 rows with GFLOP/s > 0"
 # Bad input: exit 4 with a hint.
 set +e
@@ -22,18 +22,18 @@ set -e
 [[ $rc == 4 ]] && grep -q 'hint:' "$work/err" || fail "lstm_cpu_bench --no-such-flag: rc=$rc, want 4 and a hint"
 
 # lstm_perf_table.py: the Markdown table of a (tandem, torch) pair; the same file twice gives 1.00x.
-/usr/bin/python3 "$here/lstm_perf_table.py" "$work/t.json" "$work/t.json" > "$work/table.md"
+python3 "$here/lstm_perf_table.py" "$work/t.json" "$work/t.json" > "$work/table.md"
 [[ $(grep -c '1.00x' "$work/table.md") == 2 ]] || { cat "$work/table.md"; fail "lstm_perf_table.py: want two 1.00x rows"; }
 set +e
-/usr/bin/python3 "$here/lstm_perf_table.py" "$work/t.json" > /dev/null 2> "$work/err"; rc=$?
+python3 "$here/lstm_perf_table.py" "$work/t.json" > /dev/null 2> "$work/err"; rc=$?
 set -e
 [[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_perf_table.py with an odd file count: rc=$rc, want non-zero and a hint"
 # lstm_best_threads_table.py: the committed idle rounds give the six rows of PERFORMANCE.md;
 # a round that is not there is an error with a hint.
-/usr/bin/python3 "$here/lstm_best_threads_table.py" "$here/../docs/perf/lstm/onednn-run" 6 7 8 > "$work/best.md"
+python3 "$here/lstm_best_threads_table.py" "$here/../docs/perf/lstm/onednn-run" 6 7 8 > "$work/best.md"
 [[ $(grep -c '×' "$work/best.md") == 6 ]] || { cat "$work/best.md"; fail "lstm_best_threads_table.py: want 6 rows"; }
 set +e
-/usr/bin/python3 "$here/lstm_best_threads_table.py" "$work" 6 > /dev/null 2> "$work/err"; rc=$?
+python3 "$here/lstm_best_threads_table.py" "$work" 6 > /dev/null 2> "$work/err"; rc=$?
 set -e
 [[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_best_threads_table.py with a missing round: rc=$rc, want non-zero and a hint"
 

@@ -184,10 +184,10 @@ TEST(DotCommand, BadInputExits4WithAHint) {
 TEST(DotCommand, MatchesJaxDotGeneral) {
   TempDir work("jax");
   const std::string log = (work.path / "log.txt").string();
-  const int status = std::system(cat("python3 ", TANDEM_SOURCE_DIR, "/tools/dot_vs_jax.py ", TANDEM_BIN, " ",
+  const int status = std::system(cat(TANDEM_PYTHON " ", TANDEM_SOURCE_DIR, "/tools/dot_vs_jax.py ", TANDEM_BIN, " ",
                                      work.path.string(), " > ", log, " 2>&1").c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 77) GTEST_SKIP() << "JAX is not installed for the python3 on PATH (python3 -m pip install jax)";
+  if (code == 77) GTEST_SKIP() << "JAX is not installed for " TANDEM_PYTHON " (ci/python_env.sh): " << slurp(log);
   EXPECT_EQ(code, 0) << slurp(log);
 }
 
@@ -195,11 +195,11 @@ TEST(DotCommand, MatchesJaxDotGeneral) {
 TEST(DotCommand, JaxOracleCatchesAnInjectedFault) {
   TempDir work("jaxfault");
   const std::string log = (work.path / "log.txt").string();
-  const int status = std::system(cat("TANDEM_INJECT=dot_x3_single_pass python3 ", TANDEM_SOURCE_DIR,
+  const int status = std::system(cat("TANDEM_INJECT=dot_x3_single_pass " TANDEM_PYTHON " ", TANDEM_SOURCE_DIR,
                                      "/tools/dot_vs_jax.py ", TANDEM_BIN, " ", work.path.string(),
                                      " --only 'mm_k4096/f32/algorithm:BF16_BF16_F32_X3$' > ", log, " 2>&1").c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 77) GTEST_SKIP() << "JAX is not installed for the python3 on PATH (python3 -m pip install jax)";
+  if (code == 77) GTEST_SKIP() << "JAX is not installed for " TANDEM_PYTHON " (ci/python_env.sh): " << slurp(log);
   EXPECT_EQ(code, 1) << slurp(log);
   EXPECT_NE(slurp(log).find("FAIL"), std::string::npos) << slurp(log);
 }

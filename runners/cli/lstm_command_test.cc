@@ -88,11 +88,11 @@ TEST(LstmCommand, ForwardOnlyFromConfigJson) {
 
 // NumPy writes the inputs (x in Fortran order, lengths int32) and reads every output back.
 TEST(LstmCommand, NumpyRoundTrip) {
-  if (std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
-    GTEST_SKIP() << "/usr/bin/python3 with numpy (python3-numpy) is not installed";
+  if (std::system(TANDEM_PYTHON " -c 'import numpy' 2>/dev/null") != 0)
+    GTEST_SKIP() << TANDEM_PYTHON " has no numpy (ci/install_deps.sh makes the project's .venv)";
   TempDir in("np_in"), out("np_out");
   const std::string make = cat(
-      "/usr/bin/python3 -c \"import numpy as np, os; d='", in.path.string(), "'\n"
+      TANDEM_PYTHON " -c \"import numpy as np, os; d='", in.path.string(), "'\n"
       "g=np.random.default_rng(7); B,T,I,H,L=3,4,2,3,2; S=2*L\n"
       "n=sum(4*H*(I if l==0 else 2*H)+4*H*H+8*H for l in range(L) for _ in range(2))\n"
       "np.save(os.path.join(d,'x.npy'), np.asfortranarray(g.uniform(-1,1,(B,T,I)).astype(np.float32)))\n"
@@ -110,7 +110,7 @@ TEST(LstmCommand, NumpyRoundTrip) {
     x.push_back(load_npy_tensor(in / cat(names[i], ".npy"), i == 4 ? DType::i32 : DType::f32, names[i]));
   expect_matches_reference(out, c, x, true);
   const std::string check = cat(
-      "/usr/bin/python3 -c \"import numpy as np, os; d='", out.path.string(), "'\n"
+      TANDEM_PYTHON " -c \"import numpy as np, os; d='", out.path.string(), "'\n"
       "want={'y':(3,4,6),'h_n':(4,3,3),'c_n':(4,3,3),'dx':(3,4,2),'dh0':(4,3,3),'dc0':(4,3,3),'dw':(",
       get_num_params_in_lstm(2, 3, 2, true), ",)}\n"
       "for k,s in want.items():\n a=np.load(os.path.join(d,k+'.npy'))\n"
@@ -134,19 +134,19 @@ int run_comparison(const std::string& python, const std::string& script, const s
 // python3-torch, which ci/deps.txt leaves out (it is large).
 TEST(LstmCommand, MatchesPyTorchNnLstm) {
   std::string log;
-  const int code = run_comparison("/usr/bin/python3", "lstm_vs_torch.py", "torch", log);
-  if (code == 77) GTEST_SKIP() << "PyTorch (python3-torch) is not installed";
+  const int code = run_comparison(TANDEM_PYTHON, "lstm_vs_torch.py", "torch", log);
+  if (code == 77) GTEST_SKIP() << "PyTorch is not installed for " TANDEM_PYTHON ": " << log;
   EXPECT_EQ(code, 0) << log;
 }
 
 // JAX itself: jax.experimental.rnn's unpack_lstm_weights and lstm_ref, gradients by jax.vjp,
 // on 7 configurations (ragged, bidirectional, up to 3 layers, B = 1, T = 1); each array within
 // a bound derived from JAX's own f32 error against JAX in f64 (tools/lstm_vs_jax.py). Optional:
-// needs PyPI's jax in the `python3` on PATH (.ci/run installs it; the GPU machine has it).
+// needs PyPI's jax in the project's Python, TANDEM_PYTHON (ci/python_env.sh installs it).
 TEST(LstmCommand, MatchesJaxLstmRef) {
   std::string log;
-  const int code = run_comparison("python3", "lstm_vs_jax.py", "jax", log);
-  if (code == 77) GTEST_SKIP() << "JAX is not installed for the python3 on PATH (python3 -m pip install jax)";
+  const int code = run_comparison(TANDEM_PYTHON, "lstm_vs_jax.py", "jax", log);
+  if (code == 77) GTEST_SKIP() << "JAX is not installed for " TANDEM_PYTHON " (ci/python_env.sh): " << log;
   EXPECT_EQ(code, 0) << log;
 }
 

@@ -1,5 +1,7 @@
 // `tandem report | gate | history | baseline`: thin doors into the Python tools in reports/,
-// run with Debian's /usr/bin/python3 (override with TANDEM_PYTHON). Arguments pass through,
+// run with the project's Python chosen at configure time (TANDEM_PYTHON: the .venv of
+// ci/python_env.sh), /usr/bin/python3 when that is gone, or the TANDEM_PYTHON environment
+// variable when set. Arguments pass through,
 // --help included, so `tandem report --help` prints the Python tool's own help. The tools are
 // found beside the binary first (an installed tandem: PREFIX/bin/tandem and
 // PREFIX/share/tandem/reports, see `install()` in CMakeLists.txt), then in the source tree the
@@ -37,7 +39,8 @@ std::string python_root(std::string* tried) {
 
 int exec_python(const std::string& sub, const std::vector<std::string>& args) {
   const char* py_env = std::getenv("TANDEM_PYTHON");
-  std::string py = py_env ? py_env : "/usr/bin/python3";
+  std::string py = py_env ? py_env : TANDEM_DEFAULT_PYTHON;
+  if (!py_env && access(py.c_str(), X_OK) != 0) py = "/usr/bin/python3";
   std::string tried;
   std::string root = python_root(&tried);
   if (root.empty()) {
@@ -59,7 +62,7 @@ int exec_python(const std::string& sub, const std::vector<std::string>& args) {
   argv.push_back(nullptr);
   std::cout.flush();
   execv(py.c_str(), argv.data());
-  std::cerr << "error: cannot run " << py << "\n  hint: apt-get install python3-matplotlib python3-scipy, or set TANDEM_PYTHON\n";
+  std::cerr << "error: cannot run " << py << "\n  hint: run ci/install_deps.sh (it makes the project's .venv), or set TANDEM_PYTHON\n";
   return exit_code::infrastructure_error;
 }
 }  // namespace

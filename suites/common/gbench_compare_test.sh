@@ -14,10 +14,10 @@ for run in a b; do
   "$tandem" run -q -n 9 --backend cpu --suite dot --filter 'M:4/K:1/.*in:f32/alg:F32' --out "$out/$run" >/dev/null \
     || { echo "FAIL: tandem run $run"; exit 1; }
 done
-/usr/bin/python3 "$compare" -d "$out/diff.json" benchmarks "$out/a/benchmark.json" "$out/b/benchmark.json" \
+python3 "$compare" -d "$out/diff.json" benchmarks "$out/a/benchmark.json" "$out/b/benchmark.json" \
   > "$out/compare.txt" || { cat "$out/compare.txt"; echo "FAIL: compare.py exited non-zero"; exit 1; }
 cat "$out/compare.txt"
-/usr/bin/python3 - "$out/diff.json" "$out/a/benchmark.json" <<'PY' || exit 1
+python3 - "$out/diff.json" "$out/a/benchmark.json" <<'PY' || exit 1
 import json, sys
 diff, bench = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 iterations = {b["name"] for b in bench["benchmarks"] if b["run_type"] == "iteration"}
