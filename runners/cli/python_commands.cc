@@ -1,4 +1,4 @@
-// `tandem report | gate | history | baseline`: thin doors into the Python tools in reports/,
+// `tandem report | merge | gate | history | baseline`: thin doors into the Python tools in reports/,
 // run with Debian's /usr/bin/python3 (override with TANDEM_PYTHON). Arguments pass through,
 // --help included, so `tandem report --help` prints the Python tool's own help. The tools are
 // found beside the binary first (an installed tandem: PREFIX/bin/tandem and
@@ -65,7 +65,7 @@ int exec_python(const std::string& sub, const std::vector<std::string>& args) {
 }  // namespace
 
 void add_python_commands(CLI::App& app, int& exit_code) {
-  for (const char* sub : {"report", "gate", "history", "baseline"}) {
+  for (const char* sub : {"report", "merge", "gate", "history", "baseline"}) {
     auto args = std::make_shared<std::vector<std::string>>();
     CLI::App* cmd = app.add_subcommand(sub, std::string("Python tool: python3 -m reports ") + sub + " --help");
     cmd->allow_extras();
