@@ -22,7 +22,7 @@ assert len(keys) == len(set(keys)), "a case recorded twice"
 assert len(cases) == 8 and all(r["context"]["ranks"] == 4 and "multi_rank" in r for r in cases), [r["case"] for r in cases]
 assert sum(r["verdict"] == "pass" for r in cases) == 7, [(r["case"], r["message"]) for r in cases]  # all_gather: no uneven
 assert any("/sweep/" in r["case"] for r in recs) and any(r["suite"] == "vmap" for r in recs)
-assert "8 cases ran at 4 ranks." in open(sys.argv[1] + "/summary.md").read()
+assert "8 cases ran at 4 ranks: 7 passed, 0 failed, 1 skipped, 0 errors." in open(sys.argv[1] + "/summary.md").read()
 EOF
 "$tandem" report "$work/q/records.json" -o "$work/rep" >/dev/null || fail "report refused the merged records"
 ! grep -l "not drawn" "$work/rep/index.html" "$work/rep/summary.md" || fail "the report has a promised plot not drawn"

@@ -33,13 +33,13 @@ def ranks(rec):
 
 
 def rank_lines(recs):
-    """'380 cases ran at 4 ranks' per rank count above 1; sweep rows (no lockstep) apart."""
+    """'380 cases ran at 4 ranks: 285 passed, ...' per rank count above 1; sweep rows (no lockstep) apart."""
     n = {}
     for r in recs:
         if ranks(r) > 1:
-            key = (ranks(r), "cases" if "multi_rank" in r else "sweep rows")
-            n[key] = n.get(key, 0) + 1
-    return [f"{c} {what} ran at {k} ranks" for (k, what), c in sorted(n.items())]
+            n.setdefault((ranks(r), "cases" if "multi_rank" in r else "sweep rows"), []).append(r)
+    return [f"{len(rs)} {what} ran at {k} ranks: " + "{} passed, {} failed, {} skipped, {} errors".format(
+        *run_completion.counts(rs)) for (k, what), rs in sorted(n.items())]
 
 
 def summary_row(r):
