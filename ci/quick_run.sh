@@ -23,7 +23,7 @@ step() { local log=$1; shift; "$@" >"$parts/$log.log" || { local c=$?; (( c > rc
 mkdir -p "$parts"
 step np1 "$TANDEM" "${run[@]}" --exclude-suite collectives --out "$parts/np1" "$@"
 step np4 "$root/runners/launch/mpirun.sh" 4 "${run[@]}" --suite collectives --out "$parts/np4" "$@"
-step sweep "$root/runners/launch/mpirun.sh" 4 collectives -b 1K -e 1M --ops psum,all_gather --out "$parts/sweep"  # ~3 s
+step sweep "$root/runners/launch/mpirun.sh" 4 collectives -b 1K -e 1M --ops psum,all_gather --interleave 1 --out "$parts/sweep"  # ~3 s
 step merge "$TANDEM" merge "$parts/np1" "$parts/np4" "$parts/sweep" -o "$out"
 cat "$out/summary.md" 2>/dev/null
 echo "records: $out/records.json  summary: $out/summary.md  (parts and their logs: $parts)" >&2
