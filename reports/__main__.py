@@ -1,5 +1,5 @@
-# `python3 -m reports {report,gate,history,baseline} ...` — what `tandem report|gate|history|
-# baseline` runs. Every failure becomes one `error:` line with a `hint:` and an exit code
+# `python3 -m reports {report,merge,gate,history,baseline} ...` — what `tandem report|merge|gate|
+# history|baseline` runs. Every failure becomes one `error:` line with a `hint:` and an exit code
 # from reports/exit_codes.py; argparse's own usage errors are bad input (4), not its usual 2.
 import argparse
 import sqlite3
@@ -16,7 +16,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    from reports import baseline, gate, history_db, history_report, report
+    from reports import baseline, gate, history_db, history_report, merge, report
 
     p = Parser(prog="tandem", description="tandem reports, A/B gate, baselines and nightly history")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -26,6 +26,11 @@ def build_parser():
     r.add_argument("-o", "--output", required=True, help="output folder (index.html, summary.md, *.png)")
     r.add_argument("--title", default="tandem report")
     r.set_defaults(func=report.main)
+
+    m = sub.add_parser("merge", help="one run directory from runs made apart (records, benchmark.json, summary.md)")
+    m.add_argument("parts", nargs="+", help="run directories (or their records.json), each case in one only")
+    m.add_argument("-o", "--output", required=True, help="output folder (records.json, benchmark.json, summary.md)")
+    m.set_defaults(func=merge.main)
 
     g = sub.add_parser("gate", help="correctness-first A/B gate of a run against a baseline")
     g.add_argument("--current", required=True, help="records of the run under test")

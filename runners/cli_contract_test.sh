@@ -6,7 +6,7 @@ tandem=$1
 . "$(dirname "$0")/expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
 expect 0 "--version names the version and git sha" -- "$tandem" --version
 grep -Eq '^tandem [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$out/stdout" || { echo "FAIL: --version: $(cat "$out/stdout")"; fail=1; }
-for sub in report gate history baseline; do
+for sub in report merge gate history baseline; do
   expect 0 "$sub --help is the Python tool's help" -- "$tandem" $sub --help
   grep -q "^usage: tandem $sub" "$out/stdout" || { echo "FAIL: $sub --help: $(head -2 "$out/stdout")"; fail=1; }
 done

@@ -1,4 +1,4 @@
-// `tandem report | gate | history | baseline`: thin doors into the Python tools in reports/,
+// `tandem report | merge | gate | history | baseline`: thin doors into the Python tools in reports/,
 // run with the project's Python chosen at configure time (TANDEM_PYTHON: the .venv of
 // ci/python_env.sh), /usr/bin/python3 when that is gone, or the TANDEM_PYTHON environment
 // variable when set. Arguments pass through,
@@ -68,7 +68,7 @@ int exec_python(const std::string& sub, const std::vector<std::string>& args) {
 }  // namespace
 
 void add_python_commands(CLI::App& app, int& exit_code) {
-  for (const char* sub : {"report", "gate", "history", "baseline"}) {
+  for (const char* sub : {"report", "merge", "gate", "history", "baseline"}) {
     auto args = std::make_shared<std::vector<std::string>>();
     CLI::App* cmd = app.add_subcommand(sub, std::string("Python tool: python3 -m reports ") + sub + " --help");
     cmd->allow_extras();

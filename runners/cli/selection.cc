@@ -31,6 +31,7 @@ void add_selection_options(CLI::App& cmd, Selection& s) {
   std::string names;
   for (const std::string& n : suites) names += (names.empty() ? "" : " | ") + n;
   cmd.add_option("--suite", s.suite, "only this suite: " + names + " (default: every suite)");
+  cmd.add_option("--exclude-suite", s.exclude_suite, "every suite but this one")->excludes("--suite");
   cmd.add_option("--filter", s.filter, "regex on case names, e.g. 'alg:BF16.*in:f32'");
   cmd.add_option("--backend", s.backend, "cpu | cuda | all (cpu + cuda) | auto (cpu, plus cuda if a GPU is usable); "
                  "cuda and all without a usable GPU exit 5 with the reason")
@@ -45,12 +46,14 @@ std::vector<const Case*> selected_cases(const Selection& s) {
     throw_bad_input("unknown profile '" + s.profile + "'",
                     s.profile == "full" ? "use nightly: full selected the same cases and was removed"
                                         : "use quick or nightly");
-  if (!s.suite.empty()) {
-    bool known = false;
-    for (const Case& c : registry().cases()) known |= c.suite == s.suite;
-    if (!known) throw_bad_input("unknown suite '" + s.suite + "'", "`tandem list` shows the suites");
+  for (const std::string& name : {s.suite, s.exclude_suite}) {
+    bool known = name.empty();
+    for (const Case& c : registry().cases()) known |= c.suite == name;
+    if (!known) throw_bad_input("unknown suite '" + name + "'", "`tandem list` shows the suites");
   }
-  return registry().select(s.profile, s.suite, s.filter);
+  auto cases = registry().select(s.profile, s.suite, s.filter);
+  std::erase_if(cases, [&](const Case* c) { return c->suite == s.exclude_suite; });
+  return cases;
 }
 
 std::vector<Device> selected_devices(const Selection& s) {

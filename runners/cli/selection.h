@@ -12,6 +12,7 @@ namespace tandem {
 
 struct Selection {
   std::string suite;
+  std::string exclude_suite;  // every suite but this one (ci/quick_run.sh runs it apart, on 4 ranks)
   std::string filter;
   std::string backend = "auto";  // cpu | cuda | all | auto (cpu, plus cuda when a GPU is visible)
   std::string profile = "quick";

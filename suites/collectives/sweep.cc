@@ -26,6 +26,7 @@
 #include "suites/collectives/sweep_agree.h"
 #include "suites/collectives/sweep_format.h"
 #include "suites/common/context.h"
+#include "suites/common/gbench_json.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
 
@@ -313,7 +314,10 @@ SweepResult run_sweep(const SweepOptions& o) {
   result.wrong = wrong_all;
   // Every rank skipped the same rows (a property of ops and options), so all throw alike.
   if (result.rows == 0) throw_bad_input(cat("collectives: no row to time: ", why_none), "e.g. -o sum, or other --ops");
-  if (writer) writer->finish();
+  if (writer) {  // benchmark.json too, as `tandem run` writes it: a sweep merges into a run (tandem merge)
+    writer->finish();
+    write_file_atomically(o.out + "/benchmark.json", google_benchmark_json(writer->records()).dump(1) + "\n");
+  }
   if (root) {
     // The closing lines cover the tandem rows, as nccl-tests' cover its own; the raw calls'
     // mean is on a line of its own that a parser of "Avg bus bandwidth" does not match.
