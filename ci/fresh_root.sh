@@ -15,7 +15,7 @@
 #   FRESH_ROOT_MIRROR Debian mirror (default: http://deb.debian.org/debian)
 #   FRESH_ROOT_DEPS   a deps.txt to use inside instead of the clone's (the self-check that a
 #                     missing entry fails the run)
-# Logs go to <repo>/results/fresh-root/: packages.txt (the root's package list after the
+#   FRESH_ROOT_LOGS   where the logs go (default: <repo>/results/fresh-root/): packages.txt (the root's package list after the
 # run), run.log, times.txt and the main job's summary.md. Exit: the command's code; 5 when
 # the root cannot be made or entered; 1 when the self-check finds the root is not clean.
 set -euo pipefail
@@ -23,7 +23,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${FRESH_ROOT_DIR:-$repo/.fresh-root}
 cache=${FRESH_ROOT_CACHE:-$repo/.fresh-root-cache}
 mirror=${FRESH_ROOT_MIRROR:-http://deb.debian.org/debian}
-logs=$repo/results/fresh-root
+logs=${FRESH_ROOT_LOGS:-$repo/results/fresh-root}
 command=${1:-ci/quickstart.sh \&\& ci/test.sh}
 root=$dir/root
 here=$(cd "$(dirname "$0")" && pwd)
