@@ -49,7 +49,10 @@ def collect(a):
             if (d / "records.json").exists():
                 continue
             load = open("/proc/loadavg").read().split()[:3]
-            env = dict(os.environ, TANDEM_INJECT=inject) if inject else dict(os.environ)
+            env = dict(os.environ, OPENBLAS_NUM_THREADS=str(a.blas_threads), OMP_NUM_THREADS=str(a.blas_threads))
+            env.pop("TANDEM_INJECT", None)
+            if inject:
+                env["TANDEM_INJECT"] = inject
             t0 = time.time()
             r = subprocess.run([a.bin, "run", "-q", "--profile", "nightly", "--backend", "cpu", "--filter", a.filter,
                                 "-n", str(a.reps), "--out", str(d)], env=env, capture_output=True, text=True)
@@ -61,11 +64,11 @@ def collect(a):
         print(f"cycle {i + 1}/{a.cycles} load {' '.join(load)}", file=sys.stderr, flush=True)
 
 
-def gate_code(base, cur, alpha):
+def gate_code(base, cur, alpha, metric):
     from reports import gate, gate_config, gate_runs, run_stats
 
     cfg = gate_config.Config(alpha=alpha)
-    bs, cs = run_stats.run_median_series(base), run_stats.run_median_series(cur)
+    bs, cs = run_stats.run_median_series(base, metric), run_stats.run_median_series(cur, metric)
     o = gate.run(base[0], cur[-1], cfg, None, gate_runs.compare_with(bs, cs, gate_runs.DEFAULT_FLOOR),
                  gate_runs.adjust_and_annotate)
     return o.code, [x for _, _, comps in o.cases for x in comps]
@@ -87,38 +90,38 @@ def evaluate(a):
     out = Path(a.out)
     pool = {s: {int(p.parent.name): records.load(p) for p in (out / s).glob("*/records.json")} for s in ("a", "a2", "f")}
     cycles = sorted(set(pool["a"]) & set(pool["a2"]) & set(pool["f"]))
-    k, res = a.runs_per_side, {"aa": [], FAULTS[0]: [], FAULTS[1]: []}
+    k = a.runs_per_side
     blocks = {"aa": [cycles[j:j + k] for j in range(0, len(cycles) - k + 1, k)]}
     for n, fault in enumerate(FAULTS):
         cs = [c for c in cycles if c % 2 == n]
         blocks[fault] = [cs[j:j + k] for j in range(0, len(cs) - k + 1, k)]
-    for what, bl in blocks.items():
-        other = "a2" if what == "aa" else "f"
-        for b in bl:
-            code, comps = gate_code([pool["a"][c] for c in b], [pool[other][c] for c in b], a.alpha)
-            res[what].append(code)
+    res = {m: {w: [gate_code([pool["a"][c] for c in b], [pool["a2" if w == "aa" else "f"][c] for c in b], a.alpha, m)[0]
+                   for b in bl] for w, bl in blocks.items()} for m in ("cpu", "wall")}
     old = [gate.run(pool["a"][c], pool["a2"][c], gate_config.Config()).code for c in cycles]
-    series = run_stats.run_median_series([pool["a"][c] for c in cycles] + [pool["a2"][c] for c in cycles])
-    spreads = {case: run_stats.pooled([math.log(x) for x in v[:len(cycles)]], [math.log(x) for x in v[len(cycles):]])[0]
-               for case, v in series.items()}
     loads = [float(json.loads(l)["load"][0]) for l in open(out / "pool.jsonl")] if (out / "pool.jsonl").exists() else []
-    lines = [f"pool: {len(cycles)} cycles (clean, clean, faulted), {k} processes per side per invocation, "
+    flagged = lambda codes: rate(sum(c == 2 for c in codes), len(codes))
+    lines = [f"pool: {len(cycles)} cycles (clean, clean, faulted), {k} processes per side per invocation (disjoint), "
              f"α = {a.alpha}; load average (1 min) at process starts: min {min(loads, default=0):.2f}, "
              f"median {sorted(loads)[len(loads) // 2] if loads else 0:.2f}, max {max(loads, default=0):.2f}", "",
-             "| comparison | invocations exiting 2 |", "|---|---|",
-             f"| A/A, run-level gate | {rate(sum(c == 2 for c in res['aa']), len(res['aa']))} |",
-             f"| +25 % planted (perf_dot_extra_25pct) | {rate(sum(c == 2 for c in res[FAULTS[0]]), len(res[FAULTS[0]]))} |",
-             f"| +10 % planted (perf_dot_extra_10pct) | {rate(sum(c == 2 for c in res[FAULTS[1]]), len(res[FAULTS[1]]))} |",
-             f"| A/A, old repetition-level gate, one process per side | {rate(sum(c == 2 for c in old), len(old))} |", "",
-             "| case | A/A spread | processes per side for MDE 5 % / 10 % / 25 % |", "|---|---|---|"]
-    m = len(spreads)
-    for case, s in sorted(spreads.items()):
-        need = [run_stats.runs_needed(s, e, a.alpha, m) for e in (0.05, 0.10, 0.25)]
-        lines.append(f"| `{case}` | {s:.1%} | " + " / ".join(str(x or ">64") for x in need) + " |")
+             "| comparison | CPU time (default): exit 2 | wall time: exit 2 |", "|---|---|---|"]
+    for w, label in (("aa", "A/A"), (FAULTS[0], "+25 % planted (perf_dot_extra_25pct)"),
+                     (FAULTS[1], "+10 % planted (perf_dot_extra_10pct)")):
+        lines.append(f"| {label} | {flagged(res['cpu'][w])} | {flagged(res['wall'][w])} |")
+    lines += [f"| A/A, old repetition-level gate (wall), one process per side | — | {flagged(old)} |", "",
+              "| case | metric | A/A spread | processes per side for MDE 5 % / 10 % / 25 % |", "|---|---|---|---|"]
+    spreads = {}
+    for metric in ("cpu", "wall"):
+        series, names = run_stats.run_median_series([pool["a"][c] for c in cycles] + [pool["a2"][c] for c in cycles], metric)
+        for case, v in sorted(series.items()):
+            n = len(v) // 2
+            s = run_stats.pooled([math.log(x) for x in v[:n]], [math.log(x) for x in v[n:]])[0]
+            spreads[f"{case} {names[case]}"] = s
+            need = [run_stats.runs_needed(s, e, a.alpha, len(series)) for e in (0.05, 0.10, 0.25)]
+            lines.append(f"| `{case}` | {names[case]} | {s:.1%} | " + " / ".join(str(x or ">64") for x in need) + " |")
     text = "\n".join(lines)
     print(text)
-    (out / "calibration.md").write_text(text + "\n")
-    (out / "calibration.json").write_text(json.dumps({"runs_per_side": k, "alpha": a.alpha, "codes": res,
+    (out / f"calibration-k{k}.md").write_text(text + "\n")
+    (out / f"calibration-k{k}.json").write_text(json.dumps({"runs_per_side": k, "alpha": a.alpha, "codes": res,
                                                       "old_gate_codes": old, "spreads": spreads}, indent=1))
 
 
@@ -131,6 +134,7 @@ def main(argv):
     c.add_argument("--reps", type=int, default=5)
     c.add_argument("--filter", default=perf_filter())
     c.add_argument("--out", default="results/gate-cal")
+    c.add_argument("--blas-threads", type=int, default=1, help="OPENBLAS_NUM_THREADS of each process (as ci/gate_ab.sh)")
     e = sub.add_parser("evaluate")
     e.add_argument("--out", default="results/gate-cal")
     e.add_argument("--runs-per-side", type=int, default=3)

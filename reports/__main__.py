@@ -33,6 +33,8 @@ def build_parser():
                    "processes of the build under test (ci/gate_ab.sh; docs/CI.md)")
     g.add_argument("--baseline-runs", nargs="+", metavar="RECORDS", help="run-level gate: several processes of the "
                    "baseline (default: reports/baselines/<machine-kind>/runs/*.json)")
+    g.add_argument("--run-metric", choices=("cpu", "wall"), default="cpu", help="run-level gate: judge CPU cases by "
+                   "process CPU time (default; blind to waiting for a core on a shared host) or by wall time")
     g.add_argument("--baseline", help="baseline records (default: reports/baselines/<machine-kind>/records.json)")
     g.add_argument("--machine-kind", help="baseline to use when --baseline is not given (or TANDEM_MACHINE_KIND)")
     g.add_argument("--baselines-root", help="folder holding <machine-kind>/records.json (default reports/baselines)")

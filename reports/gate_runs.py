@@ -35,10 +35,13 @@ def stored_runs(a, cur_recs):
 
 
 def compare_with(base_series, cur_series, floor):
+    """The case comparer for gate.run: base_series and cur_series are run_median_series's."""
+    (bs, _), (cs, names) = base_series, cur_series
+
     def compare(b, c, cfg):
         case = c["case"]
         eff = cfg.suites.get(c["suite"], floor)
-        return [run_stats.compare_runs(base_series.get(case, []), cur_series.get(case, []), cfg.alpha, eff)]
+        return [run_stats.compare_runs(bs.get(case, []), cs.get(case, []), cfg.alpha, eff, names.get(case, "time"))]
     return compare
 
 
@@ -49,8 +52,9 @@ def adjust_and_annotate(comps, alpha):
     return comps
 
 
-def method_text(cfg, floor, nb, nc, n_tests):
-    return (f"Correctness first; then, per case, the median of each process's repetitions (run level: "
+def method_text(cfg, floor, nb, nc, n_tests, metric):
+    what = ("process CPU time (`cpu_time`; wall time for GPU cases)" if metric == "cpu" else "wall time")
+    return (f"Correctness first; then, per case, the median of each process's repetitions of its {what} (run level: "
             f"{nb} baseline / {nc} current processes), a two-sided pooled t-test on the log run medians "
             f"(the between-run spread of both sides is the noise), Holm's step-down across {n_tests} cases at "
             f"α = {cfg.alpha:g} (an A/A gate flags anything at most α of the time), minimum effect {floor:.0%}. "
@@ -72,12 +76,12 @@ def main(a):
     problem = next((x for x in (run_completion.problem(p, d, r) for p, d, r in cur) if x), None)
     cur_failures = {r["case"]: r for _, _, recs in cur for r in recs if r["verdict"] in records.FAILED}
     last = [cur_failures.get(r["case"], r) for r in cur[-1][2]]  # a failure in any current run counts
-    bs = run_stats.run_median_series([r for _, _, r in base])
-    cs = run_stats.run_median_series([r for _, _, r in cur])
+    bs = run_stats.run_median_series([r for _, _, r in base], a.run_metric)
+    cs = run_stats.run_median_series([r for _, _, r in cur], a.run_metric)
     o = gate.run(base[0][2], last, cfg, problem, compare_with(bs, cs, floor), adjust_and_annotate)
     n_tests = sum(1 for _, _, comps in o.cases for x in comps if x.p_value is not None)
     text = summary(o, cfg, f"{len(base)} runs: {base[0][0]} …", f"{len(cur)} runs: {cur[0][0]} …",
-                   len(base[0][2]), len(cur[-1][2]), method_text(cfg, floor, len(base), len(cur), n_tests))
+                   len(base[0][2]), len(cur[-1][2]), method_text(cfg, floor, len(base), len(cur), n_tests, a.run_metric))
     if a.summary:
         atomic.write_text(a.summary, text + "\n")
     try:

@@ -29,7 +29,7 @@ def perf_rows(cases, only_changed, limit=300):
         else:
             shown = [next((x for x in comps if x.verdict == verdict), comps[0])] if comps else []
         for x in shown:
-            unit = "s" if x.metric == "time" else units.get(x.metric, "")
+            unit = "s" if x.metric in ("time", "cpu_time") else units.get(x.metric, "")
             rows.append({"case": rec["case"], "verdict": x.verdict, "metric": x.metric,
                          "baseline": fmt_value(x.base, unit), "current": fmt_value(x.current, unit),
                          "change": f"{x.change:+.1%}" if x.change == x.change else "—",

@@ -22,18 +22,34 @@ class RunComparison(stats.Comparison):
     mde: float = math.nan  # change detected with POWER at that level
 
 
-def run_median_series(runs, metric="time"):
-    """{case: [one median per run]} from a list of records lists (one per process), passing
-    cases only; `metric` "time" uses the timing repetitions."""
-    out = {}
+def run_value(rec, metric="cpu"):
+    """(one process's number for a passing record, metric name): the median of its timing
+    repetitions — of the process CPU time per repetition (timing.cpu_samples) when `metric` is
+    "cpu" and the case ran on the CPU backend, else of the wall time. CPU time does not count
+    the time a process waits for a core, which on a shared host is most of the between-run
+    noise; a CUDA case's work is on the GPU, so it keeps its wall time."""
+    t = rec.get("timing") or {}
+    if metric == "cpu" and rec.get("backend") == "cpu":
+        xs = [records.num(x) for x in t.get("cpu_samples") or []]
+        xs = [x for x in xs if x is not None and math.isfinite(x)]
+        if xs and min(xs) > 0:
+            return stats.median(xs), "cpu_time"
+    xs = records.timing_samples(rec)
+    return (stats.median(xs), "time") if xs and min(xs) > 0 else (None, "time")
+
+
+def run_median_series(runs, metric="cpu"):
+    """({case: [one number per run]}, {case: metric name}) from a list of records lists (one
+    per process), passing cases only (run_value)."""
+    out, names = {}, {}
     for recs in runs:
         for r in recs:
             if r.get("verdict") != "pass":
                 continue
-            xs = records.timing_samples(r)
-            if xs and min(xs) > 0:
-                out.setdefault(r["case"], []).append(stats.median(xs))
-    return out
+            v, names[r["case"]] = run_value(r, metric)
+            if v is not None:
+                out.setdefault(r["case"], []).append(v)
+    return out, names
 
 
 def pooled(base_logs, cur_logs):

@@ -22,7 +22,7 @@ def process(rng, slowdown=0.0, between=0.04, within=0.005, reps=7):
 
 def flags(base_runs, cur_runs, alpha=0.05):
     cfg = gate_config.Config(alpha=alpha)
-    bs, cs = run_stats.run_median_series(base_runs), run_stats.run_median_series(cur_runs)
+    (bs, _), (cs, _) = run_stats.run_median_series(base_runs), run_stats.run_median_series(cur_runs)
     comps = [run_stats.compare_runs(bs[c], cs[c], alpha, 0.03) for c in CASES]
     run_stats.holm(comps, cfg.alpha)
     return any(c.verdict == stats.SLOWER for c in comps)
@@ -87,3 +87,24 @@ def test_cli_one_baseline_run_is_bad_input_and_failures_still_count(cli, tmp_pat
     c = [write(tmp_path / "c0.json", process(rng)), write(tmp_path / "c1.json", bad)]
     code, _, _ = cli("gate", "--baseline-runs", *b, "--current-runs", *c)
     assert code == exit_codes.CORRECTNESS_FAILURE
+
+
+def test_cpu_time_is_judged_where_wall_time_waited_for_a_core(cli, tmp_path):
+    """Wall time of a shared host swings ±30 % with the neighbours; process CPU time does not."""
+    rng = random.Random(11)
+
+    def proc(slow):
+        out = []
+        for case in CASES[:3]:
+            r = rec(case, [0.1 * (1 + slow) * rng.uniform(1.0, 1.6) for _ in range(5)])
+            r["timing"]["cpu_samples"] = [0.08 * (1 + slow) * (1 + rng.gauss(0, 0.005)) for _ in range(5)]
+            out.append(r)
+        return out
+
+    b = [write(tmp_path / f"b{i}.json", proc(0)) for i in range(4)]
+    c = [write(tmp_path / f"c{i}.json", proc(0.25)) for i in range(4)]
+    code, out, _ = cli("gate", "--baseline-runs", *b, "--current-runs", *c)
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "cpu_time" in out and "process CPU time" in out
+    series, names = run_stats.run_median_series([proc(0)])
+    assert set(names.values()) == {"cpu_time"}
+    assert run_stats.run_median_series([proc(0)], "wall")[1][CASES[0]] == "time"
