@@ -85,7 +85,7 @@ def rate(hits, n):
 
 
 def evaluate(a):
-    from reports import gate, gate_config, records, run_stats
+    from reports import gate, gate_config, records, run_stats, stats
 
     out = Path(a.out)
     pool = {s: {int(p.parent.name): records.load(p) for p in (out / s).glob("*/records.json")} for s in ("a", "a2", "f")}
@@ -109,6 +109,18 @@ def evaluate(a):
         lines.append(f"| {label} | {flagged(res['cpu'][w])} | {flagged(res['wall'][w])} |")
     lines += [f"| A/A, old repetition-level gate (wall), one process per side | — | {flagged(old)} |", "",
               "| case | metric | A/A spread | processes per side for MDE 5 % / 10 % / 25 % |", "|---|---|---|---|"]
+    head = lines[-2:]
+    lines[-2:] = ["The slowdown each fault really planted (median over the pool of faulted / clean run medians, CPU time):",
+                  "", "| case | " + " | ".join(FAULTS) + " |", "|---|---|---|"]
+    planted = {}
+    for n, fault in enumerate(FAULTS):
+        cs = [c for c in cycles if c % 2 == n]
+        (sa, _), (sf, _) = (run_stats.run_median_series([pool[x][c] for c in cs]) for x in ("a", "f"))
+        for case in sa:
+            planted.setdefault(case, {})[fault] = stats.median(sf[case]) / stats.median(sa[case]) - 1
+    for case, p in sorted(planted.items()):
+        lines.append(f"| `{case}` | " + " | ".join(f"{p.get(f, float('nan')):+.1%}" for f in FAULTS) + " |")
+    lines += [""] + head
     spreads = {}
     for metric in ("cpu", "wall"):
         series, names = run_stats.run_median_series([pool["a"][c] for c in cycles] + [pool["a2"][c] for c in cycles], metric)
