@@ -108,3 +108,18 @@ def test_cpu_time_is_judged_where_wall_time_waited_for_a_core(cli, tmp_path):
     series, names = run_stats.run_median_series([proc(0)])
     assert set(names.values()) == {"cpu_time"}
     assert run_stats.run_median_series([proc(0)], "wall")[1][CASES[0]] == "time"
+
+
+def test_stored_baseline_runs_of_the_machine_kind(cli, tmp_path):
+    rng = random.Random(13)
+    runs = tmp_path / "kind-x" / "runs"
+    runs.mkdir(parents=True)
+    for i in range(5):
+        write(runs / f"r{i}.json", process(rng))
+    cur = write(tmp_path / "c.json", process(rng, 0.6))
+    code, out, _ = cli("gate", "--current-runs", cur, "--machine-kind", "kind-x", "--baselines-root", str(tmp_path))
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "5 baseline / 1 current" in out
+    for i in range(1, 5):
+        (runs / f"r{i}.json").unlink()
+    code, _, err = cli("gate", "--current-runs", cur, "--machine-kind", "kind-x", "--baselines-root", str(tmp_path))
+    assert code == exit_codes.BAD_INPUT and "stored baseline run" in err
