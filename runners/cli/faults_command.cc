@@ -133,7 +133,9 @@ int run_faults(const FaultsArgs& a) {
     if (std::find(suites.begin(), suites.end(), f.suite) == suites.end()) suites.push_back(f.suite);
     if (std::regex_search(f.name, re)) faults.push_back(&f);
   }
-  if (faults.empty()) throw_bad_input("no fault matches --fault '" + a.only + "'", "`tandem faults --list` shows them");
+  if (faults.empty())
+    throw_bad_input("no fault matches --fault '" + a.only + "'",
+                    "`tandem faults --list` shows them; perf faults are measured by ci/gate_calibrate.py");
   std::set<std::string> needed;
   for (const FaultInfo* f : faults) needed.insert(f->suite);
   if (a.suites == "all") needed.insert(suites.begin(), suites.end());
