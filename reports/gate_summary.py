@@ -86,7 +86,9 @@ def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
              f"Baseline `{base_path}` ({n_base} records) vs current `{cur_path}` ({n_cur} records).",
              method or (f"Correctness first; then a two-sided Mann–Whitney U test on the timing repetitions per "
                         f"case, Benjamini–Hochberg q < {cfg.alpha:g} across all {n_tests} tests, minimum effect "
-                        f"{cfg.min_effect:.0%}{per_suite}."), "",
+                        f"{cfg.min_effect:.0%}{per_suite}. ⚠️ Repetitions inside one process do not see the "
+                        "noise between runs: separate A/A runs are flagged far more often than α (docs/CI.md); "
+                        "gate pull requests with the run-level gate (ci/gate_ab.sh)."), "",
              f"| failed | {MISSING} | {NEWLY_SKIPPED} | " + " | ".join(VERDICT_ORDER) + " | not compared |",
              "|---|---|---|" + "---|" * len(VERDICT_ORDER) + "---|",
              f"| {len(o.failures)} | {len(o.missing or [])} | {len(o.newly_skipped or [])} | "
