@@ -16,7 +16,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    from reports import baseline, gate, history_db, history_report, merge, report
+    from reports import baseline, history_db, history_report, merge, report
 
     p = Parser(prog="tandem", description="tandem reports, A/B gate, baselines and nightly history")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -33,7 +33,13 @@ def build_parser():
     m.set_defaults(func=merge.main)
 
     g = sub.add_parser("gate", help="correctness-first A/B gate of a run against a baseline")
-    g.add_argument("--current", required=True, help="records of the run under test")
+    g.add_argument("--current", help="records of the run under test")
+    g.add_argument("--current-runs", nargs="+", metavar="RECORDS", help="run-level gate: records of several "
+                   "processes of the build under test (ci/gate_ab.sh; docs/CI.md)")
+    g.add_argument("--baseline-runs", nargs="+", metavar="RECORDS", help="run-level gate: several processes of the "
+                   "baseline (default: reports/baselines/<machine-kind>/runs/*.json)")
+    g.add_argument("--run-metric", choices=("cpu", "wall"), default="cpu", help="run-level gate: judge CPU cases by "
+                   "process CPU time (default; blind to waiting for a core on a shared host) or by wall time")
     g.add_argument("--baseline", help="baseline records (default: reports/baselines/<machine-kind>/records.json)")
     g.add_argument("--machine-kind", help="baseline to use when --baseline is not given (or TANDEM_MACHINE_KIND)")
     g.add_argument("--baselines-root", help="folder holding <machine-kind>/records.json (default reports/baselines)")
@@ -42,7 +48,7 @@ def build_parser():
     g.add_argument("--suite-min-effect", action="append", metavar="SUITE=FRACTION", help="per-suite minimum effect")
     g.add_argument("--alpha", help="false-discovery rate: Benjamini–Hochberg q of the Mann–Whitney U tests (default 0.05)")
     g.add_argument("--summary", help="also write the markdown summary to this file")
-    g.set_defaults(func=gate.main)
+    g.set_defaults(func=gate_main)
 
     h = sub.add_parser("history", help="nightly history in SQLite").add_subparsers(dest="action", required=True,
                                                                                     parser_class=Parser)
@@ -67,6 +73,20 @@ def build_parser():
         x.add_argument("--root", help="baselines folder (default reports/baselines)")
         x.set_defaults(func=fn)
     return p
+
+
+def gate_main(a):
+    from reports import gate, gate_runs
+
+    if a.current_runs:
+        if a.current or a.baseline:
+            raise BadInput("--current-runs goes with --baseline-runs, not --current/--baseline",
+                           "run-level: --baseline-runs B... --current-runs C...; one run each: --baseline B --current C")
+        return gate_runs.main(a)
+    if a.baseline_runs or not a.current:
+        raise BadInput("tandem gate needs --current (or --current-runs for the run-level gate)",
+                       "`tandem gate --help` lists the options")
+    return gate.main(a)
 
 
 def main(argv=None):

@@ -1,6 +1,8 @@
-# Change-point detection for nightly series: binary segmentation with Welch's t-test, the
-# scheme Apache Otava (ex Hunter) builds on. In a segment, the split that best separates the
-# two sides' means (smallest Welch p-value, ≥ min_size points a side) is a change point when
+# Change-point detection for nightly series: binary segmentation with a t-test, the scheme
+# Apache Otava (ex Hunter) builds on, judged with the gate's run-level noise model (a pooled
+# t-test on log values: each nightly run is one process, the spread between them the case's
+# noise; reports/run_stats.py). In a segment, the split that best separates the
+# two sides' means (smallest p-value, ≥ min_size points a side) is a change point when
 # its Bonferroni-corrected p-value (× the number of candidate splits) is below alpha and the
 # means differ by at least min_effect; then each side is searched again, recursively.
 import math
@@ -35,6 +37,25 @@ def welch_p(a, b):
     return float(2 * student_t.sf(abs(t), df))
 
 
+def pooled_log_p(a, b):
+    """Two-sided p-value of the gate's run-level test (reports/run_stats.py): a pooled t-test
+    on the logs, both sides' spread together as the series' between-run noise — steadier than
+    Welch's two separate variances from three runs each. Welch's for non-positive values."""
+    from scipy.stats import t as student_t
+
+    from reports import run_stats
+
+    if min(a + b) <= 0:
+        return welch_p(a, b)
+    la, lb = [math.log(x) for x in a], [math.log(x) for x in b]
+    s, df = run_stats.pooled(la, lb)
+    d = mean(lb) - mean(la)
+    se = s * math.sqrt(1 / len(a) + 1 / len(b))
+    if se <= 1e-15 * max(abs(mean(la)), abs(mean(lb)), 1.0):
+        return 0.0 if d else 1.0
+    return float(2 * student_t.sf(abs(d) / se, df))
+
+
 def detect(values, min_size=3, alpha=0.01, min_effect=0.05):
     """Change points in `values` (ordered oldest first), sorted by index."""
     found = []
@@ -43,7 +64,7 @@ def detect(values, min_size=3, alpha=0.01, min_effect=0.05):
         candidates = range(lo + min_size, hi - min_size + 1)
         if len(candidates) < 1:
             return
-        scored = [(welch_p(values[lo:k], values[k:hi]), -abs(mean(values[k:hi]) - mean(values[lo:k])), k)
+        scored = [(pooled_log_p(values[lo:k], values[k:hi]), -abs(mean(values[k:hi]) - mean(values[lo:k])), k)
                   for k in candidates]
         p, _, k = min(scored)
         p = min(1.0, p * len(candidates))

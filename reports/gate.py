@@ -55,9 +55,11 @@ class Outcome:
     empty_baseline: bool = False
 
 
-def run(base_recs, cur_recs, cfg, incomplete=None):
+def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=stats.adjust_family):
     """Compares the current run with the baseline; `incomplete` says why the current run did
-    not complete (reports/run_completion.py), if it did not. Precedence of the exit code:
+    not complete (reports/run_completion.py), if it did not. `compare(b, c, cfg)` gives a case's
+    comparisons and `adjust(comps, alpha)` corrects them as a family (reports/gate_runs.py
+    passes its run-level ones). Precedence of the exit code:
     correctness failure (1), then an incomplete run or missing / newly skipped cases (6), then a
     regression (2), then inconclusive (3, also for an empty baseline), then pass."""
     base = {r["case"]: r for r in base_recs}
@@ -74,8 +76,8 @@ def run(base_recs, cur_recs, cfg, incomplete=None):
         elif b["verdict"] != "pass":
             not_compared.append((c["case"], f"baseline verdict {b['verdict']}"))
         else:
-            cases.append((c, None, compare_case(b, c, cfg)))
-    stats.adjust_family([x for _, _, comps in cases for x in comps], cfg.alpha)
+            cases.append((c, None, compare(b, c, cfg)))
+    adjust([x for _, _, comps in cases for x in comps], cfg.alpha)
     cases = [(c, stats.combine([x.verdict for x in comps]), comps) for c, _, comps in cases]
     current = {r["case"]: r for r in cur_recs}
     missing = [(n, b["verdict"]) for n, b in base.items() if n not in current]

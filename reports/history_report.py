@@ -124,7 +124,8 @@ def render(db, out_dir, alpha=0.01, min_effect=0.05, min_size=3):
              for suite, metric in sorted(series)]
     cps.sort(key=lambda c: (c["kind"] != "regression", -abs(c["change"])))
     md = [f"# tandem history: {len(runs)} runs, {len(series)} series", "",
-          f"Change points: binary segmentation with Welch's t-test, Bonferroni-corrected α = {alpha:g}, "
+          "Change points: binary segmentation with the run-level gate's pooled t-test on log values, "
+          f"Bonferroni-corrected α = {alpha:g}, "
           f"minimum effect {min_effect:.0%}, ≥ {min_size} runs a side, searched within segments.", ""]
     md += [f"- new segment at run #{seq}: {what}" for seq, what in bounds] + [""]
     md += [f"## Change points ({len(cps)})", "", "| kind | suite | metric | case | run | git | before | after | change | p |",
