@@ -10,7 +10,8 @@
 #   FRESH_ROOT_DIR    where the root is made (default: <repo>/.fresh-root, ignored by git);
 #                     removed and made again on every run
 #   FRESH_ROOT_CACHE  downloads kept between runs: apt's .debs and pip's wheels, which cannot
-#                     hide a missing install step (default: <repo>/.fresh-root-cache)
+#                     hide a missing install step (default: /var/cache/tandem-fresh-root, so
+#                     CI's clean clones share it)
 #   FRESH_ROOT_KEEP=1 keep the root afterwards (to look inside: chroot DIR/root)
 #   FRESH_ROOT_MIRROR Debian mirror (default: http://deb.debian.org/debian)
 #   FRESH_ROOT_DEPS   a deps.txt to use inside instead of the clone's (the self-check that a
@@ -21,7 +22,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${FRESH_ROOT_DIR:-$repo/.fresh-root}
-cache=${FRESH_ROOT_CACHE:-$repo/.fresh-root-cache}
+cache=${FRESH_ROOT_CACHE:-/var/cache/tandem-fresh-root}
 mirror=${FRESH_ROOT_MIRROR:-http://deb.debian.org/debian}
 logs=${FRESH_ROOT_LOGS:-$repo/results/fresh-root}
 command=${1:-ci/quickstart.sh \&\& ci/test.sh}
