@@ -4,8 +4,9 @@
 # Exit code: the gate's (0 pass, 1 correctness, 2 regression, 3 inconclusive, 4 bad input,
 # 5 infrastructure, 6 incomplete: baseline cases missing or newly skipped, or the run killed). The markdown summary, fit for a pull-request comment, is written to
 # results/gate/gate.md. Set TANDEM_MACHINE_KIND to pick the baseline explicitly.
-# Pull requests: give the baseline build, GATE_BASE_BIN=/path/to/tandem or GATE_BASE_REF=<commit>
-# (built into build-base/ from `git archive`), and the performance verdict comes from the
+# Pull requests: the baseline build is the merge base with origin/main (GATE_BASE_BRANCH), or
+# GATE_BASE_BIN=/path/to/tandem or GATE_BASE_REF=<commit> (built into build-base/ from `git
+# archive`; GATE_BASE_REF=none: the stored baseline alone), and the performance verdict comes from the
 # interleaved A/B gate (ci/gate_ab.sh: baseline and current processes alternating, judged
 # against the between-run noise), after a quick correctness run; cost in docs/CI.md.
 set -uo pipefail
@@ -13,6 +14,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/ci/install_deps.sh" && "$root/ci/build.sh" || exit 5
 tandem="${BUILD_DIR:-$root/build}/tandem"
 out="$root/results/gate"
+# By default the baseline build is the merge base with GATE_BASE_BRANCH (origin/main, else main):
+# a pull request is judged against the code it branched from. GATE_BASE_REF=none skips the A/B
+# gate and uses the stored baseline (reports/baselines/) alone.
+if [ -z "${GATE_BASE_BIN:-}${GATE_BASE_REF:-}" ]; then
+  for branch in ${GATE_BASE_BRANCH:-origin/main main}; do
+    GATE_BASE_REF=$(git -C "$root" merge-base HEAD "$branch" 2>/dev/null) && break
+  done
+  [ -n "${GATE_BASE_REF:-}" ] && echo "gate: A/B against the merge base with $branch, ${GATE_BASE_REF:0:12}" >&2 ||
+    echo "warning: no base branch (${GATE_BASE_BRANCH:-origin/main main}) to A/B against: gating on the stored baseline," \
+      "which compares repetitions inside one process and cries wolf on a noisy machine (docs/CI.md)" >&2
+fi
+[ "${GATE_BASE_REF:-}" = none ] && GATE_BASE_REF=""
 if [ -n "${GATE_BASE_BIN:-}${GATE_BASE_REF:-}" ]; then
   base_bin=${GATE_BASE_BIN:-$root/build-base/tandem}
   if [ -z "${GATE_BASE_BIN:-}" ]; then
