@@ -24,9 +24,9 @@ assert sum(r["verdict"] == "pass" for r in cases) == 7, [(r["case"], r["message"
 assert any("/sweep/" in r["case"] for r in recs) and any(r["suite"] == "vmap" for r in recs)
 assert "8 cases ran at 4 ranks: 7 passed, 0 failed, 1 skipped, 0 errors." in open(sys.argv[1] + "/summary.md").read()
 EOF
-"$tandem" report "$work/q/records.json" -o "$work/rep" >/dev/null || fail "report refused the merged records"
-! grep -l "not drawn" "$work/rep/index.html" "$work/rep/summary.md" || fail "the report has a promised plot not drawn"
-ls "$work/rep"/collectives_busbw_*.png >/dev/null || fail "no busbw plot"
+[ -f "$work/q/report/index.html" ] || fail "quick_run.sh drew no report"
+! grep -l "not drawn" "$work/q/report/index.html" "$work/q/report/summary.md" || fail "the report has a promised plot not drawn"
+ls "$work/q/report"/collectives_busbw_*.png >/dev/null || fail "no busbw plot"
 "$tandem" gate --current "$work/q/records.json" --baseline "$work/q/records.json" >/dev/null
 (( $? == 0 || $? == 3 )) || fail "gate refused the merged records"
 "$tandem" history add "$work/q/records.json" --db "$work/h.sqlite" >/dev/null || fail "history refused the merged records"
