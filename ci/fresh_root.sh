@@ -9,16 +9,18 @@
 # Environment:
 #   FRESH_ROOT_DIR    where the root is made (default: <repo>/.fresh-root, ignored by git);
 #                     removed and made again on every run
-#   FRESH_ROOT_CACHE  downloads kept between runs: apt's .debs and pip's wheels, which cannot
-#                     hide a missing install step (default: /var/cache/tandem-fresh-root, so
-#                     CI's clean clones share it)
+#   FRESH_ROOT_CACHE  downloads kept between runs, which cannot hide a missing install step:
+#                     apt's .debs, and pip's cache where pip keeps one (default:
+#                     /var/cache/tandem-fresh-root, so CI's clean clones share it)
 #   FRESH_ROOT_KEEP=1 keep the root afterwards (to look inside: chroot DIR/root)
 #   FRESH_ROOT_MIRROR Debian mirror (default: http://deb.debian.org/debian)
 #   FRESH_ROOT_DEPS   a deps.txt to use inside instead of the clone's (the self-check that a
 #                     missing entry fails the run)
-#   FRESH_ROOT_LOGS   where the logs go (default: <repo>/results/fresh-root/): packages.txt (the root's package list after the
-# run), run.log, times.txt and the main job's summary.md. Exit: the command's code; 5 when
-# the root cannot be made or entered; 1 when the self-check finds the root is not clean.
+#   FRESH_ROOT_LOGS   where the logs go (default: <repo>/results/fresh-root/): packages.txt
+#                     (the root's package list after the run), run.log, times.txt,
+#                     mmdebstrap.log and the main job's summary.md
+# Exit: the command's code; 5 when the root cannot be made or entered; 1 when the self-check
+# finds the root is not clean.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${FRESH_ROOT_DIR:-$repo/.fresh-root}
@@ -79,7 +81,6 @@ mmdebstrap --variant=minbase --mode=root --components=main bookworm "$root" \
   "deb ${mirror%/debian}/debian-security bookworm-security main" >"$logs/mmdebstrap.log" 2>&1 ||
   fail "mmdebstrap failed (log: $logs/mmdebstrap.log)" "is the Debian mirror $mirror reachable?"
 stamp "make the root" "$t"
-dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Package}\n' | sort >"$logs/packages-before.txt"
 
 # 2. The clone, as CI's: committed files only. FRESH_ROOT_DEPS replaces its deps.txt.
 git clone -q --no-hardlinks "$repo" "$root/src/tandem"
