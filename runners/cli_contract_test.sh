@@ -23,6 +23,9 @@ grep -q "hint: use quick or nightly" "$out/stderr" || { echo "FAIL: bad input wi
 expect 4 "the removed full profile is bad input naming nightly" -- "$tandem" list --profile full
 grep -q "hint: use nightly: full selected the same cases" "$out/stderr" || { echo "FAIL: --profile full without its hint"; fail=1; }
 expect 4 "unknown backend is bad input" -- "$tandem" run --backend tpu
+expect 4 "an unknown --exclude-suite is bad input" -- "$tandem" run --exclude-suite nosuch --out "$out/ex"
+expect 4 "--suite with --exclude-suite is bad input" -- "$tandem" run --suite dot --exclude-suite lstm --out "$out/ex"
+expect 4 "merge of a folder that holds no run is bad input" -- "$tandem" merge "$out/no-run" -o "$out/merged"
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate
 # `run collectives` is neither the sweep nor the suite: bad input naming both commands.
