@@ -7,7 +7,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-$root/.deps/debs}
 mkdir -p "$dest"
-# Build-time packages: headers, static test libraries, BLAS, MPI. Their runtime libraries
+# Build-time packages: headers, static test libraries, BLAS, MPI, and the OpenCL headers and
+# libOpenCL.so that oneDNN's CMake config requires (without them configure fails there). Their runtime libraries
 # are resolved below, stopping at packages every Debian/Ubuntu base image has.
 wanted=(libopenblas-dev libopenblas0-pthread libopenblas-pthread-dev nlohmann-json3-dev
         libcli11-dev libxtensor-dev xtl-dev libbenchmark-dev libbenchmark1debian libgtest-dev libgmock-dev
@@ -15,7 +16,8 @@ wanted=(libopenblas-dev libopenblas0-pthread libopenblas-pthread-dev nlohmann-js
         libevent-pthreads-2.1-7 libpmix2 libfabric1 libucx0 libmunge2 libpsm2-2
         libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libgfortran5 libnuma1
         libltdl7 libxnvctrl0 libpciaccess0 libsqlite3-dev ninja-build
-        libdnnl-dev libdnnl2 libgomp1 ocl-icd-libopencl1)
+        libdnnl-dev libdnnl2 libgomp1
+        ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers)
 cd "$dest"
 apt-get update -qq
 for p in "${wanted[@]}"; do

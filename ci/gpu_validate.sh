@@ -3,27 +3,36 @@
 # NCCL, cmake, PyTorch, JAX; no Debian packages, no network; the repo arrives with the
 # ignored .deps/debs of ci/bundle_debs.sh). Never calls apt-get or the network.
 #   ci/gpu_validate.sh OUTDIR [PHASES]
-# PHASES (comma-separated, default all, in this order): machine bundle configure build ctest
-# quick nccl perf torch. A later call with the same OUTDIR adds or replaces those phases'
-# rows, so a machine with a per-command time limit can run them in parts.
+# PHASES (comma-separated, default all, in this order): machine bundle configure build cpu
+# ctest quick nccl perf torch. A later call with the same OUTDIR adds or replaces those phases'
+# rows, so a machine with a per-command time limit can run them in parts (ci/gpu_session.sh).
 # Every step runs even when an earlier one failed; each writes OUTDIR/logs/<step>.log and a
 # row of OUTDIR/steps.tsv; OUTDIR/summary.md is rebuilt from all rows at the end. Records:
 # OUTDIR/quick_cuda/<suite>/, OUTDIR/perf/{dot,lstm}/, OUTDIR/perf/torch_lstm.json and
 # lstm_vs_torch.md; the ctest log: OUTDIR/ctest_gpu.log. Exit 1 when any step failed.
 # Environment: BUILD_DIR (default build-gpu), TANDEM_OFFLINE_PREFIX (default .deps/prefix),
-# STEP_TIMEOUT (s, default 1500), PERF_REPS (default 10).
+# STEP_TIMEOUT (s, default 480: under the device tool's 600 s per command), DEADLINE (epoch
+# seconds: no step outlives it, and one that cannot start 30 s before it is recorded "not run:
+# out of time", so the caller still packs the results), BUILD_TARGET (default gpu_validation:
+# only what this script runs), GPU_VALIDATE_BACKEND (replaces the quick phase's `all` and the
+# perf phase's `cuda`: ci/gpu_rehearsal.sh sets cpu to get records without a GPU), PERF_REPS (default 10), TANDEM_WHEEL_PYTHON (the python whose
+# site-packages hold the nvidia-cudnn/nccl wheels; default /opt/torch/.venv/bin/python3, else
+# the python3 on PATH).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: ci/gpu_validate.sh OUTDIR [PHASES]" >&2; exit 4; }
 mkdir -p "$1/logs" && out=$(cd "$1" && pwd)
-phases=,${2:-machine,bundle,configure,build,ctest,quick,nccl,perf,torch},
+phases=,${2:-machine,bundle,configure,build,cpu,ctest,quick,nccl,perf,torch},
 build=${BUILD_DIR:-$root/build-gpu}
 tandem=$build/tandem
 export TANDEM_OFFLINE_PREFIX=${TANDEM_OFFLINE_PREFIX:-$root/.deps/prefix}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 GTEST_COLOR=no
 jobs=$(nproc)
 touch "$out/steps.tsv"
-want() { [[ $phases == *,$1,* ]]; }
+# want PHASE: whether this call runs PHASE; it is then noted in phases_started, and a step of it
+# cut by DEADLINE notes it in phases_cut (ci/gpu_session.sh rest runs those again).
+current_phase=""
+want() { [[ $phases == *,$1,* ]] && current_phase=$1 && echo "$1" >>"$out/phases_started"; }
 
 # record NAME RESULT RC SECONDS NOTE: one row of steps.tsv (replacing an older row of NAME).
 record() {
@@ -32,15 +41,25 @@ record() {
   mv "$out/steps.tsv.new" "$out/steps.tsv"
   echo "gpu_validate: $1: $2 (rc $3, $4 s) $5"
 }
+# Seconds a step may run: STEP_TIMEOUT, cut to what is left before DEADLINE.
+step_limit() {
+  local limit=${STEP_TIMEOUT:-480} now; now=$(date +%s)
+  [ -z "${DEADLINE:-}" ] || limit=$(( limit < DEADLINE - now ? limit : DEADLINE - now ))
+  echo "$limit"
+}
 # step NAME CMD...: runs CMD (time-limited) into logs/NAME.log and records pass or FAIL.
 step() {
   local name=$1; shift
-  local t0=$SECONDS rc
-  if declare -F "$1" >/dev/null; then "$@"; else timeout "${STEP_TIMEOUT:-1500}" "$@"; fi >"$out/logs/$name.log" 2>&1
+  local t0=$SECONDS rc limit
+  limit=$(step_limit)
+  if [ "$limit" -lt 30 ]; then
+    not_run "$name" "out of time: the call's deadline is ${limit} s away"; echo "$current_phase" >>"$out/phases_cut"; return 3
+  fi
+  if declare -F "$1" >/dev/null; then "$@"; else timeout -k 10 "$limit" "$@"; fi >"$out/logs/$name.log" 2>&1
   rc=$?
   local note=""
   [ $rc = 0 ] || note=$(why_failed "$out/logs/$name.log")
-  [ $rc = 124 ] && note="timed out after ${STEP_TIMEOUT:-1500} s"
+  [ $rc = 124 ] && note="timed out after $limit s" && echo "$current_phase" >>"$out/phases_cut"
   [ $rc = 0 ] && record "$name" pass 0 $((SECONDS - t0)) "$note" || record "$name" FAIL $rc $((SECONDS - t0)) "$note"
   return $rc
 }
@@ -49,6 +68,33 @@ why_failed() {
   { grep -m1 -E "^error:|FAILED|Error" "$1" || grep -v '^\s*$' "$1" | tail -1; } | tr '|\t' '/ ' | cut -c1-160
 }
 not_run() { record "$1" "not run" - 0 "$2"; }  # a step whose tool is absent (not a failure)
+# -DCUDNN_ROOT / -DNCCL_ROOT from the wheels of the python that holds them (the GPU image's
+# venv), not whichever python3 is first on PATH.
+wheel_roots() {
+  local py=${TANDEM_WHEEL_PYTHON:-/opt/torch/.venv/bin/python3}
+  [ -x "$py" ] || py=$(command -v python3) || return 0
+  "$py" - <<'EOF' 2>/dev/null
+import importlib
+for var, mods in (("CUDNN_ROOT", ("nvidia.cudnn",)), ("NCCL_ROOT", ("nvidia.nccl", "nvidia.cu13"))):
+    for m in mods:
+        try:
+            print(f"-D{var}={list(importlib.import_module(m).__path__)[0]}"); break
+        except ImportError:
+            pass
+EOF
+}
+# Where the tandem binary's cuDNN and NCCL come from, and the cuDNN it loads (context.cudnn of
+# a record); fails when either does not resolve.
+gpu_libraries() {
+  local deps; deps=$(ldd "$tandem")
+  grep -E 'libcudnn|libnccl|libcublas|libcudart|not found' <<<"$deps"
+  if grep -q 'not found' <<<"$deps" || ! grep -q libcudnn <<<"$deps" || ! grep -q libnccl <<<"$deps"; then
+    echo "error: $tandem does not resolve cuDNN and NCCL"; return 1
+  fi
+  "$tandem" check -q --backend cpu --suite dot --filter 'f32' --out "$out/libs_probe" >/dev/null 2>&1
+  python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['context']; print('loaded cuDNN', c.get('cudnn'), 'NCCL', c.get('nccl')); sys.exit(0 if c.get('cudnn') else 1)" \
+    "$out/libs_probe/records.json"
+}
 # Verdicts of a records.json, per backend, with every non-pass listed. Exits 1 on any fail or
 # error, when no CUDA case passed, and (with --paired, for runs of --backend all) when a case
 # passes on cpu but not on cuda: CUDA must run every case the CPU runs, a skip there is a gap.
@@ -87,15 +133,7 @@ no_gtest_skips() {
 }
 
 if want machine; then
-  {
-    date -u +%FT%TZ; uname -a; nproc; git -C "$root" log -1 --format="commit %H %s"
-    git -C "$root" status --short | head -20
-    nvidia-smi || echo "nvidia-smi: not available"
-    nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null || echo "nvcc: not found"
-    cmake --version | head -1
-    python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'cudnn', torch.backends.cudnn.version(), 'gpu', torch.cuda.is_available())" 2>&1 | tail -1
-    python3 -c "import jax; print('jax', jax.__version__, jax.devices())" 2>&1 | tail -1
-  } >"$out/machine.txt" 2>&1
+  "$root/ci/gpu_machine_facts.sh" "$root" >"$out/machine.txt" 2>&1
   step gpu_visible bash -c 'nvidia-smi -L | grep -q "^GPU 0"'
 fi
 
@@ -114,17 +152,28 @@ if [ -f "$TANDEM_OFFLINE_PREFIX/env.sh" ]; then . "$TANDEM_OFFLINE_PREFIX/env.sh
 if want configure; then
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '. ')
   generator=Ninja; command -v ninja >/dev/null || generator="Unix Makefiles"
-  cfg=(-S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release ${arch:+-DCMAKE_CUDA_ARCHITECTURES=$arch})
+  cfg=(-S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release ${arch:+-DCMAKE_CUDA_ARCHITECTURES=$arch}
+       $(wheel_roots))
   # Everything GPU-side must be found; if not, configure again without the demand so the
   # rest still runs and shows what it can (the failed row stays in the summary).
-  if ! step configure cmake "${cfg[@]}" -DTANDEM_REQUIRE="CUDA;cuDNN;NCCL;MPI"; then
+  if ! step configure cmake "${cfg[@]}" -DTANDEM_REQUIRE="CUDA;cuDNN;NCCL;MPI;oneDNN"; then
     step configure_without_required cmake "${cfg[@]}" -DTANDEM_REQUIRE=""
   fi
 fi
-want build && step build cmake --build "$build" -j "$jobs"
+want build && step build cmake --build "$build" -j "$jobs" --target "${BUILD_TARGET:-gpu_validation}"
+
+if want cpu; then
+  # The bundle's Open MPI on this machine, before any NCCL step depends on it: two ranks under
+  # mpirun and a singleton MPI_Init (a binary started without mpirun), with no ssh or rsh.
+  step mpi_np2 mpirun -np 2 "$build/engine/comm/comm_mpi_test" --gtest_filter='-*Nccl*'
+  step mpi_singleton "$build/engine/comm/comm_mpi_test" --gtest_filter='-*Nccl*'
+  # The binary loads the cuDNN and NCCL it was linked with (a GPU test then runs, not skips
+  # for a missing library): what ldd resolves them to, and the cuDNN version it reports.
+  step gpu_libraries gpu_libraries
+fi
 
 if want ctest; then
-  (cd "$build" && timeout "${STEP_TIMEOUT:-1500}" ctest -L gpu -V --no-tests=error --output-junit "$out/ctest_gpu.xml") \
+  (cd "$build" && timeout -k 10 "$(step_limit)" ctest -L gpu -V --no-tests=error --output-junit "$out/ctest_gpu.xml") \
     >"$out/ctest_gpu.log" 2>&1
   rc=$?
   note="ctest_gpu.log: $(grep -m1 -E "tests passed|No tests were found" "$out/ctest_gpu.log")"
@@ -137,7 +186,7 @@ if want quick; then
   [ -n "$suites" ] || record quick_cuda FAIL - 0 "no suites listed (is $tandem built?)"
   for s in $suites; do
     # --backend all (cpu + cuda) so each CUDA verdict stands next to the CPU one.
-    step "quick_cuda_$s" "$tandem" run -q --profile quick --backend all --suite "$s" --out "$out/quick_cuda/$s"
+    step "quick_cuda_$s" "$tandem" run -q --profile quick --backend "${GPU_VALIDATE_BACKEND:-all}" --suite "$s" --out "$out/quick_cuda/$s"
     if [ -f "$out/quick_cuda/$s/records.json" ]; then
       step "quick_cuda_${s}_as_cpu" verdicts "$out/quick_cuda/$s/records.json" --paired
     fi
@@ -156,7 +205,7 @@ fi
 if want perf; then
   reps=${PERF_REPS:-10}
   for s in dot lstm; do
-    step "perf_cuda_$s" "$tandem" run -q --profile nightly --backend cuda --suite $s --filter "^$s/perf/" \
+    step "perf_cuda_$s" "$tandem" run -q --profile nightly --backend "${GPU_VALIDATE_BACKEND:-cuda}" --suite $s --filter "^$s/perf/" \
       -n "$reps" --out "$out/perf/$s"
     [ -f "$out/perf/$s/records.json" ] && step "perf_cuda_${s}_checked" verdicts "$out/perf/$s/records.json"
   done
@@ -183,7 +232,7 @@ fi
 {
   echo "# gpu_validate summary"
   echo
-  echo "$(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short=12 HEAD), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')"
+  echo "$(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo "${TANDEM_COMMIT:-unknown}"), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')"
   echo
   echo "| step | result | rc | seconds | note |"
   echo "|---|---|---|---|---|"
