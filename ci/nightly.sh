@@ -57,5 +57,12 @@ fi
 # Its logs and summary.txt go beside the night's results (SANITIZE_OUT).
 [ "${NIGHTLY_SANITIZE:-1}" = 0 ] || SANITIZE_OUT="$out/sanitize" "$root/ci/sanitize.sh" \
   || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
+# The GPU session's dress rehearsal (docs/GPU_VALIDATION.md): the device calls in a root that
+# mimics the GPU machine. Needs root and a Debian/Ubuntu mirror; NIGHTLY_GPU_REHEARSAL=0 skips it.
+if [ "${NIGHTLY_GPU_REHEARSAL:-1}" != 0 ] && [ "$(id -u)" = 0 ]; then
+  GPU_REHEARSAL_LOGS="$out/gpu-rehearsal" "$root/ci/gpu_rehearsal.sh" || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
+elif [ "${NIGHTLY_GPU_REHEARSAL:-1}" != 0 ]; then
+  echo "nightly: GPU rehearsal NOT run: it makes a root and needs root (NIGHTLY_GPU_REHEARSAL=0 to silence)" >&2
+fi
 echo "nightly: report $out/report/index.html, history $out/history/index.html"
 exit $run_rc
