@@ -141,7 +141,7 @@ rm -rf "$root/out" && mkdir -p "$root/out/call1" "$root/out/call2"
 for call in "1 first" "2 rest"; do
   set -- $call
   t=$(date +%s)
-  enter offline bash -c "cd /src/tandem && OUT=/out/call$1 GPU_SESSION_BUDGET=$budget GPU_VALIDATE_BACKEND=cpu \
+  enter offline bash -c "cd /src/tandem && OUT=/out/call$1 GPU_SESSION_BUDGET=$budget STEP_TIMEOUT=$budget GPU_VALIDATE_BACKEND=cpu \
     PERF_REPS=1 TANDEM_COMMIT=$(git -C "$repo" rev-parse --short=12 HEAD) ci/gpu_session.sh $2" \
     >"$logs/call$1.log" 2>&1 || true
   stamp "call $1: ci/gpu_session.sh $2" "$t"

@@ -15,7 +15,7 @@ import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What a missing GPU looks like in a step's note or log: one pattern per way it is reported.
-NO_GPU = re.compile(r"no nvidia-smi|nvidia-smi: (not found|command not found)|no usable CUDA device"
+NO_GPU = re.compile(r"no nvidia-smi|no CUDA device|nvidia-smi: (not found|command not found)|no usable CUDA device"
                     r"|asks for a GPU|no CUDA case passed|no CUDA-capable device|python3 has no torch"
                     r"|CUDA driver version is insufficient|skipped: no GPU|no GPU")
 # Steps that need a GPU: (pattern on the step name, what it does without one).

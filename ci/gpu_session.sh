@@ -20,13 +20,14 @@ all=machine,bundle,configure,build,cpu,ctest,quick,nccl,perf,torch
 start=$(date +%s)
 export DEADLINE=$((start + ${GPU_SESSION_BUDGET:-520}))
 
-# The phases of `rest`: those cut by the last deadline, and those no call has started.
+# The phases of `rest`: from the first phase the last call cut (or no call started) to the end,
+# since each phase uses what the ones before it made (a cut build leaves nothing to test).
 rest_phases() {
   local p started cut list=""
   started=$(sort -u "$work/phases_started" 2>/dev/null)
   cut=$(sort -u "$work/phases_cut" 2>/dev/null)
   for p in ${all//,/ }; do
-    if grep -qx "$p" <<<"$cut" || ! grep -qx "$p" <<<"$started"; then list+=${list:+,}$p; fi
+    if [ -n "$list" ] || grep -qx "$p" <<<"$cut" || ! grep -qx "$p" <<<"$started"; then list+=${list:+,}$p; fi
   done
   echo "$list"
 }
