@@ -74,6 +74,8 @@ export OPAL_PREFIX=$_p/usr
 export PMIX_MCA_mca_base_component_path=$_l/pmix2/lib/pmix
 unset _p _l
 EOF
+# Open MPI without ssh/rsh (the GPU machine): the one-host launcher, after PATH is set above.
+cat "$root/runners/launch/mpi_local.sh" >>"$prefix/env.sh"
 
 # Every unpacked shared library and MPI tool must resolve with env.sh alone.
 missing=$( (. "$prefix/env.sh"
