@@ -23,7 +23,7 @@ expect() {
   done
 }
 esc=$'\e'
-pass_block() { printf '%s: %s[ RUN      ] %s%s\n%s: %s[       OK ] %s%s (1 ms)\n' "$1" "$esc[0;32m" "$esc[m" "$2" "$1" "$esc[0;32m" "$esc[m" "$2"; }
+pass_block() { printf '%s: %s[ RUN      ] %s%s\n%s: %s[       OK ] %s%s (1 ms)\n' "$1" "${esc}[0;32m" "${esc}[m" "$2" "$1" "${esc}[0;32m" "${esc}[m" "$2"; }
 skip_block() { printf '%s: [ RUN      ] %s\n%s: engine/comm/x_test.cc:12: Skipped\n%s: %s\n%s: \n%s: [  SKIPPED ] %s (0 ms)\n' "$1" "$2" "$1" "$1" "$3" "$1" "$1" "$2"; }
 layout='groups:pairs needs an even number of ranks, this run has 1; run with mpirun -np 2 or 4'
 

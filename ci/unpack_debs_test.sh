@@ -75,6 +75,7 @@ mkdir -p "$work/bin_with_ssh" && printf '#!/bin/sh\n' >"$work/bin_with_ssh/ssh" 
 mkdir -p "$work/tools" && ln -s "$(command -v dirname)" "$work/tools/dirname"  # env.sh needs it
 # plm_with_path DIR: OMPI_MCA_plm after sourcing env.sh with only DIR (and dirname) on PATH.
 plm_with_path() {
+  # shellcheck disable=SC2016  # expanded by the inner bash
   env -u OMPI_MCA_plm -u OMPI_MCA_plm_rsh_agent PATH="$1:$work/tools" \
     "$BASH" --norc -c '. "$0" && echo "plm=${OMPI_MCA_plm:-}"' "$work/script_last/prefix/env.sh"
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced (`. mpi_local.sh`, POSIX sh) by every entry point that may start Open MPI:
 # ci/offline_env.sh, the env.sh of ci/unpack_debs.sh (copied in), runners/launch/mpirun.sh
 # and, through cmake/MpiLocalEnv.cmake, every ctest test.
