@@ -119,18 +119,10 @@ if not n[("cuda", "pass")]:
 sys.exit(1 if bad or not n[("cuda", "pass")] else 0)
 EOF
 }
-# gtest skips pass in ctest: on a GPU machine a skipped GPU test is a failure, and so is a log
-# in which no test ran at all.
-no_gtest_skips() {
-  local ran skipped plain
-  plain=$(sed 's/\x1b\[[0-9;]*m//g' "$1")  # without colour codes (mpirun keeps gtest's)
-  ran=$(grep -cE "\[       OK \] [[:alnum:]_/]+\." <<<"$plain")
-  grep -oE "\[  SKIPPED \] [[:alnum:]_/]+\.[[:alnum:]_/]+" <<<"$plain" | sort -u >"$1.skipped"
-  skipped=$(wc -l <"$1.skipped")
-  head -20 "$1.skipped" && rm -f "$1.skipped"
-  echo "$ran tests passed, $skipped skipped in $(basename "$1")"
-  [ "$skipped" = 0 ] && [ "$ran" -gt 0 ]
-}
+# gtest skips pass in ctest: on a GPU machine a skipped GPU test is a failure unless its
+# message carries a reason of ci/gtest_skips.py's table of skips by design (too few ranks at
+# one GPU, a combination JAX leaves undefined); so is a log in which no test passed.
+no_gtest_skips() { python3 "$root/ci/gtest_skips.py" "$1"; }
 
 if want machine; then
   "$root/ci/gpu_machine_facts.sh" "$root" >"$out/machine.txt" 2>&1
@@ -148,6 +140,9 @@ if want bundle; then
 fi
 # From here on the unpacked bundle is the dependency source (when there is one).
 if [ -f "$TANDEM_OFFLINE_PREFIX/env.sh" ]; then . "$TANDEM_OFFLINE_PREFIX/env.sh"; else unset TANDEM_OFFLINE_PREFIX; fi
+# No ssh/rsh on the GPU machine: Open MPI's one-host launcher for every phase (the bundle's
+# env.sh sets it too, but a prefix unpacked before that change lacks it).
+. "$root/runners/launch/mpi_local.sh"
 
 if want configure; then
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '. ')

@@ -10,3 +10,6 @@ if [ -n "${TANDEM_OFFLINE_PREFIX:-}" ]; then
   # shellcheck source=/dev/null
   . "$TANDEM_OFFLINE_PREFIX/env.sh"
 fi
+# Open MPI on a machine without ssh/rsh (after env.sh, whose PATH counts): the one-host launcher.
+# shellcheck source=../runners/launch/mpi_local.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../runners/launch/mpi_local.sh"

@@ -74,11 +74,25 @@ export OPAL_PREFIX=$_p/usr
 export PMIX_MCA_mca_base_component_path=$_l/pmix2/lib/pmix
 unset _p _l
 EOF
+# Open MPI without ssh/rsh (the GPU machine): the one-host launcher, after PATH is set above.
+cat "$root/runners/launch/mpi_local.sh" >>"$prefix/env.sh"
 
-# Every unpacked shared library and MPI tool must resolve with env.sh alone.
-missing=$( (. "$prefix/env.sh"
-  find "$lib" "$prefix/lib" "$prefix/usr/bin" -maxdepth 2 -type f \( -name '*.so*' -o -perm -u+x \) 2>/dev/null |
-    while read -r f; do ldd "$f" 2>/dev/null | awk -v f="${f#"$prefix"/}" '/not found/ {print f ": " $1}'; done) | sort -u)
+# is_elf FILE: an ELF object, the only kind ldd answers (on the bundle's Perl and shell
+# scripts it exits 1).
+is_elf() { [ "$(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = 177ELF ]; }
+# Every unpacked shared library and MPI tool must resolve with env.sh alone: prints
+# "file: library" for each that does not. No exit status may leak out of this pipeline under
+# pipefail (it once made the script exit 1 whenever find happened to list a script last):
+# scripts are skipped, and ldd's and find's statuses are dropped on purpose.
+unresolved_libraries() {
+  (. "$prefix/env.sh"
+    { find "$lib" "$prefix/lib" "$prefix/usr/bin" -maxdepth 2 -type f \( -name '*.so*' -o -perm -u+x \) 2>/dev/null || true; } |
+      while read -r f; do
+        is_elf "$f" || continue
+        { ldd "$f" 2>/dev/null || true; } | awk -v f="${f#"$prefix"/}" '/not found/ {print f ": " $1}'
+      done) | sort -u
+}
+missing=$(unresolved_libraries)
 echo "unpack: $n packages into $prefix"
 if [ -n "$missing" ]; then
   echo "unpack: WARNING: libraries the bundle does not provide and this machine lacks:"

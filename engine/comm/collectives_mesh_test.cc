@@ -44,7 +44,7 @@ TEST(Mesh, PsumOverOneAxisOrBoth) {
   const Mesh line{{{"x", n()}, {"y", 1}}};
   EXPECT_EQ(psum(ctx(), x, mesh_groups(line, {"x", "y"}, n())).to_f64()[0], n() * (n() - 1) / 2.0);
   EXPECT_EQ(psum(ctx(), x, mesh_groups(line, {"y"}, n())).to_f64()[0], double(me()));
-  if (n() != 4) GTEST_SKIP() << "the 2 x 2 mesh needs 4 ranks (ctest runs 1-4)";
+  if (n() != 4) GTEST_SKIP() << needs_ranks("4", n()) << " (the 2 x 2 mesh; ctest runs 1-4)";
   const Mesh m{{{"x", 2}, {"y", 2}}};
   for (auto names : {std::vector<std::string>{"x"}, {"y"}, {"x", "y"}}) {
     const Groups g = mesh_groups(m, names, 4);

@@ -126,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(MPI, FloatDType, ::testing::Values(DType::f64, DType::f
                          [](const auto& i) { return std::string(dtype_name(i.param)); });
 
 TEST(Semantics, PmeanOverUnevenGroupsDividesByOwnGroupSize) {
-  if (n() < 3) GTEST_SKIP() << "uneven groups need 3 ranks; ctest runs this at 3 and 4";
+  if (n() < 3) GTEST_SKIP() << needs_ranks("at least 3", n()) << " (uneven groups; ctest runs this at 3 and 4)";
   Groups g{{}, {n() - 1}};
   for (int r = 0; r + 1 < n(); ++r) g[0].push_back(r);
   const Tensor m = pmean(ctx(), Tensor::from_f64({double(me())}, {1}, DType::f32), g);

@@ -49,10 +49,10 @@ TEST(Validation, GroupsMustPartition) {
 }
 
 TEST(Validation, UnevenGroupsOnlyForReductions) {
-  if (n() < 3) GTEST_SKIP() << "needs 3 ranks";
+  if (n() < 3) GTEST_SKIP() << needs_ranks("at least 3", n());
   Groups uneven{{0, 1}, {}};
   for (int r = 2; r < n(); ++r) uneven[1].push_back(r);
-  if (uneven[0].size() == uneven[1].size()) GTEST_SKIP();
+  if (uneven[0].size() == uneven[1].size()) GTEST_SKIP() << needs_ranks("3, or 5 or more,", n()) << " (groups of unequal size)";
   std::string m = same_error_everywhere([&] { all_gather(ctx(), x4(), 0, false, uneven); });
   EXPECT_NE(m.find("same size"), std::string::npos) << m;
 }
@@ -73,14 +73,14 @@ TEST(Validation, Divisibility) {
 }
 
 TEST(Validation, ShapesDifferingBetweenRanks) {
-  if (n() < 2) GTEST_SKIP() << "needs 2 ranks";
+  if (n() < 2) GTEST_SKIP() << needs_ranks("at least 2", n());
   Tensor x = Tensor::from_f64(std::vector<double>(size_t(me() == 1 ? 5 : 4), 1), {me() == 1 ? 5 : 4}, DType::f32);
   std::string m = same_error_everywhere([&] { psum(ctx(), x); });
   EXPECT_NE(m.find("disagree"), std::string::npos) << m;
 }
 
 TEST(Validation, BadArgumentOnOneRankOnly) {
-  if (n() < 2) GTEST_SKIP() << "needs 2 ranks";
+  if (n() < 2) GTEST_SKIP() << needs_ranks("at least 2", n());
   // Only the last rank passes an out-of-range source: every rank reports it.
   Tensor x = x4();
   std::string m = same_error_everywhere([&] { pbroadcast(ctx(), x, me() == n() - 1 ? n() : 0); });
@@ -109,7 +109,7 @@ TEST(Validation, RaggedContract) {
 }
 
 TEST(Validation, RaggedContractInOneGroupOnly) {
-  if (n() < 4 || n() % 2) GTEST_SKIP() << "needs an even number of ranks >= 4";
+  if (n() < 4 || n() % 2) GTEST_SKIP() << needs_ranks("an even number (4 or more) of", n());
   Groups pairs;
   for (int r = 0; r < n(); r += 2) pairs.push_back({r, r + 1});
   // Every pair exchanges one row each way, but the last rank expects 2 from its partner:

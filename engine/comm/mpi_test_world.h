@@ -1,8 +1,9 @@
 // What the engine/comm tests under mpirun share: the collectives on the MPI world, this
-// rank, the world size, and a tensor's values as f64.
+// rank, the world size, a tensor's values as f64, and the wording of by-design skips.
 #pragma once
 #include <vector>
 
+#include "engine/comm/by_design_skip.h"  // needs_ranks: the wording of a too-few-ranks skip
 #include "engine/comm/collectives.h"
 #include "engine/comm/mpi_communicator.h"
 

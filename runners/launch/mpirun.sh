@@ -10,6 +10,7 @@ set -euo pipefail
 [[ ${1:-} == -np || ${1:-} == -n ]] && shift
 np=${1:?usage: mpirun.sh [-np] NP [tandem args...]}; shift
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/mpi_local.sh"  # no ssh/rsh here (the GPU machine): Open MPI's one-host launcher
 tandem=${TANDEM:-$here/../../build/tandem}
 mpirun=${TANDEM_MPIRUN:-mpirun}
 mapfile -t extra < <("$here/mpi_flags.sh" "$mpirun")

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "engine/comm/by_design_skip.h"
 #include "engine/comm/mpi_communicator.h"
 #include "engine/comm/nccl_communicator.h"
 #include "engine/core/error.h"
@@ -84,29 +85,30 @@ Tensor engine_op(comm::Collectives& c, const CollSpec& s, const Inputs& in) {
 }  // namespace
 
 comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why) {
-  auto no = [&](const std::string& w) { *why = cat("groups:", layout, " ", w, " (world size ", n, ")"); return comm::Groups{}; };
+  // Every refusal is a skip by design (engine/comm/by_design_skip.h): too few ranks, or undefined.
+  auto no = [&](const std::string& w) { *why = cat("groups:", layout, " ", w); return comm::Groups{}; };
   if (layout == "all") return {};
   const CollOp* d = find_op(op);
-  if (d && !d->takes_groups) return no(cat("does not apply: ", op, " takes no axis_index_groups"));
+  if (d && !d->takes_groups) return no(comm::does_not_apply(cat(op, " takes no axis_index_groups")));
   if (layout == "pairs") {  // [[0,1],[2,3],...]
-    if (n < 2 || n % 2) return no("needs an even number of ranks; run with mpirun -np 2 or 4");
+    if (n < 2 || n % 2) return no(comm::needs_ranks("an even number of", n) + "; run with mpirun -np 2 or 4");
     comm::Groups g;
     for (int r = 0; r < n; r += 2) g.push_back({r, r + 1});
     return g;
   }
   if (layout == "interleaved") {  // [[0,2,...],[..., 3,1]]: strided, one group listed backwards
-    if (n < 4 || n % 2) return no("needs an even number of ranks >= 4; run with mpirun -np 4");
+    if (n < 4 || n % 2) return no(comm::needs_ranks("an even number (4 or more) of", n) + "; run with mpirun -np 4");
     comm::Groups g(2);
     for (int r = 0; r < n; r += 2) g[0].push_back(r);
     for (int r = n - 1; r > 0; r -= 2) g[1].push_back(r);
     return g;
   }
   if (layout == "uneven") {  // [[0..n-2],[n-1]]: JAX allows it for psum/pmax/pmin/pmean
-    if (n < 3) return no("needs at least 3 ranks; run with mpirun -np 3 or 4");
+    if (n < 3) return no(comm::needs_ranks("at least 3", n) + "; run with mpirun -np 3 or 4");
     if (!d || !d->reduces) {
       std::string r;
       for (const CollOp& o : coll_ops()) if (o.reduces) r += (r.empty() ? "" : ", ") + o.name;
-      return no("is only allowed for the reductions (" + r + ")");
+      return no(comm::does_not_apply("only allowed for the reductions (" + r + ")"));
     }
     comm::Groups g(2);
     for (int r = 0; r + 1 < n; ++r) g[0].push_back(r);
