@@ -36,6 +36,12 @@ EOF
 n=0
 for f in "$debs"/*.deb; do extract "$f" "$prefix"; n=$((n + 1)); done
 lib="$prefix/usr/lib/x86_64-linux-gnu"
+# The compiler's own runtime libraries: the machine's copy wins where it has one. The bundle's
+# (Debian 12, GCC 12) would come first on LD_LIBRARY_PATH and hide a newer one that binaries
+# built there with a newer g++ need (CMake warned of Ubuntu 24.04's libgomp hidden so in the GPU rehearsal).
+for l in libgomp.so.1; do
+  if ldconfig -p 2>/dev/null | grep -q "^\s*$l "; then rm -f "$lib/$l" "$lib/$l".*; fi
+done
 inc="$prefix/usr/include/x86_64-linux-gnu"
 
 link() {  # link TARGET NAME: NAME -> TARGET (relative), only when TARGET exists there
