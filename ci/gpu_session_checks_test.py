@@ -80,6 +80,14 @@ def test_a_gpu_step_failing_for_another_reason_is_named(tmp_path):
     assert judge(rows, logs, tmp_path) == ["step nccl_np1_no_skips: 3 skipped"]
 
 
+def test_a_skip_check_forgives_no_device_skips_only(tmp_path):
+    rows = [("ctest_gpu_no_skips", "FAIL", "1", "0", "2 skip(s) not by design")]
+    no_device = "  FAILS: Dot.Tf32: no CUDA device visible\n"
+    assert judge(rows, {"ctest_gpu_no_skips": no_device * 2}, tmp_path) == []
+    mixed = no_device + "  FAILS: Lstm.Fwd: built without cuDNN\n"
+    assert judge(rows, {"ctest_gpu_no_skips": mixed}, tmp_path) != []
+
+
 def test_a_step_cut_by_the_deadline_fails_the_rehearsal(tmp_path):
     rows = [("perf_cuda_dot", "not run", "-", "0", "out of time: the call's deadline is 12 s away")]
     assert judge(rows, tmp_path=tmp_path) != []

@@ -92,7 +92,7 @@ gpu_libraries() {
     echo "error: $tandem does not resolve cuDNN and NCCL"; return 1
   fi
   "$tandem" check -q --backend cpu --suite dot --filter 'f32' --out "$out/libs_probe" >/dev/null 2>&1
-  python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['context']; print('loaded cuDNN', c.get('cudnn'), 'NCCL', c.get('nccl')); sys.exit(0 if c.get('cudnn') else 1)" \
+  python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['records'][0]['context']; print('loaded cuDNN', c.get('cudnn'), 'NCCL', c.get('nccl')); sys.exit(0 if c.get('cudnn') else 1)" \
     "$out/libs_probe/records.json"
 }
 # Verdicts of a records.json, per backend, with every non-pass listed. Exits 1 on any fail or
