@@ -117,6 +117,9 @@ copy_tree() {
   mkdir -p "$root/src/tandem"
   find "$root/src/tandem" -mindepth 1 -maxdepth 1 ! -name build-gpu ! -name out -exec rm -rf {} +
   (cd "$repo" && tar -cf - -T "$list") | tar -xf - -C "$root/src/tandem"
+  # Configure from scratch as on a fresh machine (a cached find would hide a missing package);
+  # the objects stay, and ninja rebuilds only what the new configure changes.
+  rm -f "$root/src/tandem/build-gpu/CMakeCache.txt"
 }
 
 [ "$(id -u)" = 0 ] || fail "making and entering a root needs root" "run it as root"

@@ -5,6 +5,10 @@
 # error line when it fails, so the caller can fall back with a one-line notice.
 function(tandem_probe_config_package name out_ok out_why)
   set(dir ${CMAKE_BINARY_DIR}/probe_${name})
+  # A fresh probe each configure: a cache left by an earlier one keeps paths it found then
+  # (CMake does not look again), so a dependency removed since would pass the probe and stop
+  # the real find (seen when the GPU rehearsal reconfigured without the OpenCL packages).
+  file(REMOVE_RECURSE ${dir})
   file(MAKE_DIRECTORY ${dir})
   file(WRITE ${dir}/CMakeLists.txt
     "cmake_minimum_required(VERSION 3.25)\nproject(probe_${name} LANGUAGES CXX)\n"
