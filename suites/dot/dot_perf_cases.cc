@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "engine/core/check_cuda.h"
+#include "engine/cuda/cublas_env.h"
 #include "engine/cuda/cublas_modes.h"
 #endif
 
@@ -132,7 +133,7 @@ cublasHandle_t baseline_handle(int index) {
   cublasHandle_t& h = handles[index];
   if (!h) {
     CUDA_CHECK(cudaSetDevice(index));
-    CUBLAS_CHECK(cublasCreate(&h));
+    h = create_cublas_handle();  // the engine's workspace configuration too (cublas_env.h)
   }
   return h;
 }
