@@ -14,7 +14,8 @@ std::optional<CublasMode> cublas_mode(DotAlgorithm a) {
     // f32 exactly: PEDANTIC keeps cuBLAS from any reduced-precision path (TF32 included,
     // whatever NVIDIA_TF32_OVERRIDE or the handle say).
     case A::F32_F32_F32: return TANDEM_MODE(CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_PEDANTIC_MATH);
-    // TF32 operands: FAST_TF32 lets cuBLAS use the tensor cores.
+    // TF32 operands: the engine rounds them to tf32 itself first (dot_kernels.h, round_tf32);
+    // FAST_TF32 then lets cuBLAS use the tensor cores on them.
     case A::TF32_TF32_F32:
     case A::TF32_TF32_F32_X3: return TANDEM_MODE(CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_DEFAULT_MATH);
     case A::F16_F16_F16: return TANDEM_MODE(CUBLAS_COMPUTE_16F, CUBLAS_DEFAULT_MATH);

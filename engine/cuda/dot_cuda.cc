@@ -183,7 +183,8 @@ Tensor dot_general(const Tensor& lhs_in, const Tensor& rhs_in, const cpu::DotPla
     if (!mode)
       throw_unsupported(cat("dot_general: ", info.name, " has no CUDA impl"),
                         "pick another preset (tandem list --algorithms)");
-    auto [al, br] = operands(info.storage, SplitKind::none, 1);
+    // TF32 operands are rounded to tf32 (RNE) here, not left to cuBLAS (dot_kernels.h).
+    auto [al, br] = operands(info.storage, info.tf32_inputs ? SplitKind::round_tf32 : SplitKind::none, 1);
     gemm(dev, al[0], br[0], acc.raw(), acc_type, p, *mode, false);
   }
   if (acc_type == out_dtype) return acc;

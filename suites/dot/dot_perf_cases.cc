@@ -3,8 +3,9 @@
 // dot_general / BLAS and the cost of X3, X6, X9 relative to one pass. On CUDA the baseline is
 // cublasGemmEx called directly, at the compute type and math mode the engine uses for
 // F32_F32_F32 (and for TF32_TF32_F32 in the tf32 baseline), read from the one table of them
-// (engine/cuda/cublas_modes.h). Correctness is checked on sampled rows (a full naive
-// reference at 2048³ would take minutes).
+// (engine/cuda/cublas_modes.h). The baseline's TF32 inputs are not pre-rounded: it is cuBLAS
+// alone, what the engine's rounding pass costs on top is part of the comparison. Correctness
+// is checked on sampled rows (a full naive reference at 2048³ would take minutes).
 #include <cblas.h>
 #if TANDEM_HAVE_CUDA
 #include <cublas_v2.h>
