@@ -1,5 +1,6 @@
 // Where every cuBLAS handle of the process is made (the engine's per-device handles and the
-// dot suite's cublasGemmEx baseline), after pinning cuBLAS's workspace configuration.
+// dot suite's cublasGemmEx baseline), after pinning cuBLAS's workspace configuration; the
+// cuDNN handle is made after it too (lstm_cudnn.cc).
 #pragma once
 #include <cublas_v2.h>
 

@@ -22,6 +22,7 @@
 
 #if TANDEM_HAVE_CUDNN
 #include "engine/core/check_cudnn.h"
+#include "engine/cuda/cublas_env.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/cuda/cuda_memory.h"
@@ -36,6 +37,7 @@ cudnnHandle_t cudnn_handle(int index) {
   auto it = handles.find(index);
   if (it != handles.end()) return it->second;
   cudnnHandle_t h;
+  default_cublas_workspace_config();  // cuDNN may run its GEMMs through cuBLAS: same setting
   CUDNN_CHECK(cudnnCreate(&h));
   handles[index] = h;
   return h;
