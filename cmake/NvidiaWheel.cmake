@@ -5,13 +5,17 @@
 # when there is none. PyTorch and JAX install cuDNN and NCCL this way, so a GPU machine
 # without system copies usually has these — in some venv (/opt/torch/.venv on the lent GPU
 # machines) whose python3 need not be first on PATH. So the Python asked is, in order:
-#   TANDEM_WHEEL_PYTHON (-DTANDEM_WHEEL_PYTHON=/path/to/venv/bin/python3), the Python of the
-#   venv holding the wheels;
+#   TANDEM_WHEEL_PYTHON (-DTANDEM_WHEEL_PYTHON=/path/to/venv/bin/python3, or the environment
+#   variable of that name, which ci/gpu_validate.sh reads too), the Python of the venv holding
+#   the wheels;
 #   TANDEM_PYTHON (cmake/ProjectPython.cmake), the project's Python;
 #   the python3 on PATH, only when neither is set (a project that does not include
 #   ProjectPython, such as cmake/find_modules_test).
 # Which Python and which folders were searched is printed, so a missed wheel is explained.
 function(tandem_nvidia_wheel_python out_python out_why)
+  if(NOT TANDEM_WHEEL_PYTHON AND DEFINED ENV{TANDEM_WHEEL_PYTHON})
+    set(TANDEM_WHEEL_PYTHON "$ENV{TANDEM_WHEEL_PYTHON}")
+  endif()
   if(TANDEM_WHEEL_PYTHON)
     if(NOT EXISTS "${TANDEM_WHEEL_PYTHON}")
       message(FATAL_ERROR "TANDEM_WHEEL_PYTHON='${TANDEM_WHEEL_PYTHON}' does not exist\n"

@@ -17,7 +17,7 @@ printf '#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 7\n#define CUDNN_PATCHLEVEL 1
 touch "$site/cudnn/include/cudnn.h" "$site/cudnn/lib/libcudnn.so.9" "$site/cu13/lib/libnccl.so.2"
 printf '#define NCCL_MAJOR 2\n#define NCCL_MINOR 27\n#define NCCL_PATCH 3\n' >"$site/cu13/include/nccl.h"
 touch "$site/cudnn/__init__.py"
-PYTHONPATH=$t/site CUDNN_ROOT=$site/cudnn NCCL_ROOT=$site/cu13 \
+env -u TANDEM_WHEEL_PYTHON PYTHONPATH=$t/site CUDNN_ROOT=$site/cudnn NCCL_ROOT=$site/cu13 \
   "$cmake" -S "$here/find_modules_test" -B "$t/b" -G "$generator" >"$t/log" 2>&1
 fail=0
 check() {  # check PATTERN WHAT
@@ -42,9 +42,11 @@ printf '#!/bin/sh\necho "%s"\n' "$venv/lib/python3.12/site-packages" >"$venv/bin
 printf '#!/bin/sh\necho "%s"\n' "$t/empty" >"$t/decoy/python3"
 chmod +x "$venv/bin/python3" "$t/decoy/python3"
 hide="/usr/local/cuda;/usr/local/cuda/lib64;/usr/local/cuda/lib;/usr/local/cuda/include;/usr/local/cuda/targets/x86_64-linux/lib;/usr/local/cuda/targets/x86_64-linux/include;/usr/lib/x86_64-linux-gnu;/usr/include;/usr/lib;/usr/lib64"
+wheel_env=""
 venv_case() {  # venv_case NAME CMAKE_ARGS...: configure with the decoy first on PATH, no *_ROOT
+  # (and TANDEM_WHEEL_PYTHON in the environment only when wheel_env is set)
   local name=$1; shift
-  env -u CUDNN_ROOT -u NCCL_ROOT -u PYTHONPATH PATH="$t/decoy:$PATH" \
+  env -u CUDNN_ROOT -u NCCL_ROOT -u PYTHONPATH -u TANDEM_WHEEL_PYTHON PATH="$t/decoy:$PATH" ${wheel_env:+TANDEM_WHEEL_PYTHON=$wheel_env} \
     "$cmake" -S "$here/find_modules_test" -B "$t/b_$name" -G "$generator" "-DCMAKE_IGNORE_PATH=$hide" "$@" \
     >"$t/log_$name" 2>&1
 }
@@ -57,6 +59,10 @@ for var in TANDEM_WHEEL_PYTHON TANDEM_PYTHON; do
   check_in "$t/log_$var" "RESULT cudnn=$vsite/cudnn/lib/libcudnn.so.9 version=9.3.0" "$var: cuDNN from the venv's wheel, python3 on PATH a decoy"
   check_in "$t/log_$var" "RESULT nccl=$vsite/cu13/lib/libnccl.so.2 version=2.28.1" "$var: NCCL from the venv's cu13 wheel"
 done
+# TANDEM_WHEEL_PYTHON from the environment (as ci/gpu_validate.sh has it) works the same.
+wheel_env=$venv/bin/python3 venv_case env_var
+check_in "$t/log_env_var" "RESULT cudnn=$vsite/cudnn/lib/libcudnn.so.9 version=9.3.0" "TANDEM_WHEEL_PYTHON in the environment: cuDNN from the venv's wheel"
+wheel_env=""
 # Without either variable the decoy on PATH is asked and the wheel is missed: what they fix.
 venv_case path_only
 check_in "$t/log_path_only" "searched the sys.path of .*(the python3 on PATH): none" "no variable: the python3 on PATH is asked (and has no wheel)"
