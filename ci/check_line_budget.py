@@ -27,6 +27,11 @@ as an oracle (the issues' "follow JAX's semantics, not just our own tests"): the
 serializer and `tandem dump-programs`, `tandem dot` on .npy files, `tandem collectives-dump`,
 and tools/{program,dot,collectives,lstm}_vs_jax.py with their tests (≈2,500 lines): 46,506
 lines, leaving ~5 %.
+Raised on 2026-11-27 (issue 27) to 50,500: 48,589 lines on main (04ae458), then the GPU
+findings fixed with their tests (TF32 operand rounding and its bit-exact test, the cuBLAS mode
+table, the workspace configuration, cuDNN's dx at padded steps, the LSTM-vs-PyTorch math modes,
+wheel discovery through the project's Python, the gpu-label check: ≈910 lines, two thirds
+tests): 49,497 lines, leaving ~2 %. A separate commit, to drop if the tree is trimmed instead.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -37,7 +42,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 49000
+TOTAL_BUDGET = 50500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

@@ -10,7 +10,11 @@ over --reps and GFLOP/s from it, and min process CPU time with GFLOP per CPU-sec
 Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS, whose
 threads torch.set_num_threads does not govern.
 
-    tools/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] > torch.json
+    tools/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] [--math fp32|tf32] > torch.json
+--math is the matmul math mode, set explicitly rather than left to PyTorch's defaults (which let
+cuDNN use TF32): fp32 turns TF32 off for cuDNN and for matmuls (tandem's HIGHEST, the lstm/perf
+cases' precision), tf32 turns it on (tandem's HIGH); the JSON records the mode and the flags as
+PyTorch reports them, and ci/gpu_lstm_vs_torch.py pairs only rows of the same mode.
 --records FILE also writes tandem records (lstm perf cases named as the suite names its own,
 implementation "PyTorch nn.LSTM (CPU|cuDNN)") for `tandem report` (reports/bench_records.py).
 """
@@ -21,7 +25,8 @@ import statistics
 import sys
 import time
 
-import torch
+# The --math modes: PyTorch's two TF32 switches for each (cuDNN's defaults to True).
+MATH_MODES = {"fp32": {"cudnn": False, "matmul": False}, "tf32": {"cudnn": True, "matmul": True}}
 
 
 def forward_flops(s):
@@ -50,7 +55,15 @@ def time_reps(reps, body, sync=lambda: None):
     return sorted(wall), sorted(cpu)
 
 
-def main():
+def apply_math_mode(torch, math):
+    """Sets PyTorch's TF32 switches for `math` and returns them as PyTorch then reports them."""
+    want = MATH_MODES[math]
+    torch.backends.cudnn.allow_tf32 = want["cudnn"]
+    torch.backends.cuda.matmul.allow_tf32 = want["matmul"]
+    return {"cudnn": bool(torch.backends.cudnn.allow_tf32), "matmul": bool(torch.backends.cuda.matmul.allow_tf32)}
+
+
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shapes", required=True, help="JSON from lstm_cpu_bench --list-shapes")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: all cores)")
@@ -58,7 +71,17 @@ def main():
     ap.add_argument("--filter", default="", help="substrings of a shape's compact JSON or label, |-separated")
     ap.add_argument("--device", default="cpu", help="cpu, or cuda: nn.LSTM on cuDNN (ci/gpu_validate.sh)")
     ap.add_argument("--records", help="also write tandem records (tandem.records/1) to this file, for tandem report")
-    a = ap.parse_args()
+    ap.add_argument("--math", choices=sorted(MATH_MODES), default="fp32",
+                    help="fp32: TF32 off for cuDNN and matmuls (tandem's HIGHEST, its lstm/perf cases); "
+                         "tf32: on (tandem's HIGH)")
+    return ap.parse_args(argv)
+
+
+def main():
+    a = parse_args()
+    import torch  # here, so the argument parsing and math modes are testable without torch
+
+    allow_tf32 = apply_math_mode(torch, a.math)
     if a.records:  # reports/ of this checkout: the records writer and its schema
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
         from reports import bench_records
@@ -97,7 +120,7 @@ def main():
         for mode, factor, body in modes:
             wall, cpu = time_reps(a.reps, body, sync)
             flops = factor * (proj + rec)
-            r = dict(s, mode=mode, median_s=statistics.median(wall), min_s=wall[0], min_cpu_s=cpu[0],
+            r = dict(s, mode=mode, math=a.math, median_s=statistics.median(wall), min_s=wall[0], min_cpu_s=cpu[0],
                      reps=len(wall), flops=flops, projection_flops=factor * proj, recurrent_flops=factor * rec,
                      gflops=flops / wall[0] / 1e9, gflops_cpu=flops / cpu[0] / 1e9,
                      load_average=os.getloadavg()[0])
@@ -108,11 +131,11 @@ def main():
             if a.records:
                 impl = "PyTorch nn.LSTM (cuDNN)" if dev.type == "cuda" else "PyTorch nn.LSTM (CPU)"
                 recs.append(bench_records.lstm_record(s, "train" if mode == "fwd+bwd" else mode, wall, cpu, impl,
-                                                      dev.type, ctx, {"threads": torch.get_num_threads()}))
+                                                      dev.type, ctx, {"threads": torch.get_num_threads(), "math": a.math}))
     json.dump({"tool": f"torch {torch.__version__} nn.LSTM", "device": str(dev),
                "gpu": torch.cuda.get_device_name(dev) if dev.type == "cuda" else "",
                "cudnn": torch.backends.cudnn.version() if dev.type == "cuda" else None,
-               "threads": torch.get_num_threads(),
+               "threads": torch.get_num_threads(), "math": a.math, "allow_tf32": allow_tf32,
                "reps": a.reps, "results": results}, sys.stdout, indent=1)
     print()
     if a.records:

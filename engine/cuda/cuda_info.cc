@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "engine/core/check_cuda.h"
+#include "engine/cuda/cublas_env.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/device_faults.h"
 #if TANDEM_HAVE_CUDNN
@@ -120,7 +121,7 @@ cublasHandle_t cublas_handle(int index) {
   static std::map<int, cublasHandle_t> handles;
   std::lock_guard<std::mutex> g(mu);
   cublasHandle_t& h = handles[index];
-  if (!h) CUBLAS_CHECK(cublasCreate(&h));
+  if (!h) h = create_cublas_handle();
   return h;
 }
 

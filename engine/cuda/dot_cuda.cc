@@ -9,6 +9,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/check_cuda.h"
+#include "engine/cuda/cublas_modes.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/dot_kernels.h"
 #include "engine/prims/dot_general.h"
@@ -102,7 +103,8 @@ int as_int(int64_t v, const char* what) {
 
 // c[b] (+)= a[b] · b[b] for every batch, row-major, with the preset's compute type.
 void gemm(int device, const DevMat& a, const DevMat& b, void* c, DType c_type,
-          const cpu::DotPlan& p, cublasComputeType_t compute, bool accumulate) {
+          const cpu::DotPlan& p, const CublasMode& mode, bool accumulate) {
+  const cublasComputeType_t compute = mode.compute;
   int m = as_int(p.m, "m"), n = as_int(p.n, "n"), k = as_int(p.k, "k");
   int batch = as_int(p.batch, "batch");
   double alpha_d = 1.0, beta_d = accumulate ? 1.0 : 0.0;
@@ -112,8 +114,10 @@ void gemm(int device, const DevMat& a, const DevMat& b, void* c, DType c_type,
   if (compute == CUBLAS_COMPUTE_64F) alpha = &alpha_d, beta = &beta_d;
   if (compute == CUBLAS_COMPUTE_16F) alpha = &alpha_h, beta = &beta_h;
   // Column-major view: Bᵀ is n×k (ld n, or k when B is stored transposed), Aᵀ is k×m.
+  cublasHandle_t h = cublas_handle(device);
+  apply_math_mode(h, mode);
   CUBLAS_CHECK(cublasGemmStridedBatchedEx(
-      cublas_handle(device), b.trans ? CUBLAS_OP_T : CUBLAS_OP_N,
+      h, b.trans ? CUBLAS_OP_T : CUBLAS_OP_N,
       a.trans ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k, alpha, b.data, cuda_type(b.type),
       b.trans ? k : n, p.k * p.n, a.data, cuda_type(a.type), a.trans ? m : k, p.m * p.k, beta, c,
       cuda_type(c_type), n, p.m * p.n, batch, compute, CUBLAS_GEMM_DEFAULT));
@@ -160,34 +164,28 @@ Tensor dot_general(const Tensor& lhs_in, const Tensor& rhs_in, const cpu::DotPla
     bool bf = info.split == SplitFormat::bf16;
     auto [al, br] = operands(bf ? DType::bf16 : DType::f32, bf ? SplitKind::bf16 : SplitKind::tf32,
                              info.parts);
-    cublasComputeType_t compute = bf ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
+    const CublasMode mode = *cublas_mode(alg);  // every split preset has a row
     // Small cross terms first; their NaNs (Inf in hi times a zero lo) are zeroed before
     // hi·hi adds the real Inf or NaN back, as the CPU engine (and XLA's split) does.
     auto products = split_products(info.parts, info.products);
     for (size_t t = 0; t + 1 < products.size(); ++t)
       gemm(dev, al[size_t(products[t].first)], br[size_t(products[t].second)], acc.raw(),
-           DType::f32, p, compute, t > 0);
+           DType::f32, p, mode, t > 0);
     zero_nans(acc.data<float>(), acc.numel());
-    gemm(dev, al[0], br[0], acc.raw(), DType::f32, p, compute, true);
+    gemm(dev, al[0], br[0], acc.raw(), DType::f32, p, mode, true);
   } else if (alg == A::BF16_BF16_BF16) {
     auto [al, br] = operands(DType::bf16, SplitKind::none, 1);
     gemm_bf16_accumulate(static_cast<const uint16_t*>(al[0].data), al[0].trans,
                          static_cast<const uint16_t*>(br[0].data), br[0].trans, acc.data<float>(),
                          p.batch, p.m, p.n, p.k);
   } else {
-    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-    switch (alg) {
-      case A::F64_F64_F64: compute = CUBLAS_COMPUTE_64F; break;
-      case A::F32_F32_F32: compute = CUBLAS_COMPUTE_32F_PEDANTIC; break;
-      case A::TF32_TF32_F32: compute = CUBLAS_COMPUTE_32F_FAST_TF32; break;  // inputs stay f32
-      case A::F16_F16_F16: compute = CUBLAS_COMPUTE_16F; break;
-      case A::BF16_BF16_F32: case A::F16_F16_F32: break;
-      default:
-        throw_unsupported(cat("dot_general: ", info.name, " has no CUDA impl"),
-                          "pick another preset (tandem list --algorithms)");
-    }
-    auto [al, br] = operands(info.storage, SplitKind::none, 1);
-    gemm(dev, al[0], br[0], acc.raw(), acc_type, p, compute, false);
+    std::optional<CublasMode> mode = cublas_mode(alg);
+    if (!mode)
+      throw_unsupported(cat("dot_general: ", info.name, " has no CUDA impl"),
+                        "pick another preset (tandem list --algorithms)");
+    // TF32 operands are rounded to tf32 (RNE) here, not left to cuBLAS (dot_kernels.h).
+    auto [al, br] = operands(info.storage, info.tf32_inputs ? SplitKind::round_tf32 : SplitKind::none, 1);
+    gemm(dev, al[0], br[0], acc.raw(), acc_type, p, *mode, false);
   }
   if (acc_type == out_dtype) return acc;
   Tensor out = Tensor::empty(p.out_shape, out_dtype, device);

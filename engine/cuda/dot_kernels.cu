@@ -3,6 +3,7 @@
 #include <cuda_fp16.h>
 
 #include "engine/core/check_cuda.h"
+#include "engine/core/half.h"
 #include "engine/cuda/dot_kernels.h"
 
 namespace tandem::cuda_impl {
@@ -22,12 +23,6 @@ __device__ uint16_t bf16_bits_rne(float f) {
   return uint16_t(u >> 16);
 }
 __device__ float round_bf16(float f) { return __uint_as_float(uint32_t(bf16_bits_rne(f)) << 16); }
-__device__ float round_tf32(float f) {
-  uint32_t u = __float_as_uint(f);
-  if ((u & 0x7f800000u) == 0x7f800000u) return f;
-  u += 0xfffu + ((u >> 13) & 1u);
-  return __uint_as_float(u & 0xffffe000u);
-}
 __device__ float truncate_bits(float f, int dropped) {
   return __uint_as_float(__float_as_uint(f) & ~((1u << dropped) - 1u));
 }
@@ -69,7 +64,7 @@ __device__ void split_value(float x, SplitKind kind, int parts, float* out) {
     out[q] = truncate_bits(rest, dropped);
     rest = __fsub_rn(rest, out[q]);  // exact: the remainder fits in f32
   }
-  out[parts - 1] = kind == SplitKind::bf16 ? round_bf16(rest) : round_tf32(rest);
+  out[parts - 1] = kind == SplitKind::bf16 ? round_bf16(rest) : round_to_tf32(rest);
 }
 
 __global__ void convert_operand_kernel(const void* src, DType src_t, Gather g, int64_t n,
@@ -88,6 +83,10 @@ __global__ void convert_operand_kernel(const void* src, DType src_t, Gather g, i
     double v = load(src, src_t, off);
     if (split == SplitKind::none) {
       store(dst.p[0], dst_t, i, v);
+      continue;
+    }
+    if (split == SplitKind::round_tf32) {  // the host's very function (CPU unit-tested)
+      store(dst.p[0], dst_t, i, round_to_tf32(float(v)));
       continue;
     }
     float part[kMaxParts];

@@ -20,8 +20,12 @@ struct Gather {
 };
 
 // Split presets' part formats (same rule as cpu::split_value: hi and middle terms are
-// truncations, the last term is RNE, non-finite values stay whole in hi).
-enum class SplitKind : int { none, bf16, tf32 };
+// truncations, the last term is RNE, non-finite values stay whole in hi). round_tf32 is no
+// split: one part, the value rounded to tf32 by round_to_tf32 (engine/core/half.h, RNE), the
+// TF32 preset's inputs. cuBLAS's FAST_TF32 compute type only allows tensor cores: at a shape
+// where it picks a SIMT kernel the inputs would stay f32, and its own conversion is not
+// documented to round to nearest even, so the engine rounds them itself, as the CPU does.
+enum class SplitKind : int { none, bf16, tf32, round_tf32 };
 
 constexpr int kMaxParts = 3;
 struct PartPointers {

@@ -22,6 +22,7 @@
 
 #if TANDEM_HAVE_CUDNN
 #include "engine/core/check_cudnn.h"
+#include "engine/cuda/cublas_env.h"
 #include "engine/cuda/cuda_device.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/cuda/cuda_memory.h"
@@ -36,6 +37,7 @@ cudnnHandle_t cudnn_handle(int index) {
   auto it = handles.find(index);
   if (it != handles.end()) return it->second;
   cudnnHandle_t h;
+  default_cublas_workspace_config();  // cuDNN may run its GEMMs through cuBLAS: same setting
   CUDNN_CHECK(cudnnCreate(&h));
   handles[index] = h;
   return h;
@@ -197,6 +199,10 @@ std::vector<Tensor> backward(const std::vector<Tensor>& in, const Params& p, Ten
   if (k.reserve_bytes)
     CUDA_CHECK(cudaMemcpyAsync(k.reserve.raw(), in[9].raw(), k.reserve_bytes, cudaMemcpyDeviceToDevice, 0));
   Tensor dx = Tensor::empty(f[0].shape(), DType::f32, d);
+  // cuDNN writes dx only at a row's valid steps (paddingFill is for outputs of the forward):
+  // the padded steps would keep whatever the pool's block held. They are 0, as JAX's
+  // gradient of the masked steps is (dh0 and dc0 are written for every row: lengths >= 1).
+  CUDA_CHECK(cudaMemsetAsync(dx.raw(), 0, dx.nbytes(), 0));
   Tensor dh0 = Tensor::empty(f[1].shape(), DType::f32, d), dc0 = Tensor::empty(f[2].shape(), DType::f32, d);
   CUDNN_CHECK(cudnnRNNBackwardData_v8(s.h, plan.rnn, f[4].data<int32_t>(), k.y, y.raw(), in[0].raw(),
                                       k.x, dx.raw(), plan.state, f[1].raw(), in[1].raw(), dh0.raw(),

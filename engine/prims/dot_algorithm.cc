@@ -28,7 +28,7 @@ SupportEntry algorithm_support(DotAlgorithm a, DeviceKind backend) {
       return {Support::native, cpu ? "dgemm" : "cuBLAS CUBLAS_COMPUTE_64F"};
     case A::TF32_TF32_F32:
       return cpu ? SupportEntry{Support::emulated, "inputs rounded to tf32 (RNE), sgemm"}
-                 : SupportEntry{Support::native, "cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32"};
+                 : SupportEntry{Support::native, "inputs rounded to tf32 (RNE) by tandem, cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32"};
     case A::BF16_BF16_F32:
       return cpu ? SupportEntry{Support::emulated, "inputs rounded to bf16 (RNE), sgemm"}
                  : SupportEntry{Support::native, "cuBLAS bf16 inputs, CUBLAS_COMPUTE_32F"};

@@ -1,9 +1,11 @@
 // dot_general throughput: f32 square products at 512, 1024 and 2048 for the plain and split
 // presets, next to the BLAS sgemm called directly on the same operands, so one run gives
 // dot_general / BLAS and the cost of X3, X6, X9 relative to one pass. On CUDA the baseline is
-// cublasGemmEx called directly (CUBLAS_COMPUTE_32F, and CUBLAS_COMPUTE_32F_FAST_TF32 for the
-// TF32 presets). Correctness is checked on sampled rows (a full naive reference at 2048³
-// would take minutes).
+// cublasGemmEx called directly, at the compute type and math mode the engine uses for
+// F32_F32_F32 (and for TF32_TF32_F32 in the tf32 baseline), read from the one table of them
+// (engine/cuda/cublas_modes.h). The baseline's TF32 inputs are not pre-rounded: it is cuBLAS
+// alone, what the engine's rounding pass costs on top is part of the comparison. Correctness
+// is checked on sampled rows (a full naive reference at 2048³ would take minutes).
 #include <cblas.h>
 #if TANDEM_HAVE_CUDA
 #include <cublas_v2.h>
@@ -12,6 +14,8 @@
 #include <mutex>
 
 #include "engine/core/check_cuda.h"
+#include "engine/cuda/cublas_env.h"
+#include "engine/cuda/cublas_modes.h"
 #endif
 
 #include <cmath>
@@ -130,18 +134,20 @@ cublasHandle_t baseline_handle(int index) {
   cublasHandle_t& h = handles[index];
   if (!h) {
     CUDA_CHECK(cudaSetDevice(index));
-    CUBLAS_CHECK(cublasCreate(&h));
+    h = create_cublas_handle();  // the engine's workspace configuration too (cublas_env.h)
   }
   return h;
 }
 
-// Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: B goes first, as in the engine.
-void gemm_ex(cublasHandle_t h, int64_t n, const Tensor& a, const Tensor& b, Tensor& c, bool tf32) {
+// Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: B goes first, as in the engine; the
+// compute type and math mode are the engine's own for the preset (cublas_modes.h).
+void gemm_ex(cublasHandle_t h, int64_t n, const Tensor& a, const Tensor& b, Tensor& c,
+             const cuda_impl::CublasMode& mode) {
   const float one = 1.0f, zero = 0.0f;
   int m = int(n);
+  cuda_impl::apply_math_mode(h, mode);
   CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, b.raw(), CUDA_R_32F, m,
-                            a.raw(), CUDA_R_32F, m, &zero, c.raw(), CUDA_R_32F, m,
-                            tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+                            a.raw(), CUDA_R_32F, m, &zero, c.raw(), CUDA_R_32F, m, mode.compute,
                             CUBLAS_GEMM_DEFAULT));
 }
 #endif
@@ -164,19 +170,20 @@ Case cublas_case(int64_t n, bool tf32) {
     Tensor rhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/rhs"));
     auto dl = std::make_shared<Tensor>(lhs.to(dev)), dr = std::make_shared<Tensor>(rhs.to(dev));
     cublasHandle_t h = baseline_handle(dev.index);
+    const DotAlgorithm alg = tf32 ? DotAlgorithm::TF32_TF32_F32 : DotAlgorithm::F32_F32_F32;
+    const cuda_impl::CublasMode mode = *cuda_impl::cublas_mode(alg);
     CaseInstance inst;
     inst.body = [=] {
       // Same allocation pattern as dot_general (the pool serves it after the warm-up).
       Tensor o = Tensor::empty({n, n}, DType::f32, dev);
-      gemm_ex(h, n, *dl, *dr, o, tf32);
+      gemm_ex(h, n, *dl, *dr, o, mode);
     };
     inst.check = [=] {
       Tensor o = Tensor::empty({n, n}, DType::f32, dev);
-      gemm_ex(h, n, *dl, *dr, o, tf32);
-      DotAlgorithm alg = tf32 ? DotAlgorithm::TF32_TF32_F32 : DotAlgorithm::F32_F32_F32;
+      gemm_ex(h, n, *dl, *dr, o, mode);
       return check_sampled_rows(lhs, rhs, o.to_f64(), n, dot_error_spec(alg, DType::f32, DType::f32, n));
     };
-    inst.info = {{"call", cat("cublasGemmEx, ", tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F")}};
+    inst.info = {{"call", cat("cublasGemmEx, ", mode.compute_name, ", ", mode.math_name)}};
     return inst;
 #else
     throw_unsupported("CUDA backend not built", "configure with the CUDA toolkit");

@@ -17,6 +17,7 @@
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
+#include "engine/prims/lstm.h"
 #include "suites/common/case.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
@@ -25,6 +26,11 @@
 namespace tandem {
 namespace {
 
+
+// The perf cases' precision: f32 math, TF32 off (cuDNN's CUDNN_FMA_MATH). Recorded as
+// params.math ("fp32" / "tf32") so a comparison with another library pairs the same mode
+// (ci/gpu_lstm_vs_torch.py, tools/torch_lstm_bench.py --math).
+constexpr const char* kPerfPrecision = "HIGHEST";
 
 // path: "kernel" (the lstm_fwd / lstm_bwd primitives) or "program" (the Program path).
 Case perf_case(const std::string& label, const LstmConfig& c, bool train, const std::string& path) {
@@ -36,13 +42,16 @@ Case perf_case(const std::string& label, const LstmConfig& c, bool train, const 
   LstmFlops f = lstm_forward_flops(c);
   k.params = {{"batch", c.batch}, {"seq", c.seq}, {"input", c.input}, {"hidden", c.hidden},
               {"layers", c.layers}, {"bidirectional", c.bidirectional}, {"mode", train ? "train" : "fwd"},
-              {"path", path}, {"fwd_projection_flops", f.projection}, {"fwd_recurrent_flops", f.recurrent},
+              {"path", path}, {"precision", kPerfPrecision},
+              {"math", lstm_allow_tf32(kPerfPrecision) ? "tf32" : "fp32"},
+              {"fwd_projection_flops", f.projection}, {"fwd_recurrent_flops", f.recurrent},
               {"flop_formula", "fwd = sum_p 2*B*T*4H*(In_p + H); train = 3*fwd (bwd = 2*fwd)"}};
   k.profiles = profiles_from("nightly");
   k.flops = (train ? 3.0 : 1.0) * (f.projection + f.recurrent);
   k.instantiate = [c, train, program, seed = k.name](Device dev) {
-    auto prog = std::make_shared<Program>(program ? (train ? lstm_program_joint(c) : lstm_program(c))
-                                                  : (train ? lstm_train_program(c) : lstm_fwd_program(c)));
+    auto prog = std::make_shared<Program>(program ? (train ? lstm_program_joint(c) : lstm_program(c, kPerfPrecision))
+                                                  : (train ? lstm_train_program(c, kPerfPrecision)
+                                                           : lstm_fwd_program(c, kPerfPrecision)));
     std::vector<Tensor> host = make_lstm_inputs(c, lengths_pattern("full", c.batch, c.seq, seed), seed);
     if (!train) host.resize(5);
     auto in = std::make_shared<std::vector<Tensor>>();
