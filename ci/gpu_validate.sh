@@ -216,7 +216,7 @@ if want torch; then
   else
     mkdir -p "$out/perf"
     "$shapes_tool" --list-shapes >"$out/perf/lstm_shapes.json"
-    step torch_lstm bash -c 'python3 "$0" --shapes "$1" --device cuda --reps "$2" >"$3"' \
+    step torch_lstm bash -c 'python3 "$0" --shapes "$1" --device cuda --math fp32 --reps "$2" >"$3"' \
       "$bench" "$out/perf/lstm_shapes.json" "${PERF_REPS:-10}" "$out/perf/torch_lstm.json"
     step lstm_vs_torch bash -c 'python3 "$0" "$1" "$2" >"$3"' "$root/ci/gpu_lstm_vs_torch.py" \
       "$out/perf/lstm/records.json" "$out/perf/torch_lstm.json" "$out/perf/lstm_vs_torch.md"
