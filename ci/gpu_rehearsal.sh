@@ -127,7 +127,7 @@ for tool in mmdebstrap gpg curl; do command -v $tool >/dev/null ||
   fail "$tool is missing" "apt-get install mmdebstrap gpg curl (ci/deps.txt does not list host tools)"; done
 [ -n "$(ls "$repo"/.deps/debs/*.deb 2>/dev/null)" ] || "$repo/ci/bundle_debs.sh" >/dev/null
 mkdir -p "$logs" "$cache"
-rm -f "$logs"/*.txt "$logs"/*.log "$logs"/*.md
+rm -rf "$logs"/*.txt "$logs"/*.log "$logs"/*.md "$logs/gpu"
 start=$(date +%s)
 if [ "${GPU_REHEARSAL_REUSE:-0}" != 1 ] || [ ! -x "$root/opt/torch/.venv/bin/python3" ]; then
   grep -q " $root/" /proc/self/mountinfo && fail "something is still mounted under $root" "umount -R it first"

@@ -168,11 +168,12 @@ if want cpu; then
 fi
 
 if want ctest; then
+  t0=$SECONDS
   (cd "$build" && timeout -k 10 "$(step_limit)" ctest -L gpu -V --no-tests=error --output-junit "$out/ctest_gpu.xml") \
     >"$out/ctest_gpu.log" 2>&1
   rc=$?
   note="ctest_gpu.log: $(grep -m1 -E "tests passed|No tests were found" "$out/ctest_gpu.log")"
-  [ $rc = 0 ] && record ctest_gpu pass 0 - "$note" || record ctest_gpu FAIL $rc - "$note"
+  [ $rc = 0 ] && record ctest_gpu pass 0 $((SECONDS - t0)) "$note" || record ctest_gpu FAIL $rc $((SECONDS - t0)) "$note"
   step ctest_gpu_no_skips no_gtest_skips "$out/ctest_gpu.log"
 fi
 
