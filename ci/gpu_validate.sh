@@ -173,6 +173,7 @@ if want ctest; then
     >"$out/ctest_gpu.log" 2>&1
   rc=$?
   note="ctest_gpu.log: $(grep -m1 -E "tests passed|No tests were found" "$out/ctest_gpu.log")"
+  [ $rc != 124 ] || { note="timed out: $note"; echo ctest >>"$out/phases_cut"; }
   [ $rc = 0 ] && record ctest_gpu pass 0 $((SECONDS - t0)) "$note" || record ctest_gpu FAIL $rc $((SECONDS - t0)) "$note"
   step ctest_gpu_no_skips no_gtest_skips "$out/ctest_gpu.log"
 fi
