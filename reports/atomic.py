@@ -4,6 +4,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from reports.exit_codes import BadInput
+
 
 def write_bytes(path, data):
     path = Path(path)
@@ -20,6 +22,14 @@ def write_bytes(path, data):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def refuse_input(path, inputs, flag, hint, what="also an input"):
+    """BadInput when `path` is one of `inputs` (real paths: a symlink or another spelling is
+    the same file), so an output option never replaces what the command reads (issue 31 #3)."""
+    for i in inputs if path else ():
+        if i and os.path.realpath(i) == os.path.realpath(path):
+            raise BadInput(f"{flag} {path} is {what} ({i}): tandem never writes over what it reads", hint)
 
 
 def write_text(path, text):
