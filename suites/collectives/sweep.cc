@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <mpi.h>
+#include <optional>
 
 #include "engine/comm/job.h"
 #include "engine/comm/mpi_communicator.h"
@@ -27,6 +28,7 @@
 #include "suites/collectives/sweep_format.h"
 #include "suites/common/context.h"
 #include "suites/common/gbench_json.h"
+#include "suites/common/out_dir_lock.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
 
@@ -238,8 +240,9 @@ SweepResult run_sweep(const SweepOptions& o) {
   std::unique_ptr<RecordWriter> writer;
   const std::string backend = data.backend();
   const std::string device = data.device().str();
-  comm::agree_verdict(world, [&] {  // a bad --out fails every rank, not only rank 0
-    if (root) std::filesystem::create_directories(o.out);
+  std::optional<OutDirLock> lock;  // rank 0 holds --out for the job: one writer at a time (issue 31 #1)
+  comm::agree_verdict(world, [&] {  // a bad or busy --out fails every rank, not only rank 0
+    if (root) lock.emplace(o.out, "collectives");
   });
   if (root) {
     writer = std::make_unique<RecordWriter>(result.records);
