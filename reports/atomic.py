@@ -1,8 +1,12 @@
 # Atomic file writes: write a temporary file next to the target, then os.replace it, so a
 # reader (CI, a browser, a crashed run) never sees half a report or half a baseline.
+import contextlib
+import fcntl
 import os
 import tempfile
 from pathlib import Path
+
+from reports.exit_codes import BadInput
 
 
 def write_bytes(path, data):
@@ -20,6 +24,32 @@ def write_bytes(path, data):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def out_dir_lock(folder, command):
+    """Holds the flock `tandem run` takes on its --out (suites/common/out_dir_lock.h), so no
+    other tandem writes into `folder` meanwhile (issue 31 #1); the kernel drops it on exit."""
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise BadInput(f"{command}: another tandem run is writing to --out {folder}",
+                       "wait for it to finish, or pass another --out directory") from None
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def refuse_input(path, inputs, flag, hint, what="also an input"):
+    """BadInput when `path` is one of `inputs` (real paths: a symlink or another spelling is
+    the same file), so an output option never replaces what the command reads (issue 31 #3)."""
+    for i in inputs if path else ():
+        if i and os.path.realpath(i) == os.path.realpath(path):
+            raise BadInput(f"{flag} {path} is {what} ({i}): tandem never writes over what it reads", hint)
 
 
 def write_text(path, text):

@@ -10,6 +10,7 @@ from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
 TIME_UNITS = ("s", "ms", "us", "µs", "ns")
+SUMMARY_HINT = "give --summary a file of its own, e.g. --summary gate-summary.md"
 
 
 def noisy(name, unit):
@@ -104,6 +105,7 @@ def main(a):
     cur_doc, cur = records.load_document(a.current)
     base_path = baseline.require(a.baseline or baseline.path_for(baseline.resolve_kind(a.machine_kind, cur),
                                                                  a.baselines_root))
+    atomic.refuse_input(a.summary, [a.current, base_path, a.config], "--summary", SUMMARY_HINT)
     base = records.load(base_path)
     o = run(base, cur, cfg, run_completion.problem(a.current, cur_doc, cur))
     text = summary(o, cfg, base_path, a.current, len(base), len(cur))

@@ -69,6 +69,7 @@ def main(a):
     if not cur:
         raise BadInput("--current-runs needs at least one records file", "e.g. --current-runs results/ab/b*/records.json")
     base_paths = a.baseline_runs or stored_runs(a, cur[-1][2])
+    atomic.refuse_input(a.summary, [*a.current_runs, *base_paths, a.config], "--summary", gate.SUMMARY_HINT)
     base = load_runs(base_paths)
     if len(base) < 2:
         raise BadInput(f"--baseline-runs: {len(base)} run(s); the run-level gate needs ≥ 2 (3+ advised)",

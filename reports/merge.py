@@ -86,7 +86,8 @@ def merge(parts, out):
 
 
 def main(a):
-    recs, md, incomplete = merge(a.parts, a.output)
+    with atomic.out_dir_lock(a.output, "merge"):  # a run folder has one writer at a time
+        recs, md, incomplete = merge(a.parts, a.output)
     print("\n".join(md[2:-2]))
     print(f"merged: {a.output}/records.json ({len(recs)} records)" + (" NOT COMPLETE" if incomplete else ""))
     return PASS

@@ -71,6 +71,9 @@ def render(paths, out_dir, title="tandem report"):
     recs = [r for p in paths for r in records.load(p)]
     if not recs:
         raise BadInput(f"no records in {', '.join(map(str, paths))}", "run some cases first: `tandem run --out FILE`")
+    # A run's folder holds its own summary.md: the report's would replace it (issue 31 #3).
+    atomic.refuse_input(out_dir, [Path(p).parent for p in paths], "-o", "write the report into a folder of its "
+                        "own, e.g. -o RUNDIR/report", "the folder of an input records file")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     suites = records.by_suite(recs)

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,10 @@
 #include "engine/core/error.h"
 #include "runners/cli/npy_io.h"
 #include "suites/common/atomic_file.h"
+#include "suites/common/out_dir_lock.h"
 #ifdef TANDEM_HAVE_MPI
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/validate.h"
 #include "runners/cli/coll_dump_cases.h"
 #include "suites/collectives/op_table.h"
 #endif
@@ -45,6 +48,9 @@ void dump(const DumpOptions& o) {
   for (const std::string& op : o.ops)
     if (!coll::find_op(op))
       throw_bad_input(cat("collectives-dump: unknown op '", op, "'"), "one of: " + coll::op_list(false));
+  // Rank 0 holds --out for the job (issue 31 #1); a busy or bad --out fails every rank alike.
+  std::optional<OutDirLock> lock;
+  comm::agree_verdict(c.world(), [&] { if (me == 0) lock.emplace(o.out, "collectives-dump"); });
   const std::vector<coll::DumpRun> runs = coll::run_dump_cases(c, o.ops, o.seed);
   const std::filesystem::path dir(o.out);
   nlohmann::json manifest = {{"world", c.world().size()}, {"seed", o.seed}, {"ops", coll::op_names(false)},

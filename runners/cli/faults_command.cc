@@ -26,6 +26,7 @@
 #include "suites/common/atomic_file.h"
 #include "suites/common/case.h"
 #include "suites/common/context.h"
+#include "suites/common/out_dir_lock.h"
 
 namespace tandem {
 namespace {
@@ -149,6 +150,7 @@ int run_faults(const FaultsArgs& a) {
       throw_bad_input(cat("suite ", s, " has no cases in this build (collectives needs MPI)"),
                       "select the faults of the built suites with --fault (`tandem faults --list`)");
   }
+  OutDirLock lock(a.out, "faults");  // its child runs lock their own folders under it
   nlohmann::json doc = run_context();
   doc["profile"] = "quick";
   doc["suites_mode"] = a.suites;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <mpi.h>
+#include <optional>
 
 #include "engine/comm/job.h"
 #include "engine/comm/mpi_communicator.h"
@@ -27,6 +28,7 @@
 #include "suites/collectives/sweep_format.h"
 #include "suites/common/context.h"
 #include "suites/common/gbench_json.h"
+#include "suites/common/out_dir_lock.h"
 #include "suites/common/records.h"
 #include "suites/common/timing.h"
 
@@ -238,8 +240,9 @@ SweepResult run_sweep(const SweepOptions& o) {
   std::unique_ptr<RecordWriter> writer;
   const std::string backend = data.backend();
   const std::string device = data.device().str();
-  comm::agree_verdict(world, [&] {  // a bad --out fails every rank, not only rank 0
-    if (root) std::filesystem::create_directories(o.out);
+  std::optional<OutDirLock> lock;  // rank 0 holds --out for the job: one writer at a time (issue 31 #1)
+  comm::agree_verdict(world, [&] {  // a bad or busy --out fails every rank, not only rank 0
+    if (root) lock.emplace(o.out, "collectives");
   });
   if (root) {
     writer = std::make_unique<RecordWriter>(result.records);
@@ -276,10 +279,15 @@ SweepResult run_sweep(const SweepOptions& o) {
                  backend, op->takes_groups ? ctx.group(groups).size() : world.size()};  // the split is cached
         std::string raw_table, skipped;
         bool header = false;  // printed before the first row, so an op with none shows only why
+        int64_t last = -1;    // the last timed size after rounding to whole elements
         for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes;
              bytes = std::max(bytes + 1, int64_t(std::llround(double(bytes) * o.factor)))) {
           std::vector<Row> rows = build_rows(ctx, dog, groups, tb, o, bytes, v.redops[ri].op, &skipped);
           if (rows.empty()) break;
+          // Sizes that round to one already timed (-b 1, -f 1.2 on doubles) would repeat a case
+          // name the gate refuses (issue 31 #2); rounding is the same on every rank.
+          if (rows.front().s.bytes == last) continue;
+          last = rows.front().s.bytes;
           if (o.check) check_rows(rows, ctx, world, dog);
           time_rows(rows, o, world, dog, op->busfactor(tb.G));
           Side sides[2][2];  // [raw][inplace]

@@ -1,5 +1,5 @@
 // The nccl-tests-style sweep behind `tandem collectives`: sizes from -b to -e by factor
-// -f, -w warm-up and -n timed iterations (identical on every rank), optional check (-c),
+// -f (each timed once after rounding to whole elements), -w warm-up and -n timed iterations (identical on every rank), optional check (-c),
 // out-of-place and in-place, every dtype of -d and reduction op of -o, the ops of --ops
 // (op_table.h) on the groups of --groups, on the --backend's buffers (MPI: host, NCCL:
 // device). Each op is timed next to its raw library call on the same buffers (--raw), size

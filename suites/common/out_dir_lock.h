@@ -1,7 +1,8 @@
-// One run at a time per output directory (issue 20 #14): `tandem run` and `tandem lstm` hold an
-// exclusive flock(2) on their --out directory while they write into it, so a second run into
-// the same directory is refused up front instead of interleaving its records or .npy files
-// with the first's. The lock is on the directory itself: nothing is left behind, and the
+// One writer at a time per output directory (issue 20 #14, issue 31 #1): every command that
+// writes a folder (run, check, dot, lstm, collectives and collectives-dump on rank 0,
+// dump-programs, faults; `tandem merge` through the same flock in reports/atomic.py) holds an
+// exclusive flock(2) on it while it writes, so a second writer is refused up front instead of
+// interleaving its records or .npy files with the first's. The lock is on the directory itself: nothing is left behind, and the
 // kernel drops it when the process ends, however it ends (no stale lock after kill -9).
 #pragma once
 #include <string>
