@@ -1,6 +1,5 @@
 # The gate's settings: significance level and minimum effect size, overridable per suite by
 # flags (--min-effect, --suite-min-effect SUITE=10%) or a small JSON config (--config).
-import json
 from dataclasses import dataclass, field
 
 from reports import input_file
@@ -34,7 +33,7 @@ def parse_fraction(text, what):
 def load_config(path):
     """JSON: {"min_effect": 0.05, "alpha": 0.05, "suites": {"collectives": {"min_effect": 0.1}}}."""
     try:
-        doc = json.loads(input_file.read_text(path, "gate config", "see reports/README.md for the config's format"))
+        doc = input_file.read_json(path, "gate config", *["see reports/README.md for the config's format"] * 2)
         cfg = Config(min_effect=parse_fraction(doc.get("min_effect", 0.05), f"{path}: min_effect"),
                      alpha=parse_fraction(doc.get("alpha", 0.05), f"{path}: alpha"))
         for suite, o in (doc.get("suites") or {}).items():

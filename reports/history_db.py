@@ -40,7 +40,7 @@ def integrity_problems(conn):
     """The lines of SQLite's integrity check, [] when the file is sound."""
     try:
         rows = [r[0] for r in conn.execute("PRAGMA integrity_check(20)").fetchall()]
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # SQLite quotes a broken schema's raw bytes
         return [str(e)]
     return [] if rows == ["ok"] else rows
 
@@ -84,7 +84,7 @@ def connect(path, create):
         conn.executescript(DDL)
         conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
         (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
         if "file is not a database" in str(e):

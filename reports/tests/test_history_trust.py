@@ -85,3 +85,15 @@ def test_corrupt_page_is_named_not_blamed_on_the_disk(cli, tmp_path):
         code, _, err = cli("history", *args, "--db", db)
         assert code == exit_codes.BAD_INPUT, err
         assert "history database is corrupt" in err and "disk space" not in err and "Traceback" not in err
+
+
+def test_schema_text_not_utf8_is_corrupt(cli, tmp_path):
+    """SQLite quotes the broken schema in its error; Python used to fail decoding that (exit 5)."""
+    db = tmp_path / "h.sqlite"
+    assert cli("history", "add", write(tmp_path / "r.json", [rec("a")]), "--db", db)[0] == exit_codes.PASS
+    with sqlite3.connect(db) as c:
+        c.execute("PRAGMA writable_schema=ON")
+        c.execute("UPDATE sqlite_master SET sql=CAST(x'435245415445205441424c45ff' AS TEXT) WHERE name='results'")
+    for args in (["add", write(tmp_path / "s.json", [rec("b")])], ["report", "-o", tmp_path / "rep"]):
+        code, _, err = cli("history", *args, "--db", db)
+        assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err and "Traceback" not in err, err
