@@ -53,6 +53,13 @@ def corrupt(p, conn, e):
                     "`sqlite3 FILE .recover` may salvage rows")
 
 
+def unwritable(e):
+    """SQLite could not write or create the file: a permission problem, never corruption."""
+    name = getattr(e, "sqlite_errorname", "")  # Python >= 3.11; the message otherwise
+    return name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or \
+        any(m in str(e) for m in ("readonly database", "unable to open database file"))
+
+
 def claim(conn, p):
     """Refuses a database that is not tandem's (another application's id, or foreign tables),
     so `history add` never writes tandem's tables into someone else's file; stamps new ones."""
@@ -87,6 +94,10 @@ def connect(path, create):
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
+        if unwritable(e):
+            raise InfrastructureError(f"{p}: cannot write the history database ({e})",
+                                      "check the permissions of the file and its folder (SQLite writes a journal "
+                                      "beside it) and that the filesystem is not mounted read-only")
         if "file is not a database" in str(e):
             raise BadInput(f"{p}: not a tandem history database (not an SQLite file)", "pass --db with a history file")
         raise corrupt(p, conn, e)
