@@ -112,3 +112,17 @@ def test_malformed_gate_config_is_bad_input(cli, tmp_path):
         (tmp_path / "c.json").write_text(text)
         code, _, err = cli("gate", "--baseline", good, "--current", good, "--config", tmp_path / "c.json")
         assert code == exit_codes.BAD_INPUT and "Traceback" not in err, err
+
+
+# An empty value used to mean the default (--machine-kind '') or the working directory (-o ''),
+# exit 0; every option that takes a value refuses it (the Parser of reports/__main__.py).
+@pytest.mark.parametrize("args", [["report", "{good}", "-o", ""], ["merge", "{tmp}", "-o", ""],
+                                  ["history", "report", "--db", "{tmp}/h.sqlite", "-o", ""],
+                                  ["history", "add", "{good}", "--db", ""], ["gate", "--current", "{good}", "--machine-kind", ""],
+                                  ["gate", "--current", "{good}", "--baseline", "{good}", "--summary", ""],
+                                  ["baseline", "show", "--machine-kind", ""]])
+def test_empty_values_are_bad_input(cli, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)  # where an empty -o wrote
+    code, _, err = cli(*[a.format(good=FIXTURES / "dot_small.json", tmp=tmp_path) for a in args])
+    assert code == exit_codes.BAD_INPUT and "an empty value" in err and "hint: " in err, err
+    assert not (tmp_path / "index.html").exists()
