@@ -10,9 +10,21 @@ from reports import exit_codes
 from reports.exit_codes import BadInput, TandemError
 
 
+def nonempty(text):
+    if not text:
+        raise argparse.ArgumentTypeError("an empty value would mean a default or the working directory")
+    return text
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise BadInput(f"{self.prog}: {message}", f"`{self.prog} --help` lists the options")
+
+    def add_argument(self, *args, **kw):
+        """Every option that takes a free value refuses an empty one (issue 31 #6), by being added."""
+        if kw.get("action", "store") in ("store", "append") and "type" not in kw and "choices" not in kw:
+            kw["type"] = nonempty
+        return super().add_argument(*args, **kw)
 
 
 def build_parser():

@@ -1,10 +1,14 @@
 # The gate's settings: significance level and minimum effect size, overridable per suite by
 # flags (--min-effect, --suite-min-effect SUITE=10%) or a small JSON config (--config).
-import json
 from dataclasses import dataclass, field
 
 from reports import input_file
 from reports.exit_codes import BadInput
+
+
+SUITES = ("collectives", "dot", "lstm", "remat", "scan_hoist", "selftest", "vmap")  # suites/register_suites.h (tested)
+CONFIG_KEYS, SUITE_KEYS = ("min_effect", "alpha", "suites"), ("min_effect",)
+FORMAT = "see reports/README.md for the config's format"
 
 
 @dataclass
@@ -31,17 +35,39 @@ def parse_fraction(text, what):
     return v
 
 
+def check_keys(obj, allowed, where):
+    """`obj`, an object whose keys are all `allowed` (None: any): a misspelt key (min_efect)
+    would leave its default in force."""
+    if not isinstance(obj, dict):
+        raise BadInput(f"{where}: {type(obj).__name__}, not an object", FORMAT)
+    for key in obj:
+        if allowed is not None and key not in allowed:
+            raise BadInput(f"{where}: unknown key {key!r}", f"the keys are {', '.join(allowed)}")
+    return obj
+
+
+def check_suite(name, where):
+    """A suite no case belongs to would set a threshold nothing uses."""
+    if name not in SUITES:
+        raise BadInput(f"{where}: {name!r} is not a tandem suite", f"use one of {', '.join(SUITES)}")
+    return name
+
+
 def load_config(path):
     """JSON: {"min_effect": 0.05, "alpha": 0.05, "suites": {"collectives": {"min_effect": 0.1}}}."""
     try:
-        doc = json.loads(input_file.read_text(path, "gate config", "see reports/README.md for the config's format"))
+        doc = input_file.read_json(path, "gate config", FORMAT, FORMAT)
+        check_keys(doc, CONFIG_KEYS, f"gate config {path}")
         cfg = Config(min_effect=parse_fraction(doc.get("min_effect", 0.05), f"{path}: min_effect"),
                      alpha=parse_fraction(doc.get("alpha", 0.05), f"{path}: alpha"))
-        for suite, o in (doc.get("suites") or {}).items():
+        for suite, o in check_keys(doc.get("suites") or {}, None, f"gate config {path}: suites").items():
+            check_suite(suite, f"gate config {path}: suites")
+            if isinstance(o, dict):
+                check_keys(o, SUITE_KEYS, f"gate config {path}: suites.{suite}")
             cfg.suites[suite] = parse_fraction(o["min_effect"] if isinstance(o, dict) else o, f"{path}: suites.{suite}")
         return cfg
     except (OSError, ValueError, TypeError, AttributeError, KeyError) as e:
-        raise BadInput(f"gate config {path}: {e}", "see reports/README.md for the config's format")
+        raise BadInput(f"gate config {path}: {e}", FORMAT)
 
 
 def config_from_args(a):
@@ -54,5 +80,5 @@ def config_from_args(a):
         suite, sep, v = item.partition("=")
         if not sep:
             raise BadInput(f"--suite-min-effect {item!r} is not SUITE=FRACTION", "e.g. --suite-min-effect collectives=10%")
-        cfg.suites[suite] = parse_fraction(v, f"--suite-min-effect {suite}")
+        cfg.suites[check_suite(suite, "--suite-min-effect")] = parse_fraction(v, f"--suite-min-effect {suite}")
     return cfg

@@ -40,7 +40,7 @@ def integrity_problems(conn):
     """The lines of SQLite's integrity check, [] when the file is sound."""
     try:
         rows = [r[0] for r in conn.execute("PRAGMA integrity_check(20)").fetchall()]
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # SQLite quotes a broken schema's raw bytes
         return [str(e)]
     return [] if rows == ["ok"] else rows
 
@@ -51,6 +51,13 @@ def corrupt(p, conn, e):
     return BadInput(f"{p}: the history database is corrupt: {what}",
                     "restore it from a backup, or rebuild it with `tandem history add` over the kept records files; "
                     "`sqlite3 FILE .recover` may salvage rows")
+
+
+def unwritable(e):
+    """SQLite could not write or create the file: a permission problem, never corruption."""
+    name = getattr(e, "sqlite_errorname", "")  # Python >= 3.11; the message otherwise
+    return name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or \
+        any(m in str(e) for m in ("readonly database", "unable to open database file"))
 
 
 def claim(conn, p):
@@ -84,9 +91,13 @@ def connect(path, create):
         conn.executescript(DDL)
         conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
         (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
+        if unwritable(e):
+            raise InfrastructureError(f"{p}: cannot write the history database ({e})",
+                                      "check the permissions of the file and its folder (SQLite writes a journal "
+                                      "beside it) and that the filesystem is not mounted read-only")
         if "file is not a database" in str(e):
             raise BadInput(f"{p}: not a tandem history database (not an SQLite file)", "pass --db with a history file")
         raise corrupt(p, conn, e)

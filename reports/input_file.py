@@ -1,7 +1,9 @@
 # Reading a file a user names (records, --current, --baseline, a gate config): only a regular
 # file, read at most LIMIT bytes. A FIFO would block the read forever and /dev/zero would grow
 # the process until the kernel kills it (issue 20 #13); both are bad input with a hint instead.
+import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -41,3 +43,42 @@ def read_text(path, what, hint_missing, limit=LIMIT):
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BadInput(f"{path}: not UTF-8 ({e.reason} at byte {e.start})", f"pass a {what} that tandem wrote")
+
+
+# tandem writes 64-bit integers (at most 20 digits); wider ones overflow float() in the statistics.
+MAX_INT_DIGITS = 20
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # \ud800-\udfff: a pair is a fine emoji, a lone one no text
+
+
+def parse_int(text):
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise BadInput(f"an integer with {digits} digits, wider than 64 bits")
+    return int(text)
+
+
+def parse_json(text, path, hint):
+    """The JSON document in `text` (of file `path`). Malformed JSON, nesting deeper than the
+    parser's stack, integers wider than 64 bits and lone surrogates (\\ud800) are BadInput with
+    `hint`: each used to escape as a traceback from the parser, the float maths or a UTF-8 writer."""
+    try:
+        doc = json.loads(text, parse_int=parse_int)
+    except json.JSONDecodeError as e:
+        truncated = e.pos >= len(text.rstrip()) - 1
+        what = "truncated JSON (ends early)" if truncated else f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"
+        raise BadInput(f"{path}: {what}", hint)
+    except RecursionError:
+        raise BadInput(f"{path}: JSON nested too deeply for the parser", hint)
+    except BadInput as e:
+        raise BadInput(f"{path}: {e.message}", hint)
+    if SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInput(f"{path}: a lone UTF-16 surrogate escape (\\ud800-\\udfff) in a string, which is no text", hint)
+    return doc
+
+
+def read_json(path, what, hint_missing, hint_bad):
+    """read_text, then parse_json with `hint_bad`."""
+    return parse_json(read_text(path, what, hint_missing), path, hint_bad)

@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import atomic, records, run_completion
+from reports import atomic, input_file, records, run_completion
 from reports.correctness import row
 from reports.exit_codes import PASS, BadInput
 from reports.records import num
@@ -20,11 +20,8 @@ def load_part(part):
     path = Path(part) / "records.json" if Path(part).is_dir() else Path(part)
     doc, recs = records.load_document(path)
     bench = path.parent / "benchmark.json"
-    try:
-        gb = json.loads(bench.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise BadInput(f"{bench}: no readable benchmark.json beside {path.name} ({e})",
-                       "merge the directories `tandem run --out` or `tandem collectives --out` wrote")
+    gb = input_file.read_json(bench, "benchmark.json", *["merge the directories `tandem run --out` or "
+                                                         "`tandem collectives --out` wrote"] * 2)
     return path, doc, recs, gb
 
 

@@ -24,12 +24,7 @@ def load_document(path):
     text = input_file.read_text(path, "records file", "check the path; `tandem run --out FILE` writes one")
     if not text.strip():
         raise BadInput(f"{path}: empty records file", REGENERATE)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        truncated = e.pos >= len(text.rstrip()) - 1
-        what = "truncated JSON (ends early)" if truncated else f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"
-        raise BadInput(f"{path}: {what}", "the run may have been killed while writing; " + REGENERATE)
+    doc = input_file.parse_json(text, path, "the run may have been killed while writing; " + REGENERATE)
     return doc, validate(doc, path)
 
 

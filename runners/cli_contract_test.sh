@@ -120,5 +120,32 @@ lstm --in /nonexistent --out /tmp/x --num-layers 2000000000
 lstm --in /nonexistent --out /tmp/x --hidden-size 0
 PROBES
 rm -rf /tmp/tandem-cli-probe  # the one probe that gets as far as the sweep's --out
+# Issue 31 #6: no option takes an empty value or a negative integer (one check for every
+# option, runners/cli/option_checks.h; the Parser of reports/__main__.py): each used to be a
+# silent "every suite", default, wrapped seed or write into the working directory, exit 0.
+mkdir -p "$out/cwd" && cd "$out/cwd" || exit 1
+while IFS= read -r args; do
+  eval "set -- $args"
+  expect 4 "empty or negative: $args" -- timeout 60 "$tandem" "$@"
+  grep -Eq "an empty value|is negative" "$out/stderr" && grep -q "hint:" "$out/stderr" \
+    || { echo "FAIL: $args: $(head -2 "$out/stderr")"; fail=1; }
+done <<'PROBES'
+check -q --suite '' --filter 'M:17.*in:f32' --out "$out/s"
+check -q --suite dot --filter 'M:17.*in:f32' --out ''
+collectives -b 1K -e 1K -n 1 -w 0 --out ''
+collectives-dump --ops psum --seed -1 --out "$out/dump"
+dump-programs ''
+faults --fault nothing --out ''
+lstm --in /nonexistent --out "$out/l" --bidirectional -1
+lstm --in /nonexistent --out "$out/l" --precision ''
+dot --in /nonexistent --out "$out/d" --lhs-contracting -1 --rhs-contracting 0
+dot --in /nonexistent --out "$out/d" --precision ''
+dot --in /nonexistent --out "$out/d" --algorithm ''
+dot --in /nonexistent --out "$out/d" --preferred-element-type ''
+dot --in /nonexistent --out "$out/d" --lhs-dtype ''
+report "$out/a/records.json" -o ''
+gate --current "$out/a/records.json" --machine-kind ''
+PROBES
+[ -z "$(ls -A "$out/cwd")" ] || { echo "FAIL: an empty value wrote into the working directory: $(ls "$out/cwd")"; fail=1; }
 if [ $fail = 0 ]; then echo "cli contract: all ok"; fi
 exit $fail

@@ -1,6 +1,7 @@
 # Bad input gets one clear `error:` line, a `hint:` and exit code 4, never a traceback;
 # the exit codes hold through `python3 -m reports` as a process too.
 import os
+from pathlib import Path
 import subprocess
 import sys
 
@@ -73,3 +74,55 @@ def test_unwritable_output_is_an_infrastructure_error(cli, tmp_path):
     blocker.write_text("a file where the report folder should go")
     code, _, err = cli("report", FIXTURES / "vmap.json", "-o", blocker / "sub")
     assert code == exit_codes.INFRASTRUCTURE_ERROR and err.startswith("error: ")
+
+
+def mangled(tmp_path, old, new):
+    """A one-record records file with `old` (JSON text) replaced by `new`."""
+    text = (tmp_path / "ok.json").read_text() if (tmp_path / "ok.json").exists() else \
+        Path(write(tmp_path / "ok.json", [rec("a")])).read_text()
+    assert old in text
+    (tmp_path / "bad.json").write_text(text.replace(old, new, 1))
+    return tmp_path / "bad.json"
+
+
+# Each used to escape as a traceback (exit 5, "internal error"): RecursionError in the parser,
+# ValueError/OverflowError in int→str or int→float, UnicodeEncodeError in the UTF-8 writers.
+MALFORMED = {"nested": ('"params": {}', '"params": ' + "[" * 100000 + "]" * 100000, "nested"),
+             "long_int": ('"median": 1.0', '"median": 1' + "0" * 5000, "integer"),
+             "wide_int": ('"samples": [1.0', '"samples": [1' + "0" * 400, "integer"),
+             "surrogate": ('"case": "a"', '"case": "a\\ud800"', "surrogate")}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+@pytest.mark.parametrize("command", ["report", "gate", "history"])
+def test_malformed_json_is_bad_input(cli, tmp_path, kind, command):
+    old, new, message = MALFORMED[kind]
+    path = mangled(tmp_path, old, new)
+    args = {"report": ["report", path, "-o", tmp_path / "r"],
+            "gate": ["gate", "--baseline", FIXTURES / "dot_small.json", "--current", path],
+            "history": ["history", "add", path, "--db", tmp_path / "h.sqlite"]}[command]
+    code, _, err = cli(*args)
+    assert code == exit_codes.BAD_INPUT, err
+    assert message in err.splitlines()[0] and "hint: " in err and "Traceback" not in err
+
+
+def test_malformed_gate_config_is_bad_input(cli, tmp_path):
+    good = FIXTURES / "dot_small.json"
+    for text in ('{"min_effect": ' + "[" * 100000 + "]" * 100000 + "}", '{"suites": {"\\udc00": 0.1}}'):
+        (tmp_path / "c.json").write_text(text)
+        code, _, err = cli("gate", "--baseline", good, "--current", good, "--config", tmp_path / "c.json")
+        assert code == exit_codes.BAD_INPUT and "Traceback" not in err, err
+
+
+# An empty value used to mean the default (--machine-kind '') or the working directory (-o ''),
+# exit 0; every option that takes a value refuses it (the Parser of reports/__main__.py).
+@pytest.mark.parametrize("args", [["report", "{good}", "-o", ""], ["merge", "{tmp}", "-o", ""],
+                                  ["history", "report", "--db", "{tmp}/h.sqlite", "-o", ""],
+                                  ["history", "add", "{good}", "--db", ""], ["gate", "--current", "{good}", "--machine-kind", ""],
+                                  ["gate", "--current", "{good}", "--baseline", "{good}", "--summary", ""],
+                                  ["baseline", "show", "--machine-kind", ""]])
+def test_empty_values_are_bad_input(cli, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)  # where an empty -o wrote
+    code, _, err = cli(*[a.format(good=FIXTURES / "dot_small.json", tmp=tmp_path) for a in args])
+    assert code == exit_codes.BAD_INPUT and "an empty value" in err and "hint: " in err, err
+    assert not (tmp_path / "index.html").exists()

@@ -1,7 +1,9 @@
 # The gate never passes on nothing: baseline cases missing from the current run, cases newly
 # skipped, and a run that did not complete fail it with exit 6 (INCOMPLETE); an empty baseline
 # is inconclusive (3); the minimum effect and alpha are fractions in (0, 1).
+import json
 import os
+import re
 import time
 
 import pytest
@@ -107,3 +109,24 @@ def test_fraction_options(cli, tmp_path, flag, value, ok):
     else:
         assert code == exit_codes.BAD_INPUT and ("out of range (0, 1)" in err or "not a fraction" in err)
         assert "hint: write a fraction in (0, 1)" in err
+
+
+# A typo in a setting used to leave its default in force, silently gating with another threshold.
+@pytest.mark.parametrize("flag, value, message", [
+    ("--suite-min-effect", "dto=10%", "'dto' is not a tandem suite"), ("--suite-min-effect", "=10%", "'' is not a"),
+    ("--config", {"min_efect": 0.1}, "unknown key 'min_efect'"), ("--config", {"suites": {"": 0.1}}, "'' is not a"),
+    ("--config", {"suites": {"dot": {"min_efect": 0.1}}}, "unknown key 'min_efect'"),
+    ("--config", {"suites": {"dto": 0.1}}, "'dto' is not a tandem suite"), ("--config", {"suites": [1]}, "an object")])
+def test_unknown_settings_are_bad_input(cli, tmp_path, flag, value, message):
+    if flag == "--config":
+        (tmp_path / "g.json").write_text(json.dumps(value))
+        value = tmp_path / "g.json"
+    code, _, err = gate(cli, tmp_path, BASE, BASE, flag, value)
+    assert code == exit_codes.BAD_INPUT and message in err and "hint: " in err, err
+
+
+def test_known_suites_match_the_registry():
+    from conftest import ROOT
+
+    from reports.gate_config import SUITES
+    assert set(re.findall(r"void register_(\w+)_suite\(", (ROOT / "suites/register_suites.h").read_text())) == set(SUITES)

@@ -1,10 +1,15 @@
 # The history CI can trust: `history report` exits 2 while a regression is open at the newest
 # run; `history add` refuses another application's SQLite file and names a corrupt page
-# instead of blaming the disk; bad option values are bad input.
+# instead of blaming the disk, and a read-only one the permissions; bad option values are bad input.
+import os
+import shlex
+import shutil
 import sqlite3
+import subprocess
+import sys
 
 import pytest
-from conftest import CONTEXT, rec, write
+from conftest import CONTEXT, ROOT, rec, write
 
 from reports import exit_codes, history_db
 
@@ -85,3 +90,46 @@ def test_corrupt_page_is_named_not_blamed_on_the_disk(cli, tmp_path):
         code, _, err = cli("history", *args, "--db", db)
         assert code == exit_codes.BAD_INPUT, err
         assert "history database is corrupt" in err and "disk space" not in err and "Traceback" not in err
+
+
+def test_schema_text_not_utf8_is_corrupt(cli, tmp_path):
+    """SQLite quotes the broken schema in its error; Python used to fail decoding that (exit 5)."""
+    db = tmp_path / "h.sqlite"
+    assert cli("history", "add", write(tmp_path / "r.json", [rec("a")]), "--db", db)[0] == exit_codes.PASS
+    with sqlite3.connect(db) as c:
+        c.execute("PRAGMA writable_schema=ON")
+        c.execute("UPDATE sqlite_master SET sql=CAST(x'435245415445205441424c45ff' AS TEXT) WHERE name='results'")
+    for args in (["add", write(tmp_path / "s.json", [rec("b")])], ["report", "-o", tmp_path / "rep"]):
+        code, _, err = cli("history", *args, "--db", db)
+        assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err and "Traceback" not in err, err
+
+
+def read_only_history_add(tmp_path, db, records):
+    """`history add` in a subprocess whose history folder is really read-only: chmod for a user;
+    root ignores modes, so there a read-only bind mount in a private mount namespace."""
+    cmd = [sys.executable, "-m", "reports", "history", "add", str(records), "--db", str(db)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    if os.geteuid() != 0:
+        db.chmod(0o444)
+        db.parent.chmod(0o555)
+        try:
+            return subprocess.run(cmd, env=env, capture_output=True, text=True)
+        finally:
+            db.parent.chmod(0o755)
+    if not shutil.which("unshare") or subprocess.run(["unshare", "--mount", "true"]).returncode:
+        pytest.skip("root ignores file modes and `unshare --mount` is not allowed here")
+    folder = shlex.quote(str(db.parent))
+    return subprocess.run(["unshare", "--mount", "sh", "-c", f"mount --bind -o ro {folder} {folder} && exec "
+                           + shlex.join(cmd)], env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("exists", [True, False])
+def test_read_only_history_is_a_permission_error_not_corruption(cli, tmp_path, exists):
+    folder = tmp_path / "hist"
+    folder.mkdir()
+    db = folder / "h.sqlite"
+    if exists:
+        assert cli("history", "add", write(tmp_path / "r.json", [rec("a")]), "--db", db)[0] == exit_codes.PASS
+    p = read_only_history_add(tmp_path, db, write(tmp_path / "s.json", [rec("b")]))
+    assert p.returncode == exit_codes.INFRASTRUCTURE_ERROR, p.stderr
+    assert "cannot write the history database" in p.stderr and "permissions" in p.stderr and "corrupt" not in p.stderr

@@ -9,6 +9,7 @@
 #include "engine/core/rank_env.h"
 #include "common/exit_codes.h"
 #include "runners/cli/commands.h"
+#include "runners/cli/option_checks.h"
 #include "suites/common/context.h"
 #include "suites/register_suites.h"
 #ifdef TANDEM_HAVE_MPI
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
   add_faults_command(app, code);
   add_dump_programs_command(app, code);
   add_collectives_dump_command(app, code);
+  check_every_option(app);  // runners/cli/option_checks.h
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);

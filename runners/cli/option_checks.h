@@ -43,4 +43,36 @@ inline CLI::Validator one_of(const std::vector<std::string>& choices, const std:
       all);
 }
 
+// A value that is not empty: an empty --suite selected every suite, an empty --out the
+// working directory, an empty --precision the default.
+inline CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        return s.empty() ? "an empty value\n  hint: leave the option out for its default, or give a value" : "";
+      },
+      "");
+}
+
+// An integer with no minus sign: -1 wrapped as an unsigned seed, ran --bidirectional as 0, and
+// reached JAX's dimension numbers, which are never negative.
+inline CLI::Validator non_negative() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        return s.find('-') == std::string::npos ? "" : cat("value ", s, " is negative\n  hint: give a value >= 0");
+      },
+      "");
+}
+
+// Applied once from main to every option of every subcommand, so an option is covered by
+// being added: no TEXT option of the CLI takes an empty value and no integer a negative one.
+inline void check_every_option(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    if (o->get_type_size() == 0) continue;  // a flag
+    const std::string type = o->get_type_name();
+    if (type.rfind("TEXT", 0) == 0) o->check(non_empty());
+    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) o->check(non_negative());
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) check_every_option(*sub);
+}
+
 }  // namespace tandem
