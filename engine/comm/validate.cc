@@ -59,13 +59,14 @@ void check_perm(const std::vector<std::pair<int, int>>& perm, int n) {
 namespace {
 
 // "" when local_check passed, else "<kind letter>message\x1fhint": tandem's errors are bad
-// input (B) on every rank, as a check's verdict; any other exception (a failed file write:
-// as rank-local as a bad argument, and every rank must hear of it) is internal (I).
+// input (B) on every rank, as a check's verdict, except its internal ones (an --out that cannot
+// be created: exit 5, not 4), which stay internal (I) like any other exception (a failed file
+// write: as rank-local as a bad argument, and every rank must hear of it).
 std::string failure_of(const std::function<void()>& local_check) {
   try {
     local_check();
   } catch (const Error& e) {
-    return "B" + (e.kind() == ErrorKind::bad_input ? e.message() + "\x1f" + e.hint() : std::string(e.what()));
+    return (e.kind() == ErrorKind::internal ? "I" : "B") + e.message() + "\x1f" + e.hint();
   } catch (const std::exception& e) {
     return std::string("I") + e.what();
   }
