@@ -20,6 +20,7 @@
 #                        is copied in again
 #   GPU_REHEARSAL_LOGS   where the report goes (default <repo>/results/gpu-rehearsal)
 #   GPU_REHEARSAL_BUDGET seconds each call may take here (default 4800: 2 cores, not 16)
+#   GPU_REHEARSAL_KEEP=0 remove the root afterwards (default: kept, for GPU_REHEARSAL_REUSE)
 # Exit: 0 when the rehearsal passed; 1 when a step failed for a reason other than the missing
 # GPU, or the results would not come back; 5 when the root cannot be made.
 set -euo pipefail
@@ -150,6 +151,7 @@ for call in "1 first" "2 rest"; do
   stamp "call $1: ci/gpu_session.sh $2" "$t"
 done
 stamp "total" "$start"
+set +e
 python3 "$repo/ci/gpu_rehearsal_verdict.py" "$root/out" "$logs" | tee "$logs/verdict.md"
 rc=${PIPESTATUS[0]}
 [ "${GPU_REHEARSAL_KEEP:-1}" = 1 ] || rm -rf "$dir"
