@@ -4,6 +4,6 @@
 set -euo pipefail
 . /etc/os-release
 echo "fresh-root: inside $PRETTY_NAME, $(dpkg-query -W | wc -l) packages, python3: $(command -v python3 || echo none)," \
-  "/usr/local/cuda: $(cat /usr/local/cuda/version.json 2>/dev/null | grep -m1 -o '"version" *: *"[^"]*"' || echo absent)"
+  "/usr/local/cuda: $(/usr/local/cuda/bin/nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo 'no nvcc')"
 cd /src/tandem
 exec bash -o pipefail -ec "$1"
