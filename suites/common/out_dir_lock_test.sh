@@ -60,20 +60,22 @@ sweep() { "$tandem" collectives -b 16M -e 16M -n 2 --raw 0 --inplace out --out "
 dot_case='^dot/B:1/M:4/K:1/N:3/in:f64/alg:DEFAULT$'
 run() { "$tandem" run --suite dot --filter "$dot_case" -n 1 --out "$dir" "$@"; }
 
+# Every other writer of an --out is refused while a holder has it.
+refused_by_every_writer() {
+  refused sweep -w 0
+  refused run -w 0
+  refused "$tandem" collectives-dump --ops psum --out "$dir"
+  refused "$tandem" dump-programs --suite vmap "$dir"
+}
+
 dir=$work/r
 hold run -w 200000
-refused sweep -w 0
-refused run -w 0
-refused "$tandem" collectives-dump --ops psum --out "$dir"
-refused "$tandem" dump-programs --suite vmap "$dir"
+refused_by_every_writer
 intact 1 dot/
 
 dir=$work/s
 hold sweep -w 300
-refused sweep -w 0
-refused run -w 0
-refused "$tandem" collectives-dump --ops psum --out "$dir"
-refused "$tandem" dump-programs --suite vmap "$dir"
+refused_by_every_writer
 refused "$tandem" merge "$work/r" -o "$dir"
 intact 1 collectives/sweep/op:psum/
 
