@@ -1,9 +1,8 @@
 // Case registry implementation.
 #include "suites/common/case.h"
 
-#include <regex>
-
 #include "engine/core/error.h"
+#include "suites/common/name_filter.h"
 
 namespace tandem {
 
@@ -25,18 +24,12 @@ void Registry::add(Case c) {
 
 std::vector<const Case*> Registry::select(const std::string& profile, const std::string& suite,
                                           const std::string& name_regex) const {
-  std::regex re;
-  try {
-    re = std::regex(name_regex.empty() ? ".*" : name_regex);
-  } catch (const std::regex_error& e) {
-    throw_bad_input(cat("--filter '", name_regex, "' is not a valid regex: ", e.what()),
-                    "use ECMAScript regex syntax, e.g. 'dot/.*F32'");
-  }
+  const NameFilter filter(name_regex, "--filter", "dot/.*F32");
   require_filled();
   std::vector<const Case*> r;
   for (const Case& c : cases_)
     if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) &&
-        std::regex_search(c.name, re))
+        filter.matches(c.name))
       r.push_back(&c);
   return r;
 }
