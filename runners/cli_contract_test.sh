@@ -6,9 +6,8 @@ tandem=$1
 . "$(dirname "$0")/expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
 expect 0 "--version names the version and git sha" -- "$tandem" --version
 grep -Eq '^tandem [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$out/stdout" || { echo "FAIL: --version: $(cat "$out/stdout")"; fail=1; }
-# Issue 31 #11: the run context asks git with --no-optional-locks, so its `git status` never
-# takes the source tree's .git/index.lock (a `git commit` there during a run failed on it). A
-# git that logs its arguments stands in front of the real one.
+# Issue 31 #11: every git call of the run context passes --no-optional-locks (else `git status`
+# takes the source tree's .git/index.lock); a git that logs its arguments stands in front.
 mkdir -p "$out/gitbin" && printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$out/git.log" "$(command -v git)" \
   >"$out/gitbin/git" && chmod +x "$out/gitbin/git"
 PATH="$out/gitbin:$PATH" expect 0 "--version asks git for the sha" -- "$tandem" --version
@@ -44,7 +43,7 @@ expect 4 "merge of a folder that holds no run is bad input" -- "$tandem" merge "
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 grep -q "hint: use RE2 syntax" "$out/stderr" || { echo "FAIL: bad regex without the RE2 hint"; fail=1; }
 # Issue 31 #9: std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case
-# names (minutes); RE2 (suites/common/name_filter.h) matches in linear time.
+# names (minutes); RE2 (name_matcher, suites/common/case.h) is linear.
 expect 0 "a pathological --filter lists at once" -- timeout 10 "$tandem" list --filter '(.*.*)*y'
 expect 0 "a pathological --filter runs at once" -- timeout 10 \
   "$tandem" check -q --filter '(.*.*)*M:17/K:33/N:9/in:f32/alg:F64' --out "$out/re"

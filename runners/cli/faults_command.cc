@@ -25,7 +25,6 @@
 #include "suites/common/atomic_file.h"
 #include "suites/common/case.h"
 #include "suites/common/context.h"
-#include "suites/common/name_filter.h"
 #include "suites/common/out_dir_lock.h"
 
 namespace tandem {
@@ -122,12 +121,12 @@ int list_faults() {
 int run_faults(const FaultsArgs& a) {
   if (a.list) return list_faults();
   std::vector<const FaultInfo*> faults;
-  const NameFilter filter(a.only, "--fault", "^lstm_");
+  const auto matches = name_matcher(a.only, "--fault", "^lstm_");
   std::vector<std::string> suites;  // the owning suites, in table order
   for (const FaultInfo& f : fault_table()) {
     if (std::string(f.suite) == "perf") continue;  // a planted slowdown: the gate's calibration measures it
     if (std::find(suites.begin(), suites.end(), f.suite) == suites.end()) suites.push_back(f.suite);
-    if (filter.matches(f.name)) faults.push_back(&f);
+    if (matches(f.name)) faults.push_back(&f);
   }
   if (faults.empty())
     throw_bad_input("no fault matches --fault '" + a.only + "'",

@@ -60,12 +60,11 @@ int reject_unknown_subcommand(CLI::App& app, int argc, char** argv) {
 // the validators' (runners/cli/option_checks.h): every parse error gets one, here.
 int report_parse_error(CLI::App& app, const CLI::ParseError& e) {
   app.exit(e);
-  if (std::string(e.what()).find("hint:") == std::string::npos) {
-    std::string cmd = "tandem";
-    for (CLI::App* sub : app.get_subcommands()) cmd += " " + sub->get_name();
+  std::string cmd = "tandem";
+  for (CLI::App* sub : app.get_subcommands()) cmd += " " + sub->get_name();
+  if (std::string(e.what()).find("hint:") == std::string::npos)
     std::cerr << "  hint: " << (e.get_name() == "ConversionError" ? "the value is not of the option's type; " : "")
               << "`" << cmd << " --help` lists the options, their types and defaults\n";
-  }
   return tandem::exit_code::bad_input;
 }
 

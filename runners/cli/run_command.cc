@@ -86,10 +86,9 @@ std::string summary_markdown(const std::vector<nlohmann::json>& recs, int counts
   return os.str();
 }
 
-// An earlier run's outputs go before this run writes its first record, so a run killed
-// midway leaves its partial records.json alone, never beside the last run's benchmark.json
-// (issue 31 #11). Derived files first, records.json last: a kill in between leaves one
-// run's files, never two runs' mixed.
+// An earlier run's outputs go before this run's first record (issue 31 #11): a run killed
+// midway never leaves its records beside the last run's benchmark.json. Derived files first,
+// records.json last, so a kill in between leaves one run's files, never two runs' mixed.
 void remove_stale_outputs(const std::string& out) {
   for (const char* f : {"benchmark.json", "summary.md", "records.json"}) std::filesystem::remove(out + "/" + f);
 }

@@ -1,8 +1,9 @@
 // Case registry implementation.
 #include "suites/common/case.h"
 
+#include <re2/re2.h>
+
 #include "engine/core/error.h"
-#include "suites/common/name_filter.h"
 
 namespace tandem {
 
@@ -24,14 +25,25 @@ void Registry::add(Case c) {
 
 std::vector<const Case*> Registry::select(const std::string& profile, const std::string& suite,
                                           const std::string& name_regex) const {
-  const NameFilter filter(name_regex, "--filter", "dot/.*F32");
+  const auto matches = name_matcher(name_regex, "--filter", "dot/.*F32");
   require_filled();
   std::vector<const Case*> r;
   for (const Case& c : cases_)
     if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) &&
-        filter.matches(c.name))
+        matches(c.name))
       r.push_back(&c);
   return r;
+}
+
+std::function<bool(const std::string&)> name_matcher(const std::string& pattern, const std::string& option,
+                                                      const std::string& example) {
+  RE2::Options opts;
+  opts.set_log_errors(false);  // reported once, below, with a hint
+  auto re = std::make_shared<const RE2>(pattern, opts);
+  if (!re->ok())
+    throw_bad_input(cat(option, " '", pattern, "' is not a valid regex: ", re->error()),
+                    cat("use RE2 syntax (no backreferences or lookaround), e.g. ", option, " '", example, "'"));
+  return [re](const std::string& name) { return RE2::PartialMatch(name, *re); };
 }
 
 Registry& registry() {
