@@ -50,8 +50,8 @@ expect 0 "a pathological --filter runs at once" -- timeout 10 \
 expect 4 "a pathological --fault matching nothing is refused at once" -- timeout 10 \
   "$tandem" faults --fault '(.*.*)*zzz' --out "$out/re_faults"
 expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate
-# Issue 31 #11: an unknown subcommand is named, with the subcommands in the hint (CLI11 said
-# only "A subcommand is required"); a value CLI11 cannot convert gets a hint too.
+# Issue 31 #11: an unknown subcommand is named, the subcommands in the hint (CLI11 said only
+# "A subcommand is required"); --bidirectional is 0 or 1 before any input is read.
 expect 4 "an unknown subcommand is bad input" -- "$tandem" lsit
 grep -q "unknown subcommand 'lsit'" "$out/stderr" && grep -q "hint: .*list | run | check" "$out/stderr" \
   || { echo "FAIL: unknown subcommand: $(head -2 "$out/stderr")"; fail=1; }

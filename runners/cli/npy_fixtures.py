@@ -1,6 +1,5 @@
-"""npy_fixtures.py DIR: .npy files for lstm_command_test's NpyIo test and DIR/MANIFEST, a line
-`NAME accept|refuse|either` each. numpy writes every accept (each dtype tandem reads, versions
-1.0 2.0 3.0, C and Fortran order); the rest are byte-level variants that numpy.load judges:
+"""npy_fixtures.py DIR: .npy files for lstm_command_test's NpyIo test and DIR/MANIFEST (`NAME
+accept|refuse|either`). numpy writes each accept; numpy.load judges the byte-level variants:
 refuse where it raises, either where it loads one (tandem reads only what numpy.save writes)."""
 import os
 import struct
@@ -19,7 +18,6 @@ for dt in ("<f4", "<f8", "<f2", "<i4"):
 
 
 def raw(header, major=1, minor=0):
-    """A .npy by hand, the header text as given, padded as numpy pads it."""
     length = "<H" if major == 1 else "<I"
     h = header.encode("latin1")
     h += b" " * (-(8 + struct.calcsize(length) + len(h) + 1) % 64) + b"\n"
