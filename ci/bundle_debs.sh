@@ -11,7 +11,7 @@ mkdir -p "$dest"
 # libOpenCL.so that oneDNN's CMake config requires (without them configure fails there). Their runtime libraries
 # are resolved below, stopping at packages every Debian/Ubuntu base image has.
 wanted=(libopenblas-dev libopenblas0-pthread libopenblas-pthread-dev nlohmann-json3-dev
-        libcli11-dev libxtensor-dev xtl-dev libbenchmark-dev libbenchmark1debian libgtest-dev libgmock-dev
+        libcli11-dev libre2-dev libre2-9 libxtensor-dev xtl-dev libbenchmark-dev libbenchmark1debian libgtest-dev libgmock-dev
         libopenmpi-dev libopenmpi3 openmpi-bin openmpi-common libhwloc15 libevent-core-2.1-7
         libevent-pthreads-2.1-7 libpmix2 libfabric1 libucx0 libmunge2 libpsm2-2
         libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libgfortran5 libnuma1

@@ -35,14 +35,14 @@ export root work hidden
 unshare --mount --propagation private bash -euo pipefail -c '
 mount --bind "$work/usr" /usr
 [ -d /etc/openmpi ] && mount -t tmpfs none /etc/openmpi
-for f in /usr/include/nlohmann/json.hpp /usr/include/CLI/CLI.hpp /usr/include/gtest/gtest.h \
+for f in /usr/include/nlohmann/json.hpp /usr/include/CLI/CLI.hpp /usr/include/re2/re2.h /usr/include/gtest/gtest.h \
          /usr/include/x86_64-linux-gnu/cblas.h /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h \
          /usr/lib/x86_64-linux-gnu/libopenblas.so /usr/lib/x86_64-linux-gnu/libopenblas.so.0 \
          /usr/lib/x86_64-linux-gnu/libgtest.a /usr/lib/x86_64-linux-gnu/libmpi.so.40 \
          /usr/lib/x86_64-linux-gnu/libnl-3.so.200 /usr/bin/mpirun /usr/bin/mpicxx /usr/bin/ninja; do
   if [ -e "$f" ]; then echo "error: $f is still visible" >&2; exit 5; fi
 done
-echo "selftest: system copies hidden (nlohmann, CLI11, gtest, OpenBLAS, Open MPI, libnl, ninja)"
+echo "selftest: system copies hidden (nlohmann, CLI11, RE2, gtest, OpenBLAS, Open MPI, libnl, ninja)"
 export TANDEM_OFFLINE_PREFIX=$work/prefix
 launcher=()
 if command -v ccache >/dev/null; then
@@ -56,12 +56,12 @@ grep "^-- tandem: " "$work/build.log" | sed "s/^-- //" | sort -u
 . "$TANDEM_OFFLINE_PREFIX/env.sh"
 # Every dependency the bundle provides was found in the prefix, at configure and at run time.
 bad=0
-for v in BLAS_openblas_LIBRARY TANDEM_CBLAS_INCLUDE nlohmann_json_DIR CLI11_DIR benchmark_DIR xtensor_DIR \
+for v in BLAS_openblas_LIBRARY TANDEM_CBLAS_INCLUDE nlohmann_json_DIR CLI11_DIR RE2_LIBRARY benchmark_DIR xtensor_DIR \
          GTest_DIR MPI_mpi_LIBRARY MPI_mpi_cxx_LIBRARY MPIEXEC_EXECUTABLE; do
   val=$(grep -E "^$v:[A-Z]+=" "$work/build/CMakeCache.txt" | head -1 | cut -d= -f2- || true)
   case $val in "$work/prefix"/*) echo "  $v = ${val#"$work"/}" ;; *) echo "error: $v = $val (not from the prefix)" >&2; bad=1 ;; esac
 done
-for l in libopenblas.so.0 libmpi.so.40 libbenchmark.so.1debian; do
+for l in libopenblas.so.0 libmpi.so.40 libbenchmark.so.1debian libre2.so.9; do
   where=$(ldd "$work/build/tandem" | awk -v l=$l "\$1 == l {print \$3}")
   case $where in "$work/prefix"/*) echo "  tandem loads $l from ${where#"$work"/}" ;; *) echo "error: tandem loads $l from \"$where\"" >&2; bad=1 ;; esac
 done

@@ -6,6 +6,13 @@ tandem=$1
 . "$(dirname "$0")/expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
 expect 0 "--version names the version and git sha" -- "$tandem" --version
 grep -Eq '^tandem [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$out/stdout" || { echo "FAIL: --version: $(cat "$out/stdout")"; fail=1; }
+# Issue 31 #11: every git call of the run context passes --no-optional-locks (else `git status`
+# takes the source tree's .git/index.lock); a git that logs its arguments stands in front.
+mkdir -p "$out/gitbin" && printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$out/git.log" "$(command -v git)" \
+  >"$out/gitbin/git" && chmod +x "$out/gitbin/git"
+PATH="$out/gitbin:$PATH" expect 0 "--version asks git for the sha" -- "$tandem" --version
+grep -q rev-parse "$out/git.log" && ! grep -v -- --no-optional-locks "$out/git.log" \
+  || { echo "FAIL: a git call without --no-optional-locks: $(cat "$out/git.log")"; fail=1; }
 for sub in report merge gate history baseline; do
   expect 0 "$sub --help is the Python tool's help" -- "$tandem" $sub --help
   grep -q "^usage: tandem $sub" "$out/stdout" || { echo "FAIL: $sub --help: $(head -2 "$out/stdout")"; fail=1; }
@@ -18,6 +25,13 @@ python3 -c "import json,sys; d=json.load(open('$out/a/records.json')); assert d[
 expect 0 "run times cases and writes benchmark.json" -- "$tandem" run -q -n 2 --suite dot --filter 'M:4/K:1/.*in:f32/alg:F32' --out "$out/b"
 python3 -c "import json; d=json.load(open('$out/b/benchmark.json')); assert d['benchmarks'][0]['real_time'] > 0" \
   || { echo "FAIL: benchmark.json invalid"; fail=1; }
+# Issue 31 #11: a run killed midway leaves its partial records.json, never beside the previous
+# run's benchmark.json and summary.md (a run removes them when it takes its --out).
+"$tandem" run -q -n 20 --suite lstm --out "$out/b" >/dev/null 2>&1 & pid=$!
+for _ in $(seq 600); do grep -qs '"case"' "$out/b/records.json" && ! grep -qs '"complete"' "$out/b/records.json" && break; sleep 0.1; done
+kill -9 $pid; wait $pid 2>/dev/null
+[ ! -e "$out/b/benchmark.json" ] && [ ! -e "$out/b/summary.md" ] && [ -e "$out/b/records.json" ] \
+  || { echo "FAIL: a killed run: $(ls "$out/b" | tr '\n' ' ')"; fail=1; }
 expect 4 "unknown profile is bad input" -- "$tandem" run --profile weekly
 grep -q "hint: use quick or nightly" "$out/stderr" || { echo "FAIL: bad input without a hint"; fail=1; }
 expect 4 "the removed full profile is bad input naming nightly" -- "$tandem" list --profile full
@@ -27,7 +41,25 @@ expect 4 "an unknown --exclude-suite is bad input" -- "$tandem" run --exclude-su
 expect 4 "--suite with --exclude-suite is bad input" -- "$tandem" run --suite dot --exclude-suite lstm --out "$out/ex"
 expect 4 "merge of a folder that holds no run is bad input" -- "$tandem" merge "$out/no-run" -o "$out/merged"
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
+grep -q "hint: use RE2 syntax" "$out/stderr" || { echo "FAIL: bad regex without the RE2 hint"; fail=1; }
+# Issue 31 #9: std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case
+# names (minutes); RE2 (name_matcher, suites/common/case.h) is linear.
+expect 0 "a pathological --filter lists at once" -- timeout 10 "$tandem" list --filter '(.*.*)*y'
+expect 0 "a pathological --filter runs at once" -- timeout 10 \
+  "$tandem" check -q --filter '(.*.*)*M:17/K:33/N:9/in:f32/alg:F64' --out "$out/re"
+expect 4 "a pathological --fault matching nothing is refused at once" -- timeout 10 \
+  "$tandem" faults --fault '(.*.*)*zzz' --out "$out/re_faults"
 expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate
+# Issue 31 #11: an unknown subcommand is named, the subcommands in the hint (CLI11 said only
+# "A subcommand is required"); --bidirectional is 0 or 1 before any input is read.
+expect 4 "an unknown subcommand is bad input" -- "$tandem" lsit
+grep -q "unknown subcommand 'lsit'" "$out/stderr" && grep -q "hint: .*list | run | check" "$out/stderr" \
+  || { echo "FAIL: unknown subcommand: $(head -2 "$out/stderr")"; fail=1; }
+for v in 2 -1; do
+  expect 4 "--bidirectional $v is bad input" -- "$tandem" lstm --in /nonexistent --out "$out/l" --bidirectional $v
+  grep -q -- "--bidirectional: value $v is not a finite number in \[0, 1\]" "$out/stderr" && grep -q "hint:" "$out/stderr" \
+    || { echo "FAIL: --bidirectional $v: $(head -2 "$out/stderr")"; fail=1; }
+done
 # `run collectives` is neither the sweep nor the suite: bad input naming both commands.
 expect 4 "run collectives is bad input" -- "$tandem" run collectives -b 1K -e 4K -o psum
 grep -q "tandem run --suite collectives" "$out/stderr" && grep -q "sweep is .tandem collectives" "$out/stderr" \
@@ -118,6 +150,9 @@ lstm --in /nonexistent --out /tmp/x --threads -1
 lstm --in /nonexistent --out /tmp/x --threads 100000
 lstm --in /nonexistent --out /tmp/x --num-layers 2000000000
 lstm --in /nonexistent --out /tmp/x --hidden-size 0
+collectives-dump --seed abc
+run -n 2x
+collectives -f fast
 PROBES
 rm -rf /tmp/tandem-cli-probe  # the one probe that gets as far as the sweep's --out
 # Issue 31 #6: no option takes an empty value or a negative integer (one check for every
@@ -136,7 +171,6 @@ collectives -b 1K -e 1K -n 1 -w 0 --out ''
 collectives-dump --ops psum --seed -1 --out "$out/dump"
 dump-programs ''
 faults --fault nothing --out ''
-lstm --in /nonexistent --out "$out/l" --bidirectional -1
 lstm --in /nonexistent --out "$out/l" --precision ''
 dot --in /nonexistent --out "$out/d" --lhs-contracting -1 --rhs-contracting 0
 dot --in /nonexistent --out "$out/d" --precision ''

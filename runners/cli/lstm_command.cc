@@ -25,7 +25,8 @@ void add_lstm_command(CLI::App& app, int& exit_code) {
       ->check(in_range(1, kMaxLstmSize, "the hidden size is a positive integer, e.g. 32"));
   cmd->add_option("--num-layers", o->num_layers, "number of layers (default 1)")
       ->check(in_range(1, kMaxLstmLayers, "num_layers is a positive integer, e.g. 1 or 2"));
-  cmd->add_option("--bidirectional", o->bidirectional, "0 or 1 (default 0)");
+  cmd->add_option("--bidirectional", o->bidirectional, "0 or 1 (default 0)")
+      ->check(in_range(0, 1, "--bidirectional 1 runs both directions, --bidirectional 0 (the default) one"));
   cmd->add_option("--precision", o->precision, "HIGHEST (f32, default) or HIGH (TF32 allowed on CUDA)");
   cmd->add_option("--backend", o->backend, "cpu (default) or cuda");
   cmd->add_option("--threads", o->threads, "CPU: threads for the recurrence's batch rows when BLAS is single-threaded (else BLAS's threads, OPENBLAS_NUM_THREADS, are used)")

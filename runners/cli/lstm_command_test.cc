@@ -119,6 +119,32 @@ TEST(LstmCommand, NumpyRoundTrip) {
   EXPECT_EQ(std::system(check.c_str()), 0);
 }
 
+// The .npy reader against numpy.load both ways (issue 31 #11): every file numpy writes for our
+// dtypes loads with its values, every variant numpy refuses is refused (runners/cli/npy_fixtures.py).
+TEST(NpyIo, AgreesWithNumpyBothWays) {
+  if (std::system(TANDEM_PYTHON " -c 'import numpy' 2>/dev/null") != 0)
+    GTEST_SKIP() << TANDEM_PYTHON " has no numpy (ci/install_deps.sh makes the project's .venv)";
+  TempDir dir("npy_fixtures");
+  ASSERT_EQ(std::system(cat(TANDEM_PYTHON " " TANDEM_SOURCE_DIR "/runners/cli/npy_fixtures.py ", dir.path).c_str()), 0);
+  std::ifstream manifest(dir / "MANIFEST");
+  int files = 0;
+  for (std::string name, want; manifest >> name >> want; ++files) {
+    std::string why;
+    try {
+      Tensor t = load_npy_tensor_of(dir / name, {DType::f32, DType::f64, DType::f16, DType::i32}, name);
+      EXPECT_EQ(t.shape(), Shape({2, 3})) << name;
+      const double last = t.dtype() == DType::f32 ? t.data<float>()[5] : t.dtype() == DType::f64 ? t.data<double>()[5]
+                          : t.dtype() == DType::i32 ? t.data<int32_t>()[5] : 5.0;
+      EXPECT_EQ(last, 5.0) << name << ": element [1, 2] of arange(6).reshape(2, 3)";
+    } catch (const Error& e) {
+      why = e.message();
+    }
+    if (want == "accept") EXPECT_EQ(why, "") << name << ": numpy wrote it";
+    if (want == "refuse") EXPECT_NE(why, "") << name << ": numpy refuses it";
+  }
+  EXPECT_GE(files, 45);
+}
+
 // Runs `python tools/SCRIPT TANDEM_BIN WORKDIR`: its exit code (77: the framework is not
 // installed), its output in `log`.
 int run_comparison(const std::string& python, const std::string& script, const std::string& tag, std::string& log) {

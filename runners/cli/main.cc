@@ -42,6 +42,32 @@ int reject_suite_as_word(int argc, char** argv) {
   return tandem::exit_code::bad_input;
 }
 
+// CLI11 answers an unknown word in the subcommand's place with "A subcommand is required":
+// name the word and list the subcommands instead.
+int reject_unknown_subcommand(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return 0;
+  std::string names;
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_name() == argv[1]) return 0;
+    names += (names.empty() ? "" : " | ") + sub->get_name();
+  }
+  std::cerr << "error: unknown subcommand '" << argv[1] << "'\n  hint: tandem takes one of " << names
+            << " (`tandem --help` says what each does)\n";
+  return tandem::exit_code::bad_input;
+}
+
+// CLI11's own parse errors (`--seed abc`, a missing or unknown option) carry no hint, unlike
+// the validators' (runners/cli/option_checks.h): every parse error gets one, here.
+int report_parse_error(CLI::App& app, const CLI::ParseError& e) {
+  app.exit(e);
+  std::string cmd = "tandem";
+  for (CLI::App* sub : app.get_subcommands()) cmd += " " + sub->get_name();
+  if (std::string(e.what()).find("hint:") == std::string::npos)
+    std::cerr << "  hint: " << (e.get_name() == "ConversionError" ? "the value is not of the option's type; " : "")
+              << "`" << cmd << " --help` lists the options, their types and defaults\n";
+  return tandem::exit_code::bad_input;
+}
+
 // Under a launcher every rank ends through the agreed end of the job (engine/comm/job.h): a
 // rank whose peers never get there aborts the job (exit 5) instead of waiting forever in
 // MPI_Finalize. An error is reported with the rank that hit it.
@@ -80,14 +106,14 @@ int main(int argc, char** argv) {
   add_dump_programs_command(app, code);
   add_collectives_dump_command(app, code);
   check_every_option(app);  // runners/cli/option_checks.h
+  if (int bad = reject_unknown_subcommand(app, argc, argv)) return bad;
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return exit_code::bad_input;
+    return report_parse_error(app, e);
   } catch (const Error& e) {
     // One write per message: ranks share the launcher's stderr, so pieces would interleave.
     std::cerr << ("error" + who() + ": " + e.message() + "\n" + (e.hint().empty() ? "" : "  hint: " + e.hint() + "\n"));

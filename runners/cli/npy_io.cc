@@ -64,6 +64,19 @@ void to_row_major(std::vector<char>& bytes, const std::vector<size_t>& shape) {
   std::memcpy(bytes.data(), row.data(), bytes.size());
 }
 
+// The header without the spaces Python ignores: a run of spaces beside punctuation (or the
+// final newline). A space between two other characters stays, as it does in a Python literal.
+std::string drop_spaces_beside_punctuation(const std::string& h) {
+  const auto punct = [](char c) { return std::strchr("{}():,\n", c) != nullptr; };
+  std::string r;
+  for (size_t i = 0, j; i < h.size(); i = j) {
+    for (j = i; j < h.size() && h[j] == ' '; ++j) {}
+    if (j == i) { r += h[j++]; continue; }
+    if (i > 0 && j < h.size() && !punct(h[i - 1]) && !punct(h[j])) r.append(j - i, ' ');
+  }
+  return r;
+}
+
 std::string shape_text(const std::vector<size_t>& shape) {
   std::string s;
   for (size_t d : shape) s += cat(s.empty() ? "" : ",", d);
@@ -102,7 +115,8 @@ Tensor load_npy_tensor_of(const std::string& path, const std::vector<DType>& acc
   in.read(reinterpret_cast<char*>(pre), 8);
   if (!in || std::memcmp(pre, "\x93NUMPY", 6) != 0) malformed("missing the \\x93NUMPY magic");
   const int major = pre[6];
-  if (major < 1 || major > 3) malformed(cat("unsupported format version ", major, ".", int(pre[7])));
+  if (major < 1 || major > 3 || pre[7] != 0)  // numpy.lib.format knows these three versions only
+    malformed(cat("unsupported format version ", major, ".", int(pre[7]), " (NumPy writes 1.0, 2.0 and 3.0)"));
   const int len_bytes = major == 1 ? 2 : 4;
   unsigned char len_le[4] = {};
   in.read(reinterpret_cast<char*>(len_le), len_bytes);
@@ -126,18 +140,20 @@ Tensor load_npy_tensor_of(const std::string& path, const std::vector<DType>& acc
     malformed(cat("bad shape in header: ", header));
   // xnpy's parser takes back() of pieces it cuts from the header, undefined behaviour on an
   // empty piece (UBSan, found by runners/fuzz/npy_fuzz): only the dictionary NumPy writes —
-  // descr, fortran_order, shape in that order, spaces anywhere — reaches it.
-  static const std::regex kNumpyHeader(R"(\{'descr':'[^']+','fortran_order':(True|False),'shape':\([0-9,]*\),?\}\n)");
-  std::string compact;
-  for (char ch : header)
-    if (ch != ' ') compact += ch;
+  // descr, fortran_order, shape (a Python tuple) in that order — reaches it. It deletes every
+  // space, which read '< f4' as '<f4' and (2 3) as (23), where Python (numpy.load) refuses
+  // both: spaces go here only where Python allows them, next to punctuation.
+  static const std::string kInt = "(0|[1-9][0-9]*)";  // a Python int literal: no leading zero
+  static const std::regex kNumpyHeader(R"(\{'descr':'[^' ]+','fortran_order':(True|False),'shape':\((|)" + kInt + ",|" +
+                                       kInt + "(," + kInt + R"()+,?)\),?\}\n)");
+  const std::string compact = drop_spaces_beside_punctuation(header);
   if (!std::regex_match(compact, kNumpyHeader))
     malformed(cat("bad header (not {'descr': ..., 'fortran_order': ..., 'shape': (...)} as NumPy writes it): ", header));
   std::string descr;
   bool fortran = false;
   std::vector<size_t> shape;
   try {
-    xt::detail::parse_header(header, descr, &fortran, shape);
+    xt::detail::parse_header(compact, descr, &fortran, shape);
   } catch (const std::exception& e) {
     malformed(cat("bad header (", e.what(), "): ", header));
   }

@@ -86,6 +86,13 @@ std::string summary_markdown(const std::vector<nlohmann::json>& recs, int counts
   return os.str();
 }
 
+// An earlier run's outputs go before this run's first record (issue 31 #11): a run killed
+// midway never leaves its records beside the last run's benchmark.json. Derived files first,
+// records.json last, so a kill in between leaves one run's files, never two runs' mixed.
+void remove_stale_outputs(const std::string& out) {
+  for (const char* f : {"benchmark.json", "summary.md", "records.json"}) std::filesystem::remove(out + "/" + f);
+}
+
 int run(const RunArgs& a, bool timed) {
   auto cases = selected_cases(a.sel);
   auto devices = selected_devices(a.sel);
@@ -106,8 +113,9 @@ int run(const RunArgs& a, bool timed) {
     lockstep->agree_on([&] { if (writes) std::filesystem::create_directories(a.out); });
   // A second run into the same --out would interleave its records with this one's (issue 20 #14).
   std::optional<OutDirLock> lock;
-  if (lockstep) lockstep->agree_on([&] { if (writes) lock.emplace(a.out, "run"); });
-  else if (writes) lock.emplace(a.out, "run");
+  auto take_out = [&] { lock.emplace(a.out, "run"); remove_stale_outputs(a.out); };
+  if (lockstep) lockstep->agree_on([&] { if (writes) take_out(); });
+  else if (writes) take_out();
   if (const FaultInfo* f = injected_fault(); f && (writes || lockstep))
     std::cerr << ("FAULT INJECTED" + (lockstep ? " on rank " + std::to_string(lockstep->rank()) : std::string()) +
                   ": " + f->name + " (" + f->mimics + "): results are an experiment, not a verdict\n");

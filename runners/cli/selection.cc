@@ -32,7 +32,7 @@ void add_selection_options(CLI::App& cmd, Selection& s) {
   for (const std::string& n : suites) names += (names.empty() ? "" : " | ") + n;
   cmd.add_option("--suite", s.suite, "only this suite: " + names + " (default: every suite)");
   cmd.add_option("--exclude-suite", s.exclude_suite, "every suite but this one")->excludes("--suite");
-  cmd.add_option("--filter", s.filter, "regex on case names, e.g. 'alg:BF16.*in:f32'");
+  cmd.add_option("--filter", s.filter, "regex (RE2 syntax) on case names, e.g. 'alg:BF16.*in:f32'");
   cmd.add_option("--backend", s.backend, "cpu | cuda | all (cpu + cuda) | auto (cpu, plus cuda if a GPU is usable); "
                  "cuda and all without a usable GPU exit 5 with the reason")
       ->capture_default_str()

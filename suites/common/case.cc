@@ -1,7 +1,7 @@
 // Case registry implementation.
 #include "suites/common/case.h"
 
-#include <regex>
+#include <re2/re2.h>
 
 #include "engine/core/error.h"
 
@@ -25,20 +25,25 @@ void Registry::add(Case c) {
 
 std::vector<const Case*> Registry::select(const std::string& profile, const std::string& suite,
                                           const std::string& name_regex) const {
-  std::regex re;
-  try {
-    re = std::regex(name_regex.empty() ? ".*" : name_regex);
-  } catch (const std::regex_error& e) {
-    throw_bad_input(cat("--filter '", name_regex, "' is not a valid regex: ", e.what()),
-                    "use ECMAScript regex syntax, e.g. 'dot/.*F32'");
-  }
+  const auto matches = name_matcher(name_regex, "--filter", "dot/.*F32");
   require_filled();
   std::vector<const Case*> r;
   for (const Case& c : cases_)
     if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) &&
-        std::regex_search(c.name, re))
+        matches(c.name))
       r.push_back(&c);
   return r;
+}
+
+std::function<bool(const std::string&)> name_matcher(const std::string& pattern, const std::string& option,
+                                                      const std::string& example) {
+  RE2::Options opts;
+  opts.set_log_errors(false);  // reported once, below, with a hint
+  auto re = std::make_shared<const RE2>(pattern, opts);
+  if (!re->ok())
+    throw_bad_input(cat(option, " '", pattern, "' is not a valid regex: ", re->error()),
+                    cat("use RE2 syntax (no backreferences or lookaround), e.g. ", option, " '", example, "'"));
+  return [re](const std::string& name) { return RE2::PartialMatch(name, *re); };
 }
 
 Registry& registry() {

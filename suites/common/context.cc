@@ -48,12 +48,14 @@ std::string shell_quote(const std::string& s) {
 }
 
 // {"git_sha": ..., "git_sha_source": "run time" | "configure time", "git_dirty": bool}.
+// --no-optional-locks: `git status` otherwise refreshes the index under .git/index.lock, and a
+// `git commit` in the source tree during a run then fails on the lock (issue 31 #11).
 nlohmann::json git_identity() {
-  const std::string dir = shell_quote(TANDEM_SOURCE_DIR);
-  std::string sha = first_line_of("git -C " + dir + " rev-parse --short=12 HEAD 2>/dev/null");
+  const std::string git = "git --no-optional-locks -C " + shell_quote(TANDEM_SOURCE_DIR);
+  std::string sha = first_line_of(git + " rev-parse --short=12 HEAD 2>/dev/null");
   if (sha.empty()) return {{"git_sha", TANDEM_GIT_SHA}, {"git_sha_source", "configure time"}};
   // Tracked files changed since that commit: the sha alone would not name the code that ran.
-  std::string changed = first_line_of("git -C " + dir + " status --porcelain --untracked-files=no 2>/dev/null");
+  std::string changed = first_line_of(git + " status --porcelain --untracked-files=no 2>/dev/null");
   return {{"git_sha", sha}, {"git_sha_source", "run time"}, {"git_dirty", !changed.empty()}};
 }
 
