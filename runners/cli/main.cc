@@ -10,6 +10,7 @@
 #include "common/exit_codes.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/option_checks.h"
+#include "runners/cli/option_table.h"
 #include "suites/common/context.h"
 #include "suites/register_suites.h"
 #ifdef TANDEM_HAVE_MPI
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
   add_dump_programs_command(app, code);
   add_collectives_dump_command(app, code);
   check_every_option(app);  // runners/cli/option_checks.h
+  if (std::getenv("TANDEM_OPTION_TABLE")) return print_option_table(app);  // option_walk_test.py
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
     app.parse(argc, argv);
