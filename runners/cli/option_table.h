@@ -1,8 +1,7 @@
-// The CLI's own option table as JSON, printed when TANDEM_OPTION_TABLE is set (undocumented:
-// for runners/cli/option_walk_test.py only). It is read from the very CLI::App that main builds,
-// after check_every_option, so a new option is walked by the contract test by being added.
-// Python doors (report, gate ...) pass everything through: they are listed by name, and the
-// test reads their options from reports/__main__.py's argparse parser.
+// The CLI's option table as JSON, printed when TANDEM_OPTION_TABLE is set (undocumented, for
+// runners/option_walk_test.py): read from the very CLI::App main builds, so an option is walked
+// by being added. A Python door (report, gate ...) passes everything through: it is listed by
+// name, and the test reads its options from reports/__main__.py's argparse parser.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -11,14 +10,11 @@
 
 namespace tandem {
 
-// Every option of `app`'s subcommands, one object each, appended to `rows`.
 inline void option_rows(const CLI::App& app, const std::string& path, nlohmann::json& rows) {
-  for (const CLI::Option* o : app.get_options()) {
-    if (o->get_name() == "--help" || o->get_name() == "--version") continue;  // CLI11's own, exit 0
-    rows.push_back({{"sub", path}, {"name", o->get_name()}, {"positional", o->get_positional()},
-                    {"takes_value", o->get_expected_max() != 0}, {"type", o->get_type_name()},
-                    {"required", o->get_required()}});
-  }
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_name() != "--help" && o->get_name() != "--version")  // CLI11's own, exit 0
+      rows.push_back({{"sub", path}, {"name", o->get_name()}, {"positional", o->get_positional()},
+                      {"takes_value", o->get_expected_max() != 0}, {"type", o->get_type_name()}});
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     const std::string p = path.empty() ? sub->get_name() : path + " " + sub->get_name();
     if (sub->get_prefix_command()) rows.push_back({{"sub", p}, {"python", true}});
