@@ -1,34 +1,34 @@
 #!/usr/bin/env python3
-"""Issue 31: every option of every subcommand through empty, negative, zero, huge, NaN and junk
-values; each call ends 0 or 4 (4 with a `hint:`), never 5, a signal, a timeout or a traceback.
-The options come from the CLI itself (TANDEM_OPTION_TABLE, runners/cli/option_table.h; the Python
-doors from reports/__main__.py's parser), so an option is walked by being added; a table smaller
-than the sources' count of add_option/add_flag/add_argument fails.  usage: TANDEM SOURCE_DIR"""
+"""Issue 31: every option of every subcommand through empty, negative, zero, huge, NaN and junk values:
+each call ends 0 or 4 with a `hint:`, never 5, a signal, a timeout or a traceback. The options are the
+CLI's own (TANDEM_OPTION_TABLE; the Python doors' from their argparse parser), so an option is walked
+by being added; a table smaller than the sources' add_option/flag/argument count fails. ARGS: TANDEM SRC"""
 import argparse, concurrent.futures, json, os, re, subprocess, sys, tempfile, time
 
 tandem, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 VALUES = {"empty": "", "negative": "-1", "zero": "0", "huge": "99999999999999999999", "nan": "nan", "junk": "x!@#"}
 SEL = ["--suite", "dot", "--filter", "B:1/M:4/K:1/N:3/in:f32/alg:DEFAULT", "--backend", "cpu"]  # one case, < 1 s
+RECORDS = "<records={fx}/run/records.json>"
 # The cheapest valid call of each subcommand, so a value that parses reaches the command and runs.
-# {d}: the call's own folder (its cwd); {fx}: the fixtures, read only; <name>: a positional.
+# {d}: the call's own folder (its cwd); {fx}: the fixtures, read only; <name=default>: a positional.
 BASE = {
     "list": SEL, "run": SEL + ["--quiet", "--repetitions", "1", "--warmup", "0", "--out", "{d}/o"],
-    "check": SEL + ["--quiet", "--out", "{d}/o"], "bench": SEL + ["--", "<gbench_flags>"],
+    "check": SEL + ["--quiet", "--out", "{d}/o"], "bench": SEL + ["--", "<gbench_flags=--benchmark_min_time=0.01>"],
     "collectives": ["--minbytes", "1K", "--maxbytes", "1K", "--iters", "1", "--warmup_iters", "0", "--ops", "psum",
                     "--out", "{d}/o"],
-    "lstm": ["--in", "{fx}/lstm", "--out", "{d}/o", "--quiet"], "dot": ["--in", "{fx}/dot", "--out", "{d}/o", "--quiet"],
+    "lstm": ["--in", "{fx}/lstm", "--out", "{d}/o", "--quiet"],
+    "dot": ["--in", "{fx}/dot", "--out", "{d}/o", "--quiet"],
     "faults": ["--list", "--fault", "^none$"],  # running the faults takes an hour: --list, else no fault matches
-    "dump-programs": ["--suite", "remat", "--filter", "mlp/L:4/B:4/D:8/policy:nothing_saveable", "<dir>"],
+    "dump-programs": ["--suite", "remat", "--filter", "mlp/L:4/B:4/D:8/policy:nothing_saveable", "<dir={d}/o>"],
     "collectives-dump": ["--out", "{d}/o", "--ops", "psum"],
-    "report": ["<records>", "--output", "{d}/o"], "merge": ["<parts>", "--output", "{d}/o"],
+    "report": [RECORDS, "--output", "{d}/o"], "merge": ["<parts={fx}/run>", "--output", "{d}/o"],
     "gate": ["--current", "{fx}/run/records.json", "--baseline", "{fx}/run/records.json"],
-    "history add": ["<records>", "--db", "{d}/h.db"], "history report": ["--db", "{fx}/h.db", "--output", "{d}/o"],
-    "baseline refresh": ["<records>", "--root", "{d}/bl", "--machine-kind", "walk"],
+    "history add": [RECORDS, "--db", "{d}/h.db"], "history report": ["--db", "{fx}/h.db", "--output", "{d}/o"],
+    "baseline refresh": [RECORDS, "--root", "{d}/bl", "--machine-kind", "walk"],
     "baseline show": ["--root", "{fx}/bl", "--machine-kind", "walk"],
 }
-POSITIONAL = {"gbench_flags": "--benchmark_min_time=0.01", "dir": "{d}/o", "records": "{fx}/run/records.json",
-              "parts": "{fx}/run"}
-COMPANION = {"--lhs-contracting": ["--rhs-contracting", "0"], "--rhs-contracting": ["--lhs-contracting", "0"]}  # needs()
+# An option CLI11 parses only beside another (needs()) is walked with it.
+COMPANION = {"--lhs-contracting": ["--rhs-contracting", "0"], "--rhs-contracting": ["--lhs-contracting", "0"]}
 
 
 def option_table():
@@ -53,16 +53,15 @@ def option_table():
 
 def source_floor():
     """Call sites that add an option: the table holds at least this many (never empty)."""
-    files = [f"{src}/runners/cli/{f}" for f in os.listdir(f"{src}/runners/cli") if re.fullmatch(r".*(?<!_test)\.cc", f)]
-    return sum(len(re.findall(r"add_(?:option|flag|argument)\(", open(f).read())) for f in files +
-               [f"{src}/reports/__main__.py"])
+    files = [f"runners/cli/{f}" for f in os.listdir(f"{src}/runners/cli") if re.fullmatch(r".*(?<!_test)\.cc", f)]
+    return sum(len(re.findall(r"add_(option|flag|argument)\(", open(f"{src}/{f}").read())) for f in files +
+               ["reports/__main__.py"])
 
 
 def make_fixtures(fx):
     """Tiny valid inputs: a run's records, .npy for dot and lstm, a history, a baseline."""
     import numpy as np
-    for d in ("dot", "lstm"):
-        os.makedirs(f"{fx}/{d}")
+    os.makedirs(f"{fx}/dot"), os.makedirs(f"{fx}/lstm")
     np.save(f"{fx}/dot/lhs.npy", np.ones((3, 3), np.float32)), np.save(f"{fx}/dot/rhs.npy", np.ones((3, 3), np.float32))
     np.save(f"{fx}/lstm/x.npy", np.ones((1, 2, 2), np.float32)), np.save(f"{fx}/lstm/w.npy", np.zeros(48, np.float32))
     json.dump({"hidden_size": 2}, open(f"{fx}/lstm/config.json", "w"))  # 48 = 4H(I+H) + 8H at I = H = 2
@@ -72,17 +71,16 @@ def make_fixtures(fx):
 
 
 def call(sub, name, takes_value, positional, value):
-    """The arguments walking `name` of `sub` with `value`: it replaces the base's; a flag gets
-    --flag=value, or is bare for None."""
+    """Walking `name` of `sub` with `value`, in place of the base's; a flag: --flag=value, bare for None."""
     args, skip = [], False
     for a in BASE[sub]:
         if skip or a == name:
             skip = not skip and takes_value and a == name
             continue
-        m = re.fullmatch(r"<(.+)>", a)
-        args.append((value if m[1] == name else POSITIONAL[m[1]]) if m else a)
-    if positional:
-        return sub.split() + args + ([] if f"<{name}>" in BASE[sub] else [value])  # an optional one the base omits
+        m = re.fullmatch(r"<(.+?)=(.*)>", a)
+        args.append((value if m[1] == name else m[2]) if m else a)
+    if positional:  # in the base, or an optional one it omits
+        return sub.split() + args + ([] if any(a.startswith(f"<{name}=") for a in BASE[sub]) else [value])
     given = [name, value] if takes_value else [name] if value is None else [f"{name}={value}"]
     return sub.split() + args + COMPANION.get(name, []) + given
 
@@ -121,5 +119,4 @@ def main():
     return 1 if fail else 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(main())

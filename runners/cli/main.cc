@@ -10,7 +10,6 @@
 #include "common/exit_codes.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/option_checks.h"
-#include "runners/cli/option_table.h"
 #include "suites/common/context.h"
 #include "suites/register_suites.h"
 #ifdef TANDEM_HAVE_MPI
