@@ -56,18 +56,6 @@ int reject_unknown_subcommand(CLI::App& app, int argc, char** argv) {
   return tandem::exit_code::bad_input;
 }
 
-// CLI11's own parse errors (`--seed abc`, a missing or unknown option) carry no hint, unlike
-// the validators' (runners/cli/option_checks.h): every parse error gets one, here.
-int report_parse_error(CLI::App& app, const CLI::ParseError& e) {
-  app.exit(e);
-  std::string cmd = "tandem";
-  for (CLI::App* sub : app.get_subcommands()) cmd += " " + sub->get_name();
-  if (std::string(e.what()).find("hint:") == std::string::npos)
-    std::cerr << "  hint: " << (e.get_name() == "ConversionError" ? "the value is not of the option's type; " : "")
-              << "`" << cmd << " --help` lists the options, their types and defaults\n";
-  return tandem::exit_code::bad_input;
-}
-
 // Under a launcher every rank ends through the agreed end of the job (engine/comm/job.h): a
 // rank whose peers never get there aborts the job (exit 5) instead of waiting forever in
 // MPI_Finalize. An error is reported with the rank that hit it.
@@ -106,6 +94,7 @@ int main(int argc, char** argv) {
   add_dump_programs_command(app, code);
   add_collectives_dump_command(app, code);
   check_every_option(app);  // runners/cli/option_checks.h
+  if (std::getenv("TANDEM_OPTION_TABLE")) return print_option_table(app);  // option_walk_test.py
   if (int bad = reject_unknown_subcommand(app, argc, argv)) return bad;
   try {
     inject_fault_from_env();  // TANDEM_INJECT (an unknown name is bad input, exit 4)
@@ -113,7 +102,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return report_parse_error(app, e);
+    app.exit(e);  // with a hint: check_every_option set the failure message
+    return exit_code::bad_input;
   } catch (const Error& e) {
     // One write per message: ranks share the launcher's stderr, so pieces would interleave.
     std::cerr << ("error" + who() + ": " + e.message() + "\n" + (e.hint().empty() ? "" : "  hint: " + e.hint() + "\n"));

@@ -4,8 +4,12 @@
 // NaN through: every comparison with it is false).
 #pragma once
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -53,26 +57,67 @@ inline CLI::Validator non_empty() {
       "");
 }
 
-// An integer with no minus sign: -1 wrapped as an unsigned seed, ran --bidirectional as 0, and
-// reached JAX's dimension numbers, which are never negative.
-inline CLI::Validator non_negative() {
+// An integer with no minus sign that fits in 64 bits: -1 wrapped as an unsigned seed, ran
+// --bidirectional as 0, and reached JAX's dimension numbers, which are never negative; and
+// CLI11 reads 10^20 as the largest integer (strtoull saturates), so it ran a seed of 2^64 - 1.
+inline CLI::Validator non_negative(bool is_unsigned) {
   return CLI::Validator(
-      [](std::string& s) -> std::string {
-        return s.find('-') == std::string::npos ? "" : cat("value ", s, " is negative\n  hint: give a value >= 0");
+      [=](std::string& s) -> std::string {
+        if (s.find('-') != std::string::npos) return cat("value ", s, " is negative\n  hint: give a value >= 0");
+        errno = 0;
+        is_unsigned ? (void)std::strtoull(s.c_str(), nullptr, 10) : (void)std::strtoll(s.c_str(), nullptr, 10);
+        return errno == ERANGE ? cat("value ", s, " does not fit in 64 bits\n  hint: give a smaller value") : "";
       },
       "");
 }
 
+// CLI11's own parse errors (a value that does not convert, an option that needs another, an
+// extra argument) carry no hint; the contract is one. Ours, from the validators above, keep theirs.
+inline std::string message_with_hint(const CLI::App* app, const CLI::Error& e) {
+  std::string m = CLI::FailureMessage::simple(app, e), subs;  // subs: the parsed ones, e.g. "history add "
+  for (const CLI::App* s = app; !s->get_subcommands().empty(); subs += s->get_name() + " ")
+    s = s->get_subcommands().front();
+  if (m.find("hint:") != std::string::npos) return m;
+  const char* why = e.get_name() == "ConversionError" ? "the value is not of the option's type; " : "";
+  return m + "  hint: " + why + "`tandem " + subs + "--help` lists the options and the values each takes\n";
+}
+
 // Applied once from main to every option of every subcommand, so an option is covered by
-// being added: no TEXT option of the CLI takes an empty value and no integer a negative one.
+// being added: no option of the CLI takes an empty value (an empty --warmup ran as 0) and no
+// integer a negative or oversized one.
 inline void check_every_option(CLI::App& app) {
+  app.failure_message(message_with_hint);
   for (CLI::Option* o : app.get_options()) {
-    if (o->get_type_size() == 0) continue;  // a flag
+    // A flag takes no value: --quiet=-1 was true, --list=0 ran every fault.
+    if (o->get_expected_max() == 0 && o->disable_flag_override()) continue;
     const std::string type = o->get_type_name();
-    if (type.rfind("TEXT", 0) == 0) o->check(non_empty());
-    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) o->check(non_negative());
+    o->check(non_empty());
+    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) o->check(non_negative(type[0] == 'U'));
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) check_every_option(*sub);
+}
+
+// The option table as JSON, printed when TANDEM_OPTION_TABLE is set (undocumented, for
+// runners/option_walk_test.py): read from the very CLI::App main builds, so an option is walked
+// by being added. A Python door (report, gate ...) passes everything through: it is listed by
+// name, and the test reads its options from reports/__main__.py's argparse parser.
+inline void option_rows(const CLI::App& app, const std::string& path, nlohmann::json& rows) {
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_name() != "--help" && o->get_name() != "--version")  // CLI11's own, exit 0
+      rows.push_back({{"sub", path}, {"name", o->get_name()}, {"positional", o->get_positional()},
+                      {"takes_value", o->get_expected_max() != 0}, {"type", o->get_type_name()}});
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    const std::string p = path.empty() ? sub->get_name() : path + " " + sub->get_name();
+    if (sub->get_prefix_command()) rows.push_back({{"sub", p}, {"python", true}});
+    else option_rows(*sub, p, rows);
+  }
+}
+
+inline int print_option_table(const CLI::App& app) {
+  nlohmann::json rows = nlohmann::json::array();
+  option_rows(app, "", rows);
+  std::cout << rows.dump(1) << "\n";
+  return 0;
 }
 
 }  // namespace tandem
