@@ -1,6 +1,7 @@
 # The A/B gate: correctness first (any failed or errored case in the current run fails it),
 # then performance per case against the baseline (reports/stats.py), then one exit code and
 # the markdown summary (reports/gate_summary.py).
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -10,12 +11,32 @@ from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
 TIME_UNITS = ("s", "ms", "us", "µs", "ns")
+TIMING_FIELDS = ("median", "min", "max", "p99", "mean", "samples", "cpu_median", "cpu_samples")
 SUMMARY_HINT = "give --summary a file of its own, e.g. --summary gate-summary.md"
 
 
 def noisy(name, unit):
     """Timing-derived metrics vary run to run; deterministic ones (bytes, counts) do not."""
     return unit in TIME_UNITS or str(unit).endswith("/s") or "speedup" in name or name.startswith("time")
+
+
+def timings(rec):
+    """(field, value) of each time in a record: its timing block and its time-unit metrics."""
+    t = rec.get("timing") or {}
+    out = [(f"timing.{k}", v) for k in TIMING_FIELDS if k in t for v in (t[k] if isinstance(t[k], list) else [t[k]])]
+    return out + [(f"metric {m.get('name')}", v) for m in rec.get("metrics") or [] if m.get("unit") in TIME_UNITS
+                  for v in [m.get("value"), *(m.get("samples") or [])]]
+
+
+def check_timings(path, recs):
+    """A passing case's times are finite seconds > 0: a zero or negative one would compare as
+    "faster" and a NaN as nothing at all, so either is bad input naming the case (issue 31 #8)."""
+    for i, r in enumerate(recs):
+        bad = next(((f, v) for f, v in timings(r) if not 0 < (records.num(v) or 0) < math.inf), None)
+        if r["verdict"] == "pass" and bad:
+            raise exit_codes.BadInput(f"{path}: record {i} ({r['case']}): {bad[0]} is {bad[1]!r}, not a time > 0",
+                                      "times come from a clock: finite and positive; " + records.REGENERATE)
+    return recs
 
 
 def compare_case(b, c, cfg):
@@ -106,7 +127,8 @@ def main(a):
     base_path = baseline.require(a.baseline or baseline.path_for(baseline.resolve_kind(a.machine_kind, cur),
                                                                  a.baselines_root))
     atomic.refuse_input(a.summary, [a.current, base_path, a.config], "--summary", SUMMARY_HINT)
-    base = records.load(base_path)
+    base = check_timings(base_path, records.load(base_path))
+    check_timings(a.current, cur)
     o = run(base, cur, cfg, run_completion.problem(a.current, cur_doc, cur))
     text = summary(o, cfg, base_path, a.current, len(base), len(cur))
     if a.summary:
