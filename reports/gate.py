@@ -11,7 +11,6 @@ from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
 TIME_UNITS = ("s", "ms", "us", "µs", "ns")
-TIMING_FIELDS = ("median", "min", "max", "p99", "mean", "samples", "cpu_median", "cpu_samples")
 SUMMARY_HINT = "give --summary a file of its own, e.g. --summary gate-summary.md"
 
 
@@ -20,21 +19,17 @@ def noisy(name, unit):
     return unit in TIME_UNITS or str(unit).endswith("/s") or "speedup" in name or name.startswith("time")
 
 
-def timings(rec):
-    """(field, value) of each time in a record: its timing block and its time-unit metrics."""
-    t = rec.get("timing") or {}
-    out = [(f"timing.{k}", v) for k in TIMING_FIELDS if k in t for v in (t[k] if isinstance(t[k], list) else [t[k]])]
-    return out + [(f"metric {m.get('name')}", v) for m in rec.get("metrics") or [] if m.get("unit") in TIME_UNITS
-                  for v in [m.get("value"), *(m.get("samples") or [])]]
-
-
 def check_timings(path, recs):
-    """A passing case's times are finite seconds > 0: a zero or negative one would compare as
-    "faster" and a NaN as nothing at all, so either is bad input naming the case (issue 31 #8)."""
+    """A passing case's times (its timing block, its time-unit metrics) are finite seconds > 0:
+    a zero or negative one would compare as "faster", a NaN as nothing: bad input (issue 31 #8)."""
     for i, r in enumerate(recs):
-        bad = next(((f, v) for f, v in timings(r) if not 0 < (records.num(v) or 0) < math.inf), None)
-        if r["verdict"] == "pass" and bad:
-            raise exit_codes.BadInput(f"{path}: record {i} ({r['case']}): {bad[0]} is {bad[1]!r}, not a time > 0",
+        t = {k: x for k, x in (r.get("timing") or {}).items() if k not in ("unit", "repetitions")}
+        times = [(f"timing.{k}", v) for k, x in t.items() for v in (x if isinstance(x, list) else [x])] + [
+            (f"metric {m.get('name')}", v) for m in r["metrics"] if m.get("unit") in TIME_UNITS
+            for v in [m.get("value"), *(m.get("samples") or [])]]
+        bad = next((f"{f} is {v!r}" for f, v in times if not 0 < (records.num(v) or 0) < math.inf), None)
+        if bad and r["verdict"] == "pass":
+            raise exit_codes.BadInput(f"{path}: record {i} ({r['case']}): {bad}, not a time > 0",
                                       "times come from a clock: finite and positive; " + records.REGENERATE)
     return recs
 

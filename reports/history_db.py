@@ -135,20 +135,13 @@ def metric_rows(rec):
             and abs(m["value"]) != float("inf")]
 
 
-def unfinished(paths, allow):
-    """[(path, records, why it is incomplete or None)]: an incomplete run would enter the trends
-    as a regression or a vanished case, so it is refused unless `allow` (it is then marked)."""
+def add(db, paths, allow_incomplete=False):
+    """Adds every run in `paths` in one transaction; returns (added, already present). An
+    incomplete run would enter the trends as vanished cases: refused unless allowed, then marked."""
     loaded = [(p, recs, run_completion.problem(p, doc, recs)) for p in paths for doc, recs in [records.load_document(p)]]
-    why = next((w for _, _, w in loaded if w), None)
-    if why and not allow:
+    if (why := next((w for _, _, w in loaded if w), None)) and not allow_incomplete:  # all checked before any write
         raise BadInput(f"not adding an incomplete run to the history: {why}", "add the records of a run that "
                        "finished; --allow-incomplete adds it anyway, marked incomplete in the history")
-    return loaded
-
-
-def add(db, paths, allow_incomplete=False):
-    """Adds every run in `paths` in one transaction; returns (added, already present)."""
-    loaded = unfinished(paths, allow_incomplete)  # all input is checked before any write
     conn = connect(db, create=True)
     added = present = 0
     try:

@@ -81,7 +81,8 @@ def render(paths, out_dir, title="tandem report"):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     suites = records.by_suite(recs)
-    md = [f"# {title}", ""] + [f"> ⚠️ **INCOMPLETE RUN**: {why}." for why in unfinished] + [""] * bool(unfinished) + [f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
+    md = [f"# {title}", "", *(f"> ⚠️ **INCOMPLETE RUN**: {why}.\n" for why in unfinished),
+          f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
           "| suite | pass | fail | skip | error | plots |", "|---|---|---|---|---|---|"]
     body, failures, all_plots, undrawn, top = [], [], [], [], []
     for suite in sorted(suites):

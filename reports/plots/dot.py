@@ -15,25 +15,16 @@ BACKEND_COLORS = {"cpu": "tab:blue", "cuda": "tab:green"}
 
 
 def plot(recs, out):
-    plots = []
-    for fn in (error_per_algorithm, accuracy_order, gflops_vs_size):
-        p = fn(recs, out)
-        if p:
-            plots.append(p)
-    return plots
+    return [p for p in (fn(recs, out) for fn in (error_per_algorithm, accuracy_order, gflops_vs_size)) if p]
 
 
 def error_per_algorithm(recs, out):
     pts = []  # (algorithm, backend, max_rel, error/tol, failed)
     for r in recs:
-        alg = (r.get("params") or {}).get("algorithm")
-        name, rep = worst_check(r)
-        if not alg or rep is None or r["verdict"] == "skip":
-            continue
+        alg, rep = (r.get("params") or {}).get("algorithm"), worst_check(r)[1] or {}
         rel, ratio = num(rep.get("max_rel")), num(rep.get("error_over_tolerance"))
-        if rel is None or ratio is None:
-            continue
-        pts.append((alg, r.get("backend", "?"), rel, ratio, rep.get("pass") is False))
+        if alg and r["verdict"] != "skip" and rel is not None and ratio is not None:
+            pts.append((alg, r.get("backend", "?"), rel, ratio, rep.get("pass") is False))
     if not pts:
         return None
     algs = sorted({p[0] for p in pts})
@@ -41,7 +32,6 @@ def error_per_algorithm(recs, out):
     at = {a: i for i, a in enumerate(algs)}
     x = np.array([at[p[0]] + ((i % 7) - 3) * 0.05 for i, p in enumerate(pts)])  # small jitter shows overlaps
     backend, failed = np.array([p[1] for p in pts]), np.array([p[4] for p in pts], dtype=bool)
-    seen = sorted(set(backend))
     for ax, col in ((a1, 2), (a2, 3)):
         scatter_groups(ax, x, [p[col] for p in pts], backend, failed, ax is a1)
     a2.axhline(1.0, color="tab:red", ls="--", lw=1, label="tolerance (error/tol = 1)")
@@ -53,7 +43,7 @@ def error_per_algorithm(recs, out):
         ax.set_ylabel(ylab)
     a1.set_title("worst output per case (x failed, ▲ at top: inf/NaN)", fontsize="medium")
     a2.set_title("below the red line passes", fontsize="medium")
-    style.legend(a1, len(seen), "backend")
+    style.legend(a1, len(set(backend)), "backend")
     style.legend(a2, 1)
     return style.save(fig, out, "dot_error_per_algorithm.png", "Error per DotAlgorithm preset",
                       f"{len(pts)} cases; exact results sit on the dotted 'exact (0)' line")
