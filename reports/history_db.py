@@ -87,9 +87,9 @@ def connect(path, create):
     try:
         if create:
             p.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)  # transactions are explicit
-        else:  # a reader never writes: `history report` works on a history it may not write (issue 31)
-            conn = sqlite3.connect(p.absolute().as_uri() + "?mode=ro", uri=True, timeout=30, isolation_level=None)
+        # A reader opens read-only: `history report` works on a history it may not write (issue 31).
+        conn = sqlite3.connect(str(p) if create else p.absolute().as_uri() + "?mode=ro", uri=not create, timeout=30,
+                               isolation_level=None)  # transactions are explicit
         claim(conn, p, stamp=create)
         if integrity_problems(conn):
             raise sqlite3.DatabaseError("integrity check failed")

@@ -1,5 +1,6 @@
 # `report RECORDS... -o DIR`: index.html (per suite a correctness table and its plots),
 # the PNGs, and summary.md (verdict counts, failures, plot list) from one or more records files.
+import collections
 import html
 import sys
 from pathlib import Path
@@ -23,11 +24,8 @@ def context_lines(recs):
 
 def skip_reasons(recs):
     """[(count, reason)] of the skipped records, most common first: one line per reason."""
-    counts = {}
-    for r in recs:
-        if r["verdict"] == "skip":
-            reason = " ".join(str(r.get("message") or "no reason given").split())[:200]
-            counts[reason] = counts.get(reason, 0) + 1
+    counts = collections.Counter(" ".join(str(r.get("message") or "no reason given").split())[:200]
+                                 for r in recs if r["verdict"] == "skip")
     return sorted(((n, why) for why, n in counts.items()), key=lambda t: (-t[0], t[1]))
 
 

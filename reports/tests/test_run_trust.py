@@ -1,7 +1,5 @@
-# Issue 31 #7, #8, #10 and the merge / read-only history items: an incomplete run stays out of
-# the history and is called out by the report (and by ci/nightly.sh, which skips a failed run's
-# records); a time ≤ 0 or non-finite is bad input to the gate; `merge -o` never replaces one of
-# its parts; `history report` reads a history it may not write; the dot error plot stays linear.
+# Issue 31 #7, #8, #10, merge -o and read-only history: incomplete or failed runs stay out of the history,
+# times <= 0 or NaN are bad input to the gate, no output over an input, the dot error plot stays linear.
 import fnmatch
 import json
 import os
