@@ -77,7 +77,7 @@ def accuracy_order(recs, out):
             rows.append(((r.get("params") or {}).get("k", "?"), r.get("backend", "?"), errs))
     if not rows:
         return None
-    presets = sorted({p for _, _, e in rows for p in e}, key=lambda p: -max(e.get(p) or 0 for _, _, e in rows))
+    presets = sorted(sorted({p for _, _, e in rows for p in e}), key=lambda p: -max(e.get(p) or 0 for _, _, e in rows))
     fig, ax = style.figure("dot_general: accuracy of each preset on the same inputs",
                            "DotAlgorithm preset", "max |error| / Σ|a·b|  (dimensionless, log)", size=(11, 5.2))
     width = 0.8 / len(rows)
