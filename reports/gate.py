@@ -126,11 +126,17 @@ def main(a):
     check_timings(a.current, cur)
     o = run(base, cur, cfg, run_completion.problem(a.current, cur_doc, cur))
     text = summary(o, cfg, base_path, a.current, len(base), len(cur))
-    if a.summary:
-        atomic.write_text(a.summary, text + "\n")
+    return emit(a.summary, text, o.code)
+
+
+def emit(summary_path, text, code):
+    """The summary to --summary and stdout (`tandem gate ... | head` keeps the gate's exit code),
+    the verdict to stderr; returns the exit code."""
+    if summary_path:
+        atomic.write_text(summary_path, text + "\n")
     try:
         print(text, flush=True)
-    except BrokenPipeError:  # `tandem gate ... | head` keeps the gate's exit code
+    except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    print(f"gate: {exit_codes.NAMES[o.code]} (exit {o.code})", file=sys.stderr)
-    return o.code
+    print(f"gate: {exit_codes.NAMES[code]} (exit {code})", file=sys.stderr)
+    return code
