@@ -11,6 +11,7 @@ from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
 TIME_UNITS = ("s", "ms", "us", "µs", "ns")
+TIMES = ("median", "min", "max", "p99", "mean", "samples", "cpu_median", "cpu_samples")  # of a record's timing, in s
 SUMMARY_HINT = "give --summary a file of its own, e.g. --summary gate-summary.md"
 
 
@@ -23,7 +24,7 @@ def check_timings(path, recs):
     """A passing case's times (its timing block, its time-unit metrics) are finite seconds > 0:
     a zero or negative one would compare as "faster", a NaN as nothing: bad input (issue 31 #8)."""
     for i, r in enumerate(recs):
-        t = {k: x for k, x in (r.get("timing") or {}).items() if k not in ("unit", "repetitions")}
+        t = {k: x for k, x in (r.get("timing") or {}).items() if k in TIMES}  # a newer writer's extra fields pass
         times = [(f"timing.{k}", v) for k, x in t.items() for v in (x if isinstance(x, list) else [x])] + [
             (f"metric {m.get('name')}", v) for m in r["metrics"] if m.get("unit") in TIME_UNITS
             for v in [m.get("value"), *(m.get("samples") or [])]]
