@@ -40,7 +40,7 @@ STUBS = {"ci/offline_env.sh": "", "ci/install_deps.sh": "", "ci/build.sh": "", "
                          'case "$1:$out" in run:$FAIL|collectives:$FAIL) exit 1;; esac'}
 
 
-@pytest.mark.parametrize("fail", ["*/collectives-np4", "*[0-9]", "*/perf-np2"])
+@pytest.mark.parametrize("fail", ["*/collectives-np4", "*/nightly/*-[0-9][0-9]", "*/perf-np2", "*"])
 def test_nightly_keeps_a_failed_run_out_of_the_history(tmp_path, fail):
     for path, body in STUBS.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
@@ -55,6 +55,7 @@ def test_nightly_keeps_a_failed_run_out_of_the_history(tmp_path, fail):
     outs = [line.split("--out ")[1].split()[0] for line in log if "--out " in line]
     added = [line.split()[2] for line in log if line.startswith("history add")]
     assert len(outs) == 4 and added == [f"{o}/records.json" for o in outs if not fnmatch.fnmatch(o, fail)]
+    assert len(added) == (0 if fail == "*" else 3), added
 
 
 @pytest.mark.parametrize("where", ["samples", "median", "cpu_samples", "metric"])
