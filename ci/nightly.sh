@@ -10,11 +10,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tandem="${BUILD_DIR:-$root/build}/tandem"
 out="$root/results/nightly/$(date -u +%Y-%m-%d)"
 db="${HISTORY_DB:-$root/results/history.sqlite}"
+# A failed run or sweep stays out of the history (issue 31 #7): its missing or failed cases
+# would read there as regressions; its report still shows what happened.
+history_add() {  # RC RECORDS
+  if [[ $1 != 0 ]]; then echo "nightly: NOT adding $2 to the history: its run exited $1" >&2; return 0; fi
+  "$tandem" history add "$2" --db "$db"
+}
 set +e
 "$tandem" run -q --profile nightly --backend auto -n "${NIGHTLY_REPETITIONS:-10}" --out "$out"
 run_rc=$?
 set -e
-"$tandem" history add "$out/records.json" --db "$db"
+history_add "$run_rc" "$out/records.json"
 "$tandem" report "$out/records.json" -o "$out/report"
 # Collectives sweeps at 2 and 4 MPI ranks, every op of the sweep next to its raw MPI call, so
 # busbw per op and size gets a trend in the history (skipped where MPI is not installed).
@@ -27,7 +33,7 @@ if command -v mpirun >/dev/null; then
     set -e
     [[ $sweep_rc == 0 || $run_rc != 0 ]] || run_rc=$sweep_rc
     if [[ -f $out/collectives-np$np/records.json ]]; then
-      "$tandem" history add "$out/collectives-np$np/records.json" --db "$db"
+      history_add "$sweep_rc" "$out/collectives-np$np/records.json"
       "$tandem" report "$out/collectives-np$np/records.json" -o "$out/collectives-np$np/report"
     fi
   done
@@ -40,7 +46,7 @@ if command -v mpirun >/dev/null; then
     mr_rc=$?
     set -e
     [[ $mr_rc == 0 || $run_rc != 0 ]] || run_rc=$mr_rc
-    [[ ! -f $out/perf-np2/records.json ]] || "$tandem" history add "$out/perf-np2/records.json" --db "$db"
+    [[ ! -f $out/perf-np2/records.json ]] || history_add "$mr_rc" "$out/perf-np2/records.json"
   fi
 fi
 "$tandem" history report --db "$db" -o "$out/history"

@@ -67,6 +67,7 @@ def build_parser():
     ha = h.add_parser("add", help="append runs from records files (idempotent)")
     ha.add_argument("records", nargs="+")
     ha.add_argument("--db", default=history_db.DEFAULT_DB, help=f"SQLite file (default {history_db.DEFAULT_DB})")
+    ha.add_argument("--allow-incomplete", action="store_true", help="add a run that did not complete (marked so)")
     ha.set_defaults(func=history_db.main_add)
     hr = h.add_parser("report", help="trend plots and change points")
     hr.add_argument("--db", default=history_db.DEFAULT_DB, help=f"SQLite file (default {history_db.DEFAULT_DB})")

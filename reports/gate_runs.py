@@ -6,11 +6,9 @@
 # runs/*.json, several runs of the baseline build) the spread comes from those runs alone and
 # a single current run may be gated: each case's threshold follows its own history.
 import glob
-import os
-import sys
 from pathlib import Path
 
-from reports import atomic, baseline, exit_codes, gate, records, run_completion, run_stats
+from reports import atomic, baseline, gate, records, run_completion, run_stats
 from reports.exit_codes import BadInput
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
@@ -20,7 +18,7 @@ DEFAULT_FLOOR = 0.03  # run-level mode: smallest change that counts unless --min
 
 def load_runs(paths):
     """[(path, document, records)] of each records file: one process each."""
-    return [(p, *records.load_document(p)) for p in paths or []]
+    return [(p, doc, gate.check_timings(p, recs)) for p in paths or [] for doc, recs in [records.load_document(p)]]
 
 
 def stored_runs(a, cur_recs):
@@ -83,11 +81,4 @@ def main(a):
     n_tests = sum(1 for _, _, comps in o.cases for x in comps if x.p_value is not None)
     text = summary(o, cfg, f"{len(base)} runs: {base[0][0]} …", f"{len(cur)} runs: {cur[0][0]} …",
                    len(base[0][2]), len(cur[-1][2]), method_text(cfg, floor, len(base), len(cur), n_tests, a.run_metric))
-    if a.summary:
-        atomic.write_text(a.summary, text + "\n")
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    print(f"gate: {exit_codes.NAMES[o.code]} (exit {o.code})", file=sys.stderr)
-    return o.code
+    return gate.emit(a.summary, text, o.code)

@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from reports import context, records
+from reports import context, records, run_completion
 from reports.exit_codes import PASS, BadInput, InfrastructureError
 
 DEFAULT_DB = "results/history.sqlite"
@@ -60,7 +60,7 @@ def unwritable(e):
         any(m in str(e) for m in ("readonly database", "unable to open database file"))
 
 
-def claim(conn, p):
+def claim(conn, p, stamp):
     """Refuses a database that is not tandem's (another application's id, or foreign tables),
     so `history add` never writes tandem's tables into someone else's file; stamps new ones."""
     (app_id,) = conn.execute("PRAGMA application_id").fetchone()
@@ -71,7 +71,9 @@ def claim(conn, p):
     if tables - TABLES or (tables and "meta" not in tables):
         raise BadInput(f"{p}: not a tandem history database (it holds tables {', '.join(sorted(tables - TABLES) or sorted(tables))})",
                        "pass --db with a tandem history file, or a new file name")
-    if app_id == 0:  # a new file, or a history written before the id was stamped
+    if not stamp and "meta" not in tables:
+        raise BadInput(f"{p}: the history database is empty", "add runs first: `tandem history add RECORDS --db FILE`")
+    if app_id == 0 and stamp:  # a new file, or a history written before the id was stamped
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
@@ -83,19 +85,23 @@ def connect(path, create):
         raise BadInput(f"{p}: not a regular file", "pass --db with a history file")
     conn = None
     try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)  # transactions are explicit
-        claim(conn, p)
+        if create:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        # A reader opens read-only: `history report` works on a history it may not write (issue 31).
+        conn = sqlite3.connect(str(p) if create else p.absolute().as_uri() + "?mode=ro", uri=not create, timeout=30,
+                               isolation_level=None)  # transactions are explicit
+        claim(conn, p, stamp=create)
         if integrity_problems(conn):
             raise sqlite3.DatabaseError("integrity check failed")
-        conn.executescript(DDL)
-        conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
-        (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if create:
+            conn.executescript(DDL)
+            conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
+        v = (conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() or [None])[0]
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
         if unwritable(e):
-            raise InfrastructureError(f"{p}: cannot write the history database ({e})",
+            raise InfrastructureError(f"{p}: cannot {'write' if create else 'read'} the history database ({e})",
                                       "check the permissions of the file and its folder (SQLite writes a journal "
                                       "beside it) and that the filesystem is not mounted read-only")
         if "file is not a database" in str(e):
@@ -129,19 +135,24 @@ def metric_rows(rec):
             and abs(m["value"]) != float("inf")]
 
 
-def add(db, paths):
-    """Adds every run in `paths` in one transaction; returns (added, already present)."""
-    loaded = [(p, records.load(p)) for p in paths]  # all input is checked before any write
+def add(db, paths, allow_incomplete=False):
+    """Adds every run in `paths` in one transaction; returns (added, already present). An
+    incomplete run would enter the trends as vanished cases: refused unless allowed, then marked."""
+    loaded = [(p, recs, run_completion.problem(p, doc, recs)) for p in paths for doc, recs in [records.load_document(p)]]
+    if (why := next((w for _, _, w in loaded if w), None)) and not allow_incomplete:  # all checked before any write
+        raise BadInput(f"not adding an incomplete run to the history: {why}", "add the records of a run that "
+                       "finished; --allow-incomplete adds it anyway, marked incomplete in the history")
     conn = connect(db, create=True)
     added = present = 0
     try:
         conn.execute("BEGIN IMMEDIATE")
-        for path, recs in loaded:
+        for path, recs, why in loaded:
             for run_id, ctx, rs in runs_in(recs):
                 if conn.execute("SELECT 1 FROM runs WHERE run_id=?", (run_id,)).fetchone():
                     present += 1
                     continue
                 breaking, info = context.split(ctx)
+                info = dict(info, incomplete=why) if why else info
                 cur = conn.execute(
                     "INSERT INTO runs(run_id, added_at, source, git_sha, host, breaking, info) VALUES(?,?,?,?,?,?,?)",
                     (run_id, datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), str(path),
@@ -168,6 +179,6 @@ def add(db, paths):
 
 
 def main_add(a):
-    added, present = add(a.db, a.records)
+    added, present = add(a.db, a.records, a.allow_incomplete)
     print(f"history {a.db}: {added} run(s) added, {present} already present")
     return PASS

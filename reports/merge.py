@@ -83,6 +83,9 @@ def merge(parts, out):
 
 
 def main(a):
+    folders = [p if Path(p).is_dir() else Path(p).parent for p in a.parts]  # -o over a part replaces its records
+    atomic.refuse_input(a.output, folders, "-o", "merge into a folder of its own, e.g. -o results/merged",
+                        "the folder of an input part")
     with atomic.out_dir_lock(a.output, "merge"):  # a run folder has one writer at a time
         recs, md, incomplete = merge(a.parts, a.output)
     print("\n".join(md[2:-2]))

@@ -1,9 +1,11 @@
 # `report RECORDS... -o DIR`: index.html (per suite a correctness table and its plots),
 # the PNGs, and summary.md (verdict counts, failures, plot list) from one or more records files.
+import collections
 import html
+import sys
 from pathlib import Path
 
-from reports import atomic, context, records
+from reports import atomic, context, records, run_completion
 from reports.correctness import COLUMNS, markdown_table, row, verdict_counts
 from reports.exit_codes import PASS, BadInput
 
@@ -22,11 +24,8 @@ def context_lines(recs):
 
 def skip_reasons(recs):
     """[(count, reason)] of the skipped records, most common first: one line per reason."""
-    counts = {}
-    for r in recs:
-        if r["verdict"] == "skip":
-            reason = " ".join(str(r.get("message") or "no reason given").split())[:200]
-            counts[reason] = counts.get(reason, 0) + 1
+    counts = collections.Counter(" ".join(str(r.get("message") or "no reason given").split())[:200]
+                                 for r in recs if r["verdict"] == "skip")
     return sorted(((n, why) for why, n in counts.items()), key=lambda t: (-t[0], t[1]))
 
 
@@ -68,7 +67,10 @@ def attention(failures, warnings):
 def render(paths, out_dir, title="tandem report"):
     from reports.plots import PERF_ONLY, missing_promises, plots_for, quick_only  # matplotlib only when drawing
 
-    recs = [r for p in paths for r in records.load(p)]
+    loaded = [(p, *records.load_document(p)) for p in paths]
+    recs = [r for _, _, rs in loaded for r in rs]
+    # A killed run's records look like a run with fewer cases: say so above everything (issue 31 #7).
+    unfinished = [why for p, doc, rs in loaded if (why := run_completion.problem(p, doc, rs))]
     if not recs:
         raise BadInput(f"no records in {', '.join(map(str, paths))}", "run some cases first: `tandem run --out FILE`")
     # A run's folder holds its own summary.md: the report's would replace it (issue 31 #3).
@@ -77,7 +79,8 @@ def render(paths, out_dir, title="tandem report"):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     suites = records.by_suite(recs)
-    md = [f"# {title}", "", f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
+    md = [f"# {title}", "", *(f"> ⚠️ **INCOMPLETE RUN**: {why}.\n" for why in unfinished),
+          f"Records: {', '.join(f'`{p}`' for p in paths)} ({len(recs)} records).", "",
           "| suite | pass | fail | skip | error | plots |", "|---|---|---|---|---|---|"]
     body, failures, all_plots, undrawn, top = [], [], [], [], []
     for suite in sorted(suites):
@@ -114,13 +117,16 @@ def render(paths, out_dir, title="tandem report"):
             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1><p>{nav}</p>"
             f"<p>{len(recs)} records: {html.escape(counts_text(verdict_counts(recs)))}</p>"
             f"<details><summary>Context</summary><pre>{html.escape(chr(10).join(ctx))}</pre></details>"
+            + "".join(f'<h2 class="failures">⚠ Incomplete run: {html.escape(why)}</h2>' for why in unfinished)
             + attention(failures, top) + "".join(body) + "</body></html>\n")
     atomic.write_text(out / "index.html", page)
     atomic.write_text(out / "summary.md", "\n".join(md))
-    return recs
+    return recs, unfinished
 
 
 def main(a):
-    recs = render(a.records, a.output, a.title)
+    recs, unfinished = render(a.records, a.output, a.title)
+    for why in unfinished:
+        print(f"warning: INCOMPLETE RUN: {why}; the report shows only the cases it finished", file=sys.stderr)
     print(f"report: {a.output}/index.html ({len(recs)} records)")
     return PASS

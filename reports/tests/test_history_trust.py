@@ -104,10 +104,10 @@ def test_schema_text_not_utf8_is_corrupt(cli, tmp_path):
         assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err and "Traceback" not in err, err
 
 
-def read_only_history_add(tmp_path, db, records):
-    """`history add` in a subprocess whose history folder is really read-only: chmod for a user;
+def read_only_history(db, *args):
+    """`history ARGS` in a subprocess whose history folder is really read-only: chmod for a user;
     root ignores modes, so there a read-only bind mount in a private mount namespace."""
-    cmd = [sys.executable, "-m", "reports", "history", "add", str(records), "--db", str(db)]
+    cmd = [sys.executable, "-m", "reports", "history", *map(str, args)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     if os.geteuid() != 0:
         db.chmod(0o444)
@@ -130,6 +130,6 @@ def test_read_only_history_is_a_permission_error_not_corruption(cli, tmp_path, e
     db = folder / "h.sqlite"
     if exists:
         assert cli("history", "add", write(tmp_path / "r.json", [rec("a")]), "--db", db)[0] == exit_codes.PASS
-    p = read_only_history_add(tmp_path, db, write(tmp_path / "s.json", [rec("b")]))
+    p = read_only_history(db, "add", write(tmp_path / "s.json", [rec("b")]), "--db", db)
     assert p.returncode == exit_codes.INFRASTRUCTURE_ERROR, p.stderr
     assert "cannot write the history database" in p.stderr and "permissions" in p.stderr and "corrupt" not in p.stderr
