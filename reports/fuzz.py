@@ -8,7 +8,7 @@ import os
 import sys
 import tempfile
 
-NO_ATHERIS = 77  # ctest's skip code; ci/sanitize.sh counts it as 0 inputs run (exit 3)
+NO_ATHERIS = 78  # not 77, libFuzzer's crash code; ctest skips on it, ci/sanitize.sh counts 0 inputs (exit 3)
 
 try:
     import atheris
@@ -17,9 +17,13 @@ except ImportError:
 
 if atheris:
     with atheris.instrument_imports():  # coverage of reports/ guides the mutations
-        from reports import gate, gate_config, gate_summary, history_db, history_report, records
+        from reports import gate, gate_config, gate_summary, history_db, history_report, merge, records, report
+from reports import fuzz_json
 from reports.exit_codes import BadInput
 
+# JSON tokens (NaN, 1e999, lone surrogates, deep nesting, the schema's keys): byte mutations
+# alone rarely make valid JSON with an odd value in it.
+DICT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runners", "fuzz", "json.dict")
 SCRATCH = tempfile.mkdtemp(prefix="tandem-pyfuzz-")  # one file rewritten per input: no process per input
 
 
@@ -35,7 +39,7 @@ def as_file(data, name):
 
 
 def records_target(data):
-    """`tandem gate` / `history add` over the records: load, validate, compare it with itself."""
+    """What gate, history add, report and merge do with records, short of plots and files."""
     path = as_file(data, "records.json")
     recs = records.load(path)
     cfg = gate_config.Config()
@@ -43,6 +47,8 @@ def records_target(data):
     gate_summary.summary(o, cfg, path, path, len(recs), len(recs)).encode("utf-8")
     for _, _, rs in history_db.runs_in(recs):
         [history_db.metric_rows(r) for r in rs]
+    report.context_lines(recs), report.correctness_section(recs), merge.rank_lines(recs)
+    [merge.summary_row(r) for r in recs]
 
 
 def gate_config_target(data):
@@ -79,8 +85,12 @@ def main(argv):
     if atheris is None:
         print(f"fuzz: 0 inputs: atheris is not installed in {sys.executable} (ci/requirements.txt)", file=sys.stderr)
         return NO_ATHERIS
-    target = TARGETS[argv[1]]
-    atheris.Setup([argv[0]] + argv[2:], lambda data: one_input(target, data))
+    target, flags = TARGETS[argv[1]], argv[2:]
+    if target is not history_target and not any(f.startswith("-dict=") for f in flags):
+        flags.insert(0, f"-dict={os.path.normpath(DICT)}")
+    mutator = None if target is history_target else \
+        (lambda data, max_size, seed: fuzz_json.mutate(data, max_size, seed, atheris.Mutate))
+    atheris.Setup([argv[0]] + flags, lambda data: one_input(target, data), custom_mutator=mutator)
     atheris.Fuzz()
 
 
