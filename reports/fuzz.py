@@ -1,36 +1,33 @@
-# Coverage-guided fuzz targets (atheris, libFuzzer in-process) for the Python tools' entry
-# points: a records file, a gate config, a history database (issue 31). Each input goes through
-# what the CLI does with that file; BadInput (exit 4) is the contract, any other exception is
-# a finding: atheris prints its traceback, saves the input (-artifact_prefix) and exits non-zero.
+# Coverage-guided fuzz targets (atheris: libFuzzer in-process) for the Python tools' entry points,
+# a records file, a gate config, a history database (issue 31): each input goes where the CLI
+# sends that file. BadInput (exit 4) is the contract; any other exception is a finding, which
+# atheris prints with its traceback, saves (-artifact_prefix) and exits 77 for.
 #   python3 -m reports.fuzz records|gate_config|history [libFuzzer flags] CORPUS_DIR...
 # ci/sanitize.sh runs each for FUZZ_RUNS inputs from runners/fuzz/corpus/py_<target>.
+import json
 import os
+import random
 import sys
 import tempfile
-
-NO_ATHERIS = 78  # not 77, libFuzzer's crash code; ctest skips on it, ci/sanitize.sh counts 0 inputs (exit 3)
 
 try:
     import atheris
 except ImportError:
     atheris = None
-
 if atheris:
     with atheris.instrument_imports():  # coverage of reports/ guides the mutations
         from reports import gate, gate_config, gate_summary, history_db, history_report, merge, records, report
-from reports import fuzz_json
 from reports.exit_codes import BadInput
 
-# JSON tokens (NaN, 1e999, lone surrogates, deep nesting, the schema's keys): byte mutations
-# alone rarely make valid JSON with an odd value in it.
-DICT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runners", "fuzz", "json.dict")
-SCRATCH = tempfile.mkdtemp(prefix="tandem-pyfuzz-")  # one file rewritten per input: no process per input
+NO_ATHERIS = 78  # not 77, libFuzzer's crash code: ctest skips on it, ci/sanitize.sh counts 0 inputs (exit 3)
+SCRATCH = tempfile.mkdtemp(prefix="tandem-pyfuzz-")  # one file rewritten per input, no process per input
+MARK = "\x01fuzz\x01"  # where raw JSON text goes that json.dumps cannot write (1e999, 3,000-deep nests)
 
 
 def as_file(data, name):
-    """The input as the file the CLI would be handed (the readers take paths, and check them)."""
+    """The input as the file the CLI is handed: the readers take paths, and check them."""
     path = os.path.join(SCRATCH, name)
-    for stale in (path, path + "-journal", path + "-wal", path + "-shm"):
+    for stale in (path + "-journal", path + "-wal", path):
         if os.path.exists(stale):
             os.unlink(stale)
     with open(path, "wb") as f:
@@ -40,13 +37,11 @@ def as_file(data, name):
 
 def records_target(data):
     """What gate, history add, report and merge do with records, short of plots and files."""
-    path = as_file(data, "records.json")
+    path, cfg = as_file(data, "records.json"), gate_config.Config()
     recs = records.load(path)
-    cfg = gate_config.Config()
-    o = gate.run(recs, recs, cfg, incomplete=None)
+    o = gate.run(recs, recs, cfg)
     gate_summary.summary(o, cfg, path, path, len(recs), len(recs)).encode("utf-8")
-    for _, _, rs in history_db.runs_in(recs):
-        [history_db.metric_rows(r) for r in rs]
+    [history_db.metric_rows(r) for _, _, rs in history_db.runs_in(recs) for r in rs]
     report.context_lines(recs), report.correctness_section(recs), merge.rank_lines(recs)
     [merge.summary_row(r) for r in recs]
 
@@ -56,41 +51,66 @@ def gate_config_target(data):
 
 
 def history_target(data):
-    """`tandem history report` up to the plots (matplotlib would be 100x slower than the rest)."""
+    """`tandem history report` short of the plots (matplotlib is 100x slower than the rest)."""
     path = as_file(data, "history.sqlite")
     conn = history_db.connect(path, create=False)
     try:
         runs, series = history_report.load(conn, path)
     finally:
         conn.close()
-    cps = history_report.analyze(runs, series, 0.01, 0.05, 3)
     history_report.boundaries(runs)
-    history_report.open_regressions(runs, series, cps)
+    history_report.open_regressions(runs, series, history_report.analyze(runs, series, 0.01, 0.05, 3))
 
 
-TARGETS = {"records": records_target, "gate_config": gate_config_target, "history": history_target}
+def odd_json(r, room):
+    """Raw JSON that broke, or could break, the tools: deep nests, huge or non-finite numbers,
+    lone surrogates, and each JSON type (the wrong one for most fields)."""
+    depth = r.choice([40, 400, 999, 3000])
+    return r.choice(["[" * depth + "]" * depth if 2 * depth < room else "[]", "1" + "0" * r.randint(18, 400),
+                     "-" + "9" * r.randint(19, 40), "1e999", "-1e999", "NaN", "Infinity", "-0", "5e-324",
+                     '"\\ud800"', '"a\\udfff"', '""', '"nan"', "null", "true", "0", "-1", "[]", "{}", '"x"'])
 
 
-def one_input(target, data):
+def mutate_json(data, max_size, seed):
+    """Half the time, when the input parses: one node replaced by odd_json, added, dropped or
+    duplicated. libFuzzer's byte mutations mostly break the syntax, and never nest 1,000 deep."""
+    r = random.Random(seed)
     try:
-        target(data)
-    except BadInput:
-        pass
+        doc = json.loads(data) if r.random() < 0.5 else None
+    except (ValueError, RecursionError):
+        doc = None
+    places, todo = [], [doc]  # every (container, key) in doc
+    while todo:
+        node = todo.pop()
+        keys = list(node) if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else []
+        places += [(node, k) for k in keys]
+        todo += [node[k] for k in keys]
+    if not places:
+        return atheris.Mutate(data, max_size)
+    (node, key), how = r.choice(places), r.random()
+    if how < 0.2:
+        node.pop(key)  # a key or element missing
+    elif how < 0.3 and isinstance(node, list):
+        node.append(node[key])  # a case twice
+    else:  # an odd value, sometimes under a new or a known key
+        node[r.choice(["extra", "value", "samples", "case", "suites"]) if how > 0.8 and isinstance(node, dict) else key] = MARK
+    text = json.dumps(doc, ensure_ascii=False)
+    out = text.replace(json.dumps(MARK), odd_json(r, max_size - len(text)), 1).encode("utf-8", "surrogatepass")
+    return out if len(out) <= max_size else atheris.Mutate(data, max_size)
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] not in TARGETS:
-        print(f"usage: python3 -m reports.fuzz {'|'.join(TARGETS)} [libFuzzer flags] CORPUS...", file=sys.stderr)
-        return 4
     if atheris is None:
         print(f"fuzz: 0 inputs: atheris is not installed in {sys.executable} (ci/requirements.txt)", file=sys.stderr)
         return NO_ATHERIS
-    target, flags = TARGETS[argv[1]], argv[2:]
-    if target is not history_target and not any(f.startswith("-dict=") for f in flags):
-        flags.insert(0, f"-dict={os.path.normpath(DICT)}")
-    mutator = None if target is history_target else \
-        (lambda data, max_size, seed: fuzz_json.mutate(data, max_size, seed, atheris.Mutate))
-    atheris.Setup([argv[0]] + flags, lambda data: one_input(target, data), custom_mutator=mutator)
+    target = {"records": records_target, "gate_config": gate_config_target, "history": history_target}[argv[1]]
+
+    def one_input(data):
+        try:
+            target(data)
+        except BadInput:
+            pass
+    atheris.Setup(argv[:1] + argv[2:], one_input, custom_mutator=None if target is history_target else mutate_json)
     atheris.Fuzz()
 
 

@@ -77,17 +77,6 @@ def claim(conn, p):
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
-def strict_text(p):
-    """A text_factory: a column value that is not UTF-8 is a corrupt history (4), where sqlite3
-    raises OperationalError, which the CLI answers as a disk problem (5). Found by reports/fuzz.py."""
-    def decode(raw):
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise corrupt(p, None, e) from None
-    return decode
-
-
 def connect(path, create):
     p = Path(path)
     if not create and not p.is_file():
@@ -119,7 +108,6 @@ def connect(path, create):
         raise
     if v != VERSION:
         raise BadInput(f"{p}: history schema version {v}, these tools use {VERSION}", "start a new --db file")
-    conn.text_factory = strict_text(p)
     return conn
 
 

@@ -15,44 +15,34 @@ MAX_COLORED = 10  # more cases than this: all drawn relative to their median, on
 
 
 def load(conn, db="the history"):
-    """(runs, series) of the history; a schema other than history add's (a renamed column, a
-    view for a table) is a corrupt history, not sqlite3's OperationalError (exit 5, "check the disk")."""
+    """(runs, series); rows or a schema history add never writes (non-UTF-8 text, a renamed column)
+    are a corrupt history (4), not a traceback or sqlite3's OperationalError (5): reports/fuzz.py."""
     try:
-        return read_rows(conn, db)
-    except sqlite3.DatabaseError as e:
+        runs, series = read_rows(conn, db)
+    except (sqlite3.DatabaseError, BadInput, ValueError) as e:
         if "locked" in str(e):
             raise
         raise history_db.corrupt(db, None, e) from None
+    if not runs:
+        raise BadInput("the history is empty", "add runs first: `tandem history add RECORDS`")
+    return runs, series
 
 
 def read_rows(conn, db):
     runs = conn.execute("SELECT seq, git_sha, breaking, added_at FROM runs ORDER BY seq").fetchall()
-    if not runs:
-        raise BadInput("the history is empty", "add runs first: `tandem history add RECORDS`")
-    for run in runs:
-        check_run(db, run)
+    for seq, sha, breaking, added_at in runs:  # SQLite enforces no column type
+        if type(seq) is not int or not isinstance(sha, (str, type(None))) or not isinstance(added_at, str) \
+                or not isinstance(input_file.parse_json(breaking, db, "") if isinstance(breaking, str) else 0, dict):
+            raise ValueError(f"run #{seq} is not a run tandem wrote")
     series = {}  # (suite, metric) → {"unit", "direction", "cases": {case: [(seq, value)]}}
     for seq, case, suite, name, value, unit, direction in conn.execute(
             "SELECT m.run_seq, m.case_name, r.suite, m.name, m.value, m.unit, m.direction FROM metrics m "
             "JOIN results r ON r.run_seq = m.run_seq AND r.case_name = m.case_name ORDER BY m.run_seq"):
-        if type(value) is not float or not math.isfinite(value):  # SQLite keeps text or NULL in a REAL column
-            raise history_db.corrupt(db, None, ValueError(f"metric {name!r} of {case!r} in run #{seq} is {value!r}"))
+        if type(value) is not float or not math.isfinite(value):  # text or NULL in a REAL column
+            raise ValueError(f"metric {name!r} of {case!r} in run #{seq} is {value!r}")
         s = series.setdefault((suite, name), {"unit": unit or "", "direction": direction, "cases": {}})
         s["cases"].setdefault(case, []).append((seq, value))
     return runs, series
-
-
-def check_run(db, run):
-    """A run row as history add writes it: SQLite enforces no column type, and a wrong one used to
-    escape as a traceback from the plots or the segment labels. Found by reports/fuzz.py."""
-    seq, sha, breaking, added_at = run
-    try:
-        fields = input_file.parse_json(breaking, db, "") if isinstance(breaking, str) else None
-    except BadInput:
-        fields = None
-    if type(seq) is not int or not isinstance(sha, (str, type(None))) or not isinstance(fields, dict) \
-            or not isinstance(added_at, str):
-        raise history_db.corrupt(db, None, ValueError(f"run #{seq} is not a run tandem wrote ({run!r:.200})"))
 
 
 def analyze(runs, series, alpha, min_effect, min_size):

@@ -1,6 +1,6 @@
-# What reports/fuzz.py found (issue 31), each once a traceback or an exit 5 "check the disk":
-# a history whose rows or schema history add never writes is a corrupt history (exit 4), and
-# extreme metric values leave the change-point test finite.
+# What reports/fuzz.py found (issue 31), each once a traceback or an exit 5 "check the disk": a
+# history whose rows or schema history add never writes is corrupt (exit 4), and extreme metric
+# values keep the change-point test finite.
 import sqlite3
 
 import pytest
@@ -8,19 +8,14 @@ from conftest import rec, write
 
 from reports import changepoint, exit_codes, history_db
 
-BROKEN = {
-    "text not UTF-8": "UPDATE runs SET added_at=CAST(x'ff41' AS TEXT)",
-    "breaking not JSON": "UPDATE runs SET breaking='{\"a'",
-    "breaking not an object": "UPDATE runs SET breaking='[1]'",
-    "column renamed": "ALTER TABLE runs RENAME COLUMN git_sha TO g",
-    "value as text": "UPDATE metrics SET value='fast'",
-}
+BROKEN = {"text not UTF-8": "UPDATE runs SET added_at=CAST(x'ff41' AS TEXT)",
+          "breaking not JSON": "UPDATE runs SET breaking='{\"a'", "breaking a list": "UPDATE runs SET breaking='[1]'",
+          "column renamed": "ALTER TABLE runs RENAME COLUMN git_sha TO g", "value text": "UPDATE metrics SET value='x'"}
 
 
 @pytest.mark.parametrize("sql", BROKEN.values(), ids=BROKEN.keys())
 def test_broken_history_rows_are_corrupt(cli, tmp_path, sql):
-    db = tmp_path / "h.sqlite"
-    m = [{"name": "gflops", "value": 1.0, "unit": "GFLOP/s", "direction": "higher"}]
+    db, m = tmp_path / "h.sqlite", [{"name": "gflops", "value": 1.0, "unit": "GFLOP/s", "direction": "higher"}]
     assert cli("history", "add", write(tmp_path / "r.json", [rec(metrics=m)]), "--db", db)[0] == exit_codes.PASS
     with sqlite3.connect(db) as c:
         c.execute(sql)
@@ -32,11 +27,9 @@ def test_out_of_memory_checking_is_corruption():
     class Conn:
         def execute(self, sql):
             raise MemoryError()
-
     assert history_db.integrity_problems(Conn()) == ["SQLite ran out of memory checking it"]
 
 
-def test_huge_values_of_both_signs_give_a_p_value():
-    """Welch's test squared 1e200-sized deviations: OverflowError."""
+def test_huge_values_of_both_signs_give_a_p_value():  # Welch's test squared 1e300: OverflowError
     assert changepoint.welch_p([-1e300, -1e300, 1e300], [1e300, 1e299, 1e300]) >= 0
     changepoint.detect([-1e300] * 3 + [1e300] * 3)
