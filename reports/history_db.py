@@ -93,7 +93,7 @@ def connect(path, create):
         conn.executescript(DDL)
         conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
         (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError, MemoryError) as e:  # NOMEM: a corrupt size (fuzz.py)
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
         if unwritable(e):

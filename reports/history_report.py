@@ -19,7 +19,7 @@ def load(conn, db="the history"):
     are a corrupt history (4), not a traceback or sqlite3's OperationalError (5): reports/fuzz.py."""
     try:
         runs, series = read_rows(conn, db)
-    except (sqlite3.DatabaseError, BadInput, ValueError) as e:
+    except (sqlite3.DatabaseError, BadInput, ValueError, MemoryError) as e:  # MemoryError: SQLITE_NOMEM
         if "locked" in str(e):
             raise
         raise history_db.corrupt(db, None, e) from None

@@ -23,6 +23,17 @@ def test_broken_history_rows_are_corrupt(cli, tmp_path, sql):
     assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err, err
 
 
+def test_out_of_memory_opening_is_corruption(cli, tmp_path, monkeypatch):  # SQLITE_NOMEM: a corrupt size
+    db = tmp_path / "h.sqlite"
+    assert cli("history", "add", write(tmp_path / "r.json", [rec()]), "--db", db)[0] == exit_codes.PASS
+
+    def nomem(*_):
+        raise MemoryError()
+    monkeypatch.setattr(history_db, "claim", nomem)
+    code, _, err = cli("history", "report", "--db", db, "-o", tmp_path / "rep")
+    assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err, err
+
+
 def test_out_of_memory_checking_is_corruption():
     class Conn:
         def execute(self, sql):
