@@ -77,6 +77,17 @@ def claim(conn, p):
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
+def check_columns(conn):
+    """Each table's columns must be the DDL's: a renamed one used to fail `history add` mid-insert
+    with an OperationalError, which reads as a disk problem (exit 5). Found by reports/fuzz.py."""
+    want = sqlite3.connect(":memory:")
+    want.executescript(DDL)
+    for t in sorted(TABLES):
+        have, need = ([r[1] for r in c.execute(f"PRAGMA table_info({t})")] for c in (conn, want))
+        if have != need:
+            raise sqlite3.DatabaseError(f"table {t} has columns {', '.join(map(str, have))}, not {', '.join(need)}")
+
+
 def connect(path, create):
     p = Path(path)
     if not create and not p.is_file():
@@ -91,6 +102,7 @@ def connect(path, create):
         if integrity_problems(conn):
             raise sqlite3.DatabaseError("integrity check failed")
         conn.executescript(DDL)
+        check_columns(conn)
         conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
         (v,) = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     except (sqlite3.DatabaseError, UnicodeDecodeError, MemoryError) as e:  # NOMEM: a corrupt size (fuzz.py)

@@ -19,8 +19,10 @@ def test_broken_history_rows_are_corrupt(cli, tmp_path, sql):
     assert cli("history", "add", write(tmp_path / "r.json", [rec(metrics=m)]), "--db", db)[0] == exit_codes.PASS
     with sqlite3.connect(db) as c:
         c.execute(sql)
-    code, _, err = cli("history", "report", "--db", db, "-o", tmp_path / "rep")
-    assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err, err
+    commands = [["report", "-o", tmp_path / "rep"]] + [["add", write(tmp_path / "s.json", [rec("b")])]] * ("RENAME" in sql)
+    for args in commands:  # add used to fail mid-insert: "no column named git_sha", exit 5
+        code, _, err = cli("history", *args, "--db", db)
+        assert code == exit_codes.BAD_INPUT and "history database is corrupt" in err, err
 
 
 def test_out_of_memory_opening_is_corruption(cli, tmp_path, monkeypatch):  # SQLITE_NOMEM: a corrupt size
