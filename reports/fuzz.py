@@ -4,9 +4,11 @@
 # atheris prints with its traceback, saves (-artifact_prefix) and exits 77 for.
 #   python3 -m reports.fuzz records|gate_config|history [libFuzzer flags] CORPUS_DIR...
 # ci/sanitize.sh runs each for FUZZ_RUNS inputs from runners/fuzz/corpus/py_<target>.
+import glob
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 
@@ -20,10 +22,22 @@ if atheris:
 from reports.exit_codes import BadInput
 
 NO_ATHERIS = 78  # not 77, libFuzzer's crash code: ctest skips on it, ci/sanitize.sh counts 0 inputs (exit 3)
-# One file rewritten per input, no process per input; on tmpfs, where history add's fsync is free.
-SCRATCH = tempfile.mkdtemp(prefix="tandem-pyfuzz-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
 NEW_RUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests", "fixtures", "vmap.json")
 MARK = "\x01fuzz\x01"  # where raw JSON text goes that json.dumps cannot write (1e999, 3,000-deep nests)
+
+
+def scratch_dir():
+    """tandem-pyfuzz-PID on tmpfs (history add's fsync is free there), where one file is rewritten
+    per input. libFuzzer exits without Python's atexit, so each run removes those of dead processes."""
+    root = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+    for old in glob.glob(os.path.join(root, "tandem-pyfuzz-*")):
+        if not os.path.exists(f"/proc/{old.rsplit('-', 1)[1]}"):
+            shutil.rmtree(old, ignore_errors=True)
+    os.makedirs(os.path.join(root, f"tandem-pyfuzz-{os.getpid()}"), exist_ok=True)
+    return os.path.join(root, f"tandem-pyfuzz-{os.getpid()}")
+
+
+SCRATCH = scratch_dir()
 
 
 def as_file(data, name):
