@@ -33,8 +33,8 @@ def scratch_dir():
     for old in glob.glob(os.path.join(root, "tandem-pyfuzz-*")):
         if not os.path.exists(f"/proc/{old.rsplit('-', 1)[1]}"):
             shutil.rmtree(old, ignore_errors=True)
-    os.makedirs(os.path.join(root, f"tandem-pyfuzz-{os.getpid()}"), exist_ok=True)
-    return os.path.join(root, f"tandem-pyfuzz-{os.getpid()}")
+    os.makedirs(f"{root}/tandem-pyfuzz-{os.getpid()}", exist_ok=True)
+    return f"{root}/tandem-pyfuzz-{os.getpid()}"
 
 
 SCRATCH = scratch_dir()
@@ -62,10 +62,6 @@ def records_target(data):
     [merge.summary_row(r) for r in recs]
 
 
-def gate_config_target(data):
-    gate_config.load_config(as_file(data, "gate.json"))
-
-
 def history_target(data):
     """`tandem history report` short of the plots (matplotlib is 100x slower than the rest), then
     the nightly's `history add` into it."""
@@ -80,9 +76,7 @@ def history_target(data):
     history_db.add(path, [NEW_RUN])
 
 
-def odd_json(r, room):
-    """Raw JSON that broke, or could break, the tools: deep nests, huge or non-finite numbers,
-    lone surrogates, and each JSON type (the wrong one for most fields)."""
+def odd_json(r, room):  # what broke, or could break, the tools; and each JSON type, wrong for most fields
     depth = r.choice([40, 400, 999, 3000])
     return r.choice(["[" * depth + "]" * depth if 2 * depth < room else "[]", "1" + "0" * r.randint(18, 400),
                      "-" + "9" * r.randint(19, 40), "1e999", "-1e999", "NaN", "Infinity", "-0", "5e-324",
@@ -121,7 +115,8 @@ def main(argv):
     if atheris is None:
         print(f"fuzz: 0 inputs: atheris is not installed in {sys.executable} (ci/requirements.txt)", file=sys.stderr)
         return NO_ATHERIS
-    target = {"records": records_target, "gate_config": gate_config_target, "history": history_target}[argv[1]]
+    target = {"records": records_target, "history": history_target,
+              "gate_config": lambda data: gate_config.load_config(as_file(data, "gate.json"))}[argv[1]]
 
     def one_input(data):
         try:
