@@ -150,7 +150,7 @@ for target in "${fuzz_targets[@]}"; do
   scratch=$(mktemp -d)  # libFuzzer adds what it finds to its first directory, not the repo's corpus
   cmd=("$build/fuzz/${target}_fuzz" -max_len=4096)
   # A seed history database is 8-17 KB; without atheris exit 78, 0 inputs run, so exit 3 below.
-  [[ $target == py_* ]] && cmd=(env PYTHONPATH="$root" "$python" -m reports.fuzz "${target#py_}" -max_len=32768)
+  [[ $target == py_* ]] && cmd=(env PYTHONPATH="$root" "${python:-python3}" -m reports.fuzz "${target#py_}" -max_len=32768)
   "${cmd[@]}" -runs="$runs" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" \
     -print_final_stats=1 -artifact_prefix="$out/" "$scratch" "$root/runners/fuzz/corpus/$target" \
     >"$out/fuzz_$target.log" 2>&1
