@@ -5,7 +5,9 @@
 #   1. every ctest,
 #   2. the main job (`tandem run --profile quick`, as ci/quickstart.sh runs it),
 #   3. each fuzz target of runners/fuzz for FUZZ_RUNS inputs (default 100000) from the checked-in
-#      corpus, at most FUZZ_SECONDS each.
+#      corpus, at most FUZZ_SECONDS each; the Python tools' targets (reports/fuzz.py, atheris,
+#      corpus runners/fuzz/corpus/py_*) too, run by the build's TANDEM_PYTHON, so a traceback on
+#      bad input fails the job as a crash does.
 # clang builds the fuzz targets with libFuzzer; without clang, GCC builds them with tandem's own
 # mutation driver. UBSan stops at its first report; LeakSanitizer ignores Open MPI's own
 # allocations (ci/lsan_openmpi.supp, matched by library name) and nothing of tandem's. Open MPI
@@ -86,9 +88,10 @@ targets=(--target tandem npy_fuzz lstm_input_fuzz)
 cmake --build "$build" --target help 2>/dev/null | grep -q lsan_selfcheck && targets+=(lsan_selfcheck)  # MPI found
 [[ "$steps" == *" ctest "* ]] && targets=()
 cmake --build "$build" -j "$jobs" "${targets[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 5; }
+python=${TANDEM_PYTHON:-$(sed -n 's/^TANDEM_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")}  # the fuzz targets' Python
 
 rc=0
-fuzz_targets=(npy lstm_input)
+fuzz_targets=(npy lstm_input py_records py_gate_config py_history)
 fail() { [ "$rc" != 0 ] || rc=$1; echo "sanitize: FAIL: $2" | tee -a "$out/summary.txt"; }
 : >"$out/summary.txt"
 # The suppressions hide Open MPI's leaks and nothing of tandem's: an MPI process with one planted
@@ -145,10 +148,14 @@ fi
 for target in "${fuzz_targets[@]}"; do
   t0=$(date +%s)
   scratch=$(mktemp -d)  # libFuzzer adds what it finds to its first directory, not the repo's corpus
-  "$build/fuzz/${target}_fuzz" -runs="$runs" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=4096 \
+  cmd=("$build/fuzz/${target}_fuzz" -max_len=4096)
+  # A seed history database is 8-17 KB; without atheris exit 78, 0 inputs run, so exit 3 below.
+  [[ $target == py_* ]] && cmd=(env PYTHONPATH="$root" "${python:-python3}" -m reports.fuzz "${target#py_}" -max_len=32768)
+  "${cmd[@]}" -runs="$runs" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" \
     -print_final_stats=1 -artifact_prefix="$out/" "$scratch" "$root/runners/fuzz/corpus/$target" \
     >"$out/fuzz_$target.log" 2>&1
   fuzz_rc=$?
+  [[ $target == py_* && $fuzz_rc = 78 ]] && fuzz_rc=0
   rm -rf "$scratch"
   n=$(grep -oE 'number_of_executed_units: [0-9]+|fuzz: [0-9]+ inputs' "$out/fuzz_$target.log" | grep -oE '[0-9]+' | tail -1)
   echo "sanitize: fuzz $target: ${n:-0} inputs, exit $fuzz_rc, $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"

@@ -26,6 +26,8 @@ def welch_p(a, b):
     """Two-sided p-value of Welch's t-test; exact for zero-variance sides (0 or 1)."""
     from scipy.stats import t as student_t
 
+    scale = max(abs(x) for x in a + b) or 1.0  # t is scale-free; unscaled, 1e200 squared overflowed (reports/fuzz.py)
+    a, b = [x / scale for x in a], [x / scale for x in b]
     ma, mb = mean(a), mean(b)
     va = sum((x - ma) ** 2 for x in a) / (len(a) - 1)
     vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1)

@@ -42,6 +42,8 @@ def integrity_problems(conn):
         rows = [r[0] for r in conn.execute("PRAGMA integrity_check(20)").fetchall()]
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # SQLite quotes a broken schema's raw bytes
         return [str(e)]
+    except MemoryError:  # SQLITE_NOMEM from a few KB: sizes in the file beyond reason (reports/fuzz.py)
+        return ["SQLite ran out of memory checking it"]
     return [] if rows == ["ok"] else rows
 
 
@@ -77,6 +79,17 @@ def claim(conn, p, stamp):
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
+def check_columns(conn):
+    """Each table's columns must be the DDL's: a renamed one used to fail `history add` mid-insert
+    with an OperationalError, which reads as a disk problem (exit 5). Found by reports/fuzz.py."""
+    want = sqlite3.connect(":memory:")
+    want.executescript(DDL)
+    for t in sorted(TABLES):
+        have, need = ([r[1] for r in c.execute(f"PRAGMA table_info({t})")] for c in (conn, want))
+        if have != need:
+            raise sqlite3.DatabaseError(f"table {t} has columns {', '.join(map(str, have))}, not {', '.join(need)}")
+
+
 def connect(path, create):
     p = Path(path)
     if not create and not p.is_file():
@@ -96,8 +109,9 @@ def connect(path, create):
         if create:
             conn.executescript(DDL)
             conn.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (VERSION,))
+        check_columns(conn)
         v = (conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() or [None])[0]
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError, MemoryError) as e:  # NOMEM: a corrupt size (fuzz.py)
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
         if unwritable(e):

@@ -3,23 +3,43 @@
 # change points inside each segment (reports/changepoint.py), index.html and summary.md.
 import html
 import json
+import math
+import sqlite3
 import sys
 from pathlib import Path
 
-from reports import atomic, changepoint, history_db
+from reports import atomic, changepoint, history_db, input_file
 from reports.exit_codes import PASS, PERFORMANCE_REGRESSION, BadInput
 
 MAX_COLORED = 10  # more cases than this: all drawn relative to their median, only changed ones coloured
 
 
-def load(conn):
-    runs = conn.execute("SELECT seq, git_sha, breaking, added_at FROM runs ORDER BY seq").fetchall()
+def load(conn, db="the history"):
+    """(runs, series); rows or a schema history add never writes (non-UTF-8 text, a renamed column)
+    are a corrupt history (4), not a traceback or sqlite3's OperationalError (5): reports/fuzz.py."""
+    try:
+        runs, series = read_rows(conn, db)
+    except (sqlite3.DatabaseError, BadInput, ValueError, MemoryError) as e:  # MemoryError: SQLITE_NOMEM
+        if "locked" in str(e):
+            raise
+        raise history_db.corrupt(db, None, e) from None
     if not runs:
         raise BadInput("the history is empty", "add runs first: `tandem history add RECORDS`")
+    return runs, series
+
+
+def read_rows(conn, db):
+    runs = conn.execute("SELECT seq, git_sha, breaking, added_at FROM runs ORDER BY seq").fetchall()
+    for seq, sha, breaking, added_at in runs:  # SQLite enforces no column type
+        if type(seq) is not int or not isinstance(sha, (str, type(None))) or not isinstance(added_at, str) \
+                or not isinstance(input_file.parse_json(breaking, db, "") if isinstance(breaking, str) else 0, dict):
+            raise ValueError(f"run #{seq} is not a run tandem wrote")
     series = {}  # (suite, metric) → {"unit", "direction", "cases": {case: [(seq, value)]}}
     for seq, case, suite, name, value, unit, direction in conn.execute(
             "SELECT m.run_seq, m.case_name, r.suite, m.name, m.value, m.unit, m.direction FROM metrics m "
             "JOIN results r ON r.run_seq = m.run_seq AND r.case_name = m.case_name ORDER BY m.run_seq"):
+        if type(value) is not float or not math.isfinite(value):  # text or NULL in a REAL column
+            raise ValueError(f"metric {name!r} of {case!r} in run #{seq} is {value!r}")
         s = series.setdefault((suite, name), {"unit": unit or "", "direction": direction, "cases": {}})
         s["cases"].setdefault(case, []).append((seq, value))
     return runs, series
@@ -113,7 +133,7 @@ def plot(suite, metric, s, runs, cps, bounds, out):
 def render(db, out_dir, alpha=0.01, min_effect=0.05, min_size=3):
     conn = history_db.connect(db, create=False)
     try:
-        runs, series = load(conn)
+        runs, series = load(conn, db)
     finally:
         conn.close()
     out = Path(out_dir)
