@@ -33,6 +33,9 @@ for i in $(seq 1 "$n"); do
   ip -n "$ns" addr add "$CLUSTER_NET.$i/24" dev eth0
   ip -n "$ns" link set eth0 up
   ip -n "$ns" link set lo up
+  # A connection with data in flight over a cut link gives up after ~25 s, not Linux's default
+  # 15 min (tcp_retries2 15): how long an Open MPI daemon on a cut-off host outlives its job.
+  ip netns exec "$ns" sysctl -qw net.ipv4.tcp_retries2=5
 done
 # Each host's own hostname, /etc/hosts and /tmp (Slurm's PMIx and Open MPI keep per-host
 # files there): namespaces held by one idle process per host, which cluster_exec.sh enters.
