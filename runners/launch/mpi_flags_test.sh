@@ -16,8 +16,9 @@ args() { PATH="$fake/$1:$PATH" TANDEM=/bin/true "$here/mpirun.sh" 2 collectives 
 ompi=$(args openmpi) || fail "mpirun.sh under a fake Open MPI failed: $ompi"
 grep -q -- "ARGS: -np 2 --oversubscribe" <<<"$ompi" || fail "Open MPI: no --oversubscribe: $ompi"
 if [[ $(id -u) == 0 ]]; then grep -q -- "--allow-run-as-root" <<<"$ompi" || fail "Open MPI as root: no --allow-run-as-root: $ompi"; fi
+grep -q -- "--mca oob_tcp_keepalive_time 5 " <<<"$ompi" || fail "Open MPI: no daemon keepalive: $ompi"
 grep -q -- "collectives -o psum$" <<<"$ompi" || fail "Open MPI: tandem's arguments not passed on: $ompi"
 mpich=$(args mpich) || fail "mpirun.sh under a fake MPICH failed: $mpich"
 grep -q -- "ARGS: -np 2 $here/rank_env.sh /bin/true collectives -o psum$" <<<"$mpich" ||
   fail "MPICH: want no Open MPI flags, got: $mpich"
-echo "PASS: mpirun.sh adds --oversubscribe/--allow-run-as-root for Open MPI only"
+echo "PASS: mpirun.sh adds --oversubscribe/--allow-run-as-root/keepalive for Open MPI only"

@@ -5,7 +5,8 @@
 # each rank its share of the CPU cores (docs/MULTINODE.md has cross-node examples). Open
 # MPI-only flags (--oversubscribe, --allow-run-as-root) are added only when the mpirun is
 # Open MPI's (mpi_flags.sh); TANDEM_MPIRUN picks another launcher (e.g. mpiexec.hydra),
-# TANDEM_MPIRUN_ARGS adds flags for real clusters (host files, binding).
+# TANDEM_MPIRUN_ARGS adds flags for real clusters (host files, binding). supervise.sh maps
+# how mpirun ended onto the exit-code contract and ends an mpirun that hangs after an abort.
 set -euo pipefail
 [[ ${1:-} == -np || ${1:-} == -n ]] && shift
 np=${1:?usage: mpirun.sh [-np] NP [tandem args...]}; shift
@@ -14,5 +15,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 tandem=${TANDEM:-$here/../../build/tandem}
 mpirun=${TANDEM_MPIRUN:-mpirun}
 mapfile -t extra < <("$here/mpi_flags.sh" "$mpirun")
+. "$here/supervise.sh"
 # shellcheck disable=SC2086  # TANDEM_MPIRUN_ARGS is a list of flags
-exec "$mpirun" -np "$np" ${extra[@]+"${extra[@]}"} ${TANDEM_MPIRUN_ARGS:-} "$here/rank_env.sh" "$tandem" "$@"
+supervise "$mpirun" -np "$np" ${extra[@]+"${extra[@]}"} ${TANDEM_MPIRUN_ARGS:-} "$here/rank_env.sh" "$tandem" "$@"
