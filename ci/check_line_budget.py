@@ -32,6 +32,12 @@ findings fixed with their tests (TF32 operand rounding and its bit-exact test, t
 table, the workspace configuration, cuDNN's dx at padded steps, the LSTM-vs-PyTorch math modes,
 wheel discovery through the project's Python, the gpu-label check: ≈910 lines, two thirds
 tests): 49,497 lines, leaving ~2 %. A separate commit, to drop if the tree is trimmed instead.
+Raised on 2026-11-27 (stop 27) to 52,500: 50,041 lines on main (0f49a72), then issue 31's rest
+(RE2 for --filter, the strict .npy header and its numpy-judged test, the option walk over the
+CLI's own table, atheris fuzz targets for the three Python inputs and the five history-database
+bugs they found, incomplete runs kept out of the history, timings ≤ 0 refused: ≈700 lines,
+half tests) and issue 28's cluster (namespaced hosts, a real Slurm, the launcher supervisor,
+the fault tests: ≈450 lines): 51,083 lines, leaving ~2.5 % for the rest of issue 28.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -42,7 +48,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 50500
+TOTAL_BUDGET = 52500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
