@@ -29,7 +29,7 @@ def test_out_of_memory_opening_is_corruption(cli, tmp_path, monkeypatch):  # SQL
     db = tmp_path / "h.sqlite"
     assert cli("history", "add", write(tmp_path / "r.json", [rec()]), "--db", db)[0] == exit_codes.PASS
 
-    def nomem(*_):
+    def nomem(*_, **__):
         raise MemoryError()
     monkeypatch.setattr(history_db, "claim", nomem)
     code, _, err = cli("history", "report", "--db", db, "-o", tmp_path / "rep")
