@@ -134,7 +134,7 @@ def test_gate_fails_on_a_newly_skipped_case(tandem, runs, tmp_path):
 
 def test_gate_fails_on_a_killed_run(tandem, runs, tmp_path):
     """A run killed mid-way over an earlier complete run's folder: its records are valid but
-    partial and the summary beside them is the earlier run's."""
+    partial, and the earlier run's summary is gone."""
     folder = tmp_path / "run"
     shutil.copytree(runs["dot"].parent, folder)
     cmd = [os.environ["TANDEM_BIN"], "run", "-q", "--profile", "quick", "-n", "20", "--suite", "dot", "--out", folder]
@@ -159,4 +159,7 @@ def test_gate_fails_on_a_killed_run(tandem, runs, tmp_path):
         proc.wait()
     p = gate(tandem, runs["dot"], folder / "records.json")
     assert p.returncode == exit_codes.INCOMPLETE, p.stdout + p.stderr
-    assert "Incomplete run" in p.stdout and "killed mid-way" in p.stdout
+    # The new run removed the earlier run's summary.md when it started (issue 31 #11), so the
+    # killed run's folder holds its partial records alone, never two runs mixed.
+    assert not (folder / "summary.md").exists()
+    assert "Incomplete run" in p.stdout and "did not finish" in p.stdout, p.stdout
