@@ -63,6 +63,12 @@ fi
 # Its logs and summary.txt go beside the night's results (SANITIZE_OUT).
 [ "${NIGHTLY_SANITIZE:-1}" = 0 ] || SANITIZE_OUT="$out/sanitize" "$root/ci/sanitize.sh" \
   || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
+# The cluster label in full (runners/cluster): every case of each suite across the namespaced
+# hosts under mpirun and srun, and the cluster's faults. Needs root; NIGHTLY_CLUSTER=0 skips it.
+if [ "${NIGHTLY_CLUSTER:-1}" != 0 ]; then
+  CLUSTER_FULL=1 ctest --test-dir "${BUILD_DIR:-$root/build}" -L cluster --output-on-failure > "$out/cluster.log" 2>&1 \
+    || { rc=$?; echo "nightly: the cluster tests failed (log: $out/cluster.log)" >&2; [ "$run_rc" != 0 ] || run_rc=$rc; }
+fi
 # The GPU session's dress rehearsal (docs/GPU_VALIDATION.md): the device calls in a root that
 # mimics the GPU machine. Needs root and a Debian/Ubuntu mirror; NIGHTLY_GPU_REHEARSAL=0 skips it.
 if [ "${NIGHTLY_GPU_REHEARSAL:-1}" != 0 ] && [ "$(id -u)" = 0 ]; then

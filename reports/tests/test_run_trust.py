@@ -48,7 +48,7 @@ def test_nightly_keeps_a_failed_run_out_of_the_history(tmp_path, fail):
         (tmp_path / path).chmod(0o755)
     shutil.copy(ROOT / "ci" / "nightly.sh", tmp_path / "ci")
     env = dict(os.environ, LOG=str(tmp_path / "log"), FAIL=fail, BUILD_DIR=str(tmp_path / "build"), NIGHTLY_FAULTS="0",
-               NIGHTLY_SANITIZE="0", NIGHTLY_GPU_REHEARSAL="0", PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+               NIGHTLY_SANITIZE="0", NIGHTLY_GPU_REHEARSAL="0", NIGHTLY_CLUSTER="0", PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     p = subprocess.run(["bash", str(tmp_path / "ci" / "nightly.sh")], env=env, capture_output=True, text=True)
     assert p.returncode == 1 and "NOT adding" in p.stderr, p.stderr
     log = (tmp_path / "log").read_text().splitlines()

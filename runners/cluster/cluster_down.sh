@@ -7,7 +7,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"
-namespaces=$(ip netns list | awk '$1 ~ /^tdm-/ {print $1}')
+namespaces=$(cluster_namespaces)
 for sig in TERM KILL; do
   for ns in $namespaces; do ip netns pids "$ns" | xargs -r kill -s "$sig" 2>/dev/null; done
   [[ -f $CLUSTER_DIR/munged.pid ]] && kill -s "$sig" "$(cat "$CLUSTER_DIR/munged.pid")" 2>/dev/null
@@ -15,6 +15,6 @@ for sig in TERM KILL; do
 done
 for ns in $namespaces; do ip netns del "$ns"; done
 rm -rf "$CLUSTER_DIR"
-left=$(ip netns list | awk '$1 ~ /^tdm-/ {print $1}'; ls -d "$CLUSTER_DIR" 2>/dev/null)
+left=$(cluster_namespaces; ls -d "$CLUSTER_DIR" 2>/dev/null)
 [[ -z $left ]] || { echo "cluster_down: left behind: $left" >&2; exit 5; }
 echo "cluster_down: removed ${namespaces:-nothing}" | tr '\n' ' '; echo

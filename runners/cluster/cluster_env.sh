@@ -1,10 +1,14 @@
 # shellcheck shell=bash
 # Sourced by the cluster scripts: where the one-machine cluster keeps its state and how its
-# parts are named. Hosts are network namespaces `tdm-nodeN` on a bridge in `tdm-sw`, subnet
+# parts are named. Hosts are network namespaces `NAME-nodeN` on a bridge in `NAME-sw` (NAME:
+# TANDEM_CLUSTER_NAME, default tdm; ctest's cluster is another, so the two never meet), subnet
 # 10.231.0.0/24 (node N at .N); Slurm and munge keep every file under $CLUSTER_DIR, so
 # cluster_down.sh removes all of it and nothing under /etc/slurm or /run/munge is touched.
-CLUSTER_DIR=${TANDEM_CLUSTER_DIR:-/run/tandem-cluster}
+CLUSTER_NAME=${TANDEM_CLUSTER_NAME:-tdm}
+CLUSTER_DIR=/run/tandem-cluster-$CLUSTER_NAME
 CLUSTER_NET=10.231.0
 export SLURM_CONF=$CLUSTER_DIR/slurm.conf
 cluster_nodes() { cat "$CLUSTER_DIR/nodes" 2>/dev/null; }
-cluster_ns() { echo "tdm-$1"; }
+cluster_ns() { echo "$CLUSTER_NAME-$1"; }
+# The namespaces of this cluster that exist now.
+cluster_namespaces() { ip netns list | awk -v p="$CLUSTER_NAME-" 'index($1, p) == 1 {print $1}'; }

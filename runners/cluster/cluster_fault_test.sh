@@ -14,19 +14,20 @@ watchdog=5 bound=$((5 + 10 + 10))  # watchdog + grace + slack for a 2-core machi
 fail() { echo "FAIL ($fault): $*" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/cluster-fault.XXXXXX")
 log=$work/log
-node2_pids() { ip netns pids tdm-node2 | xargs -r ps -o pid=,comm= -p | awk -v want="$1" '$2 ~ want {print $1}'; }
+# node_pids NODE REGEX: the processes on NODE whose command matches.
+node_pids() { ip netns pids "$(cluster_ns "$1")" | xargs -r ps -o pid=,comm= -p | awk -v want="$2" '$2 ~ want {print $1}'; }
 # After the job: the link back up, paused processes resumed. A host cut off cannot be cleaned
 # up by anyone until it is reachable again (on a real cluster too); then nothing may be left.
 heal() {
-  ip -n tdm-node2 link set eth0 up 2>/dev/null || true
-  node2_pids 'tandem' | xargs -r kill -CONT 2>/dev/null || true
+  ip -n "$(cluster_ns node2)" link set eth0 up 2>/dev/null || true
+  node_pids node2 'tandem' | xargs -r kill -CONT 2>/dev/null || true
 }
 trap 'heal; rm -rf "$work"' EXIT
 
 # fault | launcher | what it does to node2 (or the job)
-link_down() { ip -n tdm-node2 link set eth0 down; }
-kill_host() { node2_pids '^(tandem|orted|slurmstepd)$' | xargs -r kill -KILL; }
-pause_host() { node2_pids '^tandem$' | xargs -r kill -STOP; }
+link_down() { ip -n "$(cluster_ns node2)" link set eth0 down; }
+kill_host() { node_pids node2 '^(tandem|orted|slurmstepd)$' | xargs -r kill -KILL; }
+pause_host() { node_pids node2 '^tandem$' | xargs -r kill -STOP; }
 scancel_step() { "$here/cluster_exec.sh" node1 scancel --signal=KILL --full "$(cat "$work/jobid")"; }
 declare -A launcher=([link_down]=mpirun [kill_host]=mpirun [pause_host]=mpirun [scancel_step]=srun [link_down_srun]=srun)
 declare -A action=([link_down]=link_down [kill_host]=kill_host [pause_host]=pause_host [scancel_step]=scancel_step
@@ -59,8 +60,8 @@ cat "$log"
 grep -qE "no progress for|exited on signal|KILLED|CANCELLED|lost communication" "$log" || fail "nothing says why"
 heal
 healed=$(date +%s)
-for _ in $(seq 1 60); do [[ -z $(node2_pids '^(tandem|orted|slurmstepd)$') ]] && break; sleep 1; done
-left=$(node2_pids '^(tandem|orted|slurmstepd)$'; pgrep -x mpirun || true)
+for _ in $(seq 1 60); do [[ -z $(node_pids node2 '^(tandem|orted|slurmstepd)$') ]] && break; sleep 1; done
+left=$(node_pids node2 '^(tandem|orted|slurmstepd)$'; node_pids node1 '^(mpirun|tandem|orted|srun)$')
 [[ -z $left ]] || fail "still running 60 s after the job: $(ps -o pid=,args= -p "$(echo $left | tr ' ' ,)")"
 cleared=$(( $(date +%s) - healed ))
 "${TANDEM_PYTHON:-python3}" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["records"] and not d.get("complete")' \

@@ -21,15 +21,16 @@ nodes=$(seq -f 'node%g' 1 "$n")
 echo "$nodes" > "$CLUSTER_DIR/nodes"
 
 # The network: a bridge in its own namespace, one veth link to each host.
-ip netns add tdm-sw
-ip -n tdm-sw link set lo up
-ip -n tdm-sw link add br0 type bridge
-ip -n tdm-sw link set br0 up
+sw=$(cluster_ns sw)
+ip netns add "$sw"
+ip -n "$sw" link set lo up
+ip -n "$sw" link add br0 type bridge
+ip -n "$sw" link set br0 up
 for i in $(seq 1 "$n"); do
   ns=$(cluster_ns "node$i")
   ip netns add "$ns"
-  ip link add "v$i" netns tdm-sw type veth peer name eth0 netns "$ns"
-  ip -n tdm-sw link set "v$i" master br0 up
+  ip link add "v$i" netns "$sw" type veth peer name eth0 netns "$ns"
+  ip -n "$sw" link set "v$i" master br0 up
   ip -n "$ns" addr add "$CLUSTER_NET.$i/24" dev eth0
   ip -n "$ns" link set eth0 up
   ip -n "$ns" link set lo up
