@@ -12,7 +12,9 @@ hosts=${1:?usage: cluster_mpirun.sh HOSTS RANKS_PER_HOST [tandem args...]} per=$
 [[ $hosts =~ ^[1-9]$ && $per =~ ^[1-9]$ && $hosts -le $(cluster_nodes | wc -l) ]] || {
   echo "cluster_mpirun: $hosts hosts × $per ranks; hint: the cluster has $(cluster_nodes | wc -l) hosts" >&2; exit 4; }
 list=$(cluster_nodes | head -n "$hosts" | sed "s/\$/:$per/" | paste -sd,)
-args="--host $list --map-by ppr:$per:node --mca pml ob1 --mca btl self,vader,tcp"
+# --bind-to none: Open MPI binds a rank to a core of the machine's topology (core 0 on every
+# host); here each host's processes already run on the host's own cores (cluster_exec.sh).
+args="--host $list --map-by ppr:$per:node --bind-to none --mca pml ob1 --mca btl self,vader,tcp"
 args+=" --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0"
 for v in ${TANDEM_CLUSTER_FORWARD:-}; do args+=" -x $v"; done
 exec "$here/cluster_exec.sh" node1 env OMPI_MCA_plm_rsh_agent="$here/cluster_rsh.sh" \

@@ -54,11 +54,15 @@ run_suite() {
 }
 
 # What a user's job sees: world rank, local rank and host, from the launcher's own variables
-# through rank_env.sh.
+# through rank_env.sh, and the cores it may run on.
 placement() {
   local how=$1 h=$2 k=$3 want got
-  got=$(TANDEM=/bin/sh launch "$how" "$h" "$k" -c 'echo "$TANDEM_RANK $TANDEM_LOCAL_RANK $TANDEM_WORLD_SIZE $(hostname)"' | sort -n)
-  want=$(for ((r = 0; r < h * k; r++)); do echo "$r $((r % k)) $((h * k)) node$((r / k + 1))"; done)
+  got=$(TANDEM=/bin/sh launch "$how" "$h" "$k" -c \
+        'echo "$TANDEM_RANK $TANDEM_LOCAL_RANK $TANDEM_WORLD_SIZE $(hostname) cpus $(awk "/Cpus_allowed_list/ {print \$2}" /proc/self/status)"' |
+      sort -n)
+  # ... on its host's own core (cluster_up.sh: node i on core (i-1) mod cores), not bound elsewhere.
+  want=$(for ((r = 0; r < h * k; r++)); do
+           echo "$r $((r % k)) $((h * k)) node$((r / k + 1)) cpus $(( (r / k) % $(nproc --all) ))"; done)
   [[ $got == "$want" ]] || fail "placement under $how: got"$'\n'"$got"$'\n'"want"$'\n'"$want"
   echo "PASS: $how places rank r on node(r/$k+1) with local rank r%$k"
 }

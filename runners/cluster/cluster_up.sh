@@ -43,8 +43,12 @@ done
 for node in $nodes; do
   host=$CLUSTER_DIR/hosts/$node
   mkdir -p "$host/tmp" && chmod 1777 "$host/tmp"
+  # Its own cores, as a host has: node i on core (i-1) mod cores, so nproc, rank_env.sh's
+  # threads per rank and a rank's compute are a host's, not the whole machine's.
+  cores=$(nproc); i=${node#node}
+  echo $(( (i - 1) % cores )) > "$host/cpus"
   { echo "127.0.0.1 localhost"; for j in $(seq 1 "$n"); do echo "$CLUSTER_NET.$j node$j"; done; } > "$host/hosts"
-  setsid -f ip netns exec "$(cluster_ns "$node")" unshare --mount --uts --propagation private sh -c \
+  setsid -f taskset -c "$(cat "$host/cpus")" ip netns exec "$(cluster_ns "$node")" unshare --mount --uts --propagation private sh -c \
     'hostname "$0" && mount --bind "$1/tmp" /tmp && mount --bind "$1/hosts" /etc/hosts && echo $$ > "$1/pid" &&
      exec sleep infinity' "$node" "$host" </dev/null >/dev/null 2>&1
 done
