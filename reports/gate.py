@@ -6,7 +6,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from reports import atomic, baseline, context, exit_codes, records, run_completion, stats
+from reports import atomic, baseline, context, exit_codes, gate_ratio, records, run_completion, stats
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
@@ -71,6 +71,7 @@ class Outcome:
     newly_skipped: list = None  # (case, skip message): ran in the baseline, skipped now
     incomplete: str = None  # why the current run is known not to have completed, or None
     empty_baseline: bool = False
+    ratio_gated: list = ()  # (tandem case, raw case): gated on time relative to their raw call (reports/gate_ratio.py)
 
 
 def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=stats.adjust_family):
@@ -79,8 +80,11 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
     comparisons and `adjust(comps, alpha)` corrects them as a family (reports/gate_runs.py
     passes its run-level ones). Precedence of the exit code:
     correctness failure (1), then an incomplete run or missing / newly skipped cases (6), then a
-    regression (2), then inconclusive (3, also for an empty baseline), then pass."""
-    base = {r["case"]: r for r in base_recs}
+    regression (2), then inconclusive (3, also for an empty baseline), then pass.
+    With the default `compare`, a sweep's tandem case gates on its time relative to its raw call's."""
+    base, current = {r["case"]: r for r in base_recs}, {r["case"]: r for r in cur_recs}
+    pairs = gate_ratio.paired(base_recs, cur_recs) if compare is compare_case else {}
+    raws, compare = set(pairs.values()), gate_ratio.comparer(pairs, base, current, compare)
     failures = [r for r in cur_recs if r["verdict"] in records.FAILED]
     cases, not_compared = [], []
     for c in cur_recs:
@@ -95,9 +99,9 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
             not_compared.append((c["case"], f"baseline verdict {b['verdict']}"))
         else:
             cases.append((c, None, compare(b, c, cfg)))
-    adjust([x for _, _, comps in cases for x in comps], cfg.alpha)
-    cases = [(c, stats.combine([x.verdict for x in comps]), comps) for c, _, comps in cases]
-    current = {r["case"]: r for r in cur_recs}
+    adjust([x for c, _, comps in cases if c["case"] not in raws for x in comps], cfg.alpha)
+    cases = [(c, gate_ratio.RAW, gate_ratio.informational(comps)) if c["case"] in raws else
+             (c, stats.combine([x.verdict for x in comps]), comps) for c, _, comps in cases]
     missing = [(n, b["verdict"]) for n, b in base.items() if n not in current]
     newly_skipped = [(n, " ".join(str(c.get("message") or "").split())[:100]) for n, c in current.items()
                      if c["verdict"] == "skip" and n in base and base[n]["verdict"] != "skip"]
@@ -114,7 +118,7 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
         code = exit_codes.PASS
     ctx = lambda recs: recs[0].get("context") if recs else {}
     return Outcome(code, failures, cases, not_compared, context.differences(ctx(base_recs), ctx(cur_recs)),
-                   missing, newly_skipped, incomplete, not base_recs)
+                   missing, newly_skipped, incomplete, not base_recs, sorted(pairs.items()))
 
 
 def main(a):

@@ -1,6 +1,6 @@
 # The gate's markdown summary, fit for a pull-request comment: headline and exit code, the
 # method, verdict counts, correctness failures, performance changes, what was not compared.
-from reports import records, stats
+from reports import gate_ratio, records, stats
 from reports.correctness import markdown_table, row
 
 
@@ -25,7 +25,7 @@ def perf_rows(cases, only_changed, limit=300):
     for rec, verdict, comps in cases:
         units = {n: m.get("unit", "") for n, m in records.metrics(rec).items()}
         if only_changed:
-            shown = [x for x in comps if x.verdict != stats.SAME or abs(x.change) >= x.min_effect]
+            shown = [x for x in comps if x.verdict not in (stats.SAME, gate_ratio.RAW) or abs(x.change) >= x.min_effect]
         else:
             shown = [next((x for x in comps if x.verdict == verdict), comps[0])] if comps else []
         for x in shown:
@@ -47,7 +47,7 @@ def perf_rows(cases, only_changed, limit=300):
 HEADLINE = {0: "✅ pass", 1: "❌ correctness failure", 2: "🐢 performance regression", 3: "❓ inconclusive",
             6: "🕳️ incomplete run"}
 MISSING, NEWLY_SKIPPED = "MISSING", "NEWLY SKIPPED"  # the verdicts of exit 6, beside the failures
-VERDICT_ORDER = [stats.SAME, stats.FASTER, stats.SLOWER, stats.BETTER, stats.WORSE, stats.INCONCLUSIVE]
+VERDICT_ORDER = [stats.SAME, stats.FASTER, stats.SLOWER, stats.BETTER, stats.WORSE, stats.INCONCLUSIVE, gate_ratio.RAW]
 PERF_COLUMNS = ["case", "verdict", "metric", "baseline", "current", "change", "p", "q", "n", "note"]
 
 
@@ -73,13 +73,22 @@ def incomplete_lines(o):
     return lines
 
 
+def ratio_lines(cases):
+    """Which sweep cases gated on time/raw, so a reader knows why their raw calls show RAW."""
+    if not cases:
+        return []
+    return [f"<details><summary>Gated on time relative to the raw call of the same run (time/raw): {len(cases)} "
+            f"case(s); their raw calls are {gate_ratio.RAW}, {gate_ratio.RAW_NOTE}</summary>\n"
+            f"{listed([(t, f'over `{r}`') for t, r in cases])}\n\n</details>", ""]
+
+
 def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
     """`method`: the sentence saying how performance was judged (default: the Mann–Whitney U
     test on repetitions; reports/gate_runs.py gives its run-level one)."""
     counts = {}
     for _, v, _ in o.cases:
         counts[v] = counts.get(v, 0) + 1
-    tested = [x for _, _, comps in o.cases for x in comps if x.p_value is not None]
+    tested = [x for _, v, comps in o.cases if v != gate_ratio.RAW for x in comps if x.p_value is not None]
     n_tests = len(tested)
     per_suite = "".join(f", {s} {e:.0%}" for s, e in sorted(cfg.suites.items()))
     lines = [f"## tandem gate — {HEADLINE.get(o.code, o.code)} (exit {o.code})", "",
@@ -95,7 +104,7 @@ def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
              + " | ".join(str(counts.get(v, 0)) for v in VERDICT_ORDER) + f" | {len(o.not_compared)} |", ""]
     if o.failures:
         lines += [f"### ❌ Correctness failures ({len(o.failures)})", "", markdown_table([row(r) for r in o.failures]), ""]
-    lines += incomplete_lines(o)
+    lines += incomplete_lines(o) + ratio_lines(o.ratio_gated)
     need = stats.lone_case_repetitions(n_tests, cfg.alpha)
     if method is None and tested and min(min(x.n_base, x.n_current) for x in tested) < need:
         lines += [f"ℹ️ With these repetitions a change confined to one case cannot be significant among {n_tests} "
