@@ -22,12 +22,8 @@ def partners(recs):
         k = call_key(r["case"]) if r["verdict"] == "pass" and records.timing_samples(r) else None
         if k:
             calls.setdefault(k[0], {})[k[1]] = r["case"]
-    pairs = {}
-    for by_call in calls.values():
-        raws = [case for call, case in by_call.items() if call != "tandem"]
-        if "tandem" in by_call and len(raws) == 1:
-            pairs[by_call["tandem"]] = raws[0]
-    return pairs
+    raws = lambda by_call: [case for call, case in by_call.items() if call != "tandem"]
+    return {g["tandem"]: raws(g)[0] for g in calls.values() if "tandem" in g and len(raws(g)) == 1}
 
 
 def paired(base_recs, cur_recs):
@@ -36,8 +32,7 @@ def paired(base_recs, cur_recs):
     return {t: r for t, r in partners(cur_recs).items() if b.get(t) == r}
 
 
-def relative(rec, raw):
-    """rec's samples over the median of raw's: a per-run yardstick, so a shift common to both cancels."""
+def relative(rec, raw):  # over the same run's raw median: a shift common to both calls cancels
     m = stats.median(records.timing_samples(raw))
     return [x / m for x in records.timing_samples(rec)]
 
