@@ -20,17 +20,21 @@ node_pids() { ip netns pids "$(cluster_ns "$1")" | xargs -r ps -o pid=,comm= -p 
 # up by anyone until it is reachable again (on a real cluster too); then nothing may be left.
 heal() {
   ip -n "$(cluster_ns node2)" link set eth0 up 2>/dev/null || true
+  ip netns exec "$(cluster_ns node2)" tc qdisc del dev eth0 root 2>/dev/null || true
   node_pids node2 'tandem' | xargs -r kill -CONT 2>/dev/null || true
 }
 trap 'heal; rm -rf "$work"' EXIT
 
 # fault | launcher | what it does to node2 (or the job)
 link_down() { ip -n "$(cluster_ns node2)" link set eth0 down; }
+# 8 kbit/s: a call of a few KiB outlasts the watchdog. (This kernel has no sch_netem, so a
+# link that delays or loses packets cannot be made here; a token bucket slows it.)
+slow_link() { ip netns exec "$(cluster_ns node2)" tc qdisc add dev eth0 root tbf rate 8kbit burst 1600 latency 60s; }
 kill_host() { node_pids node2 '^(tandem|orted|slurmstepd)$' | xargs -r kill -KILL; }
 pause_host() { node_pids node2 '^tandem$' | xargs -r kill -STOP; }
 scancel_step() { "$here/cluster_exec.sh" node1 scancel --signal=KILL --full "$(cat "$work/jobid")"; }
-declare -A launcher=([link_down]=mpirun [kill_host]=mpirun [pause_host]=mpirun [scancel_step]=srun [link_down_srun]=srun)
-declare -A action=([link_down]=link_down [kill_host]=kill_host [pause_host]=pause_host [scancel_step]=scancel_step
+declare -A launcher=([slow_link]=mpirun [link_down]=mpirun [kill_host]=mpirun [pause_host]=mpirun [scancel_step]=srun [link_down_srun]=srun)
+declare -A action=([slow_link]=slow_link [link_down]=link_down [kill_host]=kill_host [pause_host]=pause_host [scancel_step]=scancel_step
                    [link_down_srun]=link_down)
 [[ -n ${launcher[$fault]:-} ]] || fail "no such fault; hint: one of ${!launcher[*]}"
 
