@@ -1,8 +1,8 @@
 // `tandem collectives`: the nccl-tests-style sweep. Flags follow nccl-tests where the concept
 // exists (-b -e -f sizes, -n -w iterations, -c check, -d datatype, -o reduction op, -g GPUs
-// per thread, -t threads); tandem's own concepts have long names (--ops, --groups, --raw,
-// --percentiles). The op list and its checks come from the op table (suites/collectives/
-// op_table.h); the sweep's result becomes the exit code here.
+// per thread, -t threads, -J -I -K its JSON file); tandem's own concepts have long names
+// (--ops, --groups, --raw, --percentiles). The op list and its checks come from the op table
+// (suites/collectives/op_table.h); the sweep's result becomes the exit code here.
 #include <CLI/CLI.hpp>
 
 #include <memory>
@@ -79,7 +79,7 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Validator([](std::string& s) -> std::string {
         const bool ok = s.size() > 5 && s.find_last_of('/') + 1 < s.size() - 5 &&
                         CLI::detail::to_lower(s.substr(s.size() - 5)) == ".json";
-        return ok ? "" : "'" + s + "' does not end in .json\n  hint: -J names nccl-tests' JSON file, e.g. -J sweep.json";
+        return ok ? "" : "'" + s + "' is not a file name ending .json\n  hint: -J names nccl-tests' JSON file, e.g. -J sweep.json";
       }, "FILE.json"));
   cmd->add_option("-I,--per_iter_timing", o->per_iter, "1: every iteration's time per rank in the -J file, as nccl-tests -I 1 "
                   "(default 0)")

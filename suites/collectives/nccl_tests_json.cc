@@ -29,11 +29,8 @@ OrderedJson args_list() {
   std::ifstream f("/proc/self/cmdline", std::ios::binary);
   const std::string all{std::istreambuf_iterator<char>(f), {}};
   OrderedJson out = OrderedJson::array();
-  for (size_t i = 0; i < all.size();) {
-    const size_t end = all.find('\0', i);
-    out.push_back(all.substr(i, end - i));
-    i = end == std::string::npos ? all.size() : end + 1;
-  }
+  for (size_t i = 0, end; i < all.size(); i = end + 1)  // NUL-separated; the last NUL may be missing
+    out.push_back(all.substr(i, (end = std::min(all.find('\0', i), all.size())) - i));
   return out;
 }
 
@@ -68,13 +65,11 @@ OrderedJson per_iter(const std::vector<std::vector<double>>& per_rank, int skip)
                    {"p50_us", s[size_t(n / 2)]}, {"p95_us", pct(95)}, {"p99_us", pct(99)}, {"stdev_us", sd},
                    {"cv_pct", avg > 0 ? sd / avg * 100 : 0.0}, {"times_us", times}};
   if (per_rank.size() > 1) {  // nccl-tests writes the process rows only when there are several
-    OrderedJson rows = OrderedJson::array();
+    OrderedJson& rows = j["per_process_max_times_us"] = OrderedJson::array();
     for (const auto& r : per_rank) {
-      OrderedJson row = OrderedJson::array();
-      for (double x : r) row.push_back(x * 1e6);
-      rows.push_back(row);
+      rows.push_back(OrderedJson::array());
+      for (double x : r) rows.back().push_back(x * 1e6);
     }
-    j["per_process_max_times_us"] = rows;
   }
   return j;
 }

@@ -15,15 +15,14 @@
 
 namespace tandem::coll {
 
-// Key order is part of the likeness: nccl-tests streams its keys, so a reader diffing two
-// files, or a human, sees them in that order.
+// nccl-tests streams its keys: ours keep that order, so the files diff alike.
 using OrderedJson = nlohmann::ordered_json;
 
-// One rank of config.devices.
+// One rank of config.devices; device: the CUDA index, -1 for host buffers; info: "cuda:0", "cpu".
 struct NtDevice {
-  std::string host, info;  // info: tandem's device, e.g. "cuda:0" or "cpu"
+  std::string host, info;
   int64_t pid = 0;
-  int device = -1;  // the CUDA index; -1 for host buffers (--backend mpi)
+  int device = -1;
 };
 
 // One side (out of place or in place) of a result.
@@ -34,10 +33,10 @@ struct NtSide {
   std::vector<std::vector<double>> per_rank;  // seconds, [rank][iteration]; empty without -I 1
 };
 
-// One line of the table: nccl-tests' result object.
+// One line of the table; name: experiment_name ("psum", "psum raw MPI_Allreduce").
 struct NtResult {
   int64_t bytes = 0, count = 0;
-  std::string type, redop, name;  // name: nccl-tests' experiment_name (which op, tandem or raw)
+  std::string type, redop, name;
   int root = -1;
   NtSide side[2];  // [inplace]
 };
