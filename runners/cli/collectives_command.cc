@@ -1,8 +1,8 @@
 // `tandem collectives`: the nccl-tests-style sweep. Flags follow nccl-tests where the concept
 // exists (-b -e -f sizes, -n -w iterations, -c check, -d datatype, -o reduction op, -g GPUs
-// per thread, -t threads); tandem's own concepts have long names (--ops, --groups, --raw,
-// --percentiles). The op list and its checks come from the op table (suites/collectives/
-// op_table.h); the sweep's result becomes the exit code here.
+// per thread, -t threads, -J -I -K its JSON file); tandem's own concepts have long names
+// (--ops, --groups, --raw, --percentiles). The op list and its checks come from the op table
+// (suites/collectives/op_table.h); the sweep's result becomes the exit code here.
 #include <CLI/CLI.hpp>
 
 #include <memory>
@@ -73,6 +73,19 @@ void add_collectives_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--backend", o->backend, "mpi: host buffers over MPI; nccl: device buffers over NCCL, one GPU per "
                   "rank, raw calls ncclAllReduce … on the same buffers (default mpi)")
       ->check(one_of({"mpi", "nccl"}, "--backend takes mpi or nccl"));
+  // nccl-tests' -J/-I/-K (suites/collectives/nccl_tests_json.h); like nccl-tests, the suffix
+  // names the format and only json exists.
+  cmd->add_option("-J,--output_file", o->json_out, "nccl-tests' JSON file (path ending .json), rank 0 writes")
+      ->check(CLI::Validator([](std::string& s) -> std::string {
+        const bool ok = s.size() > 5 && s.find_last_of('/') + 1 < s.size() - 5 &&
+                        CLI::detail::to_lower(s.substr(s.size() - 5)) == ".json";
+        return ok ? "" : "'" + s + "' is not a file name ending .json\n  hint: -J names nccl-tests' JSON file, e.g. -J sweep.json";
+      }, "FILE.json"));
+  cmd->add_option("-I,--per_iter_timing", o->per_iter, "1: every iteration's time per rank in the -J file, as nccl-tests -I 1 "
+                  "(default 0)")
+      ->check(one_of({"0", "1"}, "-I 1 adds per-iteration times to the -J file, -I 0 leaves them out"));
+  cmd->add_option("-K,--per_iter_skip", o->per_iter_skip, "leading iterations left out of -I's summary statistics (default 0)")
+      ->check(in_range(0, 1e7, "-K counts leading iterations to skip: 0 to -n - 1, with -I 1"));
   cmd->add_option("--out", o->out, "directory for records.json, rank 0 writes (default results/collectives)");
   cmd->callback([o, &exit_code] {
     const coll::SweepResult r = coll::run_sweep(*o);

@@ -15,6 +15,8 @@
 #include <memory>
 #include <mpi.h>
 #include <optional>
+#include <sstream>
+#include <unistd.h>
 
 #include "engine/comm/job.h"
 #include "engine/comm/mpi_communicator.h"
@@ -23,9 +25,11 @@
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
 #include "suites/collectives/collectives_cases.h"
+#include "suites/collectives/nccl_tests_json.h"
 #include "suites/collectives/op_table.h"
 #include "suites/collectives/sweep_agree.h"
 #include "suites/collectives/sweep_format.h"
+#include "suites/common/atomic_file.h"
 #include "suites/common/context.h"
 #include "suites/common/gbench_json.h"
 #include "suites/common/out_dir_lock.h"
@@ -50,6 +54,7 @@ struct Row {
   std::function<void()> call;
   int64_t wrong = -1;  // summed over ranks; -1: not checked
   std::vector<double> samples;
+  std::vector<double> per_rank;  // -I 1: every rank's samples, rank after rank
   TimingStats ts;
   double algbw = 0, busbw = 0;
 };
@@ -88,6 +93,10 @@ Validated validate(const SweepOptions& o, int world_size) {
   if (o.iters < 1 || o.warmup < 0) throw_bad_input("need -n >= 1 and -w >= 0");
   if (o.time_reduce != "max" && o.time_reduce != "avg" && o.time_reduce != "min")
     throw_bad_input("--time-reduce must be max, avg or min");
+  if (o.per_iter && o.json_out.empty())
+    throw_bad_input("-I 1 records per-iteration times in the -J file", "add -J out.json (--percentiles prints p50/p99)");
+  if (o.per_iter_skip > 0 && (!o.per_iter || o.per_iter_skip >= o.iters))
+    throw_bad_input(cat("-K ", o.per_iter_skip, " skips leading iterations of -I 1's summary"), "give -I 1 and -K < -n");
   if (o.ops.empty()) throw_bad_input("--ops is empty", "e.g. --ops psum,all_gather (one of " + op_list(true) + ")");
   const bool all = std::count(o.ops.begin(), o.ops.end(), "all") > 0;
   if (all && o.ops.size() > 1) throw_bad_input("--ops all lists every op: give it alone", "e.g. --ops all");
@@ -181,6 +190,10 @@ void time_rows(std::vector<Row>& rows, const SweepOptions& o, comm::Communicator
   }
   const auto red = o.time_reduce == "min" ? ReduceOp::min : o.time_reduce == "max" ? ReduceOp::max : ReduceOp::sum;
   for (Row& row : rows) {
+    if (o.per_iter) {  // before the reduction: nccl-tests' per-process rows
+      row.per_rank.resize(row.samples.size() * size_t(world.size()));
+      watched(dog, "per-rank times", [&] { world.all_gather(row.samples.data(), row.per_rank.data(), o.iters, DType::f64); });
+    }
     watched(dog, "time reduction", [&] { world.all_reduce(row.samples.data(), row.samples.data(), o.iters, DType::f64, red); });
     if (o.time_reduce == "avg") for (double& x : row.samples) x /= world.size();
     row.ts = summarize(row.samples);
@@ -209,6 +222,28 @@ nlohmann::json row_record(const Row& row, const Table& tb, const SweepOptions& o
       {"metrics", {{{"name", "algbw"}, {"value", row.algbw}, {"unit", "GB/s"}, {"direction", "higher"}},
                    {{"name", "busbw"}, {"value", row.busbw}, {"unit", "GB/s"}, {"direction", "higher"}}}},
       {"context", context}};
+}
+
+// config.devices of -J: each rank's pid and device, beside the host names gathered already.
+std::vector<NtDevice> nt_devices(comm::Communicator& world, comm::Watchdog& dog, const std::vector<std::string>& hosts,
+                                 const Device& d) {
+  std::vector<std::string> all;
+  const std::string mine = cat(getpid(), " ", d.kind == DeviceKind::cuda ? d.index : -1, " ", d.str());
+  watched(dog, "device report", [&] { all = comm::all_gather_strings(world, mine); });
+  std::vector<NtDevice> out(all.size());
+  for (size_t r = 0; r < all.size(); ++r) {
+    out[r].host = hosts[r];
+    std::istringstream(all[r]) >> out[r].pid >> out[r].device >> out[r].info;
+  }
+  return out;
+}
+
+// One side of a -J result: the row's figures and, with -I 1, each rank's iterations.
+NtSide nt_side(const Row& row) {
+  NtSide s{true, row.ts.mean, row.algbw, row.busbw, row.wrong, {}};
+  for (size_t at = 0; at < row.per_rank.size(); at += row.samples.size())
+    s.per_rank.emplace_back(row.per_rank.begin() + long(at), row.per_rank.begin() + long(at + row.samples.size()));
+  return s;
 }
 
 }  // namespace
@@ -263,6 +298,11 @@ SweepResult run_sweep(const SweepOptions& o) {
                   r == world.rank() ? device.c_str() : (nccl ? "cuda" : "cpu"), backend.c_str());
     std::printf("#\n");
   }
+  std::optional<OrderedJson> nt;  // -J: rank 0's nccl-tests document
+  if (!o.json_out.empty()) {
+    const std::vector<NtDevice> devs = nt_devices(world, dog, hosts, data.device());
+    if (root) nt = nt_document(o, devs);
+  }
   nlohmann::json context = run_context();
   context["ranks"] = world.size();
   int64_t wrong_all = 0;
@@ -291,7 +331,9 @@ SweepResult run_sweep(const SweepOptions& o) {
           if (o.check) check_rows(rows, ctx, world, dog);
           time_rows(rows, o, world, dog, op->busfactor(tb.G));
           Side sides[2][2];  // [raw][inplace]
+          NtResult ntr[2];   // [raw]
           for (const Row& row : rows) {
+            ntr[row.raw].side[row.inplace] = nt_side(row);
             sides[row.raw][row.inplace] = {true, row.ts.mean, row.algbw, row.busbw, row.ts.median, row.ts.p99, row.wrong};
             result.rows++;
             result.failed_rows += row.wrong > 0;
@@ -302,6 +344,13 @@ SweepResult run_sweep(const SweepOptions& o) {
           }
           if (!root) continue;
           const SweepRow& s = rows.front().s;
+          for (int raw = 0; nt && raw < 2; ++raw) {
+            NtResult& n = ntr[raw];
+            if (!n.side[0].present && !n.side[1].present) continue;
+            n.bytes = s.bytes, n.count = s.count, n.type = nccl_type_name(t), n.redop = tb.redop, n.root = s.root;
+            n.name = raw ? cat(op->name, " raw ", tb.raw_name) : op->name;
+            (*nt)["results"].push_back(nt_result(n, o));
+          }
           if (!header)
             std::printf("# %s (tandem), %s, redop %s\n%s", op->name.c_str(), nccl_type_name(t).c_str(),
                         tb.redop.c_str(), table_header(o.percentiles).c_str());
@@ -331,6 +380,11 @@ SweepResult run_sweep(const SweepOptions& o) {
     // mean is on a line of its own that a parser of "Avg bus bandwidth" does not match.
     std::printf("%s", table_footer(wrong_all, bus_n ? bus_sum / bus_n : 0).c_str());
     if (raw_bus_n) std::printf("# Raw calls' mean busbw : %g\n", raw_bus_sum / raw_bus_n);
+    if (nt) {  // written once, whole: a reader never sees a half-written file
+      nt_finish(*nt, wrong_all, bus_n ? bus_sum / bus_n : 0);
+      write_file_atomically(o.json_out, nt->dump(1) + "\n");
+      std::printf("# Writing JSON output to %s\n", o.json_out.c_str());
+    }
     std::printf("# %d row(s), %d failed the check; records: %s\n", result.rows, result.failed_rows, result.records.c_str());
   }
   return result;

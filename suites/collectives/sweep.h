@@ -35,6 +35,11 @@ struct SweepOptions {
   // --backend: mpi (host buffers) or nccl (device buffers, one GPU per rank; the control
   // plane — agreement, time reduction, verdicts — stays on MPI).
   std::string backend = "mpi";
+  // nccl-tests' -J, -I, -K: its JSON file (nccl_tests_json.h), with every iteration's time per
+  // rank, the summary skipping the first -K iterations.
+  std::string json_out;
+  bool per_iter = false;
+  int per_iter_skip = 0;
 };
 
 // The -o names: the reductions nccl-tests has that JAX's collectives have too.

@@ -15,7 +15,8 @@ std::string sweep_signature(const SweepOptions& o) {
                               {"dtype", o.dtype},         {"redop", o.redop},         {"ops", o.ops},
                               {"raw", o.raw},             {"inplace", o.inplace},     {"groups", o.groups},
                               {"interleave", o.interleave}, {"time_reduce", o.time_reduce},
-                              {"backend", o.backend}};
+                              {"backend", o.backend},     {"json", !o.json_out.empty()},
+                              {"per_iter", o.per_iter},   {"per_iter_skip", o.per_iter_skip}};
   return sig.dump();
 }
 
