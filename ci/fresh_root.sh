@@ -98,6 +98,9 @@ t=$(date +%s)
 set +e
 unshare --mount --pid --fork --kill-child -- bash -euc '
   root=$1; cache=$2
+  # The root a mount point, as / is on a machine: `ip netns` makes / a slave mount, which
+  # fails (EINVAL) on a plain directory (the cluster tests, runners/cluster).
+  mount --bind "$root" "$root"
   mount -t proc proc "$root/proc"
   mount --rbind /dev "$root/dev"; mount -t tmpfs -o size=4g tmpfs "$root/dev/shm"
   mount --rbind -o ro /sys "$root/sys" 2>/dev/null || mount --rbind /sys "$root/sys"

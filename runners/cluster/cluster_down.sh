@@ -14,6 +14,7 @@ for sig in TERM KILL; do
   sleep 1
 done
 for ns in $namespaces; do ip netns del "$ns"; done
+[[ -e $CLUSTER_DIR/made-etc-hosts && ! -s /etc/hosts ]] && rm -f /etc/hosts
 rm -rf "$CLUSTER_DIR"
 left=$(cluster_namespaces; ls -d "$CLUSTER_DIR" 2>/dev/null)
 [[ -z $left ]] || { echo "cluster_down: left behind: $left" >&2; exit 5; }

@@ -38,6 +38,9 @@ for i in $(seq 1 "$n"); do
   # 15 min (tcp_retries2 15): how long an Open MPI daemon on a cut-off host outlives its job.
   ip netns exec "$ns" sysctl -qw net.ipv4.tcp_retries2=5
 done
+# A minimal root may have no /etc/hosts to mount each host's over: an empty one is made, and
+# removed again by cluster_down.sh.
+[[ -e /etc/hosts ]] || { : > /etc/hosts; touch "$CLUSTER_DIR/made-etc-hosts"; }
 # Each host's own hostname, /etc/hosts and /tmp (Slurm's PMIx and Open MPI keep per-host
 # files there): namespaces held by one idle process per host, which cluster_exec.sh enters.
 for node in $nodes; do
@@ -60,7 +63,7 @@ done
 # munge, with a key of this cluster's own, on a socket under $CLUSTER_DIR.
 dd if=/dev/urandom of="$CLUSTER_DIR/munge.key" bs=1024 count=1 status=none
 chmod 400 "$CLUSTER_DIR/munge.key"
-munged --force --socket="$CLUSTER_DIR/munge.sock" --key-file="$CLUSTER_DIR/munge.key" \
+munged --force --origin=127.0.0.1 --socket="$CLUSTER_DIR/munge.sock" --key-file="$CLUSTER_DIR/munge.key" \
   --pid-file="$CLUSTER_DIR/munged.pid" --log-file="$CLUSTER_DIR/log/munged.log" --seed-file="$CLUSTER_DIR/munge.seed"
 
 "$here/slurm_conf.sh" "$n" > "$SLURM_CONF"
