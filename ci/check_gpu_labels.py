@@ -32,6 +32,7 @@ HOST_ONLY: list[tuple[str, str]] = [
     ("CublasEnv.*", "CUBLAS_WORKSPACE_CONFIG in the process environment: host only"),
     ("Tensor.NoCudaCopyWithoutBackend", "a build without CUDA"),
     ("SweepFormat.*", "the nccl-tests text layout of the sweep's rows"),
+    ("collectives_nccl_tests_json", "nccl-tests' JSON file (-J) from an MPI sweep of host buffers: the format, no device"),
     ("All/LstmBadInput.ExitsFourWithHint/cuda_without_gpu*", "the CLI's answer on a machine without a GPU"),
     # ~1250 tests: ci/gpu_validate.sh's quick step runs these very cases on the GPU with records
     # (tandem run --profile quick --backend all); the gpu label would run them a second time.
