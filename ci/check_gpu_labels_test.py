@@ -15,7 +15,8 @@ VMAP = "/b/suites/vmap/vmap_mpi_test"
 HOST = [{"name": n, "labels": ["unit"], "binary": None, "filter": None}
         for n in ("CheckCuda.SuccessDoesNotThrow", "CudaCoverage.RegistryIsNotEmpty", "CublasModes.X", "CublasEnv.Y",
                   "Tensor.NoCudaCopyWithoutBackend", "SweepFormat.RowHasNcclTestsColumns",
-                  "All/LstmBadInput.ExitsFourWithHint/cuda_without_gpu", "Quick/QuickCase.MatchesReference/dot_1_cuda")]
+                  "All/LstmBadInput.ExitsFourWithHint/cuda_without_gpu", "Quick/QuickCase.MatchesReference/dot_1_cuda",
+                  "collectives_nccl_tests_json")]
 VMAP_CASES = ["VmapCollectives.RankAxisBatchAxisAndBoth", "VmapCollectives.RankAxisOnNccl"]
 
 
