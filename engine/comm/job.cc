@@ -9,6 +9,7 @@
 
 #include "common/exit_codes.h"
 #include "engine/comm/mpi_communicator.h"
+#include "engine/comm/peer_status.h"
 #include "engine/comm/test_hooks.h"
 #include "engine/core/error.h"
 #include "engine/core/rank_env.h"
@@ -36,6 +37,13 @@ void finalize_at_exit() {
   int fin = 0;
   MPI_Finalized(&fin);
   if (!fin && g_up) end_job(exit_code::pass);
+}
+
+// This rank's answer to the peer-status question: the job watchdog's outermost scope
+// (every MPI call tandem makes arms it).
+PeerState job_state() {
+  const Watchdog::State s = job_watchdog().state();
+  return {s.armed, s.scopes, s.for_s, s.what};
 }
 }  // namespace
 
@@ -80,8 +88,11 @@ void init_mpi_job() {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   g_rank = rank, g_size = size;
   g_up = true;
-  CallWatch w("MPI_Comm_dup", size);
-  MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);
+  {
+    CallWatch w("MPI_Comm_dup", size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);
+  }
+  start_peer_status(MPI_COMM_WORLD, &job_state);
 }
 
 int end_job(int code) {

@@ -12,6 +12,7 @@
 
 #include "common/exit_codes.h"
 #include "engine/comm/job.h"
+#include "engine/comm/peer_status.h"
 #include "engine/comm/test_hooks.h"
 #include "engine/core/error.h"
 
@@ -75,6 +76,18 @@ void Watchdog::disarm() {
   if (depth_ > 0 && --depth_ == 0) what_fn_ = nullptr, describe_ = nullptr;
 }
 
+Watchdog::State Watchdog::state() {
+  std::lock_guard<std::mutex> lk(mu_);
+  State s;
+  s.scopes = generation_;
+  if (depth_ == 0) return s;
+  s.armed = true;
+  s.what = what_fn_ ? (*what_fn_)() : describe_ ? describe_(ctx_) : what_;
+  if (seen_generation_ == generation_)
+    s.for_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - seen_since_).count();
+  return s;
+}
+
 void Watchdog::loop() {
   std::unique_lock<std::mutex> lk(mu_);
   while (!stop_) {
@@ -98,6 +111,9 @@ void Watchdog::loop() {
                          "; aborting the job with exit 5 (raise --watchdog-timeout if this call is just slow)";
     fired_ = true;
     lk.unlock();
+    // The peers' answers arrive within ~1 s; the other waiting ranks fire within one poll.
+    if (const std::string peers = survey_peers(std::min(1.5, std::max(0.3, t / 2))); !peers.empty())
+      report += "\n[tandem watchdog] " + who + ": what the other ranks are doing:\n" + peers.substr(0, peers.size() - 1);
     on_expire(report);
     lk.lock();
   }

@@ -3,7 +3,8 @@
 // and aborts the whole job (exit 5) — CI fails fast instead of hanging. Ranks that did
 // finish have disarmed their watchdog, so the ranks that report are the ones that did not.
 // Scopes nest: an op (psum) arms it, and so does each MPI call inside it; the outermost
-// scope names what is reported and when the clock started.
+// scope names what is reported and when the clock started. Once MPI is up, the report also
+// says what every other rank is doing (peer_status.h), naming the peers that never arrived.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -34,6 +35,16 @@ class Watchdog {
   using Describe = std::string (*)(const void* ctx);
   void arm(Describe describe, const void* ctx);
   void disarm();
+  // What this watchdog is timing now, for the peer-status channel (peer_status.h): the
+  // outermost scope's description, how many outermost scopes have begun, and for how long
+  // the current one has been open (to within one poll).
+  struct State {
+    bool armed = false;
+    uint64_t scopes = 0;
+    double for_s = 0;
+    std::string what;
+  };
+  State state();
   double timeout_s() const { return timeout_s_.load(); }
   void set_timeout(double s) { timeout_s_.store(s); }
   // What runs on expiry (default: print and abort the job with exit 5,

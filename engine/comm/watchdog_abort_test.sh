@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real hung collective under mpirun: rank 1 never joins a psum that ranks 0 and 2 enter
 # (SelfTest.WatchdogAbortsAHungPsum). The job must end non-zero within the ctest timeout,
-# and the log must name the op, its size, the group and each rank that did not finish.
+# and the log must name the op, its size, the group and each rank that did not finish, and
+# the waiting ranks must name rank 1 as the peer that never arrived.
 # usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST
 set -uo pipefail
 mpiexec=${1:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}
@@ -22,4 +23,8 @@ for r in 0 2; do
     fail "no watchdog report from stuck rank $r naming op, size and group"
 done
 ! grep -q "\[tandem watchdog\] rank 1 of 3" "$log" || fail "rank 1 finished (never entered) but was reported"
+# The waiting ranks ask the others (peer_status.h): rank 1 is named as the one that never came.
+grep -q "peer not in this call: rank 1 (host .*) is in no MPI call" "$log" ||
+  fail "the waiting ranks did not name rank 1 as the peer that never reached the psum"
+grep -q "waiting in this call too: rank(s) [02]" "$log" || fail "the waiting ranks did not find each other in the psum"
 echo "PASS: the watchdog aborted the hung psum (exit $rc) and named ranks 0 and 2"

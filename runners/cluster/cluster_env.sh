@@ -12,3 +12,5 @@ cluster_nodes() { cat "$CLUSTER_DIR/nodes" 2>/dev/null; }
 cluster_ns() { echo "$CLUSTER_NAME-$1"; }
 # The namespaces of this cluster that exist now.
 cluster_namespaces() { ip netns list | awk -v p="$CLUSTER_NAME-" 'index($1, p) == 1 {print $1}'; }
+# node_pids NODE REGEX: the processes on host NODE whose command name matches.
+node_pids() { ip netns pids "$(cluster_ns "$1")" | xargs -r ps -o pid=,comm= -p | awk -v want="$2" '$2 ~ want {print $1}'; }

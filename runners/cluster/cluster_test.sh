@@ -3,7 +3,7 @@
 # one check per invocation. Each multi-host run must exit 0, name the host of every rank in
 # its records as the launcher placed it, and move its bytes over the hosts' links.
 # usage: cluster_test.sh CHECK TANDEM_BINARY [ARGS...]
-#   up N | down | mpirun|srun H K SUITE PROFILE FILTER | placement mpirun|srun H K
+#   up N | down | mpirun|srun H K SUITE PROFILE FILTER | placement mpirun|srun H K | refuses_oversize
 # CLUSTER_FULL=1 runs every case of SUITE's PROFILE, not just FILTER.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +67,18 @@ placement() {
   echo "PASS: $how places rank r on node(r/$k+1) with local rank r%$k"
 }
 
+# A job larger than the cluster is refused before anything starts: exit 4 (bad input) and a
+# hint naming how many hosts there are, from both launch paths.
+refuses_oversize() {
+  local rc out
+  for how in mpirun srun; do
+    rc=0; out=$(launch "$how" 9 1 list 2>&1) || rc=$?
+    [[ $rc == 4 ]] || fail "$how on 9 hosts of a 4-host cluster: exit $rc, want 4: $out"
+    grep -qE "hint: .*4 hosts|hint: .*node" <<<"$out" || fail "$how on 9 hosts: no hint naming the cluster's hosts: $out"
+  done
+  echo "PASS: 9 hosts refused with exit 4 by mpirun and srun"
+}
+
 # cluster_down.sh ends every process the cluster ran (daemons, ranks, orteds) and removes
 # every namespace and file it made.
 down_leaves_nothing() {
@@ -86,5 +98,6 @@ case $check in
   down) down_leaves_nothing ;;
   mpirun|srun) run_suite "$check" "$@" ;;
   placement) placement "$@" ;;
+  refuses_oversize) refuses_oversize ;;
   *) fail "unknown check '$check'" ;;
 esac

@@ -29,6 +29,9 @@ SelectTypeParameters=CR_CPU
 MpiDefault=pmix
 ReturnToService=2
 KillWait=5
+# A job larger than the partition is refused when submitted, as most sites configure it,
+# instead of pending for ever (reason PartitionConfig) with srun waiting on it.
+EnforcePartLimits=ALL
 CONF
 for i in $(seq 1 "$n"); do echo "NodeName=node$i NodeAddr=$CLUSTER_NET.$i CPUs=2 RealMemory=1024 State=UNKNOWN"; done
 echo "PartitionName=tandem Nodes=ALL Default=YES MaxTime=INFINITE OverSubscribe=FORCE:4 State=UP"
