@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The gate on a slow link (issue 28 §3): the same 2-host collectives sweep, once with both
+# hosts' links at 1 Gbit/s (the healthy link) and once at 200 Mbit/s (the degraded one), each a
+# token bucket (this kernel has no netem). Both runs are link-bound, as inter-node collectives
+# of this size are on a real cluster; a plain veth link is not (memory-bound: the tandem/raw
+# ratio of a row there differs from a link-bound one's by up to 10 %, which is a change of
+# regime, not of tandem, and is shown in docs/MULTINODE.md). `tandem gate` judges a tandem row
+# on its time over the raw MPI call of the same run (--interleave 1: they take turns per
+# iteration), so the slowdown cancels: exit 0, no SLOWER row, the raw rows shown as RAW. The
+# same two runs without their raw rows gate on absolute time and must be SLOWER
+# (exit 2): the check can fail. The machine is shared, so a SLOWER from noise gets one
+# more throttled run before the test fails; both gates are printed.
+# usage: cluster_slow_link_gate_test.sh TANDEM_BINARY
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/cluster_env.sh"
+export TANDEM=$1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/cluster-gate.XXXXXX")
+throttle() {  # throttle add RATE | throttle del
+  for n in node1 node2; do
+    ip netns exec "$(cluster_ns $n)" tc qdisc "$1" dev eth0 root ${2:+tbf rate $2 burst 32kb latency 1s}; done; }
+trap 'throttle del 2>/dev/null || true; [[ -n ${KEEP:-} ]] || rm -rf "$work"' EXIT
+sweep=(collectives -b 256K -e 1M -n 30 -w 3 --interleave 1 --ops psum,all_gather)
+sweep_to() { "$here/cluster_mpirun.sh" 2 1 "${sweep[@]}" --out "$work/$1" > "$work/$1.log" 2>&1 ||
+  { cat "$work/$1.log" >&2; fail "the $1 sweep exited $?"; }; }
+gate() {  # gate BASELINE CURRENT NAME: prints the exit code; the report in $work/NAME.txt
+  local code=0
+  "$TANDEM" gate --baseline "$1" --current "$2" > "$work/$3.txt" 2>&1 || code=$?
+  echo "$code"
+}
+throttle add 1gbit
+sweep_to plain
+throttle del
+for attempt in 1 2; do
+  throttle add 200mbit
+  sweep_to slow
+  throttle del
+  code=$(gate "$work/plain/records.json" "$work/slow/records.json" ratio)
+  [[ $code == 0 ]] && ! grep -q "| SLOWER | time" "$work/ratio.txt" && break
+  echo "attempt $attempt: gate exit $code on the throttled link:"
+  grep -E "^\| [0-9]+ \||\| (SLOWER|WORSE|MISSING) \|" "$work/ratio.txt" || true
+  [[ $attempt == 2 ]] && { cat "$work/ratio.txt" >&2; fail "a link slowed alike for tandem and the raw call was gated a regression twice"; }
+done
+grep -q "call:raw/.* | RAW | time | .* | +[0-9]*[0-9][0-9][0-9]\.[0-9]% |" "$work/ratio.txt" ||
+  fail "no raw row shown ≥ 100 % slower: was the link throttled? $(grep '| RAW |' "$work/ratio.txt" | head -3)"
+for run in plain slow; do  # both runs without their raw rows
+  "${TANDEM_PYTHON:-python3}" - "$work/$run/records.json" "$work/$run-alone.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["records"] = [r for r in doc["records"] if r["params"]["impl"] == "tandem"]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+done
+code=$(gate "$work/plain-alone.json" "$work/slow-alone.json" alone)
+[[ $code == 2 ]] && grep -q "call:tandem/.* | SLOWER | time |" "$work/alone.txt" ||
+  { cat "$work/alone.txt" >&2; fail "throttled tandem rows without their raw partners: gate exit $code, want 2 (SLOWER on time)"; }
+slowest=$(grep -o "call:raw/[^|]*| RAW | time | [^|]*| [^|]*| +[0-9.]*%" "$work/ratio.txt" | awk -F'|' '{print $NF}' | sort -t+ -k2 -g | tail -1)
+echo "PASS: link throttled (raw calls up to$slowest): ratio gate exit 0 with no SLOWER row; without the raw rows, SLOWER (exit 2)"
