@@ -74,17 +74,23 @@ class Outcome:
     ratio_gated: list = ()  # (tandem case, raw case): gated on time relative to their raw call (reports/gate_ratio.py)
 
 
-def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=stats.adjust_family):
+def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=stats.adjust_family, ratio_pairs=None):
     """Compares the current run with the baseline; `incomplete` says why the current run did
     not complete (reports/run_completion.py), if it did not. `compare(b, c, cfg)` gives a case's
     comparisons and `adjust(comps, alpha)` corrects them as a family (reports/gate_runs.py
     passes its run-level ones). Precedence of the exit code:
     correctness failure (1), then an incomplete run or missing / newly skipped cases (6), then a
     regression (2), then inconclusive (3, also for an empty baseline), then pass.
-    With the default `compare`, a sweep's tandem case gates on its time relative to its raw call's."""
+    With the default `compare`, a sweep's tandem case gates on its time relative to its raw call's;
+    another `compare` does that itself for `ratio_pairs` ({tandem case: raw case}), whose raw
+    cases are then shown, not gated."""
     base, current = {r["case"]: r for r in base_recs}, {r["case"]: r for r in cur_recs}
-    pairs = gate_ratio.paired(base_recs, cur_recs) if compare is compare_case else {}
-    raws, compare = set(pairs.values()), gate_ratio.comparer(pairs, base, current, compare)
+    if compare is compare_case:
+        pairs = gate_ratio.paired(base_recs, cur_recs)
+        compare = gate_ratio.comparer(pairs, base, current, compare)
+    else:
+        pairs = ratio_pairs or {}
+    raws = set(pairs.values())
     failures = [r for r in cur_recs if r["verdict"] in records.FAILED]
     cases, not_compared = [], []
     for c in cur_recs:

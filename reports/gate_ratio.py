@@ -37,6 +37,26 @@ def relative(rec, raw):  # over the same run's raw median: a shift common to bot
     return [x / m for x in records.timing_samples(rec)]
 
 
+def paired_in_all(runs):
+    """The pairs whole in every one of `runs` (records lists, one per process; both sides')."""
+    maps = [partners(recs) for recs in runs]
+    return {t: r for t, r in maps[0].items() if all(m.get(t) == r for m in maps[1:])} if maps else {}
+
+
+def run_series(runs, pairs, value):
+    """{tandem case: [its run's number over its raw call's, one per run]} for the run-level gate
+    (reports/gate_runs.py): each process's ratio of the two medians, `value(record)` giving a
+    passing record's number (run_stats.run_value) or None."""
+    out = {}
+    for recs in runs:
+        by_case = {r["case"]: r for r in recs if r.get("verdict") == "pass"}
+        for t, raw in pairs.items():
+            x, y = (value(by_case[c]) if c in by_case else None for c in (t, raw))
+            if x is not None and y is not None and y > 0:
+                out.setdefault(t, []).append(x / y)
+    return out
+
+
 def comparer(pairs, base, cur, absolute):
     """compare(b, c, cfg) for gate.run: a paired tandem case on time/raw, the others by `absolute`."""
     def compare(b, c, cfg):

@@ -4,11 +4,12 @@
 # run medians are compared by reports/run_stats.py, so the spread between processes is the
 # noise a change is judged against. With stored baseline runs only (reports/baselines/<kind>/
 # runs/*.json, several runs of the baseline build) the spread comes from those runs alone and
-# a single current run may be gated: each case's threshold follows its own history.
+# a single current run may be gated: each case's threshold follows its own history. A sweep's
+# tandem row gates on its run medians over its raw call's, as in the single-run gate.
 import glob
 from pathlib import Path
 
-from reports import atomic, baseline, gate, records, run_completion, run_stats
+from reports import atomic, baseline, gate, gate_ratio, records, run_completion, run_stats
 from reports.exit_codes import BadInput
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
@@ -32,13 +33,17 @@ def stored_runs(a, cur_recs):
     return paths
 
 
-def compare_with(base_series, cur_series, floor):
-    """The case comparer for gate.run: base_series and cur_series are run_median_series's."""
+def compare_with(base_series, cur_series, floor, ratios=({}, {})):
+    """The case comparer for gate.run: base_series and cur_series are run_median_series's;
+    ratios, (base, current) gate_ratio.run_series: the sweep's tandem cases, gated on their run
+    medians over their raw calls' (a slower link or machine cancels, issue 28 §3)."""
     (bs, _), (cs, names) = base_series, cur_series
 
     def compare(b, c, cfg):
         case = c["case"]
         eff = cfg.suites.get(c["suite"], floor)
+        if case in ratios[1]:
+            return [run_stats.compare_runs(ratios[0].get(case, []), ratios[1][case], cfg.alpha, eff, "time/raw")]
         return [run_stats.compare_runs(bs.get(case, []), cs.get(case, []), cfg.alpha, eff, names.get(case, "time"))]
     return compare
 
@@ -77,7 +82,11 @@ def main(a):
     last = [cur_failures.get(r["case"], r) for r in cur[-1][2]]  # a failure in any current run counts
     bs = run_stats.run_median_series([r for _, _, r in base], a.run_metric)
     cs = run_stats.run_median_series([r for _, _, r in cur], a.run_metric)
-    o = gate.run(base[0][2], last, cfg, problem, compare_with(bs, cs, floor), adjust_and_annotate)
+    # A sweep's tandem row and its raw call, whole in every run of both sides, gate on their ratio.
+    pairs = gate_ratio.paired_in_all([r for _, _, r in base + cur])
+    value = lambda r: run_stats.run_value(r, a.run_metric)[0]
+    ratios = tuple(gate_ratio.run_series([r for _, _, r in side], pairs, value) for side in (base, cur))
+    o = gate.run(base[0][2], last, cfg, problem, compare_with(bs, cs, floor, ratios), adjust_and_annotate, pairs)
     n_tests = sum(1 for _, _, comps in o.cases for x in comps if x.p_value is not None)
     text = summary(o, cfg, f"{len(base)} runs: {base[0][0]} …", f"{len(cur)} runs: {cur[0][0]} …",
                    len(base[0][2]), len(cur[-1][2]), method_text(cfg, floor, len(base), len(cur), n_tests, a.run_metric))

@@ -43,3 +43,22 @@ def test_tandem_without_raw_partner_gates_absolutely(cli, tmp_path):
     code, out, _ = gate(cli, tmp_path, sweep(with_raw=False), sweep(1.5, 1.5))
     assert code == exit_codes.PERFORMANCE_REGRESSION and f"| {TANDEM} | SLOWER | time |" in out
     assert "Gated on time relative" not in out
+
+
+def runs(cli, tmp_path, base, cur):
+    """The run-level gate over processes (lists of sweep() records), one file each."""
+    files = lambda side, rs: [write(tmp_path / f"{side}{i}.json", r) for i, r in enumerate(rs)]
+    return cli("gate", "--baseline-runs", *files("b", base), "--current-runs", *files("c", cur))
+
+
+def jitter(i):  # a process's own level: the between-run noise both calls of a run share
+    return 1 + 0.02 * ((i * 7) % 5 - 2)
+
+
+def test_run_level_slower_link_passes_and_tandem_alone_fails(cli, tmp_path):
+    base = [sweep(jitter(i), jitter(i)) for i in range(4)]
+    code, out, _ = runs(cli, tmp_path, base, [sweep(1.5 * jitter(i + 1), 1.5 * jitter(i + 1)) for i in range(4)])
+    assert code == exit_codes.PASS and "| SLOWER | time" not in out, out
+    assert f"| {TANDEM} | SAME | time/raw |" in out and f"| {RAW} | RAW |" in out
+    code, out, _ = runs(cli, tmp_path, base, [sweep(1.2 * jitter(i + 1), jitter(i + 1)) for i in range(4)])
+    assert code == exit_codes.PERFORMANCE_REGRESSION and f"| {TANDEM} | SLOWER | time/raw |" in out, out

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"
 fault=$1 tandem=$2
 export TANDEM=$tandem TANDEM_LAUNCH_GRACE=10
-watchdog=5 bound=$((5 + 10 + 10))  # watchdog + grace + slack for a 2-core machine
+watchdog=5  # the seconds each fault may take to end the job: faults.tsv
 fail() { echo "FAIL ($fault): $*" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/cluster-fault.XXXXXX")
 log=$work/log
@@ -42,7 +42,7 @@ NFT
 kill_processes() { node_pids node2 '^(tandem|orted|slurmstepd)$' | xargs -r kill -KILL; }
 stop_ranks() { node_pids node2 '^tandem$' | xargs -r kill -STOP; }
 cancel_step() { "$here/cluster_exec.sh" node1 scancel --signal=KILL --full "$(cat "$work/jobid")"; }
-IFS=$'\t' read -r _ launcher action names < <(grep -P "^$fault\t" "$here/faults.tsv") ||
+IFS=$'\t' read -r _ launcher action bound names < <(grep -P "^$fault\t" "$here/faults.tsv") ||
   fail "no such fault; hint: one of $(grep -v '^#' "$here/faults.tsv" | cut -f1 | paste -sd' ')"
 
 # Slurm may still be completing the previous fault's job on node2.
