@@ -14,7 +14,9 @@ namespace tandem {
 
 // The one table: X(name, owning suite, the real-world bug it mimics). Owner "perf": a planted
 // slowdown, no wrong number; `tandem faults` leaves it out, the gate's calibration
-// (reports/gate_calibrate.py, docs/CI.md) measures how often the perf gate catches it.
+// (reports/gate_calibrate.py, docs/CI.md) measures how often the perf gate catches it. Owner
+// "crash": the process dies; `tandem faults` leaves it out too — the harness's own test of
+// crash isolation (runners/cli/case_workers.h) plants it.
 #define TANDEM_FAULTS(X)                                                                                  \
   X(dot_bf16_truncate, "dot", "bf16 input conversion truncates instead of rounding to nearest even")      \
   X(dot_tf32_truncate, "dot", "tf32 input conversion truncates instead of rounding to nearest even")      \
@@ -47,6 +49,7 @@ namespace tandem {
   X(vmap_reducer_axis_unshifted, "vmap", "the reduction batching rule reports the batch axis unshifted")   \
   X(vmap_ragged_offset_off_by_one, "vmap", "ragged items start one row early (offset off by one)")        \
   X(vmap_dot_batch_axis_misplaced, "vmap", "dot_general's batching rule misplaces the batch axis among the free dims") \
+  X(crash_vmap_axis_size_one, "crash", "vmap over an axis of size 1 dies with SIGSEGV (a null write in a special case)") \
   X(perf_dot_extra_10pct, "perf", "the CPU dot kernel does 10% more work (a GEMM over a tenth of its rows twice)") \
   X(perf_dot_extra_25pct, "perf", "the CPU dot kernel does 25% more work (a GEMM over a quarter of its rows twice)")
 

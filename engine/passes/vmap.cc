@@ -2,9 +2,11 @@
 // to the batching interpreter (engine/prims/batch_rules.h) with each output's destination.
 #include "engine/passes/vmap.h"
 
+#include <csignal>
 #include <cstring>
 
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/pass_typecheck.h"
 #include "engine/prims/batch_rules.h"
@@ -51,6 +53,8 @@ Program vmap(const Program& p, std::vector<VmapAxis> in_axes, std::vector<VmapAx
     dests.push_back(out_axes[j] ? OutDest::at_axis(checked_axis(*out_axes[j], p.out_vars[j].type().rank() + 1,
                                                                 cat("out_axes[", j, "]"), label))
                                 : OutDest::not_mapped());
+  // fault: the process dies as a null write would (raise: a real null write is undefined behaviour)
+  if (axis_size == 1 && fault_on(Fault::crash_vmap_axis_size_one)) std::raise(SIGSEGV);
   VmapAxisNameScope scope(axis_name);  // collectives naming it become array ops
   Program out = batch_program(p, ins, dests, axis_size, label.c_str()).program;
   typecheck_after_pass(out, "vmap");

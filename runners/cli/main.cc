@@ -8,6 +8,7 @@
 #include "engine/core/faults.h"
 #include "engine/core/rank_env.h"
 #include "common/exit_codes.h"
+#include "runners/cli/case_workers.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/option_checks.h"
 #include "suites/common/context.h"
@@ -75,6 +76,7 @@ std::string who() {
 int main(int argc, char** argv) {
   using namespace tandem;
   register_all_suites();  // every primitive, then every suite's cases
+  save_invocation(argc, argv);  // run / check start their case workers with these (case_workers.h)
   if (int code = reject_suite_as_word(argc, argv)) return code;
   CLI::App app{"tandem: correctness and performance of JAX-style numerics, engine vs reference"};
   app.require_subcommand(1);

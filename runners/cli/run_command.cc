@@ -13,6 +13,7 @@
 #include "engine/core/rank_env.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "runners/cli/case_workers.h"
 #include "runners/cli/option_checks.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
@@ -35,6 +36,7 @@ struct RunArgs {
   bool quiet = false;
   std::string inject;  // a fault to inject (engine/core/faults.h), "" for none
   double watchdog_s = 300;  // under a launcher: seconds a rank may wait for the others
+  bool in_process = false;  // every case in this process, no case workers (a crash ends the run)
 };
 
 // What decides the sequence of lockstep calls: ranks must agree on it before the first case.
@@ -93,12 +95,75 @@ void remove_stale_outputs(const std::string& out) {
   for (const char* f : {"benchmark.json", "summary.md", "records.json"}) std::filesystem::remove(out + "/" + f);
 }
 
+struct Slot {
+  const Case* c;
+  Device d;
+};
+
+// One case on one device, checked (and timed), as its record: in this process, or in a case
+// worker (case_workers.h); on several ranks, agreed with the other ranks first.
+nlohmann::json slot_record(const RunArgs& a, bool timed, const Slot& s, RankLockstep* lockstep) {
+  RunOptions opts;
+  opts.device = s.d;
+  opts.time = timed;
+  opts.repetitions = a.repetitions;
+  opts.warmup = a.warmup;
+  opts.min_time_s = a.min_time;
+  const std::string name = s.c->name + "/" + backend_name(s.d);
+  nlohmann::json ranks;
+  if (lockstep) opts.before_timing = [&](const CaseResult& mine) { return lockstep->agree_to_time(name, mine); };
+  CaseResult r = run_case(*s.c, opts);
+  if (lockstep) r = lockstep->agree_result(name, r, s.c->flops, &ranks);
+  nlohmann::json rec = make_record(*s.c, backend_name(s.d), s.d.str(), r);
+  if (lockstep) {  // a timing over N ranks is a case of its own, never gated against one rank's
+    rec["case"] = name + "/ranks:" + std::to_string(lockstep->size());
+    rec["params"]["ranks"] = lockstep->size();
+    rec["context"]["ranks"] = lockstep->size();
+    // A fault injected on any rank marks the record, as a single-rank run's context does.
+    if (ranks.contains("injected_faults") && !rec["context"].contains("injected_fault"))
+      rec["context"]["injected_fault"] = ranks["injected_faults"].begin().value();
+    rec["multi_rank"] = ranks;
+  }
+  return rec;
+}
+
+// The record of a case whose worker died in it: an infrastructure error, the run goes on.
+nlohmann::json crash_record(const Slot& s, const std::string& why) {
+  CaseResult r;
+  r.verdict = Verdict::error;
+  r.message = why + "; tandem went on with the next case in a new process (to debug it: this case alone, "
+                    "`--filter` on its name, with --in-process under gdb)";
+  return make_record(*s.c, backend_name(s.d), s.d.str(), r);
+}
+
+void print_progress(const nlohmann::json& rec, size_t done, size_t total, std::chrono::steady_clock::time_point t0) {
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string verdict = rec["verdict"].get<std::string>();
+  std::cerr << "[" << done << "/" << total << " " << fmt_double(el, 3) << "s] " << rec["case"].get<std::string>()
+            << " " << verdict;
+  if (rec.contains("timing")) std::cerr << " " << fmt_double(rec["timing"]["median"].get<double>() * 1e3) << " ms";
+  if (rec.contains("multi_rank") && rec["multi_rank"].contains("slowest_rank"))
+    std::cerr << " (max over " << rec["params"]["ranks"] << " ranks; slowest: rank " << rec["multi_rank"]["slowest_rank"] << ")";
+  std::cerr << "\n";
+  if (verdict == "fail" || verdict == "error") std::cerr << rec["message"].get<std::string>() << "\n";
+}
+
 int run(const RunArgs& a, bool timed) {
   auto cases = selected_cases(a.sel);
   auto devices = selected_devices(a.sel);
   if (cases.empty())
     throw_bad_input("no case matches the selection", "`tandem list --profile " + a.sel.profile + "` shows the cases");
   if (a.repetitions < 1) throw_bad_input("--repetitions must be >= 1");
+  std::vector<Slot> slots;
+  for (const Case* c : cases)
+    for (Device d : devices) slots.push_back({c, d});
+  if (const std::optional<CaseWorker> worker = case_worker_role()) {  // runs cases, the parent writes
+    for (size_t i = worker->first; i < slots.size(); ++i) {
+      worker->begin(i);
+      worker->done(slot_record(a, timed, slots[i], nullptr));
+    }
+    return exit_code::pass;
+  }
   RecordWriter writer(a.out + "/records.json");
   // Under mpirun/srun with more than one rank the ranks run in lockstep and rank 0 writes
   // the agreed records (suites/common/rank_lockstep.h); without MPI every rank runs alone
@@ -116,50 +181,27 @@ int run(const RunArgs& a, bool timed) {
   auto take_out = [&] { lock.emplace(a.out, "run"); remove_stale_outputs(a.out); };
   if (lockstep) lockstep->agree_on([&] { if (writes) take_out(); });
   else if (writes) take_out();
+  auto record_of = [&](size_t i) { return slot_record(a, timed, slots[i], lockstep.get()); };
   if (const FaultInfo* f = injected_fault(); f && (writes || lockstep))
     std::cerr << ("FAULT INJECTED" + (lockstep ? " on rank " + std::to_string(lockstep->rank()) : std::string()) +
                   ": " + f->name + " (" + f->mimics + "): results are an experiment, not a verdict\n");
   std::vector<nlohmann::json> unwritten;
   int counts[4] = {0, 0, 0, 0};
-  size_t total = cases.size() * devices.size(), done = 0;
+  size_t done = 0;
   auto t0 = std::chrono::steady_clock::now();
-  for (const Case* c : cases)
-    for (Device d : devices) {
-      RunOptions opts;
-      opts.device = d;
-      opts.time = timed;
-      opts.repetitions = a.repetitions;
-      opts.warmup = a.warmup;
-      opts.min_time_s = a.min_time;
-      const std::string name = c->name + "/" + backend_name(d);
-      nlohmann::json ranks;
-      if (lockstep) opts.before_timing = [&](const CaseResult& mine) { return lockstep->agree_to_time(name, mine); };
-      CaseResult r = run_case(*c, opts);
-      if (lockstep) r = lockstep->agree_result(name, r, c->flops, &ranks);
-      counts[int(r.verdict)]++;
-      nlohmann::json rec = make_record(*c, backend_name(d), d.str(), r);
-      if (lockstep) {  // a timing over N ranks is a case of its own, never gated against one rank's
-        rec["case"] = name + "/ranks:" + std::to_string(lockstep->size());
-        rec["params"]["ranks"] = lockstep->size();
-        rec["context"]["ranks"] = lockstep->size();
-        // A fault injected on any rank marks the record, as a single-rank run's context does.
-        if (ranks.contains("injected_faults") && !rec["context"].contains("injected_fault"))
-          rec["context"]["injected_fault"] = ranks["injected_faults"].begin().value();
-        rec["multi_rank"] = ranks;
-      }
-      if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));
-      ++done;
-      if (!a.quiet && writes) {
-        double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::cerr << "[" << done << "/" << total << " " << fmt_double(el, 3) << "s] " << c->name << "/"
-                  << backend_name(d) << " " << verdict_name(r.verdict);
-        if (!r.samples_s.empty()) std::cerr << " " << fmt_double(summarize(r.samples_s).median * 1e3) << " ms";
-        if (lockstep && ranks.contains("slowest_rank"))
-          std::cerr << " (max over " << lockstep->size() << " ranks; slowest: rank " << ranks["slowest_rank"] << ")";
-        std::cerr << "\n";
-        if (r.verdict == Verdict::fail || r.verdict == Verdict::error) std::cerr << r.message << "\n";
-      }
-    }
+  auto take = [&](nlohmann::json rec) {  // counts, keeps and prints one finished case
+    const std::string verdict = rec["verdict"].get<std::string>();
+    counts[verdict == "pass" ? 0 : verdict == "fail" ? 1 : verdict == "skip" ? 2 : 3]++;
+    ++done;
+    if (!a.quiet && writes) print_progress(rec, done, slots.size(), t0);
+    if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));
+  };
+  if (lockstep || a.in_process) {
+    for (size_t i = 0; i < slots.size(); ++i) take(record_of(i));
+  } else if (int code = run_in_workers(slots.size(), [&](size_t, nlohmann::json rec) { take(std::move(rec)); },
+                                       [&](size_t i, const std::string& why) { return crash_record(slots[i], why); })) {
+    return code;  // a worker failed before its first case and said why
+  }
   std::string md = summary_markdown(writes ? writer.records() : unwritten, counts);
   if (writes) {
     writer.finish();
@@ -195,6 +237,8 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
   cmd->add_option("--watchdog-timeout", args->watchdog_s,
                   "under mpirun/srun: seconds a rank may wait for the others before the job aborts (exit 5; default 300)")
       ->check(in_range(1, 86400, "seconds a rank may wait in a barrier or gather before the job aborts, e.g. 300"));
+  cmd->add_flag("--in-process", args->in_process,
+                "run every case in this process, not in a case worker (then a crashing case ends the run; for debuggers)");
   cmd->add_option("--inject", args->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
   cmd->callback([args, timed, &exit_code] {
     if (!args->inject.empty()) inject_fault(args->inject);

@@ -3,6 +3,8 @@
 // every case would otherwise pass on nothing. --backend auto takes the GPU only when usable
 // and says on stderr why not.
 #include "runners/cli/selection.h"
+
+#include "runners/cli/case_workers.h"
 #include "runners/cli/option_checks.h"
 
 #include <iostream>
@@ -66,7 +68,7 @@ std::vector<Device> selected_devices(const Selection& s) {
   if (s.backend == "auto") {
     std::string why = cuda_unavailable_reason(0);
     if (why.empty()) return {Device::cpu(), Device::cuda(0)};
-    if (is_writer_rank()) std::cerr << "note: --backend auto: CUDA cases skipped: " << why << "\n";
+    if (is_writer_rank() && !is_case_worker()) std::cerr << "note: --backend auto: CUDA cases skipped: " << why << "\n";
     return {Device::cpu()};
   }
   throw_bad_input("unknown backend '" + s.backend + "'", "use cpu, cuda, all or auto");
