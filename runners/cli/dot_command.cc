@@ -18,6 +18,7 @@
 #include "engine/ir/executor.h"
 #include "engine/prims/dot_general.h"
 #include "runners/cli/npy_io.h"
+#include "runners/cli/option_checks.h"
 #include "runners/cli/selection.h"
 #include "suites/common/atomic_file.h"
 #include "suites/common/out_dir_lock.h"
@@ -28,7 +29,10 @@ namespace {
 
 struct DotRunOptions {
   std::string in_dir, out_dir;
-  std::vector<int64_t> lhs_contract, rhs_contract, lhs_batch, rhs_batch;
+  // The contracting axes as typed: an empty list ('') is a value, no axis contracted, as
+  // JAX's empty dimension numbers (CLI11 reads '' as an integer 0, so they are parsed here).
+  std::string lhs_contract_text, rhs_contract_text;
+  std::vector<int64_t> lhs_batch, rhs_batch;
   bool contract_given = false;
   std::string precision, algorithm, preferred, lhs_dtype, rhs_dtype, backend = "cpu";
   bool quiet = false;
@@ -77,19 +81,46 @@ std::string precision_param(const DotRunOptions& o) {
   return o.algorithm;
 }
 
+// "1,2" -> {1, 2}; "" -> {} (a dot with no contracting axis: the outer product of the free
+// axes, with the batch axes if given).
+std::vector<int64_t> parse_axes(const std::string& flag, const std::string& text) {
+  std::vector<int64_t> axes;
+  if (text.empty()) return axes;
+  for (size_t at = 0;;) {
+    const size_t comma = text.find(',', at);
+    const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (item.find('-') != std::string::npos)
+      throw_bad_input(cat("dot: ", flag, " value ", item, " is negative"), "give axes >= 0, e.g. 1 or 1,2");
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size())
+      throw_bad_input(cat("dot: ", flag, " '", text, "' is not a list of axes"),
+                      cat(kDimsHint, "; '' (empty) contracts no axis"));
+    axes.push_back(v);
+    if (comma == std::string::npos) return axes;
+    at = comma + 1;
+  }
+}
+
 nlohmann::json dims_json(const DotSignature& s) {
   return {{"lhs_contracting", s.lhs_contract}, {"rhs_contracting", s.rhs_contract},
           {"lhs_batch", s.lhs_batch}, {"rhs_batch", s.rhs_batch}};
 }
 
 void run_dot_on_files(const DotRunOptions& o) {
+  DotDims dims{parse_axes("--lhs-contracting", o.lhs_contract_text),
+               parse_axes("--rhs-contracting", o.rhs_contract_text), o.lhs_batch, o.rhs_batch};
   if (!fs::is_directory(o.in_dir))
     throw_bad_input(cat("dot: --in ", o.in_dir, " is not a directory"), "it must hold lhs.npy and rhs.npy");
   Tensor lhs = load_operand(o, "lhs", o.lhs_dtype), rhs = load_operand(o, "rhs", o.rhs_dtype);
   const Device dev = single_device("dot", o.backend);
 
   // Default dimension numbers: a matrix product (lhs's last axis with rhs's first).
-  DotDims dims{o.lhs_contract, o.rhs_contract, o.lhs_batch, o.rhs_batch};
   if (!o.contract_given) {
     if (lhs.rank() < 1 || rhs.rank() < 1)
       throw_bad_input("dot: a scalar operand has no axis to contract", kDimsHint);
@@ -166,9 +197,11 @@ void add_dot_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--in", o->in_dir, "directory with lhs.npy and rhs.npy (float32, float64, float16 or int32)")
       ->required();
   cmd->add_option("--out", o->out_dir, "directory for out.npy and run.json")->required();
-  auto* lc = cmd->add_option("--lhs-contracting", o->lhs_contract, "lhs contracting axes, e.g. 1 or 1,2 (default: last)")
-                 ->delimiter(',');
-  auto* rc = cmd->add_option("--rhs-contracting", o->rhs_contract, "rhs contracting axes (default: 0)")->delimiter(',');
+  auto* lc = cmd->add_option("--lhs-contracting", o->lhs_contract_text,
+                             "lhs contracting axes, e.g. 1 or 1,2; '' for none (default: last)")
+                 ->check(empty_is_a_value());
+  auto* rc = cmd->add_option("--rhs-contracting", o->rhs_contract_text, "rhs contracting axes; '' for none (default: 0)")
+                 ->check(empty_is_a_value());
   lc->needs(rc);
   rc->needs(lc);
   cmd->add_option("--lhs-batch", o->lhs_batch, "lhs batch axes, e.g. 0 (default: none)")->delimiter(',');

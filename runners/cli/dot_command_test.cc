@@ -123,6 +123,35 @@ TEST(DotCommand, F16FilesInAndOut) {
   EXPECT_EQ(load_npy_tensor(d.out() + "/out.npy", DType::f16, "out.npy").shape(), (Shape{3, 2}));
 }
 
+// An empty contracting list is JAX's "no contracting dimension": [2,3]·[4,5] -> [2,3,4,5], the
+// outer product (CLI11 alone read '' as axis 0); with batch axes, [2,3]·[2,5] -> [2,3,5].
+TEST(DotCommand, EmptyContractingListsAreAnOuterProduct) {
+  TempDir d("outer");
+  Tensor l = small_ints({2, 3}, DType::f32, 1), r = small_ints({4, 5}, DType::f32, 2);
+  save_npy_tensor(d.in() + "/lhs.npy", l);
+  save_npy_tensor(d.in() + "/rhs.npy", r);
+  Outcome o = run_dot(cat(d.dirs(), " --lhs-contracting '' --rhs-contracting ''"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  Tensor got = load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy");
+  ASSERT_EQ(got.shape(), (Shape{2, 3, 4, 5}));
+  std::vector<double> a = l.to_f64(), b = r.to_f64(), want;
+  for (double x : a)
+    for (double y : b) want.push_back(x * y);
+  EXPECT_EQ(got.to_f64(), want);
+  EXPECT_EQ(run_json(d)["dimension_numbers"]["lhs_contracting"], nlohmann::json::array());
+  save_npy_tensor(d.in() + "/rhs.npy", small_ints({2, 5}, DType::f32, 2));
+  o = run_dot(cat(d.dirs(), " --lhs-contracting '' --rhs-contracting '' --lhs-batch 0 --rhs-batch 0"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  got = load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy");
+  ASSERT_EQ(got.shape(), (Shape{2, 3, 5}));
+  b = small_ints({2, 5}, DType::f32, 2).to_f64();
+  want.clear();
+  for (int bb = 0; bb < 2; ++bb)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 5; ++j) want.push_back(a[size_t(bb * 3 + i)] * b[size_t(bb * 5 + j)]);
+  EXPECT_EQ(got.to_f64(), want);
+}
+
 // A fault in the engine's dot shows in `tandem dot`'s answer (TANDEM_INJECT).
 TEST(DotCommand, InjectedFaultChangesTheAnswer) {
   TempDir d("fault");
@@ -159,6 +188,8 @@ TEST(DotCommand, BadInputExits4WithAHint) {
       {"float to int", "--lhs-dtype i32", "between integers and floats"},
       {"bad preferred", "--preferred-element-type q", "not a dtype"},
       {"contracting on one side", "--lhs-contracting 1", "requires"},
+      {"empty on one side only", "--lhs-contracting '' --rhs-contracting 0", "different numbers"},
+      {"junk axes", "--lhs-contracting 1,x --rhs-contracting 0,1", "not a list of axes"},
   };
   for (const Bad& c : cases) {
     Outcome o = run_dot(cat(d.dirs(), " ", c.flags));
