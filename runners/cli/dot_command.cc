@@ -34,7 +34,7 @@ struct DotRunOptions {
   std::string lhs_contract_text, rhs_contract_text;
   std::vector<int64_t> lhs_batch, rhs_batch;
   bool contract_given = false;
-  std::string precision, algorithm, preferred, lhs_dtype, rhs_dtype, backend = "cpu";
+  std::string precision, algorithm, preferred, lhs_dtype, rhs_dtype, f8_format, backend = "cpu";
   bool quiet = false;
 };
 
@@ -107,6 +107,19 @@ std::vector<int64_t> parse_axes(const std::string& flag, const std::string& text
   }
 }
 
+// --f8-format FMT (both operands) or LHS,RHS: the operands' f8 dtypes under an ANY_F8 preset;
+// the names are checked by dot_signature, which also refuses them beside any other preset.
+std::optional<F8Operands> f8_operands(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const size_t comma = text.find(',');
+  const std::string lhs = text.substr(0, comma), rhs = comma == std::string::npos ? lhs : text.substr(comma + 1);
+  std::optional<F8Format> l = parse_f8_format(lhs), r = parse_f8_format(rhs);
+  if (!l || !r)
+    throw_bad_input(cat("dot: --f8-format '", text, "' is not FORMAT or LHS,RHS of ", f8_format_names()),
+                    "e.g. --f8-format e5m2, or e4m3fn,e5m2 (lhs e4m3fn, rhs e5m2); default e4m3fn");
+  return F8Operands{*l, *r};
+}
+
 nlohmann::json dims_json(const DotSignature& s) {
   return {{"lhs_contracting", s.lhs_contract}, {"rhs_contracting", s.rhs_contract},
           {"lhs_batch", s.lhs_batch}, {"rhs_batch", s.rhs_batch}};
@@ -130,7 +143,8 @@ void run_dot_on_files(const DotRunOptions& o) {
   const std::string precision = precision_param(o);
   std::optional<DType> preferred;
   if (!o.preferred.empty()) preferred = dtype_flag("--preferred-element-type", o.preferred);
-  const Params params = dot_general_params(dims, precision, preferred);
+  const std::optional<F8Operands> f8 = f8_operands(o.f8_format);
+  const Params params = dot_general_params(dims, precision, preferred, f8);
   // The checks the primitive makes, made here first with the command line's hints: the
   // dimension numbers (and the precision name), then the algorithm on this backend.
   auto as_bad_input = [&](const Error& e, const std::string& extra_hint) {
@@ -155,7 +169,7 @@ void run_dot_on_files(const DotRunOptions& o) {
 
   Builder b;
   Value x = b.input(lhs.shape(), lhs.dtype()), y = b.input(rhs.shape(), rhs.dtype());
-  Program prog = b.build({dot_general(x, y, dims, precision, preferred)});
+  Program prog = b.build({dot_general(x, y, dims, precision, preferred, f8)});
   const auto t0 = std::chrono::steady_clock::now();
   Tensor out = Executor(dev).run(prog, {lhs.to(dev), rhs.to(dev)})[0];
   if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
@@ -175,6 +189,9 @@ void run_dot_on_files(const DotRunOptions& o) {
       {"lhs_shape", lhs.shape()}, {"rhs_shape", rhs.shape()}, {"lhs_dtype", dtype_name(lhs.dtype())},
       {"rhs_dtype", dtype_name(rhs.dtype())}, {"dimension_numbers", dims_json(sig)},
       {"precision", precision}, {"algorithm_run", algorithm_info(alg).name},
+      {"f8_formats", algorithm_info(alg).f8_inputs ? nlohmann::json{{"lhs", f8_info(sig.f8.lhs).name},
+                                                                     {"rhs", f8_info(sig.f8.rhs).name}}
+                                                   : nlohmann::json()},
       {"preferred_element_type", preferred ? nlohmann::json(dtype_name(*preferred)) : nlohmann::json()},
       {"out_shape", out.shape()}, {"out_dtype", dtype_name(sig.out_dtype)},
       {"out_file_dtype", dtype_name(file_dtype)}, {"backend", o.backend}, {"device", dev.str()},
@@ -213,6 +230,8 @@ void add_dot_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--lhs-dtype", o->lhs_dtype, "round lhs to this dtype on load (bf16, f16, f32, f64); "
                   "bf16 is given this way, as f32 values");
   cmd->add_option("--rhs-dtype", o->rhs_dtype, "round rhs to this dtype on load");
+  cmd->add_option("--f8-format", o->f8_format, "under an ANY_F8 preset, the operands' f8 format: e4m3fn "
+                  "(default) or e5m2, for both, or LHS,RHS, e.g. e4m3fn,e5m2 (rounded to nearest even, as ml_dtypes)");
   cmd->add_option("--backend", o->backend, "cpu (default) or cuda");
   cmd->add_flag("-q,--quiet", o->quiet, "no summary on stderr");
   cmd->callback([o, lc, &exit_code] {

@@ -66,7 +66,8 @@ TEST(DotCommand, EveryPresetExactOnSmallIntegersWithBatchAndTwoContractingAxes) 
     const std::vector<double> want = batched_expected(l, r);
     for (const char* alg : {"DEFAULT", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16", "BF16_BF16_F32",
                             "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32",
-                            "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64"}) {
+                            "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64", "ANY_F8_ANY_F8_F32",
+                            "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY", "ANY_F8_ANY_F8_ANY_FAST_ACCUM"}) {
       SCOPED_TRACE(cat(dtype_name(in), " ", alg));
       Outcome o = run_dot(cat(d.dirs(), " ", kBatchedDims, " --algorithm ", alg));
       ASSERT_EQ(o.code, 0) << o.err;
@@ -152,6 +153,30 @@ TEST(DotCommand, EmptyContractingListsAreAnOuterProduct) {
   EXPECT_EQ(got.to_f64(), want);
 }
 
+// The ANY_F8 presets round each operand to its f8 format as ml_dtypes does (ties to even,
+// e4m3fn's overflow to NaN, e5m2's wider range) and run.json records the formats.
+TEST(DotCommand, F8FormatsRoundEachOperandAndAreRecorded) {
+  TempDir d("f8");
+  // 1.0625 and 100 are ties in both formats (to 1 and 96); 500 is NaN in e4m3fn, 512 in e5m2.
+  save_npy_tensor(d.in() + "/lhs.npy", Tensor::from_f64({1.0625, 1.1875, 100, 500}, {4, 1}, DType::f32));
+  save_npy_tensor(d.in() + "/rhs.npy", Tensor::from_f64({1.125}, {1, 1}, DType::f32));  // e4m3fn: 1.125, e5m2: 1
+  auto out = [&](const std::string& flags) {
+    Outcome o = run_dot(cat(d.dirs(), " --algorithm ANY_F8_ANY_F8_F32 ", flags));
+    EXPECT_EQ(o.code, 0) << o.err;
+    return load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy").to_f64();
+  };
+  std::vector<double> e4 = out("");  // the default: e4m3fn for both
+  EXPECT_EQ(std::vector<double>(e4.begin(), e4.begin() + 3), (std::vector<double>{1.125, 1.25 * 1.125, 96 * 1.125}));
+  EXPECT_TRUE(std::isnan(e4[3]));
+  EXPECT_EQ(run_json(d)["f8_formats"], (nlohmann::json{{"lhs", "e4m3fn"}, {"rhs", "e4m3fn"}}));
+  EXPECT_EQ(out("--f8-format e5m2"), (std::vector<double>{1, 1.25, 96, 512}));
+  EXPECT_EQ(out("--f8-format e5m2,e4m3fn"), (std::vector<double>{1.125, 1.25 * 1.125, 96 * 1.125, 512 * 1.125}));
+  EXPECT_EQ(run_json(d)["f8_formats"], (nlohmann::json{{"lhs", "e5m2"}, {"rhs", "e4m3fn"}}));
+  Outcome o = run_dot(cat(d.dirs(), " --algorithm F32_F32_F32"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_TRUE(run_json(d)["f8_formats"].is_null());
+}
+
 // A fault in the engine's dot shows in `tandem dot`'s answer (TANDEM_INJECT).
 TEST(DotCommand, InjectedFaultChangesTheAnswer) {
   TempDir d("fault");
@@ -181,7 +206,9 @@ TEST(DotCommand, BadInputExits4WithAHint) {
       {"unknown precision", "--precision FASTEST", "unknown precision"},
       {"a Precision as --algorithm", "--algorithm HIGH", "pass --precision HIGH"},
       {"both flags", "--precision HIGH --algorithm F32_F32_F32", "both --precision and --algorithm"},
-      {"f8 preset", "--algorithm ANY_F8_ANY_F8_ANY", "unsupported on cpu"},
+      {"f8 format without an f8 preset", "--f8-format e5m2", "f8 formats apply only to the ANY_F8"},
+      {"unknown f8 format", "--algorithm ANY_F8_ANY_F8_F32 --f8-format e4m3", "is not FORMAT or LHS,RHS"},
+      {"f8 on cuda", "--algorithm ANY_F8_ANY_F8_F32 --backend cuda", "--backend cuda"},
       {"no GPU", "--backend cuda", "--backend cuda"},
       {"unknown backend", "--backend tpu", "unknown backend"},
       {"bad dtype", "--lhs-dtype f8", "not a dtype"},
