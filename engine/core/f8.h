@@ -1,7 +1,7 @@
 // The f8 storage formats of JAX's ANY_F8 DotAlgorithm presets — ml_dtypes' float8_e4m3fn and
 // float8_e5m2, which JAX represents on every backend — and the conversion into them (round to
-// nearest, ties to even, exactly as ml_dtypes converts). tandem has no f8 dtype: an f8 preset
-// rounds its operands with round_to_f8 and computes on the rounded values (engine/cpu/dot_cpu).
+// nearest, ties to even, with ml_dtypes' Inf/NaN/overflow rules). tandem has no f8 dtype: an f8
+// preset rounds its operands with round_to_f8 and computes on the rounded values (engine/cpu).
 #pragma once
 #include <optional>
 #include <string>
@@ -25,11 +25,12 @@ const F8Info& f8_info(F8Format f);
 std::optional<F8Format> parse_f8_format(const std::string& s);
 std::string f8_format_names();  // "e4m3fn | e5m2", for hints
 
-// v rounded to format f as ml_dtypes converts, directly from f64 (through f32 a second rounding
-// could move a value just off a tie onto it): nearest, ties to even; subnormals at the fixed
-// quantum 2^(min_exponent - mantissa_bits); ±0 and NaN keep their sign; ±Inf, and a value that
-// rounds above max_finite, are ±Inf where the format has it and NaN where not (e4m3fn: 464,
-// the midpoint to the 480 it lacks, ties to 448; anything above is NaN).
+// v rounded to format f as JAX's convert does, directly from f64: nearest, ties to even. It is
+// ml_dtypes' rounding for f32 or narrower inputs; ml_dtypes' float64 cast goes through float32
+// first, which puts 1.0625 + 2^-40 on the tie and so at 1.0, where JAX and tandem give 1.125.
+// Subnormals at the fixed quantum 2^(min_exponent - mantissa_bits); ±0 and NaN keep their
+// sign; ±Inf, and a value that rounds above max_finite, are ±Inf where the format has it and
+// NaN where not (e4m3fn: 464, the midpoint to the 480 it lacks, ties to 448; above is NaN).
 double round_to_f8(double v, F8Format f);
 
 // The f8 format of each operand of an ANY_F8 preset (JAX: the operands' own dtypes).

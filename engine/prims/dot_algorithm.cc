@@ -17,7 +17,7 @@ SupportEntry algorithm_support(DotAlgorithm a, DeviceKind backend) {
   switch (a) {
     case A::ANY_F8_ANY_F8_F32:
     case A::ANY_F8_ANY_F8_ANY:
-      return cpu ? SupportEntry{Support::emulated, "operands rounded to f8 (e4m3fn or e5m2, RNE as ml_dtypes), "
+      return cpu ? SupportEntry{Support::emulated, "operands rounded to f8 (e4m3fn or e5m2, nearest even as JAX converts), "
                                                    "exact products, sgemm (f32 accumulation)"}
                  : SupportEntry{Support::unsupported, "tandem has no cuBLASLt FP8 path (the CPU emulates the preset)"};
     case A::ANY_F8_ANY_F8_F32_FAST_ACCUM:
