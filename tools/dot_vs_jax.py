@@ -64,6 +64,9 @@ SHAPES = [
     ("inf_nan_k1023", (4, 1023), (1023, 8), ((1,), (0,), (), ()), ["f32", "bf16"]),
     # all-positive products: rounding errors no longer cancel, so truncation shows
     ("positive_k4096", (8, 4096), (4096, 8), ((1,), (0,), (), ()), ["f32"]),
+    # no contracting axis (empty lists, `--lhs-contracting ''`): JAX's outer product, batch first
+    ("outer", (2, 3), (4, 5), ((), (), (), ()), ["f32"]),
+    ("batch_outer", (2, 3), (2, 5), ((), (), (0,), (0,)), ["f32"]),
 ]
 # preferred_element_type runs on mm_k4096: (input dtype, flag, precision or preset, preferred)
 PREFERRED = [("bf16", "precision", "DEFAULT", "f32"), ("f16", "algorithm", "F16_F16_F32", "f32"),
