@@ -242,7 +242,19 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAl
   if (info.f8_inputs) {
     // Each operand rounded to its own f8 format (from the element's value, not via f32); f8
     // products are exact in f32 (at most 8 significant bits), the sum is sgemm's f32 one.
-    auto to_f8 = [](F8Format f) { return [f](double v) { return float(round_to_f8(v, f)); }; };
+    // Fault: the conversion drops the low bits (truncates) before rounding, so it never rounds up.
+    const bool truncate = fault_on(Fault::dot_f8_truncate);
+    auto to_f8 = [truncate](F8Format f) {
+      return [f, truncate](double v) {
+        if (truncate) {
+          uint64_t u;
+          std::memcpy(&u, &v, sizeof u);
+          u &= ~((uint64_t(1) << (52 - f8_info(f).mantissa_bits)) - 1);
+          std::memcpy(&v, &u, sizeof v);
+        }
+        return float(round_to_f8(v, f));
+      };
+    };
     auto a = as_matrix<float>(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, p.m, p.k, false, to_f8(f8.lhs), hl);
     auto b = as_matrix<float>(rhs, p.rhs_perm, p.n_batch, p.n_contract, p.k, p.n, false, to_f8(f8.rhs), hr);
     sgemm_batched(a, b, c, p, 0.0f);
