@@ -108,9 +108,13 @@ std::vector<int64_t> parse_axes(const std::string& flag, const std::string& text
 }
 
 // --f8-format FMT (both operands) or LHS,RHS: the operands' f8 dtypes under an ANY_F8 preset;
-// the names are checked by dot_signature, which also refuses them beside any other preset.
-std::optional<F8Operands> f8_operands(const std::string& text) {
+// dot_signature checks the same for the params, without the command line's hints.
+std::optional<F8Operands> f8_operands(const std::string& text, const std::string& precision) {
   if (text.empty()) return std::nullopt;
+  const std::optional<DotAlgorithm> alg = parse_algorithm(precision);
+  if (!alg || !algorithm_info(*alg).f8_inputs)
+    throw_bad_input(cat("dot: --f8-format ", text, " given with ", precision, ": f8 formats apply only to the ANY_F8 presets"),
+                    "add --algorithm ANY_F8_ANY_F8_F32 (or another ANY_F8 preset), or drop --f8-format");
   const size_t comma = text.find(',');
   const std::string lhs = text.substr(0, comma), rhs = comma == std::string::npos ? lhs : text.substr(comma + 1);
   std::optional<F8Format> l = parse_f8_format(lhs), r = parse_f8_format(rhs);
@@ -143,7 +147,7 @@ void run_dot_on_files(const DotRunOptions& o) {
   const std::string precision = precision_param(o);
   std::optional<DType> preferred;
   if (!o.preferred.empty()) preferred = dtype_flag("--preferred-element-type", o.preferred);
-  const std::optional<F8Operands> f8 = f8_operands(o.f8_format);
+  const std::optional<F8Operands> f8 = f8_operands(o.f8_format, precision);
   const Params params = dot_general_params(dims, precision, preferred, f8);
   // The checks the primitive makes, made here first with the command line's hints: the
   // dimension numbers (and the precision name), then the algorithm on this backend.
