@@ -5,6 +5,7 @@
 #include "reference/array.h"
 #include "reference/dot.h"
 #include "reference/elementwise.h"
+#include "reference/f8.h"
 #include "reference/finite_difference.h"
 #include "reference/reduce.h"
 #include "reference/rounding.h"

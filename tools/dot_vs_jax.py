@@ -52,6 +52,7 @@ UNIT = {"f32": 2.0 ** -24, "bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f64": 2.0 ** -
 PRECISIONS = ["DEFAULT", "HIGH", "HIGHEST"]
 PRESETS = [p.name for p in lax.DotAlgorithmPreset if "F8" not in p.name]
 F8 = [p.name for p in lax.DotAlgorithmPreset if "F8" in p.name]
+F8_DTYPES = {"e4m3fn": jnp.float8_e4m3fn, "e5m2": jnp.float8_e5m2}
 SPLITS = {"X3": (2, [(1, 0), (0, 1)]), "X6": (3, [(1, 1), (2, 0), (0, 2), (1, 0), (0, 1)]),
           "X9": (3, [(2, 2), (2, 1), (1, 2), (1, 1), (2, 0), (0, 2), (1, 0), (0, 1)])}
 
@@ -63,6 +64,9 @@ SHAPES = [
     ("inf_nan_k1023", (4, 1023), (1023, 8), ((1,), (0,), (), ()), ["f32", "bf16"]),
     # all-positive products: rounding errors no longer cancel, so truncation shows
     ("positive_k4096", (8, 4096), (4096, 8), ((1,), (0,), (), ()), ["f32"]),
+    # no contracting axis (empty lists, `--lhs-contracting ''`): JAX's outer product, batch first
+    ("outer", (2, 3), (4, 5), ((), (), (), ()), ["f32"]),
+    ("batch_outer", (2, 3), (2, 5), ((), (), (0,), (0,)), ["f32"]),
 ]
 # preferred_element_type runs on mm_k4096: (input dtype, flag, precision or preset, preferred)
 PREFERRED = [("bf16", "precision", "DEFAULT", "f32"), ("f16", "algorithm", "F16_F16_F32", "f32"),
@@ -196,7 +200,7 @@ def specials_match(x, exact):
                 and np.array_equal(x[bad & ~np.isnan(exact)], exact[bad & ~np.isnan(exact)]))
 
 
-def run_tandem(tandem, work, tag, a, b, dtype, dims, kind, name, pref):
+def run_tandem(tandem, work, tag, a, b, dtype, dims, kind, name, pref, extra=()):
     inp, out = os.path.join(work, tag, "in"), os.path.join(work, tag, "out")
     os.makedirs(inp, exist_ok=True)
     save(os.path.join(inp, "lhs.npy"), a, dtype)
@@ -209,6 +213,7 @@ def run_tandem(tandem, work, tag, a, b, dtype, dims, kind, name, pref):
         cmd += ["--lhs-dtype", "bf16", "--rhs-dtype", "bf16"]
     if pref:
         cmd += ["--preferred-element-type", pref]
+    cmd += list(extra)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return p, None, None
@@ -264,16 +269,26 @@ def check(tandem, work, shape_name, lshape, rshape, dims, dtype, kind, name, pre
 
 
 def check_f8(tandem, work):
-    """The f8 presets: XLA:CPU rejects them; tandem (no f8 storage) must refuse with exit 4."""
-    a, b = inputs("f8", (4, 8), (8, 4), "f32")
+    """The f8 presets, which XLA:CPU rejects (reported): tandem rounds each operand to its f8 dtype
+    (--f8-format) and accumulates in f32, so it must be within K + 1 f32 roundings (of sum|a8||b8|)
+    of the exact dot of the f8 operands JAX's own convert makes, Inf/NaN where that has them."""
+    dims, k = ((1,), (0,), (), ()), 8
+    a, b = inputs("f8", (4, k), (k, 4), "f32")
     bad = 0
     for name in F8:
-        jr, _ = jax_cpu("algorithm", name, a, b, ((1,), (0,), (), ()), None)
-        p, _, _ = run_tandem(tandem, work, f"f8/{name}", a, b, "f32", ((1,), (0,), (), ()), "algorithm", name, None)
-        ok = p.returncode == 4 and "unsupported" in p.stderr
-        bad += not ok
-        print(f"f8/{name}: tandem exit {p.returncode}, jax_cpu {'rejected' if jr is None else 'ran'}"
-              f"{'' if ok else '  FAIL'}")
+        jr, _ = jax_cpu("algorithm", name, a, b, dims, None)
+        for fl, fr in (("e4m3fn", "e4m3fn"), ("e5m2", "e5m2"), ("e4m3fn", "e5m2")):
+            a8, b8 = a.astype(F8_DTYPES[fl]).astype(jnp.float64), b.astype(F8_DTYPES[fr]).astype(jnp.float64)
+            exact = np.asarray(hdot(a8, b8, dims, jnp.float64))
+            scale = np.asarray(hdot(jnp.abs(a8), jnp.abs(b8), dims, jnp.float64))
+            p, got, meta = run_tandem(tandem, work, f"f8/{name}/{fl},{fr}", a, b, "f32", dims, "algorithm", name,
+                                      None, ["--f8-format", f"{fl},{fr}"])
+            e_t = np.inf if got is None else normalized_error(got, exact, scale)
+            ok = (got is not None and e_t <= (k + 1) * UNIT["f32"] and specials_match(got, exact)
+                  and meta["f8_formats"] == {"lhs": fl, "rhs": fr})
+            bad += not ok
+            print(f"f8/{name}/{fl},{fr}: tandem exit {p.returncode} 2^{np.log2(max(e_t, 1e-300)):.1f} against "
+                  f"JAX's f8 operands, jax_cpu {'rejected' if jr is None else 'ran'}{'' if ok else '  FAIL'}")
     return bad
 
 
@@ -298,7 +313,7 @@ def main():
     print("Findings (JAX %s, XLA:CPU):" % jax.__version__)
     for k, v in sorted(findings.items()):
         print(f"  {k}: {', '.join(sorted(v))}")
-    print(f"{runs} runs{'' if ONLY else f' + {len(F8)} f8 presets'}, {bad} outside tandem's class")
+    print(f"{runs} runs{'' if ONLY else f' + {len(F8)} f8 presets x 3 format pairs'}, {bad} outside tandem's class")
     return 1 if bad else 0
 
 

@@ -9,11 +9,16 @@ const std::vector<AlgorithmInfo>& all_algorithms() {
   using A = DotAlgorithm;
   static const std::vector<AlgorithmInfo> table = {
       {A::DEFAULT, "DEFAULT", DType::f32, DType::f32},
-      {A::ANY_F8_ANY_F8_F32, "ANY_F8_ANY_F8_F32", DType::f32, DType::f32},
-      {A::ANY_F8_ANY_F8_F32_FAST_ACCUM, "ANY_F8_ANY_F8_F32_FAST_ACCUM", DType::f32, DType::f32},
-      // JAX's f8 presets whose accumulation type is preferred_element_type's (unsupported here).
-      {A::ANY_F8_ANY_F8_ANY, "ANY_F8_ANY_F8_ANY", DType::f32, DType::f32},
-      {A::ANY_F8_ANY_F8_ANY_FAST_ACCUM, "ANY_F8_ANY_F8_ANY_FAST_ACCUM", DType::f32, DType::f32},
+      // f8 operands (e4m3fn or e5m2 each), f32 accumulation. ANY_F8_ANY_F8_ANY's accumulation
+      // is "controlled by preferred_element_type" in JAX's docstring, but JAX lowers all four
+      // presets with an f32 accumulation type (DotAlgorithmPreset._convert_to_hlo_attr), so
+      // XLA accumulates in f32 and casts to the result type: that is what runs here too.
+      {A::ANY_F8_ANY_F8_F32, "ANY_F8_ANY_F8_F32", DType::f32, DType::f32, SplitFormat::none, 1, 1, false, true},
+      {A::ANY_F8_ANY_F8_F32_FAST_ACCUM, "ANY_F8_ANY_F8_F32_FAST_ACCUM", DType::f32, DType::f32, SplitFormat::none, 1, 1,
+       false, true, true},
+      {A::ANY_F8_ANY_F8_ANY, "ANY_F8_ANY_F8_ANY", DType::f32, DType::f32, SplitFormat::none, 1, 1, false, true},
+      {A::ANY_F8_ANY_F8_ANY_FAST_ACCUM, "ANY_F8_ANY_F8_ANY_FAST_ACCUM", DType::f32, DType::f32, SplitFormat::none, 1, 1,
+       false, true, true},
       {A::F16_F16_F16, "F16_F16_F16", DType::f16, DType::f16},
       {A::F16_F16_F32, "F16_F16_F32", DType::f16, DType::f32},
       {A::BF16_BF16_BF16, "BF16_BF16_BF16", DType::bf16, DType::bf16},

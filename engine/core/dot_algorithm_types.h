@@ -32,6 +32,8 @@ struct AlgorithmInfo {
   int parts = 1;        // narrow terms per operand
   int products = 1;     // GEMM passes
   bool tf32_inputs = false;
+  bool f8_inputs = false;  // operands rounded to their f8 formats (engine/core/f8.h)
+  bool fast_accum = false; // cuBLASLt's fast FP8 accumulation on a GPU (not modelled on the CPU)
 };
 
 const std::vector<AlgorithmInfo>& all_algorithms();

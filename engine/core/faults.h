@@ -20,6 +20,7 @@ namespace tandem {
 #define TANDEM_FAULTS(X)                                                                                  \
   X(dot_bf16_truncate, "dot", "bf16 input conversion truncates instead of rounding to nearest even")      \
   X(dot_tf32_truncate, "dot", "tf32 input conversion truncates instead of rounding to nearest even")      \
+  X(dot_f8_truncate, "dot", "f8 (e4m3fn/e5m2) operand conversion truncates instead of rounding to nearest") \
   X(dot_x3_single_pass, "dot", "BF16_BF16_F32_X3 runs as one bf16 pass (hi*hi only)")                      \
   X(dot_x6_as_x3, "dot", "BF16_BF16_F32_X6 computes only the three products of X3")                        \
   X(dot_split_nan_guard_dropped, "dot", "split presets lose the NaN guard: Inf*0 cross terms turn Inf into NaN") \

@@ -56,7 +56,8 @@ template <class T> constexpr DType dtype_of() {
 
 // Views x as batched [rows, cols] T-matrices. Zero-copy when allowed and x is already T in
 // a GEMM layout; otherwise converts each element through fn (rounding, splitting), keeping
-// the layout when it is GEMM-ready and permuting into canonical order when not.
+// the layout when it is GEMM-ready and permuting into canonical order when not. fn is handed
+// the element as a double, so a rounding taking doubles (f8) rounds an f64 input only once.
 template <class T, class Fn>
 MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_t n_batch,
                         size_t n_first, int64_t rows, int64_t cols, bool zero_copy_ok, Fn fn,
@@ -76,7 +77,7 @@ MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_
   dispatch_numeric(x.dtype(), "dot_general", [&](auto tag) {
     using S = decltype(tag);
     const S* ps = src.data<S>();
-    for (int64_t i = 0, n = hold.numel(); i < n; ++i) po[i] = fn(T(load(ps[i])));
+    for (int64_t i = 0, n = hold.numel(); i < n; ++i) po[i] = T(fn(double(load(ps[i]))));
   });
   return {po, layout == 2, rows, cols};
 }
@@ -217,7 +218,7 @@ DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>&
 }
 
 Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAlgorithm alg,
-                   DType out_dtype) {
+                   DType out_dtype, const F8Operands& f8) {
   const AlgorithmInfo& info = algorithm_info(alg);
   if (p.batch * p.m * p.n == 0) return Tensor::empty(p.out_shape, out_dtype);
   if (p.k == 0) return Tensor::zeros(p.out_shape, out_dtype);
@@ -238,6 +239,27 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAl
   }
   Tensor acc = Tensor::empty(p.out_shape, DType::f32);
   float* c = acc.data<float>();
+  if (info.f8_inputs) {
+    // Each operand rounded to its own f8 format (from the element's value, not via f32); f8
+    // products are exact in f32 (at most 8 significant bits), the sum is sgemm's f32 one.
+    // Fault: the conversion drops the low bits (truncates) before rounding, so it never rounds up.
+    const bool truncate = fault_on(Fault::dot_f8_truncate);
+    auto to_f8 = [truncate](F8Format f) {
+      return [f, truncate](double v) {
+        if (truncate) {
+          uint64_t u;
+          std::memcpy(&u, &v, sizeof u);
+          u &= ~((uint64_t(1) << (52 - f8_info(f).mantissa_bits)) - 1);
+          std::memcpy(&v, &u, sizeof v);
+        }
+        return float(round_to_f8(v, f));
+      };
+    };
+    auto a = as_matrix<float>(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, p.m, p.k, false, to_f8(f8.lhs), hl);
+    auto b = as_matrix<float>(rhs, p.rhs_perm, p.n_batch, p.n_contract, p.k, p.n, false, to_f8(f8.rhs), hr);
+    sgemm_batched(a, b, c, p, 0.0f);
+    return cast_result(acc, out_dtype);
+  }
   if (info.split != SplitFormat::none) {
     // Each operand becomes `parts` arrays; products are accumulated smallest first.
     std::vector<Tensor> hold_l(size_t(info.parts)), hold_r(size_t(info.parts));

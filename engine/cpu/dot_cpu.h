@@ -1,10 +1,11 @@
 // CPU dot_general: canonicalises both operands to batched GEMM form and runs the resolved
-// DotAlgorithm for real — bf16/tf32/f16 input rounding, X3/X6/X9 split products, narrow
+// DotAlgorithm for real — bf16/tf32/f16/f8 input rounding, X3/X6/X9 split products, narrow
 // accumulators — on the chosen BLAS, so CPU numerics match what a GPU would compute.
 #pragma once
 #include <vector>
 
 #include "engine/core/dot_algorithm_types.h"
+#include "engine/core/f8.h"
 #include "engine/core/tensor.h"
 
 namespace tandem::cpu {
@@ -22,8 +23,9 @@ DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>&
                  const std::vector<int64_t>& rhs_contract, const std::vector<int64_t>& lhs_batch,
                  const std::vector<int64_t>& rhs_batch);
 
+// f8: the operands' formats under an ANY_F8 preset (ignored by the others).
 Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan, DotAlgorithm alg,
-                   DType out_dtype);
+                   DType out_dtype, const F8Operands& f8 = {});
 
 // Splits x into `parts` terms exactly representable in bf16 or tf32 with x ≈ Σ terms:
 // hi = truncation, middle terms truncations of the remainder, the last term RNE of it.

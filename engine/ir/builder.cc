@@ -152,19 +152,24 @@ Value reduce_max(Value x, const std::vector<int64_t>& axes) {
   return unary("reduce_max", x, {{"axes", axes}});
 }
 
-Params dot_general_params(const DotDims& d, const std::string& precision, std::optional<DType> preferred) {
+Params dot_general_params(const DotDims& d, const std::string& precision, std::optional<DType> preferred,
+                          std::optional<F8Operands> f8) {
   Params p{{"lhs_contracting_dimensions", d.lhs_contract},
            {"rhs_contracting_dimensions", d.rhs_contract},
            {"lhs_batch_dimensions", d.lhs_batch},
            {"rhs_batch_dimensions", d.rhs_batch},
            {"precision", precision}};
   if (preferred) p.set("preferred_element_type", *preferred);
+  if (f8) {
+    p.set("lhs_f8_format", std::string(f8_info(f8->lhs).name));
+    p.set("rhs_f8_format", std::string(f8_info(f8->rhs).name));
+  }
   return p;
 }
 
 Value dot_general(Value lhs, Value rhs, const DotDims& d, const std::string& precision,
-                  std::optional<DType> preferred) {
-  return builder_of({&lhs, &rhs})->bind1("dot_general", {lhs, rhs}, dot_general_params(d, precision, preferred));
+                  std::optional<DType> preferred, std::optional<F8Operands> f8) {
+  return builder_of({&lhs, &rhs})->bind1("dot_general", {lhs, rhs}, dot_general_params(d, precision, preferred, f8));
 }
 
 Value dot(Value lhs, Value rhs, const std::string& precision) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/f8.h"
 #include "engine/ir/ir.h"
 #include "engine/ir/primitive.h"
 
@@ -83,12 +84,15 @@ struct DotDims {
   std::vector<int64_t> lhs_contract, rhs_contract, lhs_batch, rhs_batch;
 };
 // precision: "DEFAULT" "HIGH" "HIGHEST" or a DotAlgorithm preset name (JAX accepts both).
+// f8: the operands' f8 formats under an ANY_F8 preset (JAX: their dtypes); e4m3fn when absent.
 Value dot_general(Value lhs, Value rhs, const DotDims& dims,
                   const std::string& precision = "DEFAULT",
-                  std::optional<DType> preferred_element_type = std::nullopt);
+                  std::optional<DType> preferred_element_type = std::nullopt,
+                  std::optional<F8Operands> f8 = std::nullopt);
 // The params dot_general binds, for callers that validate them (dot_signature) first.
 Params dot_general_params(const DotDims& dims, const std::string& precision = "DEFAULT",
-                          std::optional<DType> preferred_element_type = std::nullopt);
+                          std::optional<DType> preferred_element_type = std::nullopt,
+                          std::optional<F8Operands> f8 = std::nullopt);
 // Matrix product over the last axis of lhs and the first of rhs.
 Value dot(Value lhs, Value rhs, const std::string& precision = "DEFAULT");
 

@@ -16,10 +16,17 @@ SupportEntry algorithm_support(DotAlgorithm a, DeviceKind backend) {
   bool cpu = backend == DeviceKind::cpu;
   switch (a) {
     case A::ANY_F8_ANY_F8_F32:
-    case A::ANY_F8_ANY_F8_F32_FAST_ACCUM:
     case A::ANY_F8_ANY_F8_ANY:
+      return cpu ? SupportEntry{Support::emulated, "operands rounded to f8 (e4m3fn or e5m2, nearest even as JAX converts), "
+                                                   "exact products, sgemm (f32 accumulation)"}
+                 : SupportEntry{Support::unsupported, "tandem has no cuBLASLt FP8 path (the CPU emulates the preset)"};
+    case A::ANY_F8_ANY_F8_F32_FAST_ACCUM:
     case A::ANY_F8_ANY_F8_ANY_FAST_ACCUM:
-      return {Support::unsupported, "needs f8 storage types, which tandem does not model"};
+      // cuBLASLt's fast FP8 accumulation keeps fewer bits than f32 in hardware-specific,
+      // undocumented ways: the CPU does not model it and says it runs the full f32 sum.
+      return cpu ? SupportEntry{Support::emulated, "as the non-FAST preset: f8 operands, full f32 accumulation "
+                                                   "(cuBLASLt's reduced-precision fast accumulation is not modelled)"}
+                 : SupportEntry{Support::unsupported, "tandem has no cuBLASLt FP8 path (the CPU emulates the preset)"};
     case A::DEFAULT:
       return {Support::native, "resolved from precision and input dtype"};
     case A::F32_F32_F32:

@@ -9,6 +9,27 @@
 
 namespace tandem {
 
+namespace {
+// The lhs_f8_format / rhs_f8_format params: known names, and only beside an ANY_F8 preset,
+// where they stand for the operands' f8 dtypes (absent: e4m3fn).
+F8Operands f8_operands(const Params& p, const std::string& precision) {
+  F8Operands f8;
+  const std::optional<DotAlgorithm> alg = parse_algorithm(precision);
+  const bool f8_preset = alg && algorithm_info(*alg).f8_inputs;
+  for (auto [key, slot] : {std::pair{"lhs_f8_format", &f8.lhs}, std::pair{"rhs_f8_format", &f8.rhs}}) {
+    if (!p.has(key)) continue;
+    const std::string name = p.get_string(key, "");
+    if (!f8_preset)
+      throw_bad_input(cat("dot_general: ", key, " '", name, "' given with precision ", precision),
+                      "f8 formats apply only to the ANY_F8_ANY_F8_* presets");
+    const std::optional<F8Format> f = parse_f8_format(name);
+    if (!f) throw_bad_input(cat("dot_general: ", key, " '", name, "' is not an f8 format"), f8_format_names());
+    *slot = *f;
+  }
+  return f8;
+}
+}  // namespace
+
 DotSignature dot_signature(const std::vector<AType>& in, const Params& p) {
   if (in.size() != 2) throw_bad_input(cat("dot_general takes 2 operands, got ", in.size()));
   const AType &l = in[0], &r = in[1];
@@ -49,6 +70,7 @@ DotSignature dot_signature(const std::vector<AType>& in, const Params& p) {
   s.precision = p.get_string("precision", "DEFAULT");
   if (!parse_algorithm(s.precision) && !parse_precision(s.precision))
     resolve_dot_algorithm(s.precision, DType::f32, DeviceKind::cpu);  // throws the clear error
+  s.f8 = f8_operands(p, s.precision);
   s.input_dtype = promote_dot_inputs(l.dtype, r.dtype);
   s.out_dtype = p.get_optional_dtype("preferred_element_type").value_or(s.input_dtype);
   return s;
@@ -67,7 +89,7 @@ std::vector<Tensor> dot_cpu(const std::vector<Tensor>& in, const Params& p, Eval
   DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.input_dtype, s.out_dtype, DeviceKind::cpu);
   cpu::DotPlan plan = cpu::plan_dot(in[0].shape(), in[1].shape(), s.lhs_contract,
                                     s.rhs_contract, s.lhs_batch, s.rhs_batch);
-  return {cpu::dot_general(in[0], in[1], plan, alg, s.out_dtype)};
+  return {cpu::dot_general(in[0], in[1], plan, alg, s.out_dtype, s.f8)};
 }
 }  // namespace
 

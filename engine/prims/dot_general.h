@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/f8.h"
 #include "engine/ir/ir.h"
 #include "engine/prims/dot_algorithm.h"
 
@@ -14,6 +15,7 @@ struct DotSignature {
   std::string precision;  // Precision or preset name as given
   DType input_dtype;      // promoted operand dtype
   DType out_dtype;        // preferred_element_type, else input_dtype
+  F8Operands f8;          // the operands' f8 formats, read under an ANY_F8 preset only
 };
 
 // Validates operand types and params; throws a bad-input Error with a hint otherwise.

@@ -41,7 +41,14 @@ Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64
   if (other.dtype() != g.dtype()) g = convert_element_type(g, other.dtype());
   std::optional<DType> pref;
   if (p.has("preferred_element_type")) pref = p.get_dtype("preferred_element_type");
-  Value r = dot_general(g, other, d, p.get_string("precision", "DEFAULT"), pref);
+  // Under an ANY_F8 preset g takes this operand's f8 format and `other` keeps its own.
+  std::optional<F8Operands> f8;
+  if (p.has("lhs_f8_format") || p.has("rhs_f8_format")) {
+    const F8Format lhs = *parse_f8_format(p.get_string("lhs_f8_format", "e4m3fn")),
+                   rhs = *parse_f8_format(p.get_string("rhs_f8_format", "e4m3fn"));
+    f8 = this_is_lhs ? F8Operands{lhs, rhs} : F8Operands{rhs, lhs};
+  }
+  Value r = dot_general(g, other, d, p.get_string("precision", "DEFAULT"), pref, f8);
   std::vector<int64_t> axis_dim(this_b);  // which operand dim each result axis is
   axis_dim.insert(axis_dim.end(), this_free.begin(), this_free.end());
   for (int64_t od : free_dims(other.rank(), other_b, other_free)) {

@@ -18,6 +18,7 @@
 #include "engine/ir/executor.h"
 #include "engine/prims/dot_general.h"
 #include "runners/cli/npy_io.h"
+#include "runners/cli/option_checks.h"
 #include "runners/cli/selection.h"
 #include "suites/common/atomic_file.h"
 #include "suites/common/out_dir_lock.h"
@@ -28,9 +29,12 @@ namespace {
 
 struct DotRunOptions {
   std::string in_dir, out_dir;
-  std::vector<int64_t> lhs_contract, rhs_contract, lhs_batch, rhs_batch;
+  // The contracting axes as typed: an empty list ('') is a value, no axis contracted, as
+  // JAX's empty dimension numbers (CLI11 reads '' as an integer 0, so they are parsed here).
+  std::string lhs_contract_text, rhs_contract_text;
+  std::vector<int64_t> lhs_batch, rhs_batch;
   bool contract_given = false;
-  std::string precision, algorithm, preferred, lhs_dtype, rhs_dtype, backend = "cpu";
+  std::string precision, algorithm, preferred, lhs_dtype, rhs_dtype, f8_format, backend = "cpu";
   bool quiet = false;
 };
 
@@ -77,19 +81,63 @@ std::string precision_param(const DotRunOptions& o) {
   return o.algorithm;
 }
 
+// "1,2" -> {1, 2}; "" -> {} (a dot with no contracting axis: the outer product of the free
+// axes, with the batch axes if given).
+std::vector<int64_t> parse_axes(const std::string& flag, const std::string& text) {
+  std::vector<int64_t> axes;
+  if (text.empty()) return axes;
+  for (size_t at = 0;;) {
+    const size_t comma = text.find(',', at);
+    const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (item.find('-') != std::string::npos)
+      throw_bad_input(cat("dot: ", flag, " value ", item, " is negative"), "give axes >= 0, e.g. 1 or 1,2");
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size())
+      throw_bad_input(cat("dot: ", flag, " '", text, "' is not a list of axes"),
+                      cat(kDimsHint, "; '' (empty) contracts no axis"));
+    axes.push_back(v);
+    if (comma == std::string::npos) return axes;
+    at = comma + 1;
+  }
+}
+
+// --f8-format FMT (both operands) or LHS,RHS: the operands' f8 dtypes under an ANY_F8 preset;
+// dot_signature checks the same for the params, without the command line's hints.
+std::optional<F8Operands> f8_operands(const std::string& text, const std::string& precision) {
+  if (text.empty()) return std::nullopt;
+  const std::optional<DotAlgorithm> alg = parse_algorithm(precision);
+  if (!alg || !algorithm_info(*alg).f8_inputs)
+    throw_bad_input(cat("dot: --f8-format ", text, " given with ", precision, ": f8 formats apply only to the ANY_F8 presets"),
+                    "add --algorithm ANY_F8_ANY_F8_F32 (or another ANY_F8 preset), or drop --f8-format");
+  const size_t comma = text.find(',');
+  const std::string lhs = text.substr(0, comma), rhs = comma == std::string::npos ? lhs : text.substr(comma + 1);
+  std::optional<F8Format> l = parse_f8_format(lhs), r = parse_f8_format(rhs);
+  if (!l || !r)
+    throw_bad_input(cat("dot: --f8-format '", text, "' is not FORMAT or LHS,RHS of ", f8_format_names()),
+                    "e.g. --f8-format e5m2, or e4m3fn,e5m2 (lhs e4m3fn, rhs e5m2); default e4m3fn");
+  return F8Operands{*l, *r};
+}
+
 nlohmann::json dims_json(const DotSignature& s) {
   return {{"lhs_contracting", s.lhs_contract}, {"rhs_contracting", s.rhs_contract},
           {"lhs_batch", s.lhs_batch}, {"rhs_batch", s.rhs_batch}};
 }
 
 void run_dot_on_files(const DotRunOptions& o) {
+  DotDims dims{parse_axes("--lhs-contracting", o.lhs_contract_text),
+               parse_axes("--rhs-contracting", o.rhs_contract_text), o.lhs_batch, o.rhs_batch};
   if (!fs::is_directory(o.in_dir))
     throw_bad_input(cat("dot: --in ", o.in_dir, " is not a directory"), "it must hold lhs.npy and rhs.npy");
   Tensor lhs = load_operand(o, "lhs", o.lhs_dtype), rhs = load_operand(o, "rhs", o.rhs_dtype);
   const Device dev = single_device("dot", o.backend);
 
   // Default dimension numbers: a matrix product (lhs's last axis with rhs's first).
-  DotDims dims{o.lhs_contract, o.rhs_contract, o.lhs_batch, o.rhs_batch};
   if (!o.contract_given) {
     if (lhs.rank() < 1 || rhs.rank() < 1)
       throw_bad_input("dot: a scalar operand has no axis to contract", kDimsHint);
@@ -99,7 +147,8 @@ void run_dot_on_files(const DotRunOptions& o) {
   const std::string precision = precision_param(o);
   std::optional<DType> preferred;
   if (!o.preferred.empty()) preferred = dtype_flag("--preferred-element-type", o.preferred);
-  const Params params = dot_general_params(dims, precision, preferred);
+  const std::optional<F8Operands> f8 = f8_operands(o.f8_format, precision);
+  const Params params = dot_general_params(dims, precision, preferred, f8);
   // The checks the primitive makes, made here first with the command line's hints: the
   // dimension numbers (and the precision name), then the algorithm on this backend.
   auto as_bad_input = [&](const Error& e, const std::string& extra_hint) {
@@ -124,7 +173,7 @@ void run_dot_on_files(const DotRunOptions& o) {
 
   Builder b;
   Value x = b.input(lhs.shape(), lhs.dtype()), y = b.input(rhs.shape(), rhs.dtype());
-  Program prog = b.build({dot_general(x, y, dims, precision, preferred)});
+  Program prog = b.build({dot_general(x, y, dims, precision, preferred, f8)});
   const auto t0 = std::chrono::steady_clock::now();
   Tensor out = Executor(dev).run(prog, {lhs.to(dev), rhs.to(dev)})[0];
   if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
@@ -144,6 +193,9 @@ void run_dot_on_files(const DotRunOptions& o) {
       {"lhs_shape", lhs.shape()}, {"rhs_shape", rhs.shape()}, {"lhs_dtype", dtype_name(lhs.dtype())},
       {"rhs_dtype", dtype_name(rhs.dtype())}, {"dimension_numbers", dims_json(sig)},
       {"precision", precision}, {"algorithm_run", algorithm_info(alg).name},
+      {"f8_formats", algorithm_info(alg).f8_inputs ? nlohmann::json{{"lhs", f8_info(sig.f8.lhs).name},
+                                                                     {"rhs", f8_info(sig.f8.rhs).name}}
+                                                   : nlohmann::json()},
       {"preferred_element_type", preferred ? nlohmann::json(dtype_name(*preferred)) : nlohmann::json()},
       {"out_shape", out.shape()}, {"out_dtype", dtype_name(sig.out_dtype)},
       {"out_file_dtype", dtype_name(file_dtype)}, {"backend", o.backend}, {"device", dev.str()},
@@ -166,9 +218,11 @@ void add_dot_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--in", o->in_dir, "directory with lhs.npy and rhs.npy (float32, float64, float16 or int32)")
       ->required();
   cmd->add_option("--out", o->out_dir, "directory for out.npy and run.json")->required();
-  auto* lc = cmd->add_option("--lhs-contracting", o->lhs_contract, "lhs contracting axes, e.g. 1 or 1,2 (default: last)")
-                 ->delimiter(',');
-  auto* rc = cmd->add_option("--rhs-contracting", o->rhs_contract, "rhs contracting axes (default: 0)")->delimiter(',');
+  auto* lc = cmd->add_option("--lhs-contracting", o->lhs_contract_text,
+                             "lhs contracting axes, e.g. 1 or 1,2; '' for none (default: last)")
+                 ->check(empty_is_a_value());
+  auto* rc = cmd->add_option("--rhs-contracting", o->rhs_contract_text, "rhs contracting axes; '' for none (default: 0)")
+                 ->check(empty_is_a_value());
   lc->needs(rc);
   rc->needs(lc);
   cmd->add_option("--lhs-batch", o->lhs_batch, "lhs batch axes, e.g. 0 (default: none)")->delimiter(',');
@@ -180,6 +234,8 @@ void add_dot_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--lhs-dtype", o->lhs_dtype, "round lhs to this dtype on load (bf16, f16, f32, f64); "
                   "bf16 is given this way, as f32 values");
   cmd->add_option("--rhs-dtype", o->rhs_dtype, "round rhs to this dtype on load");
+  cmd->add_option("--f8-format", o->f8_format, "under an ANY_F8 preset, the operands' f8 format: e4m3fn "
+                  "(default) or e5m2, for both, or LHS,RHS, e.g. e4m3fn,e5m2 (rounded to nearest even, as ml_dtypes)");
   cmd->add_option("--backend", o->backend, "cpu (default) or cuda");
   cmd->add_flag("-q,--quiet", o->quiet, "no summary on stderr");
   cmd->callback([o, lc, &exit_code] {

@@ -66,7 +66,8 @@ TEST(DotCommand, EveryPresetExactOnSmallIntegersWithBatchAndTwoContractingAxes) 
     const std::vector<double> want = batched_expected(l, r);
     for (const char* alg : {"DEFAULT", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16", "BF16_BF16_F32",
                             "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32",
-                            "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64"}) {
+                            "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64", "ANY_F8_ANY_F8_F32",
+                            "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY", "ANY_F8_ANY_F8_ANY_FAST_ACCUM"}) {
       SCOPED_TRACE(cat(dtype_name(in), " ", alg));
       Outcome o = run_dot(cat(d.dirs(), " ", kBatchedDims, " --algorithm ", alg));
       ASSERT_EQ(o.code, 0) << o.err;
@@ -123,6 +124,59 @@ TEST(DotCommand, F16FilesInAndOut) {
   EXPECT_EQ(load_npy_tensor(d.out() + "/out.npy", DType::f16, "out.npy").shape(), (Shape{3, 2}));
 }
 
+// An empty contracting list is JAX's "no contracting dimension": [2,3]·[4,5] -> [2,3,4,5], the
+// outer product (CLI11 alone read '' as axis 0); with batch axes, [2,3]·[2,5] -> [2,3,5].
+TEST(DotCommand, EmptyContractingListsAreAnOuterProduct) {
+  TempDir d("outer");
+  Tensor l = small_ints({2, 3}, DType::f32, 1), r = small_ints({4, 5}, DType::f32, 2);
+  save_npy_tensor(d.in() + "/lhs.npy", l);
+  save_npy_tensor(d.in() + "/rhs.npy", r);
+  Outcome o = run_dot(cat(d.dirs(), " --lhs-contracting '' --rhs-contracting ''"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  Tensor got = load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy");
+  ASSERT_EQ(got.shape(), (Shape{2, 3, 4, 5}));
+  std::vector<double> a = l.to_f64(), b = r.to_f64(), want;
+  for (double x : a)
+    for (double y : b) want.push_back(x * y);
+  EXPECT_EQ(got.to_f64(), want);
+  EXPECT_EQ(run_json(d)["dimension_numbers"]["lhs_contracting"], nlohmann::json::array());
+  save_npy_tensor(d.in() + "/rhs.npy", small_ints({2, 5}, DType::f32, 2));
+  o = run_dot(cat(d.dirs(), " --lhs-contracting '' --rhs-contracting '' --lhs-batch 0 --rhs-batch 0"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  got = load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy");
+  ASSERT_EQ(got.shape(), (Shape{2, 3, 5}));
+  b = small_ints({2, 5}, DType::f32, 2).to_f64();
+  want.clear();
+  for (int bb = 0; bb < 2; ++bb)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 5; ++j) want.push_back(a[size_t(bb * 3 + i)] * b[size_t(bb * 5 + j)]);
+  EXPECT_EQ(got.to_f64(), want);
+}
+
+// The ANY_F8 presets round each operand to its f8 format as ml_dtypes does (ties to even,
+// e4m3fn's overflow to NaN, e5m2's wider range) and run.json records the formats.
+TEST(DotCommand, F8FormatsRoundEachOperandAndAreRecorded) {
+  TempDir d("f8");
+  // 1.0625 and 100 are ties in both formats (to 1 and 96); 500 is NaN in e4m3fn, 512 in e5m2.
+  save_npy_tensor(d.in() + "/lhs.npy", Tensor::from_f64({1.0625, 1.1875, 100, 500}, {4, 1}, DType::f32));
+  save_npy_tensor(d.in() + "/rhs.npy", Tensor::from_f64({1.125}, {1, 1}, DType::f32));  // e4m3fn: 1.125, e5m2: 1
+  auto out = [&](const std::string& flags) {
+    Outcome o = run_dot(cat(d.dirs(), " --algorithm ANY_F8_ANY_F8_F32 ", flags));
+    EXPECT_EQ(o.code, 0) << o.err;
+    return load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy").to_f64();
+  };
+  std::vector<double> e4 = out("");  // the default: e4m3fn for both
+  EXPECT_EQ(std::vector<double>(e4.begin(), e4.begin() + 3), (std::vector<double>{1.125, 1.25 * 1.125, 96 * 1.125}));
+  EXPECT_TRUE(std::isnan(e4[3]));
+  EXPECT_EQ(run_json(d)["f8_formats"], (nlohmann::json{{"lhs", "e4m3fn"}, {"rhs", "e4m3fn"}}));
+  EXPECT_EQ(out("--f8-format e5m2"), (std::vector<double>{1, 1.25, 96, 512}));
+  EXPECT_EQ(out("--f8-format e5m2,e4m3fn"), (std::vector<double>{1.125, 1.25 * 1.125, 96 * 1.125, 512 * 1.125}));
+  EXPECT_EQ(run_json(d)["f8_formats"], (nlohmann::json{{"lhs", "e5m2"}, {"rhs", "e4m3fn"}}));
+  Outcome o = run_dot(cat(d.dirs(), " --algorithm F32_F32_F32"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_TRUE(run_json(d)["f8_formats"].is_null());
+}
+
 // A fault in the engine's dot shows in `tandem dot`'s answer (TANDEM_INJECT).
 TEST(DotCommand, InjectedFaultChangesTheAnswer) {
   TempDir d("fault");
@@ -152,13 +206,17 @@ TEST(DotCommand, BadInputExits4WithAHint) {
       {"unknown precision", "--precision FASTEST", "unknown precision"},
       {"a Precision as --algorithm", "--algorithm HIGH", "pass --precision HIGH"},
       {"both flags", "--precision HIGH --algorithm F32_F32_F32", "both --precision and --algorithm"},
-      {"f8 preset", "--algorithm ANY_F8_ANY_F8_ANY", "unsupported on cpu"},
+      {"f8 format without an f8 preset", "--f8-format e5m2", "f8 formats apply only to the ANY_F8"},
+      {"unknown f8 format", "--algorithm ANY_F8_ANY_F8_F32 --f8-format e4m3", "is not FORMAT or LHS,RHS"},
+      {"f8 on cuda", "--algorithm ANY_F8_ANY_F8_F32 --backend cuda", "--backend cuda"},
       {"no GPU", "--backend cuda", "--backend cuda"},
       {"unknown backend", "--backend tpu", "unknown backend"},
       {"bad dtype", "--lhs-dtype f8", "not a dtype"},
       {"float to int", "--lhs-dtype i32", "between integers and floats"},
       {"bad preferred", "--preferred-element-type q", "not a dtype"},
       {"contracting on one side", "--lhs-contracting 1", "requires"},
+      {"empty on one side only", "--lhs-contracting '' --rhs-contracting 0", "different numbers"},
+      {"junk axes", "--lhs-contracting 1,x --rhs-contracting 0,1", "not a list of axes"},
   };
   for (const Bad& c : cases) {
     Outcome o = run_dot(cat(d.dirs(), " ", c.flags));

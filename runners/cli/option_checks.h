@@ -57,6 +57,12 @@ inline CLI::Validator non_empty() {
       "");
 }
 
+// Marks an option whose empty value means something (`tandem dot --lhs-contracting ''`: no
+// axis, as JAX's empty dimension numbers): check_every_option leaves non_empty off it.
+inline CLI::Validator empty_is_a_value() {
+  return CLI::Validator([](std::string&) { return std::string(); }, "", "empty_is_a_value");
+}
+
 // An integer with no minus sign that fits in 64 bits: -1 wrapped as an unsigned seed, ran
 // --bidirectional as 0, and reached JAX's dimension numbers, which are never negative; and
 // CLI11 reads 10^20 as the largest integer (strtoull saturates), so it ran a seed of 2^64 - 1.
@@ -91,7 +97,13 @@ inline void check_every_option(CLI::App& app) {
     // A flag takes no value: --quiet=-1 was true, --list=0 ran every fault.
     if (o->get_expected_max() == 0 && o->disable_flag_override()) continue;
     const std::string type = o->get_type_name();
-    o->check(non_empty());
+    bool empty_ok = true;
+    try {
+      o->get_validator("empty_is_a_value");
+    } catch (const CLI::OptionNotFound&) {
+      empty_ok = false;
+    }
+    if (!empty_ok) o->check(non_empty());
     if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) o->check(non_negative(type[0] == 'U'));
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) check_every_option(*sub);

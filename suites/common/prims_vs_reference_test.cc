@@ -157,6 +157,12 @@ std::map<std::string, std::vector<Row>> build_rows() {
                          return V{reduce_sum(a[0], {0}), reduce_max(a[0], {0})}; }});
     add("dot_general", {"dot/" + d, {AType{{2, 3, 4}, t}, AType{{2, 4, 5}, t}}, [](Builder&, const V& a) {
                           return V{dot_general(a[0], a[1], {{2}, {1}, {0}, {0}})}; }});
+    // No contracting axis (JAX's empty dimension numbers): an outer product, [2,3]·[4,5] ->
+    // [2,3,4,5], and with a batch axis [2,3]·[2,5] -> [2,3,5].
+    add("dot_general", {"dot_outer/" + d, {AType{{2, 3}, t}, AType{{4, 5}, t}}, [](Builder&, const V& a) {
+                          return V{dot_general(a[0], a[1], {{}, {}, {}, {}})}; }});
+    add("dot_general", {"dot_batch_outer/" + d, {AType{{2, 3}, t}, AType{{2, 5}, t}}, [](Builder&, const V& a) {
+                          return V{dot_general(a[0], a[1], {{}, {}, {0}, {0}})}; }});
     for (DType to : {DType::f64, DType::f32, DType::bf16, DType::f16, DType::i32, DType::pred})
       add("convert_element_type", {cat("convert/", d, "->", dtype_name(to)), {AType{{9}, t}},
                                    [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; }, -100, 100});

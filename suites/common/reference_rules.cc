@@ -41,6 +41,17 @@ struct ArrayOps {
   }
 };
 
+// An operand rounded to an f8 format: on values, and on the tape as an op whose cotangent
+// passes straight through (as convert's does).
+Array as_f8(const ArrayOps&, const Array& x, const std::string& format) {
+  Array r = x;
+  r.data = ref::round_to_f8(format, x.data);
+  return r;
+}
+ref::Tape::Id as_f8(ref::Tape& t, ref::Tape::Id x, const std::string& format) {
+  return t.custom(as_f8(ArrayOps{}, t.value(x), format), {x}, [](const Array& g) { return std::vector<Array>{g}; });
+}
+
 // A row written once: f(ops, ctx, eqn, operands) -> outputs, ops being ArrayOps or the tape.
 template <class F>
 ReferenceRule generic(F f) {
@@ -122,10 +133,16 @@ std::map<std::string, ReferenceRule> build_table() {
   t["reduce_sum"] = one([](auto& o, const Params& p, const auto& in) { return o.reduce_sum(in[0], axes_of(o, p, in, "axes")); });
   t["reduce_max"] = one([](auto& o, const Params& p, const auto& in) { return o.reduce_max(in[0], axes_of(o, p, in, "axes")); });
   // dot_general is exact (f64) and then rounded to its output dtype, whatever precision the
-  // equation asks for: the true answer every algorithm's error is measured against.
+  // equation asks for: the true answer every algorithm's error is measured against. Under an
+  // ANY_F8 preset the operands are first rounded to their f8 formats by the reference's own
+  // rounding: in JAX they are f8 arrays, so the exact dot is the dot of the f8 values.
   t["dot_general"] = generic([](auto& o, const auto&, const Eqn& e, const auto& in) {
     DotSignature s = dot_signature({e.in[0].type(), e.in[1].type()}, e.params);
     ref::DotDims d{s.lhs_contract, s.rhs_contract, s.lhs_batch, s.rhs_batch};
+    const std::optional<DotAlgorithm> alg = parse_algorithm(s.precision);
+    if (alg && algorithm_info(*alg).f8_inputs)
+      return std::vector<std::decay_t<decltype(in[0])>>{o.dot_general(
+          as_f8(o, in[0], f8_info(s.f8.lhs).name), as_f8(o, in[1], f8_info(s.f8.rhs).name), d, s.out_dtype)};
     return std::vector<std::decay_t<decltype(in[0])>>{o.dot_general(in[0], in[1], d, s.out_dtype)};
   });
   t["checkpoint_name"] = generic([](auto&, const auto&, const Eqn&, const auto& in) { return in; });

@@ -108,6 +108,9 @@ Case accuracy_order_case(int64_t k) {
       require(e.at("BF16_BF16_F32_X9") <= e.at("BF16_BF16_F32_X6"), "X9 no worse than X6");
       require(e.at("TF32_TF32_F32_X3") < e.at("TF32_TF32_F32"), "TF32 X3 more accurate than TF32");
       require(e.at("F64_F64_F64") < f32, "F64 more accurate than F32");
+      // e4m3fn operands (4 significant bits) against bf16's 8.
+      for (const auto& info : all_algorithms())
+        if (info.f8_inputs && e.count(info.name)) require(e.at(info.name) > e.at("BF16_BF16_F32"), cat(info.name, " less accurate than BF16_BF16_F32"));
       return r;
     };
     return inst;

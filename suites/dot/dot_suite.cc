@@ -52,35 +52,40 @@ std::string shape_name(const DotShape& s) {
 
 // lhs [B?, M, K] · rhs [B?, K, N]; batch dims only when B > 1.
 Program dot_program(const DotShape& s, DType in, const std::string& precision,
-                    std::optional<DType> pref) {
+                    std::optional<DType> pref, std::optional<F8Operands> f8) {
   Builder b;
   bool batched = s.batch > 1;
   Shape ls = batched ? Shape{s.batch, s.m, s.k} : Shape{s.m, s.k};
   Shape rs = batched ? Shape{s.batch, s.k, s.n} : Shape{s.k, s.n};
   Value x = b.input(ls, in), y = b.input(rs, in);
   DotDims d = batched ? DotDims{{2}, {1}, {0}, {0}} : DotDims{{1}, {0}, {}, {}};
-  return b.build({dot_general(x, y, d, precision, pref)});
+  return b.build({dot_general(x, y, d, precision, pref, f8)});
 }
 
 ref::DotDims ref_dims(const DotShape& s) {
   return s.batch > 1 ? ref::DotDims{{2}, {1}, {0}, {0}} : ref::DotDims{{1}, {0}, {}, {}};
 }
 
+// f8: the operands' formats under an ANY_F8 preset, when not the default e4m3fn for both.
 Case accuracy_case(const DotShape& s, DType in, const std::string& preset,
-                   std::optional<DType> pref, const std::string& profile, const std::string& tag) {
+                   std::optional<DType> pref, const std::string& profile, const std::string& tag,
+                   std::optional<F8Operands> f8 = std::nullopt) {
   Case c;
   c.suite = "dot";
+  const std::string f8_name = f8 ? cat(f8_info(f8->lhs).name, ",", f8_info(f8->rhs).name) : "";
   c.name = cat("dot/", tag, shape_name(s), "/in:", dtype_name(in), "/alg:", preset,
-               pref ? cat("/out:", dtype_name(*pref)) : std::string());
+               pref ? cat("/out:", dtype_name(*pref)) : std::string(), f8 ? cat("/f8:", f8_name) : std::string());
   c.params = {{"batch", s.batch}, {"m", s.m}, {"k", s.k}, {"n", s.n},
               {"input_dtype", dtype_name(in)}, {"algorithm", preset}};
   if (pref) c.params["preferred_element_type"] = dtype_name(*pref);
+  const std::optional<DotAlgorithm> named = parse_algorithm(preset);
+  if (named && algorithm_info(*named).f8_inputs) c.params["f8_formats"] = f8 ? f8_name : "e4m3fn,e4m3fn";
   c.profiles = profiles_from(profile);
   c.flops = 2.0 * double(s.batch * s.m * s.k * s.n);
-  c.instantiate = [s, in, preset, pref, name = c.name](Device dev) {
+  c.instantiate = [s, in, preset, pref, f8, name = c.name](Device dev) {
     DType out = pref.value_or(in);
     DotAlgorithm alg = resolve_dot_algorithm(preset, in, out, dev.kind);  // unsupported → skip
-    Program p = dot_program(s, in, preset, pref);
+    Program p = dot_program(s, in, preset, pref, f8);
     Shape ls = p.in_vars[0]->type.shape, rs = p.in_vars[1]->type.shape;
     std::vector<Tensor> inputs{seeded_uniform(ls, in, name + "/lhs"), seeded_uniform(rs, in, name + "/rhs")};
     ErrorSpec spec = dot_error_spec(alg, in, out, s.k), worst = dot_worst_case_spec(alg, in, out, s.k);
@@ -127,6 +132,11 @@ void register_dot_suite(Registry& r) {
     // Without a preset an f64 result means f64 accumulation, as in JAX (tools/dot_vs_jax.py).
     r.add(accuracy_case({1, 9, 40, 11}, DType::f32, preset, DType::f64, "quick", ""));
   }
+  // f8 formats other than e4m3fn: e5m2 on both sides, and the e4m3fn × e5m2 mix of FP8 training.
+  for (const auto& info : all_algorithms())
+    if (info.f8_inputs)
+      for (F8Operands f8 : {F8Operands{F8Format::e5m2, F8Format::e5m2}, F8Operands{F8Format::e4m3fn, F8Format::e5m2}})
+        r.add(accuracy_case({3, 5, 48, 7}, DType::f32, info.name, std::nullopt, "quick", "", f8));
   register_dot_special_cases(r);
   register_dot_rounding_cases(r);
   register_dot_perf_cases(r);

@@ -1,6 +1,7 @@
 // Error classes per preset, as rigorous per-product bounds (typical errors, which the suite
 // records, are smaller): BF16_BF16_F32 2^-8, TF32 2^-11, BF16 X3 2^-14, TF32 X3 and BF16 X6
-// 2^-20, X9 2^-23, F32 2^-24, F64 2^-53 — each plus K roundings of the sum.
+// 2^-20, X9 2^-23, F32 2^-24, F64 2^-53 — each plus K roundings of the sum; the f8 presets
+// none (the reference sees the same f8 operands), plus K roundings of an f32 sum.
 #include "suites/dot/dot_tolerance.h"
 
 #include <algorithm>
@@ -17,6 +18,10 @@ DotErrorClass dot_error_class(DotAlgorithm alg, DType in) {
   // A split preset represents inputs that fit in one narrow part (bf16: 8 bits, tf32: 11)
   // exactly; anything wider also meets the dropped cross products, whatever its width.
   auto split = [&](double narrow_u, double bound) { return u_native >= narrow_u ? 0.0 : bound; };
+  // f8 presets: the reference rounds the operands to f8 itself (reference_rules.cc), leaving
+  // no input error; f8 products are exact in f32 and the sum is f32's. (The FAST_ACCUM ones
+  // too: the CPU accumulates in full f32 and says so; a GPU's fast accumulation would need more.)
+  if (algorithm_info(alg).f8_inputs) return {0.0, 0x1p-24};
   switch (alg) {
     case A::F64_F64_F64: return {fmt(0x1p-53), 0x1p-53};
     case A::F32_F32_F32: return {fmt(0x1p-24), 0x1p-24};
