@@ -38,6 +38,12 @@ CLI's own table, atheris fuzz targets for the three Python inputs and the five h
 bugs they found, incomplete runs kept out of the history, timings ≤ 0 refused: ≈700 lines,
 half tests) and issue 28's cluster (namespaced hosts, a real Slurm, the launcher supervisor,
 the fault tests: ≈450 lines): 51,083 lines, leaving ~2.5 % for the rest of issue 28.
+Raised on 2026-11-27 (stop 28) to 54,500: 51,650 lines on main (69df0eb), then issue 28's rest
+(the watchdog's UDP peer survey naming the rank that never came, the lossy-link fault, the
+live slow-link gate test, the run-level ratio gate: ≈450 lines), issue 29 §2 (case workers:
+a crashing case is its own error record: ≈250) and §4 (f8 presets emulated on the CPU with an
+independent reference rounding and ml_dtypes/JAX checks, empty contracting lists: ≈850, two
+thirds tests): 53,192 lines. Issue 32 (the redesign) is where the tree is to shrink.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -48,7 +54,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 52500
+TOTAL_BUDGET = 54500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
