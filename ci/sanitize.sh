@@ -139,7 +139,7 @@ if [[ "$steps" == *" quick "* ]]; then
   t0=$(date +%s)
   "$build/tandem" run -q --profile quick --backend auto --out "$out/quick" >"$out/quick.log" 2>&1
   quick_rc=$?
-  echo "sanitize: quick main job exit $quick_rc, $(grep -oE '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$out/quick.log" | tail -1), $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
+  echo "sanitize: quick main job exit $quick_rc, $(grep -oE '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped, [0-9]+ errors' "$out/quick.log" | tail -1), $(( $(date +%s) - t0 )) s" | tee -a "$out/summary.txt"
   [ "$quick_rc" = 0 ] || fail "$quick_rc" "the quick main job ($out/quick.log)"
   scan_reports quick
 fi

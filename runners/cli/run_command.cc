@@ -208,7 +208,7 @@ int run(const RunArgs& a, bool timed) {
     write_file_atomically(a.out + "/summary.md", md);
     write_file_atomically(a.out + "/benchmark.json", google_benchmark_json(writer.records()).dump(1) + "\n");
     if (!a.quiet) std::cout << md;
-    std::cout << counts[0] << " passed, " << counts[1] << " failed, " << counts[2] << " skipped\n";
+    std::cout << "total: " << counts[0] << " passed, " << counts[1] << " failed, " << counts[2] << " skipped, " << counts[3] << " errors\n";
     std::cerr << "records: " << a.out << "/records.json  summary: " << a.out << "/summary.md\n";
   }
   if (counts[1] > 0) return exit_code::correctness_failure;
