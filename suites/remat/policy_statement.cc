@@ -182,6 +182,29 @@ std::vector<Unpermitted> unpermitted_residuals(const Program& model, const VjpPr
   return bad;
 }
 
+namespace {
+// Per primitive inside checkpoint bodies: whether the statement says to recompute any of its
+// equations there.
+void recompute_prims(const Program& p, const std::string& pol, bool inside, std::map<std::string, bool>& out) {
+  for (const Eqn& e : p.eqns) {
+    const bool ckpt = e.prim->name == "checkpoint";
+    if (inside) out[e.prim->name] |= permitted(pol, e) == May::recompute;
+    const std::string inner = ckpt ? e.params.get_string("policy", "nothing_saveable") : pol;
+    for (auto& [k, v] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&v)) recompute_prims(**sub, inner, inside || ckpt, out);
+  }
+}
+}  // namespace
+
+std::vector<std::string> recomputed_but_saveable(const Program& model, const VjpProgram& v) {
+  std::map<std::string, bool> may_recompute;
+  recompute_prims(model, "everything_saveable", false, may_recompute);
+  std::vector<std::string> bad;
+  for (auto& [prim, n] : v.recompute.by_prim)
+    if (n > 0 && !may_recompute[prim]) bad.push_back(prim);
+  return bad;
+}
+
 int64_t statement_recomputes(const Program& model) {
   int64_t n = 0;
   std::function<void(const Program&, const std::string&, bool)> walk = [&](const Program& p, const std::string& pol,

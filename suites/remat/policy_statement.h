@@ -33,6 +33,12 @@ struct Unpermitted {
 // and each checkpoint's own inputs are always saved, as in JAX.
 std::vector<Unpermitted> unpermitted_residuals(const Program& model, const VjpProgram& v);
 
+// Primitives the backward of `v` recomputes although the statement permits saving every
+// equation of theirs inside the model's checkpoint bodies (a policy saving less than it
+// should: dots_saveable recomputing a dot). The other half of "the saved set is the
+// policy's", as far as it can be told per primitive.
+std::vector<std::string> recomputed_but_saveable(const Program& model, const VjpProgram& v);
+
 // Equations inside checkpoint bodies whose outputs the statement says to recompute: when
 // there are some, the backward must recompute something.
 int64_t statement_recomputes(const Program& model);

@@ -65,6 +65,7 @@ std::vector<Model> quick_models() {
           Model{"scan_mlp", 4, 4, 8, 4, {"pre", "act"}}, Model{"lstm", 1, 3, 4, 4, {"", ""}}};
 }
 
+// Saved sets within the statement, and nothing recomputed that the statement lets be saved.
 TEST(RematPolicyStatement, EngineSavedSetsAreWithinIt) {
   std::vector<Model> all = quick_models();
   all.push_back(Model{"sin_chain", 16, 1, 8, 1, {"", ""}});
@@ -72,8 +73,11 @@ TEST(RematPolicyStatement, EngineSavedSetsAreWithinIt) {
   for (const Model& m : all)
     for (const std::string& pol : policies_for(m)) {
       Program p = m.build(DType::f32, pol);
-      for (const Unpermitted& u : unpermitted_residuals(p, vjp(p)))
+      VjpProgram v = vjp(p);
+      for (const Unpermitted& u : unpermitted_residuals(p, v))
         ADD_FAILURE() << m.label() << " " << pol << ": " << u.residual << " by " << u.producer;
+      for (const std::string& prim : recomputed_but_saveable(p, v))
+        ADD_FAILURE() << m.label() << " " << pol << ": recomputes " << prim;
     }
 }
 

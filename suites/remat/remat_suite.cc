@@ -220,6 +220,12 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
         r.message += cat("residual ", u.residual, " (produced by ", u.producer, ") is saved, but ",
                          u.policy.empty() ? policy : u.policy, " does not permit saving it\n");
       }
+      const std::vector<std::string> resaved = remat::recomputed_but_saveable(model, *v);
+      for (const std::string& prim : resaved) {
+        r.verdict = Verdict::fail;
+        r.message += cat("the backward recomputes ", prim, ", but ", policy,
+                         " permits saving every ", prim, " in the checkpointed bodies\n");
+      }
       const int64_t permitted_count = s.count_non_arguments() - int64_t(extra.size());
       const int64_t permitted_bytes = s.bytes - s.argument_bytes - extra_bytes;
       // 5. What the policy offloads is really moved: the bytes device_put copied to pinned
@@ -233,7 +239,7 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       r.correctness = {{"identical_to_everything_saveable", same}, {"max_diff_vs_everything", max_diff},
                        {"recompute_counts_match_executed", counts_ok}, {"offloaded_bytes_moved", moved_ok},
                        {"policy_recompute_answers", asks}, {"policy_honoured", asks == 0 || s.recompute.eqns > 0},
-                       {"saved_set_within_policy", extra.empty()},
+                       {"saved_set_within_policy", extra.empty()}, {"saveable_not_recomputed", resaved.empty()},
                        {"residuals_permitted_by_statement", permitted_count},
                        {"residual_bytes_permitted_by_statement", permitted_bytes},
                        {"max_abs_err_vs_reference", err}, {"reference_grad_scale", scale},
