@@ -70,6 +70,8 @@ TEST(RematPolicyStatement, EngineSavedSetsAreWithinIt) {
   std::vector<Model> all = quick_models();
   all.push_back(Model{"sin_chain", 16, 1, 8, 1, {"", ""}});
   all.push_back(Model{"dots_in_scan", 2, 1, 5, 1, {"", ""}});
+  all.push_back(Model{"mlp", 8, 512, 512, 1, {"pre", "act"}});  // the nightly models: programs only
+  all.push_back(Model{"lstm", 1, 16, 512, 25, {"", ""}});
   for (const Model& m : all)
     for (const std::string& pol : policies_for(m)) {
       Program p = m.build(DType::f32, pol);
