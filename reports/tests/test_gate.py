@@ -62,6 +62,18 @@ def test_deterministic_metric_regression(cli, tmp_path):
     assert gate(cli, tmp_path, [with_peak(1000)], [with_peak(800)])[0] == exit_codes.PASS
 
 
+def test_more_saved_residuals_is_worse(cli, tmp_path):
+    # The remat suite's saved count and bytes: saving more is a regression, fewer a gain (the
+    # suite's own check fails a residual its policy does not permit, below any min effect).
+    def saving(n, b):
+        return rec("a", S, suite="remat", metrics=[{"name": "residuals", "value": n, "unit": "count", "direction": "lower"},
+                                                   {"name": "residual_bytes", "value": b, "unit": "B", "direction": "lower"}])
+    code, out, _ = gate(cli, tmp_path, [saving(4, 512)], [saving(8, 1024)])
+    assert code == exit_codes.PERFORMANCE_REGRESSION
+    assert "| a | WORSE | residuals |" in out and "| a | WORSE | residual_bytes |" in out
+    assert gate(cli, tmp_path, [saving(8, 1024)], [saving(4, 512)])[0] == exit_codes.PASS
+
+
 def test_rate_metric_without_samples_follows_timing(cli, tmp_path):
     m = [{"name": "gflops", "value": 100, "unit": "GFLOP/s", "direction": "higher"}]
     m2 = [{"name": "gflops", "value": 90, "unit": "GFLOP/s", "direction": "higher"}]

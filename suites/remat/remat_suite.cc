@@ -4,7 +4,10 @@
 // nightly-size models included; the records carry the residual count and bytes (offloaded bytes as
 // moved to pinned host memory), recomputed primitive applications and FLOPs, and
 // predicted vs measured (allocator) peak bytes of forward + backward; the recompute counts
-// are checked against the applications the executor really runs. Timing is the harness's.
+// are checked against the applications the executor really runs, and the saved set against an
+// independent statement of each policy from JAX's definitions (policy_statement.h): a residual
+// the policy does not permit fails the case, so the saved count and bytes are gated by it.
+// Timing is the harness's.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -13,13 +16,13 @@
 
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
-#include "engine/ir/remat_policy.h"
 #include "engine/passes/saved_residuals.h"
 #include "reference/grad.h"
 #include "suites/common/case.h"
 #include "suites/common/error_spec.h"
 #include "suites/common/program_case.h"
 #include "suites/common/reference_bridge.h"
+#include "suites/remat/policy_statement.h"
 #include "suites/remat/remat_models.h"
 #include "suites/common/reference_vjp.h"
 
@@ -102,22 +105,6 @@ CompareReport compare_grads(const std::vector<double>& got, const std::vector<do
   double scale = 0;
   for (double w : want) scale = std::max(scale, std::abs(w));
   return compare(want, got, ErrorSpec{2e-4 * scale + 1e-6, 1e-3, 0, "1e-3 relative + 2e-4 max|want| + 1e-6"});
-}
-
-// Equations inside the model's checkpoint bodies for which the policy itself (its predicate,
-// not the vjp pass) answers `recompute`. When there are some, the backward must recompute
-// something: a vjp that then recomputes nothing ignored the policy and silently spends the
-// memory the policy exists to save (gradients alone cannot tell: they are identical).
-int64_t policy_recomputes(const Program& p, const Policy& pol, bool inside) {
-  int64_t n = 0;
-  for (const Eqn& e : p.eqns) {
-    const std::string& prim = e.prim->name;
-    const bool ckpt = prim == "checkpoint";
-    if (inside && !ckpt && prim != "scan" && prim != "checkpoint_name" && pol(e) == Remat::recompute) ++n;
-    for (auto& [k, v] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&v)) n += policy_recomputes(**sub, pol, inside || ckpt);
-  }
-  return n;
 }
 
 std::vector<double> flat_grads(const VjpRun& r) {
@@ -213,13 +200,34 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
         r.message += "\n";
       }
       SavedResiduals s = saved_residuals(*v);
-      // 4. The policy is honoured: what it answers recompute for is recomputed.
-      const int64_t asks = policy_recomputes(m.build(DType::f32, policy), policy_from_string(policy), false);
+      // 4. The policy is honoured, judged by its independent statement (policy_statement.h,
+      // from JAX's definitions, not the engine's predicate): what the statement says to
+      // recompute is recomputed, and every residual saved (or offloaded) is one the statement
+      // of the policy it falls under permits. A policy saving more changes memory, not
+      // gradients, so checks 1-2 cannot see it; the saved count and bytes are gated here.
+      const Program model = m.build(DType::f32, policy);
+      const int64_t asks = remat::statement_recomputes(model);
       if (asks > 0 && s.recompute.eqns == 0) {
         r.verdict = Verdict::fail;
-        r.message += cat("policy ", policy, " answers recompute for ", asks,
-                         " equations in the checkpointed bodies, yet the backward recomputes none\n");
+        r.message += cat("policy ", policy, " says to recompute ", asks,
+                         " equations in the checkpointed bodies (its JAX definition), yet the backward recomputes none\n");
       }
+      const std::vector<remat::Unpermitted> extra = remat::unpermitted_residuals(model, *v);
+      int64_t extra_bytes = 0;
+      for (const remat::Unpermitted& u : extra) {
+        if (!u.offloaded) extra_bytes += u.bytes;  // residual_bytes counts the device's
+        r.verdict = Verdict::fail;
+        r.message += cat("residual ", u.residual, " (produced by ", u.producer, ") is saved, but ",
+                         u.policy.empty() ? policy : u.policy, " does not permit saving it\n");
+      }
+      const std::vector<std::string> resaved = remat::recomputed_but_saveable(model, *v);
+      for (const std::string& prim : resaved) {
+        r.verdict = Verdict::fail;
+        r.message += cat("the backward recomputes ", prim, ", but ", policy,
+                         " permits saving every ", prim, " in the checkpointed bodies\n");
+      }
+      const int64_t permitted_count = s.count_non_arguments() - int64_t(extra.size());
+      const int64_t permitted_bytes = s.bytes - s.argument_bytes - extra_bytes;
       // 5. What the policy offloads is really moved: the bytes device_put copied to pinned
       // host memory and back, counted by the Allocator, are the offloaded residuals' bytes.
       bool moved_ok = moved.to_host_bytes == s.offloaded_bytes && moved.to_device_bytes == s.offloaded_bytes;
@@ -231,6 +239,9 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       r.correctness = {{"identical_to_everything_saveable", same}, {"max_diff_vs_everything", max_diff},
                        {"recompute_counts_match_executed", counts_ok}, {"offloaded_bytes_moved", moved_ok},
                        {"policy_recompute_answers", asks}, {"policy_honoured", asks == 0 || s.recompute.eqns > 0},
+                       {"saved_set_within_policy", extra.empty()}, {"saveable_not_recomputed", resaved.empty()},
+                       {"residuals_permitted_by_statement", permitted_count},
+                       {"residual_bytes_permitted_by_statement", permitted_bytes},
                        {"max_abs_err_vs_reference", err}, {"reference_grad_scale", scale},
                        {"reference_tape_vs_fd_max_abs", ref_vs_fd}, {"reference_fd_checked_elements", fd_count},
                        {"checked_against_reference", against_reference},
