@@ -191,7 +191,10 @@ int run(const RunArgs& a, bool timed) {
   auto t0 = std::chrono::steady_clock::now();
   auto take = [&](nlohmann::json rec) {  // counts, keeps and prints one finished case
     const std::string verdict = rec["verdict"].get<std::string>();
-    counts[verdict == "pass" ? 0 : verdict == "fail" ? 1 : verdict == "skip" ? 2 : 3]++;
+    int v = int(Verdict::error);  // the verdict's index, by case.h's own names
+    for (Verdict x : {Verdict::pass, Verdict::fail, Verdict::skip})
+      if (verdict == verdict_name(x)) v = int(x);
+    counts[v]++;
     ++done;
     if (!a.quiet && writes) print_progress(rec, done, slots.size(), t0);
     if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));
