@@ -121,10 +121,11 @@ Tape::Id Tape::binary(const std::string& op, Id a, Id b) {
       else if (k == sub) ga.data[i] = c, gb.data[i] = -c;
       else if (k == mul) ga.data[i] = c * y, gb.data[i] = c * x;
       else if (k == div) ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
-      else {  // max / min: the winner takes it, a tie splits it (as JAX)
-        bool a_wins = k == max ? x > y : x < y;
-        double share = a_wins ? 1.0 : x == y ? 0.5 : 0.0;
-        ga.data[i] = c * share, gb.data[i] = c * (1 - share);
+      else {  // max / min: JAX's balanced rule: an operand equal to the result takes the
+              // cotangent times 1 (alone) or 1/2 (a tie), else times 0; a NaN result equals neither
+        const double r = std::isnan(x) || std::isnan(y) ? x + y : k == max ? std::fmax(x, y) : std::fmin(x, y);
+        const double sa = x == r ? (y == r ? 0.5 : 1.0) : 0.0, sb = y == r ? (x == r ? 0.5 : 1.0) : 0.0;
+        ga.data[i] = c * sa, gb.data[i] = c * sb;
       }
     }
     return std::vector<Array>{to_operand(ga, *av), to_operand(gb, *bv)};
@@ -347,7 +348,7 @@ Tape::Id Tape::dot_general(Id lhs, Id rhs, const DotDims& d, DType out_dtype) {
 }
 
 std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seeds,
-                                   const std::vector<Id>& wrt) const {
+                                   const std::vector<Id>& wrt, const Hold& hold) const {
   std::vector<Array> ct(nodes_.size());
   std::vector<bool> has(nodes_.size(), false);
   auto accumulate = [&](Id id, Array&& g) {
@@ -367,7 +368,9 @@ std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seed
     if (node(id).needs_grad) accumulate(id, Array(g));
   for (size_t i = nodes_.size(); i-- > 0;) {
     const Node& n = nodes_[i];
-    if (!has[i] || !n.backward) continue;
+    if (!has[i]) continue;
+    if (hold) hold(ct[i], n.value->dtype);
+    if (!n.backward) continue;
     std::vector<Array> parts = n.backward(ct[i]);
     if (!wanted[i]) ct[i].data = std::vector<double>();  // spent: free it now
     for (size_t p = 0; p < n.parents.size(); ++p)

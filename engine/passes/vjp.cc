@@ -3,6 +3,7 @@
 #include "engine/passes/vjp.h"
 
 #include <algorithm>
+#include <set>
 #include <variant>
 #include <unordered_map>
 
@@ -267,7 +268,16 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       if (t.inner) {  // checkpoint: its residuals (saved or recomputed here), then its backward
         std::vector<Value> bargs;
         for (const Value& v : t.res) bargs.push_back(need(v));
-        for (size_t j = 0; j < t.out.size(); ++j) bargs.push_back(oc[j] ? *oc[j] : zeros(B, t.out[j].type()));
+        // An output that is one of the checkpoint's operands (a body returning its input) or an
+        // earlier output (a body returning a value twice) shares that variable, whose cotangent
+        // already holds every use: passing it through the body again would count it twice.
+        std::set<int64_t> aliased;
+        for (const Value& v : t.in)
+          if (!v.atom().is_literal()) aliased.insert(v.atom().var->id);
+        for (size_t j = 0; j < t.out.size(); ++j) {
+          const bool again = !t.out[j].atom().is_literal() && !aliased.insert(t.out[j].atom().var->id).second;
+          bargs.push_back(oc[j] && !again ? *oc[j] : zeros(B, t.out[j].type()));
+        }
         std::vector<Value> ins_ct = inline_program(B, t.inner->backward, bargs);
         for (size_t j = 0, c = 0; j < t.in.size(); ++j)
           if (t.inner->wrt[j]) accumulate(t.in[j], ins_ct[c++]);

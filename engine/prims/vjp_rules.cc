@@ -83,15 +83,20 @@ void elementwise_rules() {
                  return unbroadcast(-((a.ct(0) * a.primal_in(0)) / (y * y)), a.in_types[1]);
                })};
   });
-  // max/min: the winner takes the cotangent, ties split it in half (as JAX does).
-  for (auto [name, dir] : {std::pair{"max", "gt"}, std::pair{"min", "lt"}}) {
-    std::string d = dir;
-    set(name, [d](const VjpArgs& a, const Params&) {
+  // max/min: the operand equal to the result takes the cotangent, ties split it in half, and
+  // the cotangent is multiplied by that 1, 1/2 or 0 (JAX's _balanced_eq): so a NaN result
+  // (a NaN operand) gives neither operand anything, and a NaN or infinite cotangent gives
+  // both NaN, as in JAX. A select would drop the cotangent's NaN.
+  for (const char* name : {"max", "min"}) {
+    set(name, [](const VjpArgs& a, const Params&) {
       if (!a.wants(0) && !a.wants(1)) return Cts{std::nullopt, std::nullopt};
-      Value x = a.primal_in(0), y = a.primal_in(1), g = a.ct(0);
-      Value z = zeros(*a.builder, a.out_types[0]);
-      Value ga = select(compare(x, y, d), g, select(compare(x, y, "eq"), g * 0.5, z));
-      Value gb = g - ga;
+      Value x = a.primal_in(0), y = a.primal_in(1), r = a.primal_out(0), g = a.ct(0);
+      Value z = zeros(*a.builder, a.out_types[0]), half = z + 0.5, one = z + 1.0;
+      auto share = [&](const Value& self, const Value& other) {
+        return select(compare(self, r, "eq"), select(compare(other, r, "eq"), half, one), z);
+      };
+      Value ga = g * share(x, y);
+      Value gb = g * share(y, x);
       return Cts{opt_if(a.wants(0), [&] { return unbroadcast(ga, a.in_types[0]); }),
                  opt_if(a.wants(1), [&] { return unbroadcast(gb, a.in_types[1]); })};
     });

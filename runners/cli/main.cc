@@ -1,4 +1,4 @@
-// The tandem CLI: list | run | check | bench | collectives | collectives-dump | lstm | dot | dump-programs | report | gate | history | baseline.
+// The tandem CLI: list | run | check | bench | collectives | collectives-dump | lstm | dot | dump-programs | fuzz | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
 #include <string>
@@ -24,6 +24,7 @@ void add_dot_command(CLI::App& app, int& exit_code);          // runners/cli/dot
 void add_faults_command(CLI::App& app, int& exit_code);       // runners/cli/faults_command.cc
 void add_dump_programs_command(CLI::App& app, int& exit_code);  // runners/cli/dump_programs_command.cc
 void add_collectives_dump_command(CLI::App& app, int& exit_code);  // runners/cli/coll_dump_command.cc
+void add_fuzz_command(CLI::App& app, int& exit_code);         // runners/cli/fuzz_command.cc
 }
 
 namespace {
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   add_faults_command(app, code);
   add_dump_programs_command(app, code);
   add_collectives_dump_command(app, code);
+  add_fuzz_command(app, code);
   check_every_option(app);  // runners/cli/option_checks.h
   if (std::getenv("TANDEM_OPTION_TABLE")) return print_option_table(app);  // option_walk_test.py
   if (int bad = reject_unknown_subcommand(app, argc, argv)) return bad;

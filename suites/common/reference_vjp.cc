@@ -20,7 +20,7 @@ std::vector<Id> run(ref::Tape& t, const Program& p, const std::vector<Id>& in) {
 }  // namespace
 
 std::vector<ref::Array> reference_vjp(const Program& program, const std::vector<ref::Array>& inputs,
-                                      const std::vector<ref::Array>& out_cts) {
+                                      const std::vector<ref::Array>& out_cts, const ref::Tape::Hold& hold) {
   if (inputs.size() != program.in_vars.size() || out_cts.size() != program.out_vars.size())
     throw_bad_input(cat("reference_vjp: ", inputs.size(), " inputs and ", out_cts.size(), " cotangents for a program of ",
                         program.in_vars.size(), " inputs and ", program.out_vars.size(), " outputs"));
@@ -34,7 +34,7 @@ std::vector<ref::Array> reference_vjp(const Program& program, const std::vector<
   std::vector<Id> out = run(t, program, in);
   std::vector<std::pair<Id, ref::Array>> seeds;
   for (size_t k = 0; k < out.size(); ++k) seeds.push_back({out[k], out_cts[k]});
-  return t.gradients(seeds, wrt);
+  return t.gradients(seeds, wrt, hold);
 }
 
 }  // namespace tandem

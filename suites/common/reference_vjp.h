@@ -9,12 +9,14 @@
 
 #include "engine/ir/ir.h"
 #include "reference/array.h"
+#include "reference/grad_tape.h"
 
 namespace tandem {
 
 // d(sum_k <out_k, out_cts_k>)/d in_i for every floating input i, in input order; integer
 // and bool inputs are constants (no cotangent returned for them).
+// hold: ref::Tape::gradients' hook on each value's cotangent (none: the exact f64 backward).
 std::vector<ref::Array> reference_vjp(const Program& program, const std::vector<ref::Array>& inputs,
-                                      const std::vector<ref::Array>& out_cts);
+                                      const std::vector<ref::Array>& out_cts, const ref::Tape::Hold& hold = {});
 
 }  // namespace tandem

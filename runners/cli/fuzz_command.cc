@@ -1,0 +1,69 @@
+// `tandem fuzz`: the differential program fuzzer (suites/program_fuzz/): random Programs over
+// every registered primitive under random chains of vjp, vmap, checkpoint policies, scan and
+// hoisting, engine against the reference; a disagreement is shrunk and written as a case.
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "common/exit_codes.h"
+#include "engine/core/faults.h"
+#include "engine/ir/printer.h"
+#include "runners/cli/option_checks.h"
+#include "suites/program_fuzz/fuzz_driver.h"
+
+namespace tandem {
+namespace {
+
+struct FuzzArgs {
+  fuzz::FuzzRunOptions run;
+  std::vector<std::string> chains;
+  std::optional<uint64_t> case_seed;
+  std::string inject;
+};
+
+std::vector<std::string> chain_names() {
+  std::vector<std::string> r;
+  for (fuzz::ChainKind k : fuzz::kAllChains) r.push_back(fuzz::chain_name(k));
+  return r;
+}
+
+int run(FuzzArgs& a) {
+  if (!a.inject.empty()) inject_fault(a.inject);
+  if (!a.chains.empty()) {
+    a.run.fuzz.chains.clear();
+    for (const std::string& c : a.chains) a.run.fuzz.chains.push_back(fuzz::parse_chain(c));
+  }
+  if (a.case_seed) {
+    // One case from its seed: print it and check it (what a failure's "seed" reproduces).
+    const fuzz::FuzzCase c = fuzz::generate_case(*a.case_seed, a.run.fuzz);
+    std::cout << "chain " << fuzz::chain_name(c.chain.kind) << "\n" << to_string(c.program) << "\n";
+    return fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
+  }
+  return fuzz::run_fuzz(a.run, std::cout) ? exit_code::correctness_failure : exit_code::pass;
+}
+
+}  // namespace
+
+void add_fuzz_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<FuzzArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "fuzz", "differential program fuzzer: random Programs over every primitive under vjp / vmap / checkpoint / scan / "
+              "hoisting, engine vs reference; a disagreement is shrunk and written as a replayable case (docs/FUZZING.md)");
+  cmd->add_option("--seed", a->run.seed, "run seed (case i is generated from seed and i)")->capture_default_str();
+  cmd->add_option("--programs", a->run.programs, "cases to generate")->check(CLI::Range(int64_t(1), int64_t(100000000)))
+      ->capture_default_str();
+  cmd->add_option("--seconds", a->run.seconds, "stop after this long (0: after --programs cases)")
+      ->check(CLI::Range(0.0, 7 * 86400.0))->capture_default_str();
+  cmd->add_option("--chains", a->chains, "only these chains (comma-separated)")
+      ->delimiter(',')->check(one_of(chain_names()));
+  cmd->add_option("--eqns", a->run.fuzz.gen.eqns, "most equations at the top level of a program")
+      ->check(CLI::Range(1, 64))->capture_default_str();
+  cmd->add_option("--max-failures", a->run.max_failures, "stop after this many disagreements")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+  cmd->add_option("--out", a->run.out_dir, "write fuzz_summary.json and the shrunk cases here");
+  cmd->add_option("--case-seed", a->case_seed, "check the one case generated from this seed (a failure's \"seed\")");
+  cmd->add_option("--inject", a->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
+  cmd->callback([a, &exit_code] { exit_code = run(*a); });
+}
+
+}  // namespace tandem

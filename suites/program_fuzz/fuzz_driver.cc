@@ -1,0 +1,202 @@
+// check_case and the fuzz loop with its statistics.
+#include "suites/program_fuzz/fuzz_driver.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "engine/core/error.h"
+#include "suites/common/atomic_file.h"
+#include "suites/program_fuzz/fuzz_case_json.h"
+#include "suites/program_fuzz/fuzz_engine.h"
+#include "suites/program_fuzz/fuzz_oracle.h"
+#include "suites/program_fuzz/fuzz_shrink.h"
+#include "suites/program_fuzz/gen_rows.h"
+
+namespace tandem::fuzz {
+namespace {
+using nlohmann::json;
+
+std::string first_line(const std::string& s, size_t n = 120) {
+  std::string r = s.substr(0, s.find('\n'));
+  return r.size() > n ? r.substr(0, n) + "…" : r;
+}
+
+void count_primitives(const Program& p, std::map<std::string, int64_t>& counts) {
+  for (const Eqn& e : p.eqns) {
+    ++counts[e.prim->name];
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value)) count_primitives(**sub, counts);
+  }
+}
+
+struct Stats {
+  std::map<std::string, std::map<std::string, int64_t>> by_chain;  // chain -> outcome -> count
+  std::map<std::string, int64_t> primitives, refusals;
+  int64_t cases = 0, hoist_rewrites = 0, checked = 0, unstable = 0;
+  double worst = 0;
+  json failures = json::array();
+
+  void add(const FuzzCase& c, const CaseResult& r) {
+    ++cases;
+    ++by_chain[chain_name(c.chain.kind)][outcome_name(r.outcome)];
+    count_primitives(c.program, primitives);
+    hoist_rewrites += r.hoist_rewrites;
+    checked += r.verdict.checked;
+    unstable += r.verdict.unstable;
+    if (r.outcome == Outcome::agree) worst = std::max(worst, r.verdict.worst);
+    if (r.outcome == Outcome::engine_refused || r.outcome == Outcome::reference_refused)
+      ++refusals[std::string(outcome_name(r.outcome)) + ": " + first_line(r.message)];
+  }
+  json to_json(const FuzzRunOptions& o, double seconds) const {
+    json never = json::array();
+    for (const auto& [name, row] : gen_table().rows)
+      if (!primitives.count(name)) never.push_back(name);
+    return {{"seed", o.seed}, {"cases", cases}, {"seconds", seconds}, {"by_chain", by_chain},
+            {"primitives", primitives}, {"never_generated", never}, {"not_generated", gen_table().not_generated},
+            {"refusals", refusals}, {"hoist_rewrites", hoist_rewrites}, {"elements_checked", checked},
+            {"elements_unstable", unstable}, {"worst_error_over_tolerance", worst}, {"failures", failures}};
+  }
+};
+
+std::string case_file(const FuzzRunOptions& o, const FuzzCase& c) {
+  return (std::filesystem::path(o.out_dir) / ("case-" + std::to_string(c.seed) + ".json")).string();
+}
+
+// Equation applications of a program, scan bodies once per step: the roundings its backward does.
+int64_t applications(const Program& p) {
+  int64_t n = 0;
+  for (const Eqn& e : p.eqns) {
+    ++n;
+    const int64_t times = e.prim->name == "scan" ? std::max<int64_t>(1, e.params.get_int("length", 1)) : 1;
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value)) n += times * applications(**sub);
+  }
+  return n;
+}
+
+bool huge(const Tensor& t) {
+  if (!is_floating(t.dtype())) return false;
+  const double limit = std::sqrt(t.dtype() == DType::f64 ? 1.7976931348623157e308 : t.dtype() == DType::f32 ? 3.4028234663852886e38
+                                 : t.dtype() == DType::f16 ? 65504.0 : 3.3895313892515355e38);
+  for (double x : t.to_f64())
+    if (std::isfinite(x) && std::fabs(x) > limit) return true;
+  return false;
+}
+
+ResultKinds result_kinds(const FuzzCase& c) {
+  ResultKinds k;
+  for (const auto* ts : {&c.args, &c.cotangents})
+    for (const Tensor& t : *ts) k.huge_arguments |= huge(t);
+  if (!differentiates(c.chain.kind)) return k;
+  k.first_cotangent = c.program.out_vars.size();
+  k.backward_eqns = applications(c.program);
+  return k;
+}
+
+}  // namespace
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::agree: return "agree";
+    case Outcome::disagree: return "disagree";
+    case Outcome::engine_refused: return "engine_refused";
+    case Outcome::reference_refused: return "reference_refused";
+    case Outcome::engine_error: return "engine_error";
+  }
+  return "?";
+}
+
+bool failed(const CaseResult& r) { return r.outcome == Outcome::disagree || r.outcome == Outcome::engine_error; }
+
+CaseResult check_case(const FuzzCase& c) {
+  CaseResult r;
+  std::vector<ref::Array> wide;
+  std::vector<std::vector<ref::Array>> runs;
+  try {
+    wide = reference_results(c, RefVariant::wide);
+    runs.push_back(reference_results(c, RefVariant::own));
+    runs.push_back(reference_results(c, RefVariant::perturbed, c.seed + 1));
+    runs.push_back(reference_results(c, RefVariant::scaled, c.seed + 2));
+  } catch (const std::exception& e) {
+    r.outcome = Outcome::reference_refused;
+    r.message = e.what();
+    return r;
+  }
+  try {
+    EngineRun run = run_engine(c);
+    r.hoist_rewrites = run.hoist_rewrites;
+    r.verdict = compare_results(run.results, wide, runs, result_kinds(c));
+    r.outcome = r.verdict.agree ? Outcome::agree : Outcome::disagree;
+    r.message = r.verdict.detail;
+  } catch (const Error& e) {
+    r.outcome = e.kind() == ErrorKind::internal ? Outcome::engine_error : Outcome::engine_refused;
+    r.message = e.what();
+  } catch (const std::exception& e) {
+    r.outcome = Outcome::engine_error;
+    r.message = e.what();
+  }
+  return r;
+}
+
+int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
+  if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  Stats stats;
+  int failures = 0;
+  for (int64_t i = 0; i < o.programs && (o.seconds <= 0 || elapsed() < o.seconds); ++i) {
+    FuzzCase c;
+    try {
+      c = generate_case(program_seed(o.seed, uint64_t(i)), o.fuzz);
+    } catch (const std::exception& e) {
+      // A generator choice a shape rule refused outside a row's try (counted, visible).
+      ++stats.refusals["generator: " + first_line(e.what())];
+      continue;
+    }
+    const CaseResult r = check_case(c);
+    stats.add(c, r);
+    if (!failed(r)) continue;
+    ++failures;
+    const FuzzCase small = shrink(c, [&](const FuzzCase& k) { return failed(check_case(k)); }, o.shrink_budget);
+    const CaseResult again = check_case(small);
+    const std::string what = cat(outcome_name(again.outcome), ": ", again.message);
+    log << "fuzz: case " << i << " (seed " << c.seed << ", chain " << chain_name(c.chain.kind) << ", "
+        << c.program.eqns.size() << " equations, shrunk to " << small.program.eqns.size() << "): " << what << "\n";
+    json f = {{"index", i}, {"seed", c.seed}, {"chain", chain_name(c.chain.kind)}, {"what", what},
+              {"equations", c.program.eqns.size()}, {"shrunk_equations", small.program.eqns.size()}};
+    if (!o.out_dir.empty()) {
+      write_file_atomically(case_file(o, small), case_to_json(small, what).dump(1) + "\n");
+      f["file"] = case_file(o, small);
+      log << "  written: " << case_file(o, small) << " (tandem fuzz --replay FILE)\n";
+    }
+    stats.failures.push_back(f);
+    if (failures >= o.max_failures) break;
+  }
+  const json summary = stats.to_json(o, elapsed());
+  if (!o.out_dir.empty())
+    write_file_atomically((std::filesystem::path(o.out_dir) / "fuzz_summary.json").string(), summary.dump(1) + "\n");
+  log << "fuzz: " << stats.cases << " cases in " << summary["seconds"].get<double>() << " s (seed " << o.seed << "):";
+  for (const auto& [chain, outcomes] : stats.by_chain) {
+    log << " " << chain << " [";
+    bool first = true;
+    for (const auto& [name, n] : outcomes) log << (first ? "" : " ") << name << " " << n, first = false;
+    log << "]";
+  }
+  log << "\n  hoist rewrites " << stats.hoist_rewrites << ", elements checked " << stats.checked << " (unstable, skipped: "
+      << stats.unstable << "), worst |error|/tolerance of an agreeing case " << stats.worst << "\n";
+  if (!summary["never_generated"].empty()) log << "  never generated this run: " << summary["never_generated"].dump() << "\n";
+  for (const auto& [what, n] : stats.refusals) log << "  refused " << n << "x: " << what << "\n";
+  log << "total: " << stats.cases << " cases, " << failures << " failed\n";
+  return failures ? 1 : 0;
+}
+
+int replay_case(const FuzzCase& c, std::ostream& log) {
+  const CaseResult r = check_case(c);
+  log << "replay (seed " << c.seed << ", chain " << chain_name(c.chain.kind) << ", " << c.program.eqns.size()
+      << " equations): " << outcome_name(r.outcome) << (r.message.empty() ? "" : ": " + r.message) << "\n";
+  return failed(r) ? 1 : 0;
+}
+
+}  // namespace tandem::fuzz

@@ -1,0 +1,45 @@
+// The fuzz loop: generate case i from (seed, i), run the engine and the reference, compare;
+// a disagreement is shrunk and written as a replayable case. The summary (per chain, per
+// primitive, refusals, the tolerance margin) goes to OUT/fuzz_summary.json and the log.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "suites/program_fuzz/fuzz_case.h"
+#include "suites/program_fuzz/fuzz_compare.h"
+
+namespace tandem::fuzz {
+
+struct FuzzRunOptions {
+  uint64_t seed = 1;
+  int64_t programs = 1000;  // stop after this many cases...
+  double seconds = 0;       // ... or after this long (0: no time limit)
+  FuzzOptions fuzz;
+  std::string out_dir;      // where cases and the summary go ("" : nowhere)
+  int max_failures = 3;     // stop after this many disagreements
+  int shrink_budget = 300;
+};
+
+enum class Outcome { agree, disagree, engine_refused, reference_refused, engine_error };
+const char* outcome_name(Outcome o);
+
+struct CaseResult {
+  Outcome outcome = Outcome::agree;
+  Verdict verdict;
+  std::string message;  // a refusal's or an error's text
+  int hoist_rewrites = 0;
+};
+
+// One case, engine against reference. Never throws for what the case does.
+CaseResult check_case(const FuzzCase& c);
+bool failed(const CaseResult& r);
+
+// Exit code: 0 every case agreed (refusals counted, not failures), 1 a disagreement or an
+// engine error (cases written), 4 bad options.
+int run_fuzz(const FuzzRunOptions& options, std::ostream& log);
+
+// `--replay FILE`: the case's check again (exit 0 agree, 1 disagree).
+int replay_case(const FuzzCase& c, std::ostream& log);
+
+}  // namespace tandem::fuzz

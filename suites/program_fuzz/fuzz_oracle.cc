@@ -1,0 +1,260 @@
+// The reference side of a fuzz case: the widened program, the perturbed interpreter, the
+// per-example loop of vmap and the stacking of its results.
+#include "suites/program_fuzz/fuzz_oracle.h"
+
+#include <functional>
+#include <unordered_map>
+
+#include "engine/core/error.h"
+#include "reference/rounding.h"
+#include "suites/common/reference_bridge.h"
+#include "suites/common/reference_collectives.h"
+#include "suites/common/reference_rules.h"
+#include "suites/common/reference_vjp.h"
+
+namespace tandem::fuzz {
+namespace {
+
+DType wide(DType t) { return is_floating(t) ? DType::f64 : t; }
+
+class Widener {
+ public:
+  Program run(const Program& p) {
+    Program r;
+    for (const Var& v : p.in_vars) r.in_vars.push_back(var(v));
+    for (const Eqn& e : p.eqns) add(r, e);
+    for (const Atom& a : p.out_vars) r.out_vars.push_back(atom(a));
+    return r;
+  }
+
+ private:
+  std::unordered_map<int64_t, Var> vars_;
+
+  Var var(const Var& v) {
+    auto it = vars_.find(v->id);
+    if (it != vars_.end()) return it->second;
+    Var n = new_var(AType{v->type.shape, wide(v->type.dtype)});
+    vars_.emplace(v->id, n);
+    return n;
+  }
+  Atom atom(const Atom& a) {
+    if (!a.is_literal()) return Atom(var(a.var));
+    // The literal's value as the program holds it (rounded to its dtype), then widened.
+    return Atom(Literal{ref::round_to(a.literal->dtype, a.literal->value), wide(a.literal->dtype)});
+  }
+  Params params(const Eqn& e) {
+    Params r;
+    for (const auto& [key, value] : e.params.items()) {
+      if (auto* t = std::get_if<DType>(&value)) r.set(key, wide(*t));
+      else if (auto* sub = std::get_if<ProgramPtr>(&value)) r.set(key, std::make_shared<const Program>(run(**sub)));
+      else r.set(key, value);
+    }
+    // The reference's dot is exact whatever the precision, except that f8 presets round
+    // their operands (the values JAX would hold): keep those, drop the rest (a preset may
+    // not take f64 operands).
+    if (e.prim->name == "dot_general" && e.params.has("precision") &&
+        e.params.get_string("precision", "").find("F8") == std::string::npos)
+      r.set("precision", std::string("DEFAULT"));
+    return r;
+  }
+  void add(Program& r, const Eqn& e) {
+    Eqn n;
+    n.prim = e.prim;
+    for (const Atom& a : e.in) n.in.push_back(atom(a));
+    n.params = params(e);
+    const DType to = e.prim->name == "convert_element_type" ? e.params.get_dtype("new_dtype") : DType::f64;
+    if (is_floating(to) && to != DType::f64) {
+      // Keep the narrowing: convert to `to`, then widen the rounded value.
+      Var narrow = new_var(AType{e.out[0]->type.shape, to});
+      Eqn round = n;
+      round.params.set("new_dtype", to);
+      round.out = {narrow};
+      r.eqns.push_back(round);
+      n.in = {Atom(narrow)};
+      n.params.set("new_dtype", DType::f64);
+    }
+    for (const Var& v : e.out) n.out.push_back(var(v));
+    r.eqns.push_back(n);
+  }
+};
+
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+// How far the perturbed interpreter moves the operands of e (0: not at all).
+double perturbation(const Eqn& e) {
+  if (e.prim->name == "dot_general")
+    return dot_input_roundoff(e.params.get_string("precision", "DEFAULT"), e.in[0].type().dtype);
+  if (e.prim->name == "reduce_sum") return unit_roundoff(e.in[0].type().dtype);
+  return 0;
+}
+
+// signed_perturbation: each element moved up or down at random (a summation order's error,
+// cancellation included); otherwise every operand moved up (a product's inputs both rounded
+// the same way, which random signs would cancel half the time).
+std::vector<ref::Array> perturbed_eval(const Program& p, const std::vector<ref::Array>& in, Rng& rng,
+                                       const std::vector<std::string>& axes, bool signed_perturbation) {
+  RefEvalContext ctx{[&](const Program& sub, const std::vector<ref::Array>& x) {
+                       return perturbed_eval(sub, x, rng, axes, signed_perturbation);
+                     },
+                     axes};
+  return walk_program(
+      p, in, [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
+      [&](const Eqn& e, std::vector<ref::Array> args) {
+        if (const double u = std::max(perturbation(e), 0x1p-52); perturbation(e) > 0)  // 1 + 2^-53 is 1 in f64
+          for (ref::Array& a : args)
+            if (is_floating(a.dtype))
+              for (double& x : a.data) x *= 1 + (!signed_perturbation || rng.chance(0.5) ? u : -u);
+        return reference_rule(e.prim->name).eval(e, args, ctx);
+      },
+      "reference (perturbed)");
+}
+
+bool has_collective(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->has(kCollective)) return true;
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && has_collective(**sub)) return true;
+  }
+  return false;
+}
+
+int64_t normalized(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+
+// Example b of x along axis (rank drops by one).
+ref::Array take(const ref::Array& x, int64_t axis, int64_t b) {
+  ref::Array r;
+  r.dtype = x.dtype;
+  r.shape = x.shape;
+  r.shape.erase(r.shape.begin() + axis);
+  const int64_t outer = ref::shape_numel(std::vector<int64_t>(x.shape.begin(), x.shape.begin() + axis));
+  const int64_t inner = ref::shape_numel(std::vector<int64_t>(x.shape.begin() + axis + 1, x.shape.end()));
+  const int64_t n = x.shape[size_t(axis)];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) r.data.push_back(x.data[size_t((o * n + b) * inner + i)]);
+  return r;
+}
+
+// The examples stacked along axis (of the result).
+ref::Array stack_along(const std::vector<ref::Array>& xs, int64_t axis) {
+  ref::Array r;
+  r.dtype = xs[0].dtype;
+  r.shape = xs[0].shape;
+  r.shape.insert(r.shape.begin() + axis, int64_t(xs.size()));
+  const int64_t outer = ref::shape_numel(std::vector<int64_t>(xs[0].shape.begin(), xs[0].shape.begin() + axis));
+  const int64_t inner = ref::shape_numel(std::vector<int64_t>(xs[0].shape.begin() + axis, xs[0].shape.end()));
+  for (int64_t o = 0; o < outer; ++o)
+    for (const ref::Array& x : xs)
+      for (int64_t i = 0; i < inner; ++i) r.data.push_back(x.data[size_t(o * inner + i)]);
+  return r;
+}
+
+ref::Array as_variant(const Tensor& t, RefVariant v) {
+  ref::Array a = to_ref(t);
+  if (v == RefVariant::wide) a.dtype = wide(a.dtype);
+  return a;
+}
+
+struct Interpreter {
+  Program program;  // widened for the wide variant
+  RefVariant variant;
+  Rng rng;
+  std::vector<ref::Array> eval(const std::vector<ref::Array>& x) {
+    const std::vector<std::string> axes = {kCollectiveAxis};
+    if (variant == RefVariant::perturbed || variant == RefVariant::scaled)
+      return perturbed_eval(program, x, rng, axes, variant == RefVariant::perturbed);
+    return reference_eval(program, x, axes);
+  }
+  // The backward held in the primal dtypes: each value's cotangent rounded to its dtype
+  // (own) or moved by one unit of its roundoff (perturbed); exact for the wide variant.
+  ref::Tape::Hold hold() {
+    if (variant == RefVariant::wide) return {};
+    if (variant == RefVariant::own)
+      return [](ref::Array& ct, DType t) { ct = ref::make(ct.shape, t, ct.data); ct.dtype = DType::f64; };
+    return [this](ref::Array& ct, DType t) {
+      const double u = unit_roundoff(t);
+      for (double& x : ct.data) x *= 1 + (rng.chance(0.5) ? u : -u);
+    };
+  }
+  // Outputs, then (when differentiating) the floating inputs' cotangents.
+  std::vector<ref::Array> example(const std::vector<ref::Array>& x, const std::vector<ref::Array>& ct, bool diff) {
+    std::vector<ref::Array> r = eval(x);
+    if (!diff) return r;
+    // The tape's cotangents are f64 whatever the primal dtype; the engine's are in the
+    // input's dtype: the own-dtype runs round them once, as the engine's result is rounded.
+    std::vector<ref::Array> grads = reference_vjp(program, x, ct, hold());
+    size_t g = 0;
+    for (const ref::Array& in : x) {
+      if (!is_floating(in.dtype)) continue;
+      ref::Array& d = grads.at(g++);
+      if (variant != RefVariant::wide) d = ref::make(d.shape, in.dtype, d.data);
+      r.push_back(std::move(d));
+    }
+    return r;
+  }
+};
+
+std::vector<ref::Array> vmapped_results(const FuzzCase& c, Interpreter& it, RefVariant v) {
+  const bool diff = c.chain.kind == ChainKind::vmap_of_vjp;
+  const size_t nx = c.program.in_vars.size();
+  std::vector<std::vector<ref::Array>> per_example;
+  for (int64_t b = 0; b < c.chain.axis_size; ++b) {
+    std::vector<ref::Array> args;
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      ref::Array a = as_variant(c.args[i], v);
+      const auto& ax = c.chain.in_axes[i];
+      args.push_back(ax ? take(a, normalized(*ax, a.rank()), b) : a);
+    }
+    per_example.push_back(args);
+  }
+  std::vector<std::vector<ref::Array>> outs;
+  if (!diff && has_collective(c.program)) {
+    // The collectives over the vmapped axis: every example is a member of one mesh.
+    outs = reference_eval_mesh(it.program, per_example, RefMesh{{{kCollectiveAxis, int(c.chain.axis_size)}}});
+  } else {
+    for (const auto& args : per_example) {
+      std::vector<ref::Array> x(args.begin(), args.begin() + long(nx)), ct(args.begin() + long(nx), args.end());
+      outs.push_back(it.example(x, ct, diff));
+    }
+  }
+  std::vector<ref::Array> r;
+  const size_t num_out = c.chain.out_axes.size();
+  for (size_t k = 0; k < num_out; ++k) {
+    std::vector<ref::Array> column;
+    for (const auto& o : outs) column.push_back(o.at(k));
+    const int64_t axis = normalized(*c.chain.out_axes[k], column.empty() ? 1 : column[0].rank() + 1);
+    if (column.empty()) throw_unsupported("fuzz: a vmap of axis size 0 has no examples to stack");
+    r.push_back(stack_along(column, axis));
+  }
+  return r;
+}
+
+}  // namespace
+
+Program widen(const Program& p) { return Widener().run(p); }
+
+double dot_input_roundoff(const std::string& p, DType operand) {
+  const double own = unit_roundoff(operand);
+  if (contains(p, "F8")) return std::max(own, 0x1p-3);        // e5m2 is the coarser f8 format
+  if (contains(p, "BF16_BF16_F32_X3") || p == "HIGH") return std::max(own, 0x1p-16);
+  if (contains(p, "BF16_BF16_F32_X6") || contains(p, "TF32_TF32_F32_X3")) return std::max(own, 0x1p-22);
+  if (contains(p, "BF16_BF16_F32_X9")) return own;
+  if (p == "F32_F32_F32") return std::max(own, 0x1p-24);  // f64 operands are rounded to f32
+  if (p == "BF16_BF16_BF16") return std::max(own, 4 * 0x1p-8);  // and a bf16 accumulator
+  if (p == "F16_F16_F16") return std::max(own, 4 * 0x1p-11);    // and an f16 accumulator
+  if (contains(p, "BF16")) return std::max(own, 0x1p-8);
+  if (contains(p, "TF32") || contains(p, "F16")) return std::max(own, 0x1p-11);
+  return own;
+}
+
+std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) {
+  const bool widened = v == RefVariant::wide;
+  // vmap_of_vjp needs no joint program here: per example it is the outputs and the gradients.
+  Interpreter it{widened ? widen(c.program) : c.program, v, Rng(perturb_seed)};
+  if (vmaps(c.chain.kind)) return vmapped_results(c, it, v);
+  std::vector<ref::Array> x, ct;
+  for (const Tensor& t : c.args) x.push_back(as_variant(t, v));
+  for (const Tensor& t : c.cotangents) ct.push_back(as_variant(t, v));
+  return it.example(x, ct, differentiates(c.chain.kind));
+}
+
+}  // namespace tandem::fuzz

@@ -1,0 +1,41 @@
+// The fuzzer's oracle: what a case's chain must produce, computed by the independent
+// reference (suites/common/reference_bridge.h, reference_vjp.h, reference_collectives.h) from
+// the untransformed program — vmap by a loop over the examples (a mesh of members when the
+// program's collectives run over the vmapped axis), reverse mode by the reference's tape, the
+// hoisting pass and every checkpoint policy by the program they must equal.
+//
+// The reference runs three ways, and the tolerance comes from them (fuzz_compare.h):
+//   wide       every floating value in f64 (the program widened by widen(); an explicit
+//              convert_element_type to a narrower float still rounds): the truth.
+//   own        the program's own dtypes, each operation rounded as the engine rounds.
+//   perturbed  own, with the operands of every sum (reductions, dots) perturbed by one unit
+//              of their roundoff (a dot preset's input roundoff where it rounds its inputs),
+//              random in sign: how much a different summation order or input rounding can
+//              move this program's outputs.
+//   scaled     perturbed, every operand moved up (a product whose inputs both round the same
+//              way, which random signs cancel half the time).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "engine/ir/ir.h"
+#include "reference/array.h"
+#include "suites/program_fuzz/fuzz_case.h"
+
+namespace tandem::fuzz {
+
+enum class RefVariant { wide, own, perturbed, scaled };
+
+// Flat results in the engine's order (fuzz_engine.h): the outputs, then for differentiating
+// chains the cotangents of the floating inputs; for vmap kinds stacked along out_axes.
+std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0);
+
+// p with every f32 / bf16 / f16 value in f64 (literals keep their rounded value); a convert
+// to a narrower float becomes a convert to it and back to f64, so the rounding stays.
+Program widen(const Program& p);
+
+// The relative roundoff of a dot's inputs under a precision string (a preset's input
+// format; the operand dtype's own for DEFAULT / HIGHEST / F32 / F64).
+double dot_input_roundoff(const std::string& precision, DType operand);
+
+}  // namespace tandem::fuzz

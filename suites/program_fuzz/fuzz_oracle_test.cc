@@ -1,0 +1,68 @@
+// The fuzzer's oracle and tolerance: the widened program keeps explicit narrowing, the
+// perturbed runs move sums and lossy dots by their roundoff, and the tolerance derived from
+// them passes a correct engine and fails a wrong one.
+#include <gtest/gtest.h>
+
+#include "suites/common/reference_bridge.h"
+#include "suites/program_fuzz/fuzz_compare.h"
+#include "suites/program_fuzz/fuzz_oracle.h"
+
+namespace tandem::fuzz {
+namespace {
+
+FuzzCase plain_case(const Program& p, std::vector<Tensor> args) {
+  FuzzCase c;
+  c.program = p;
+  c.args = std::move(args);
+  return c;
+}
+
+TEST(FuzzOracle, WidenKeepsAnExplicitNarrowingButWidensArithmetic) {
+  Program p = trace({AType{{2}, DType::f32}}, [](Builder&, const std::vector<Value>& x) {
+    return std::vector<Value>{convert_element_type(x[0], DType::bf16), x[0] * 3.0};
+  });
+  // 1 + 2^-8 is a bf16 tie (rounds to 1); 1/3 in f32 differs from 1/3 in f64.
+  FuzzCase c = plain_case(p, {Tensor::from_f64({1 + 0x1p-8, 1.0 / 3}, {2}, DType::f32)});
+  auto wide = reference_results(c, RefVariant::wide), own = reference_results(c, RefVariant::own);
+  EXPECT_EQ(wide[0].data[0], 1.0);  // rounded to bf16 in both
+  EXPECT_EQ(own[0].data[0], 1.0);
+  EXPECT_EQ(wide[1].dtype, DType::f64);
+  EXPECT_NE(wide[1].data[1], own[1].data[1]);  // the product rounded to f32 only in own
+}
+
+TEST(FuzzOracle, PerturbedRunsMoveALossyDotByItsInputRoundoff) {
+  Program p = trace({AType{{1, 8}, DType::f32}, AType{{8, 1}, DType::f32}}, [](Builder&, const std::vector<Value>& x) {
+    return std::vector<Value>{dot_general(x[0], x[1], DotDims{{1}, {0}, {}, {}}, "BF16_BF16_F32")};
+  });
+  std::vector<double> a(8, 1.25), b(8, 0.75);
+  FuzzCase c = plain_case(p, {Tensor::from_f64(a, {1, 8}, DType::f32), Tensor::from_f64(b, {8, 1}, DType::f32)});
+  const double own = reference_results(c, RefVariant::own)[0].data[0];
+  const double moved = reference_results(c, RefVariant::perturbed, 7)[0].data[0];
+  EXPECT_GT(std::fabs(moved - own), 1e-4 * std::fabs(own));  // ~2^-8 relative per operand
+  EXPECT_LT(std::fabs(moved - own), 0.1 * std::fabs(own));
+}
+
+TEST(FuzzOracle, PerturbedRunsMoveAnF64SumToo) {
+  Program p = trace({AType{{5}, DType::f64}}, [](Builder&, const std::vector<Value>& x) {
+    return std::vector<Value>{reduce_sum(x[0], {0})};
+  });
+  FuzzCase c = plain_case(p, {Tensor::from_f64({1.1, 2.3, -0.7, 1.9, 0.3}, {5}, DType::f64)});
+  EXPECT_NE(reference_results(c, RefVariant::perturbed, 3)[0].data[0], reference_results(c, RefVariant::own)[0].data[0]);
+}
+
+TEST(FuzzCompare, ToleranceFromTheRunsPassesRoundingAndFailsAWrongValue) {
+  ref::Array wide = ref::make({2}, DType::f64, {1.0, 2.0});
+  ref::Array own = ref::make({2}, DType::f32, {1.0, 2.0 + 0x1p-22});
+  std::vector<std::vector<ref::Array>> runs = {{own}};
+  EXPECT_TRUE(compare_results({Tensor::from_f64({1.0, 2.0 + 0x1p-21}, {2}, DType::f32)}, {wide}, runs).agree);
+  const Verdict bad = compare_results({Tensor::from_f64({1.0, 2.01}, {2}, DType::f32)}, {wide}, runs);
+  EXPECT_FALSE(bad.agree);
+  EXPECT_NE(bad.detail.find("element 1"), std::string::npos) << bad.detail;
+  // A NaN must be matched by a NaN.
+  ref::Array nan_wide = ref::make({1}, DType::f64, {std::nan("")});
+  std::vector<std::vector<ref::Array>> nan_runs = {{ref::make({1}, DType::f32, {std::nan("")})}};
+  EXPECT_FALSE(compare_results({Tensor::from_f64({0.0}, {1}, DType::f32)}, {nan_wide}, nan_runs).agree);
+}
+
+}  // namespace
+}  // namespace tandem::fuzz

@@ -1,0 +1,211 @@
+// Generator rows of the primitives with sub-programs (scan, checkpoint), the annotations
+// (checkpoint_name, device_put) and the collectives over the named axis kCollectiveAxis.
+// A body is grown by a GenState of its own whose inputs are fixed by the signature.
+#include "engine/prims/checkpoint.h"
+#include "engine/prims/collective_prims.h"
+#include "engine/prims/device_put.h"
+#include "suites/program_fuzz/gen_rows.h"
+
+namespace tandem::fuzz {
+namespace {
+
+const std::vector<std::string> kNames = {"a", "b", "c"};
+
+// Grows a body over inputs of the given types and returns it with its outputs' values.
+struct Body {
+  GenState state;
+  std::vector<Value> inputs;
+};
+void grow(Body& body, int eqns) {
+  for (int i = 0; i < eqns; ++i) emit_random_row(body.state);
+}
+
+// A value of the body for an output: a recent one (never a literal).
+Value body_output(Body& body) { return *body.state.pick([](const Value&) { return true; }); }
+
+std::vector<Value> distinct_pool_values(GenState& s, int n, const std::function<bool(const Value&)>& pred) {
+  std::vector<Value> r;
+  for (int i = 0; i < n; ++i)
+    if (auto v = s.pick(pred)) r.push_back(*v);
+  return r;
+}
+
+// scan: consts, one or two carries, zero or one xs; length 0 to 4, either direction.
+bool emit_scan(GenState& s) {
+  if (s.depth >= s.cfg.max_depth || s.pool.empty()) return false;
+  const int64_t length = s.rng.chance(0.05) ? 0 : s.rng.in(1, 4);
+  std::vector<Value> consts = distinct_pool_values(s, int(s.rng.in(0, 1)), [](const Value&) { return true; });
+  std::vector<Value> init = distinct_pool_values(s, int(s.rng.in(1, 2)), [](const Value&) { return true; });
+  if (init.empty()) return false;
+  std::vector<Value> xs;
+  if (s.rng.chance(0.7)) {
+    auto base = *s.pick([](const Value&) { return true; });
+    Shape step = base.shape(), stacked = {length};
+    stacked.insert(stacked.end(), step.begin(), step.end());
+    xs.push_back(s.may_add_inputs && s.rng.chance(0.6) ? s.new_input(AType{stacked, base.dtype()})
+                                                        : broadcast_in_dim(base, stacked, [&] {
+                                                            std::vector<int64_t> d;
+                                                            for (size_t i = 0; i < step.size(); ++i) d.push_back(int64_t(i) + 1);
+                                                            return d;
+                                                          }()));
+  }
+  Body body{GenState(s.rng, s.cfg, s.depth + 1, false), {}};
+  for (const Value& v : consts) body.inputs.push_back(body.state.new_input(v.type()));
+  for (const Value& v : init) body.inputs.push_back(body.state.new_input(v.type()));
+  for (const Value& v : xs) {
+    Shape step(v.shape().begin() + 1, v.shape().end());
+    body.inputs.push_back(body.state.new_input(AType{step, v.dtype()}));
+  }
+  grow(body, int(s.rng.in(1, s.cfg.body_eqns)));
+  std::vector<Value> outs;
+  for (const Value& c : init) outs.push_back(body.state.fit(body_output(body), c.type()));
+  const bool has_ys = s.rng.chance(0.7);
+  if (has_ys) outs.push_back(body_output(body));
+  Program prog = body.state.b.build(outs);
+  std::vector<Value> result = scan(prog, consts, init, xs, length, s.rng.chance(0.4), s.rng.chance(0.2) ? 2 : 1);
+  for (size_t i = 0; i < init.size(); ++i) s.keep(result[i]);
+  if (!has_ys) return true;
+  Value ys = result.back();
+  if (s.cfg.scan_losses && is_floating(ys.dtype()) && s.rng.chance(0.5)) {
+    // A loss over the stacked outputs, the pattern the hoisting pass moves into the body:
+    // (ys - targets)^2 * c summed over the scan axis and maybe others. ys is used only here.
+    Value d = s.rng.chance(0.5) ? sub(ys, s.operand(ys.type())) : ys;
+    if (s.rng.chance(0.5)) d = integer_pow(d, 2);
+    if (s.rng.chance(0.3)) d = mul(d, s.b.literal(0.5, d.dtype()));
+    std::vector<int64_t> axes{0};
+    for (int64_t a = 1; a < d.rank(); ++a)
+      if (s.rng.chance(0.5)) axes.push_back(a);
+    s.keep(reduce_sum(d, axes));
+  } else {
+    s.keep(ys);
+  }
+  return true;
+}
+
+const std::vector<std::string> kPolicies = {
+    "everything_saveable", "nothing_saveable", "dots_saveable", "dots_with_no_batch_dims_saveable",
+    "save_only_these_names(a)", "save_anything_except_these_names(a)", "save_any_names_but_these(a,b)",
+    "save_from_both_policies(dots_saveable;save_only_these_names(b))",
+    "save_and_offload_only_these_names(a|b)", "offload_dot_with_no_batch_dims(device,pinned_host)"};
+
+bool emit_checkpoint(GenState& s) {
+  if (s.depth >= s.cfg.max_depth || s.pool.empty()) return false;
+  std::vector<Value> in = distinct_pool_values(s, int(s.rng.in(1, 3)), [](const Value&) { return true; });
+  Body body{GenState(s.rng, s.cfg, s.depth + 1, false), {}};
+  for (const Value& v : in) body.inputs.push_back(body.state.new_input(v.type()));
+  grow(body, int(s.rng.in(1, s.cfg.body_eqns)));
+  std::vector<Value> outs{body_output(body)};
+  if (s.rng.chance(0.4)) outs.push_back(body_output(body));
+  const Program prog = body.state.b.build(outs);
+  const bool prevent_cse = s.rng.chance(0.5);
+  // A name policy over a body with no checkpoint_name is refused (a tandem diagnostic JAX
+  // does not give); then a policy without names.
+  if (try_emit([&] { s.keep(checkpoint(prog, in, s.rng.pick(kPolicies), prevent_cse)); })) return true;
+  return try_emit([&] { s.keep(checkpoint(prog, in, s.rng.pick(std::vector<std::string>(kPolicies.begin(), kPolicies.begin() + 4)), prevent_cse)); });
+}
+
+bool emit_checkpoint_name(GenState& s) {
+  auto x = s.pick([](const Value& v) { return is_floating(v.dtype()); });
+  if (!x) return false;
+  s.keep(checkpoint_name(*x, s.rng.pick(kNames)));
+  return true;
+}
+
+bool emit_device_put(GenState& s) {
+  auto x = s.pick([](const Value&) { return true; });
+  if (!x) return false;
+  // To a host memory kind and back: what an offloading policy emits (the CPU's kinds are one memory).
+  const MemoryKind host = s.rng.chance(0.5) ? MemoryKind::pinned_host : MemoryKind::unpinned_host;
+  s.keep(device_put(device_put(*x, host, MemoryKind::device), MemoryKind::device, host));
+  return true;
+}
+
+GenRow reduction_collective(const std::string& name) {
+  return {[name](GenState& s) {
+    if (!s.cfg.collectives) return false;
+    auto x = s.pick([&](const Value& v) { return is_floating(v.dtype()) || (name != "pmean" && v.dtype() == DType::i32); });
+    if (!x) return false;
+    s.keep(s.b.bind1(name, {*x}, {{"axis_name", std::string(kCollectiveAxis)}}));
+    return true;
+  }, 0.5};
+}
+
+// An operand whose dimension `dim` has n (untiled) or a multiple of n (tiled) entries.
+Value with_dim(GenState& s, const Value& x, int64_t dim, int64_t n, bool tiled) {
+  AType t = x.type();
+  t.shape[size_t(dim)] = tiled ? n * s.rng.in(0, 2) : n;
+  return t == x.type() ? x : s.operand(t);
+}
+
+bool emit_all_gather(GenState& s) {
+  auto x = s.pick([](const Value&) { return true; });
+  if (!s.cfg.collectives || !x) return false;
+  const bool tiled = x->rank() > 0 && s.rng.chance(0.5);
+  const int64_t axis = s.rng.in(0, x->rank() - (tiled ? 1 : 0));
+  const int64_t n = s.cfg.coll_axis_size, out_rank = x->rank() + (tiled ? 0 : 1);
+  if (s.rng.chance(0.5) && try_emit([&] { s.keep(all_gather(*x, kCollectiveAxis, n, axis - out_rank, tiled)); })) return true;
+  return try_emit([&] { s.keep(all_gather(*x, kCollectiveAxis, n, axis, tiled)); });
+}
+
+bool emit_psum_scatter(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0 && v.dtype() != DType::pred; });
+  if (!s.cfg.collectives || !x) return false;
+  const bool tiled = s.rng.chance(0.5);
+  const int64_t dim = s.rng.in(0, x->rank() - 1), n = s.cfg.coll_axis_size;
+  Value in = with_dim(s, *x, dim, n, tiled);
+  if (s.rng.chance(0.5) && try_emit([&] { s.keep(psum_scatter(in, kCollectiveAxis, n, dim - in.rank(), tiled)); })) return true;
+  return try_emit([&] { s.keep(psum_scatter(in, kCollectiveAxis, n, dim, tiled)); });
+}
+
+bool emit_all_to_all(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!s.cfg.collectives || !x) return false;
+  const bool tiled = s.rng.chance(0.5);
+  const int64_t split = s.rng.in(0, x->rank() - 1), n = s.cfg.coll_axis_size;
+  const int64_t concat = s.rng.in(0, x->rank() - (tiled ? 1 : 1));
+  Value in = with_dim(s, *x, split, n, tiled);
+  if (s.rng.chance(0.5) &&
+      try_emit([&] { s.keep(all_to_all(in, kCollectiveAxis, n, split - in.rank(), concat - in.rank(), tiled)); }))
+    return true;
+  return try_emit([&] { s.keep(all_to_all(in, kCollectiveAxis, n, split, concat, tiled)); });
+}
+
+bool emit_ppermute(GenState& s) {
+  auto x = s.pick([](const Value&) { return true; });
+  if (!s.cfg.collectives || !x) return false;
+  std::vector<int> dst;
+  for (int i = 0; i < int(s.cfg.coll_axis_size); ++i) dst.push_back(i);
+  s.rng.shuffle(dst);
+  std::vector<std::pair<int, int>> perm;
+  for (int i = 0; i < int(dst.size()); ++i)
+    if (s.rng.chance(0.8)) perm.emplace_back(i, dst[size_t(i)]);  // a member left out receives zeros
+  s.keep(ppermute(*x, kCollectiveAxis, perm));
+  return true;
+}
+
+bool emit_axis_index(GenState& s) {
+  if (!s.cfg.collectives) return false;
+  s.keep(axis_index(s.b, kCollectiveAxis));
+  return true;
+}
+
+}  // namespace
+
+void add_control_rows(GenTable& t) {
+  t.rows["scan"] = {emit_scan, 1.5};
+  t.rows["checkpoint"] = {emit_checkpoint, 1.5};
+  t.rows["checkpoint_name"] = {emit_checkpoint_name, 0.5};
+  t.rows["device_put"] = {emit_device_put, 0.3};
+  for (const char* name : {"psum", "pmean", "pmax", "pmin"}) t.rows[name] = reduction_collective(name);
+  t.rows["all_gather"] = {emit_all_gather, 0.5};
+  t.rows["psum_scatter"] = {emit_psum_scatter, 0.5};
+  t.rows["all_to_all"] = {emit_all_to_all, 0.5};
+  t.rows["ppermute"] = {emit_ppermute, 0.5};
+  t.rows["axis_index"] = {emit_axis_index, 0.3};
+  t.not_generated["lstm_fwd"] =
+      "a fused layer whose operands are a packed 12-part weight vector and a config: random operands would test only "
+      "its shape checks; the LSTM suite's grid and its outside oracles (PyTorch, JAX, ONNX, cuDNN) check it";
+  t.not_generated["lstm_bwd"] = t.not_generated["lstm_fwd"];
+}
+
+}  // namespace tandem::fuzz

@@ -1,0 +1,235 @@
+// Generator rows of the structural primitives, the reductions and dot_general. Axes are
+// drawn in negative form half the time: where the primitive takes them the engine must
+// normalize them as JAX does; where it refuses them (a bad-input shape error) the row
+// retries with the non-negative form.
+#include <algorithm>
+#include <numeric>
+
+#include "suites/program_fuzz/gen_rows.h"
+
+namespace tandem::fuzz {
+namespace {
+
+std::vector<int64_t> range(int64_t n) {
+  std::vector<int64_t> r(static_cast<size_t>(n));
+  std::iota(r.begin(), r.end(), 0);
+  return r;
+}
+
+// A random subset of [0, n), in increasing order.
+std::vector<int64_t> subset(Rng& rng, int64_t n) {
+  std::vector<int64_t> r;
+  for (int64_t i = 0; i < n; ++i)
+    if (rng.chance(0.5)) r.push_back(i);
+  return r;
+}
+
+std::vector<int64_t> negated(const std::vector<int64_t>& axes, int64_t rank) {
+  std::vector<int64_t> r;
+  for (int64_t a : axes) r.push_back(a - rank);
+  return r;
+}
+
+// Emits with negative axes (half the time) and falls back to the non-negative ones.
+bool with_axes(Rng& rng, const std::vector<int64_t>& axes, int64_t rank,
+               const std::function<void(const std::vector<int64_t>&)>& emit) {
+  if (rng.chance(0.5) && try_emit([&] { emit(negated(axes, rank)); })) return true;
+  return try_emit([&] { emit(axes); });
+}
+
+std::optional<Value> pick_traced(GenState& s, bool numeric) {
+  return s.pick([&](const Value& v) { return !numeric || v.dtype() != DType::pred; });
+}
+
+bool emit_broadcast(GenState& s) {
+  auto x = pick_traced(s, false);
+  if (!x) return false;
+  const int64_t r = x->rank(), R = std::min<int64_t>(r + s.rng.in(0, 2), 4);
+  std::vector<int64_t> dims = range(R);
+  s.rng.shuffle(dims);
+  dims.resize(size_t(r));
+  std::sort(dims.begin(), dims.end());
+  Shape out = s.random_shape(int(R));
+  out.resize(size_t(R));
+  for (int64_t i = 0; i < r; ++i) {
+    const int64_t d = x->shape()[size_t(i)];
+    // A size-1 dimension may grow (keepdims-style broadcasting); others keep their size.
+    out[size_t(dims[size_t(i)])] = d == 1 && s.rng.chance(0.6) ? s.rng.in(1, s.cfg.max_dim) : d;
+  }
+  s.keep(broadcast_in_dim(*x, out, dims));
+  return true;
+}
+
+bool emit_reshape(GenState& s) {
+  auto x = pick_traced(s, false);
+  if (!x) return false;
+  int64_t n = num_elements(x->shape());
+  Shape out;
+  if (n == 0) {
+    out = {0};
+  } else {
+    // Peel random divisors off n, then put the rest last; shuffle so size-1s land anywhere.
+    for (int64_t k = 2; k <= n && out.size() < 3;)
+      if (n % k == 0 && s.rng.chance(0.5)) { out.push_back(k); n /= k; } else ++k;
+    if (n > 1 || s.rng.chance(0.3)) out.push_back(n);
+    s.rng.shuffle(out);
+  }
+  s.keep(reshape(*x, out));
+  return true;
+}
+
+bool emit_transpose(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!x) return false;
+  std::vector<int64_t> perm = range(x->rank());
+  s.rng.shuffle(perm);
+  return with_axes(s.rng, perm, x->rank(), [&](const std::vector<int64_t>& p) { s.keep(transpose(*x, p)); });
+}
+
+bool emit_slice(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!x) return false;
+  std::vector<int64_t> start, limit, strides;
+  for (int64_t d : x->shape()) {
+    const int64_t a = s.rng.in(0, d), z = s.rng.in(a, d);
+    start.push_back(a);
+    limit.push_back(z);
+    strides.push_back(s.rng.chance(0.6) ? 1 : s.rng.in(2, 3));
+  }
+  s.keep(slice(*x, start, limit, strides));
+  return true;
+}
+
+// A scalar i32 start index: a literal (out of range on purpose sometimes: JAX clamps it), a
+// traced scalar from the pool, or a new input.
+Value start_index(GenState& s, int64_t size) {
+  if (auto v = s.pick([](const Value& v) { return v.rank() == 0 && v.dtype() == DType::i32; }); v && s.rng.chance(0.4))
+    return *v;
+  return s.rng.chance(0.6) ? s.b.literal(double(s.rng.in(-2, size + 2)), DType::i32) : s.operand(AType{{}, DType::i32});
+}
+
+bool emit_dynamic_slice(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!x) return false;
+  std::vector<Value> starts;
+  Shape sizes;
+  for (int64_t d : x->shape()) {
+    sizes.push_back(s.rng.in(0, d));
+    starts.push_back(start_index(s, d));
+  }
+  return try_emit([&] {
+    std::vector<Value> in{*x};
+    in.insert(in.end(), starts.begin(), starts.end());
+    s.keep(s.b.bind1("dynamic_slice", in, {{"slice_sizes", sizes}}));
+  });
+}
+
+bool emit_dynamic_update_slice(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!x) return false;
+  std::vector<Value> in{*x};
+  Shape upd;
+  for (int64_t d : x->shape()) upd.push_back(s.rng.in(0, d));
+  in.push_back(s.operand(AType{upd, x->dtype()}));
+  for (int64_t d : x->shape()) in.push_back(start_index(s, d));
+  return try_emit([&] { s.keep(s.b.bind1("dynamic_update_slice", in)); });
+}
+
+bool emit_concatenate(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!x) return false;
+  const int64_t axis = s.rng.in(0, x->rank() - 1);
+  std::vector<Value> xs{*x};
+  for (int64_t k = s.rng.in(1, 2); k > 0; --k) {
+    AType t = x->type();
+    t.shape[size_t(axis)] = s.rng.in(0, s.cfg.max_dim);
+    xs.push_back(s.operand(t));
+  }
+  s.rng.shuffle(xs);
+  return with_axes(s.rng, {axis}, x->rank(), [&](const std::vector<int64_t>& a) { s.keep(concatenate(xs, a[0])); });
+}
+
+bool emit_iota(GenState& s) {
+  Shape shape = s.random_shape(1);
+  DType t = s.random_dtype();
+  if (t == DType::pred) t = DType::i32;
+  const int64_t dim = s.rng.in(0, int64_t(shape.size()) - 1);
+  return with_axes(s.rng, {dim}, int64_t(shape.size()),
+                   [&](const std::vector<int64_t>& d) { s.keep(iota(s.b, t, shape, d[0])); });
+}
+
+GenRow reduction_row(const std::string& name) {
+  return {[name](GenState& s) {
+    auto x = pick_traced(s, true);
+    if (!x) return false;
+    const std::vector<int64_t> axes = subset(s.rng, x->rank());
+    return with_axes(s.rng, axes, x->rank(), [&](const std::vector<int64_t>& a) {
+      s.keep(s.b.bind1(name, {*x}, {{"axes", a}}));
+    });
+  }};
+}
+
+// Precision strings that round nothing (allowed in reverse-mode chains),
+// then the presets that round their inputs (tolerances model them: fuzz_oracle.h).
+const std::vector<std::string> kExactPrecisions = {"DEFAULT", "HIGHEST"};
+const std::vector<std::string> kLossyPrecisions = {
+    "HIGH", "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32",
+    "TF32_TF32_F32_X3", "F16_F16_F32", "F16_F16_F16", "BF16_BF16_BF16", "ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_ANY"};
+
+bool emit_dot_general(GenState& s) {
+  auto lhs = s.pick([](const Value& v) { return is_floating(v.dtype()); });
+  if (!lhs) return false;
+  const int64_t r = lhs->rank();
+  std::vector<int64_t> order = range(r);
+  s.rng.shuffle(order);
+  const int64_t nc = s.rng.in(0, std::min<int64_t>(2, r)), nb = s.rng.in(0, std::min<int64_t>(1, r - nc));
+  DotDims dims;
+  dims.lhs_contract.assign(order.begin(), order.begin() + nc);
+  dims.lhs_batch.assign(order.begin() + nc, order.begin() + nc + nb);
+  // rhs: the batch dims, the contracting dims and up to two free dims, in a random order.
+  Shape rhs_sizes;
+  std::vector<int> role;  // 0 batch k, 1 contract k, 2 free
+  for (int64_t a : dims.lhs_batch) { rhs_sizes.push_back(lhs->shape()[size_t(a)]); role.push_back(0); }
+  for (int64_t a : dims.lhs_contract) { rhs_sizes.push_back(lhs->shape()[size_t(a)]); role.push_back(1); }
+  for (int64_t k = s.rng.in(0, 2); k > 0; --k) { rhs_sizes.push_back(s.rng.in(1, s.cfg.max_dim)); role.push_back(2); }
+  std::vector<int64_t> place = range(int64_t(rhs_sizes.size()));
+  s.rng.shuffle(place);
+  Shape rhs_shape(rhs_sizes.size());
+  int64_t nbatch = 0, ncon = 0;
+  dims.rhs_batch.resize(size_t(nb));
+  dims.rhs_contract.resize(size_t(nc));
+  for (size_t i = 0; i < rhs_sizes.size(); ++i) {
+    rhs_shape[size_t(place[i])] = rhs_sizes[i];
+    if (role[i] == 0) dims.rhs_batch[size_t(nbatch++)] = place[i];
+    if (role[i] == 1) dims.rhs_contract[size_t(ncon++)] = place[i];
+  }
+  Value rhs = s.operand(AType{rhs_shape, lhs->dtype()});
+  const bool lossy = s.cfg.lossy_dots && s.rng.chance(0.5);
+  // The preset of the operands' own type is exact too (F32_F32_F32 rounds f64 operands).
+  std::string precision = s.rng.pick(lossy ? kLossyPrecisions : kExactPrecisions);
+  if (!lossy && s.rng.chance(0.3) && (lhs->dtype() == DType::f32 || lhs->dtype() == DType::f64))
+    precision = lhs->dtype() == DType::f32 ? "F32_F32_F32" : "F64_F64_F64";
+  std::optional<DType> preferred;
+  if (s.rng.chance(0.2)) preferred = s.rng.chance(0.5) ? DType::f32 : DType::f64;
+  // A preset the operands' dtypes do not take is a bad-input shape error: try the default.
+  if (try_emit([&] { s.keep(dot_general(*lhs, rhs, dims, precision, preferred)); })) return true;
+  return try_emit([&] { s.keep(dot_general(*lhs, rhs, dims)); });
+}
+
+}  // namespace
+
+void add_structure_rows(GenTable& t) {
+  t.rows["broadcast_in_dim"] = {emit_broadcast};
+  t.rows["reshape"] = {emit_reshape};
+  t.rows["transpose"] = {emit_transpose};
+  t.rows["slice"] = {emit_slice};
+  t.rows["dynamic_slice"] = {emit_dynamic_slice};
+  t.rows["dynamic_update_slice"] = {emit_dynamic_update_slice};
+  t.rows["concatenate"] = {emit_concatenate};
+  t.rows["iota"] = {emit_iota, 0.5};
+  t.rows["reduce_sum"] = reduction_row("reduce_sum");
+  t.rows["reduce_max"] = reduction_row("reduce_max");
+  t.rows["dot_general"] = {emit_dot_general, 2};
+}
+
+}  // namespace tandem::fuzz
