@@ -373,8 +373,12 @@ std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seed
     if (!n.backward) continue;
     std::vector<Array> parts = n.backward(ct[i]);
     if (!wanted[i]) ct[i].data = std::vector<double>();  // spent: free it now
-    for (size_t p = 0; p < n.parents.size(); ++p)
-      if (!parts[p].data.empty() && nodes_[size_t(n.parents[p])].needs_grad) accumulate(n.parents[p], std::move(parts[p]));
+    for (size_t p = 0; p < n.parents.size(); ++p) {
+      const Node& parent = nodes_[size_t(n.parents[p])];
+      if (parts[p].data.empty() || !parent.needs_grad) continue;
+      if (hold) hold(parts[p], parent.value->dtype);  // each contribution, as a rule's result is held
+      accumulate(n.parents[p], std::move(parts[p]));
+    }
   }
   std::vector<Array> r;
   for (Id w : wrt) r.push_back(has[size_t(w)] ? ct[size_t(w)] : zeros_like(node(w).value->shape));

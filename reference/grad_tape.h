@@ -51,8 +51,9 @@ class Tape {
   Id custom(Array value, std::vector<Id> parents, Backward backward);
 
   // d(sum_k <value(seed_k), ct_k>) / d value(w) for each w in wrt (zeros where no path).
-  // hold (optional) sees each value's total cotangent, with the value's dtype, before it flows
-  // on: a caller modelling a backward held in the primal dtypes rounds (or perturbs) it there.
+  // hold (optional) sees each cotangent contribution and each value's total cotangent, with
+  // the value's dtype, before it is added or flows on: a caller modelling a backward held in
+  // the primal dtypes rounds (or perturbs) them there.
   using Hold = std::function<void(Array& ct, DType primal)>;
   std::vector<Array> gradients(const std::vector<std::pair<Id, Array>>& seeds,
                                const std::vector<Id>& wrt, const Hold& hold = {}) const;

@@ -9,6 +9,16 @@
 namespace tandem::fuzz {
 namespace {
 
+double smallest_normal(DType t) {
+  switch (t) {
+    case DType::f64: return 2.2250738585072014e-308;
+    case DType::f32: return 1.1754943508222875e-38;
+    case DType::bf16: return 1.1754943508222875e-38;
+    case DType::f16: return 0x1p-14;
+    default: return 0;
+  }
+}
+
 enum class Class { finite, nan, pos_inf, neg_inf };
 Class class_of(double x) {
   if (std::isnan(x)) return Class::nan;
@@ -24,13 +34,14 @@ void disagree(Verdict& v, size_t result, const std::string& what) {
 }
 
 void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want, const std::vector<ref::Array>& runs,
-                 double backward_floor, double scale, bool huge_arguments) {
+                 double backward_floor, double scale, double roundoff, bool class_may_differ) {
   if (got.shape() != want.shape) return disagree(v, k, cat("shape [", shape_str(got.shape()), "] vs the reference's [", shape_str(want.shape), "]"));
   if (got.dtype() != runs[0].dtype)
     return disagree(v, k, cat("dtype ", dtype_name(got.dtype()), " vs the reference's ", dtype_name(runs[0].dtype)));
   const std::vector<double> g = got.to_f64();
   const double u = unit_roundoff(got.dtype());
-  const double floor = backward_floor * u * scale;
+  const double floor = backward_floor * std::max(u, roundoff) * scale;
+  const double subnormal = smallest_normal(got.dtype());
   for (size_t i = 0; i < g.size(); ++i) {
     const double w = want.data[i];
     double spread = 0;
@@ -41,7 +52,7 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
     }
     if (unstable) { ++v.unstable; continue; }
     ++v.checked;
-    if (huge_arguments && (class_of(w) == Class::finite) != (class_of(g[i]) == Class::finite)) {
+    if (class_may_differ && class_of(w) != class_of(g[i])) {  // inf vs NaN too: inf − inf in the narrower dtype
       --v.checked, ++v.unstable;
       continue;
     }
@@ -50,7 +61,7 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
         disagree(v, k, cat("element ", i, ": engine ", g[i], ", reference ", w));
       continue;
     }
-    const double tol = kHeadroom * spread + kFinalRoundings * u * std::fabs(w) + floor;
+    const double tol = kHeadroom * spread + kFinalRoundings * u * std::fabs(w) + floor + subnormal;
     const double err = std::fabs(g[i] - w);
     if (tol > 0) v.worst = std::max(v.worst, err / tol);
     if (err > tol)
@@ -68,18 +79,34 @@ Verdict compare_results(const std::vector<Tensor>& engine, const std::vector<ref
     disagree(v, 0, cat("the engine gave ", engine.size(), " results, the reference ", wide.size()));
     return v;
   }
-  // The magnitude a cotangent's backward rounding is measured against: the largest finite
-  // value of every result (outputs and cotangents), as a cotangent near 0 can be the
-  // cancellation of terms that large.
-  double scale = 0;
+  // The magnitude the normwise floor is measured against: the largest finite argument or
+  // result, as a result near 0 can be the cancellation of terms that large.
+  double scale = kinds.argument_scale;
   for (const ref::Array& w : wide)
     for (double x : w.data)
       if (std::isfinite(x)) scale = std::max(scale, std::fabs(x));
+  // A cotangent is no better conditioned than the forward values it is computed from: the
+  // outputs' largest relative spread (an ill-conditioned forward, cos of 1e21) widens every
+  // cotangent normwise by as much.
+  double forward_spread = 0;
+  for (size_t k = 0; k < std::min(kinds.first_cotangent, wide.size()); ++k)
+    for (const auto& run : runs)
+      for (size_t i = 0; i < wide[k].data.size(); ++i) {
+        const double w = wide[k].data[i], r = run[k].data[i];
+        if (std::isfinite(w) && std::isfinite(r) && w != 0) forward_spread = std::max(forward_spread, std::fabs(r - w) / std::fabs(w));
+      }
   for (size_t k = 0; k < engine.size(); ++k) {
     std::vector<ref::Array> column;
     for (const auto& r : runs) column.push_back(r.at(k));
-    const double backward = k >= kinds.first_cotangent ? kBackwardRoundings * double(kinds.backward_eqns) : 0;
-    compare_one(v, k, engine[k], wide[k], column, backward, scale, kinds.huge_arguments);
+    double normwise = k >= kinds.first_normwise ? kNormwiseRoundings * double(kinds.normwise_eqns) : 0;
+    if (k >= kinds.first_cotangent) {
+      // In units of the result's u (compare_one multiplies by u): the forward's spread, with headroom.
+      const double u = std::max(unit_roundoff(engine[k].dtype()), kinds.roundoff);
+      if (u > 0) normwise += kHeadroom * forward_spread / u;
+    }
+    const bool class_may_differ =
+        kinds.extreme_arguments || (kinds.nonfinite_forward && k >= kinds.first_cotangent);
+    compare_one(v, k, engine[k], wide[k], column, normwise, scale, kinds.roundoff, class_may_differ);
   }
   return v;
 }

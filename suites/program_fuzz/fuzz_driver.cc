@@ -76,23 +76,59 @@ int64_t applications(const Program& p) {
   return n;
 }
 
-bool huge(const Tensor& t) {
-  if (!is_floating(t.dtype())) return false;
-  const double limit = std::sqrt(t.dtype() == DType::f64 ? 1.7976931348623157e308 : t.dtype() == DType::f32 ? 3.4028234663852886e38
-                                 : t.dtype() == DType::f16 ? 65504.0 : 3.3895313892515355e38);
-  for (double x : t.to_f64())
-    if (std::isfinite(x) && std::fabs(x) > limit) return true;
+double largest_finite_value(DType t) {
+  return t == DType::f64 ? 1.7976931348623157e308 : t == DType::f32 ? 3.4028234663852886e38
+         : t == DType::f16 ? 65504.0 : 3.3895313892515355e38;
+}
+double smallest_normal(DType t) {
+  return t == DType::f64 ? 2.2250738585072014e-308 : t == DType::f16 ? 0x1p-14 : 1.1754943508222875e-38;
+}
+
+bool has_collective(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->has(kCollective)) return true;
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && has_collective(**sub)) return true;
+  }
   return false;
 }
 
 ResultKinds result_kinds(const FuzzCase& c) {
   ResultKinds k;
   for (const auto* ts : {&c.args, &c.cotangents})
-    for (const Tensor& t : *ts) k.huge_arguments |= huge(t);
-  if (!differentiates(c.chain.kind)) return k;
-  k.first_cotangent = c.program.out_vars.size();
-  k.backward_eqns = applications(c.program);
+    for (const Tensor& t : *ts) {
+      if (!is_floating(t.dtype())) continue;
+      const double big = std::sqrt(largest_finite_value(t.dtype())), small = std::sqrt(smallest_normal(t.dtype()));
+      for (double x : t.to_f64()) {
+        if (!std::isfinite(x)) continue;
+        k.argument_scale = std::max(k.argument_scale, std::fabs(x));
+        k.extreme_arguments |= std::fabs(x) > big || (x != 0 && std::fabs(x) < small);
+      }
+    }
+  if (differentiates(c.chain.kind)) k.first_normwise = k.first_cotangent = c.program.out_vars.size();
+  if (c.chain.kind == ChainKind::vmap && has_collective(c.program)) k.first_normwise = 0;
+  k.normwise_eqns = applications(c.program);
+  k.roundoff = program_roundoff(c.program);
   return k;
+}
+
+// The engine's and the wide reference's results of a case, for an outside judge
+// (tools/fuzz_case_vs_jax.py puts JAX's beside them).
+nlohmann::json with_results(nlohmann::json j, const FuzzCase& c) {
+  j["engine"] = json::array();
+  j["reference"] = json::array();
+  try {
+    for (const Tensor& t : run_engine(c).results) j["engine"].push_back(tensor_to_json(t));
+  } catch (const std::exception& e) {
+    j["engine"] = std::string("error: ") + e.what();
+  }
+  try {
+    for (const ref::Array& a : reference_results(c, RefVariant::wide))
+      j["reference"].push_back(tensor_to_json(Tensor::from_f64(a.data, a.shape, DType::f64)));
+  } catch (const std::exception& e) {
+    j["reference"] = std::string("error: ") + e.what();
+  }
+  return j;
 }
 
 }  // namespace
@@ -114,9 +150,10 @@ CaseResult check_case(const FuzzCase& c) {
   CaseResult r;
   std::vector<ref::Array> wide;
   std::vector<std::vector<ref::Array>> runs;
+  bool nonfinite_forward = false;
   try {
     wide = reference_results(c, RefVariant::wide);
-    runs.push_back(reference_results(c, RefVariant::own));
+    runs.push_back(reference_results(c, RefVariant::own, 0, &nonfinite_forward));
     runs.push_back(reference_results(c, RefVariant::perturbed, c.seed + 1));
     runs.push_back(reference_results(c, RefVariant::scaled, c.seed + 2));
   } catch (const std::exception& e) {
@@ -127,7 +164,9 @@ CaseResult check_case(const FuzzCase& c) {
   try {
     EngineRun run = run_engine(c);
     r.hoist_rewrites = run.hoist_rewrites;
-    r.verdict = compare_results(run.results, wide, runs, result_kinds(c));
+    ResultKinds kinds = result_kinds(c);
+    kinds.nonfinite_forward = nonfinite_forward;
+    r.verdict = compare_results(run.results, wide, runs, kinds);
     r.outcome = r.verdict.agree ? Outcome::agree : Outcome::disagree;
     r.message = r.verdict.detail;
   } catch (const Error& e) {
@@ -167,7 +206,7 @@ int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
     json f = {{"index", i}, {"seed", c.seed}, {"chain", chain_name(c.chain.kind)}, {"what", what},
               {"equations", c.program.eqns.size()}, {"shrunk_equations", small.program.eqns.size()}};
     if (!o.out_dir.empty()) {
-      write_file_atomically(case_file(o, small), case_to_json(small, what).dump(1) + "\n");
+      write_file_atomically(case_file(o, small), with_results(case_to_json(small, what), small).dump(1) + "\n");
       f["file"] = case_file(o, small);
       log << "  written: " << case_file(o, small) << " (tandem fuzz --replay FILE)\n";
     }

@@ -2,7 +2,10 @@
 // per-example loop of vmap and the stacking of its results.
 #include "suites/program_fuzz/fuzz_oracle.h"
 
+#include <cmath>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include "engine/core/error.h"
@@ -80,33 +83,102 @@ class Widener {
 
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
-// How far the perturbed interpreter moves the operands of e (0: not at all).
-double perturbation(const Eqn& e) {
-  if (e.prim->name == "dot_general")
-    return dot_input_roundoff(e.params.get_string("precision", "DEFAULT"), e.in[0].type().dtype);
-  if (e.prim->name == "reduce_sum") return unit_roundoff(e.in[0].type().dtype);
-  return 0;
+// The roundoff model of one equation in the own-dtype runs (fuzz_oracle.h).
+struct Rounding {
+  std::optional<DType> input_format;        // a dot preset's operand format (own runs round there)
+  std::optional<DType> accumulator_format;  // a dot preset's narrow accumulator (result rounded there)
+  double in = 0;      // relative error of each operand of a sum (a preset's input conversion)
+  double acc = 0;     // relative error of each accumulation step
+  int64_t terms = 0;  // values summed into each result (0: not a sum)
+  double out = 0;     // relative error of an elementwise result's rounding
+};
+
+int64_t contraction_terms(const Eqn& e) {
+  int64_t k = 1;
+  for (int64_t a : e.params.get_ints("lhs_contracting_dimensions")) {
+    const Shape& s = e.in[0].type().shape;
+    k *= s.at(size_t(a < 0 ? a + int64_t(s.size()) : a));
+  }
+  return k;
 }
 
-// signed_perturbation: each element moved up or down at random (a summation order's error,
-// cancellation included); otherwise every operand moved up (a product's inputs both rounded
-// the same way, which random signs would cancel half the time).
-std::vector<ref::Array> perturbed_eval(const Program& p, const std::vector<ref::Array>& in, Rng& rng,
-                                       const std::vector<std::string>& axes, bool signed_perturbation) {
+Rounding rounding_of(const Eqn& e) {
+  Rounding r;
+  if (e.out.empty() || !is_floating(e.out[0]->type.dtype)) return r;
+  const DType operand = e.in.empty() ? e.out[0]->type.dtype : e.in[0].type().dtype;
+  if (e.prim->name == "dot_general") {
+    const std::string p = e.params.get_string("precision", "DEFAULT");
+    if (p == "BF16_BF16_F32" || p == "BF16_BF16_BF16") r.input_format = DType::bf16;
+    if (p == "F16_F16_F32" || p == "F16_F16_F16") r.input_format = DType::f16;
+    if (p == "BF16_BF16_BF16") r.accumulator_format = DType::bf16;
+    if (p == "F16_F16_F16") r.accumulator_format = DType::f16;
+    r.in = dot_input_roundoff(p, operand);
+    r.acc = r.accumulator_format ? unit_roundoff(*r.accumulator_format)
+                                 : operand == DType::f64 && (p == "DEFAULT" || p == "HIGHEST" || p == "F64_F64_F64")
+                                       ? unit_roundoff(DType::f64) : unit_roundoff(DType::f32);
+    r.terms = contraction_terms(e);
+  } else if (e.prim->name == "reduce_sum") {
+    const int64_t out = num_elements(e.out[0]->type.shape);
+    r.acc = unit_roundoff(operand);
+    r.terms = out ? num_elements(e.in[0].type().shape) / out : 0;
+  } else if (e.prim->has(kElementwiseUnary) || e.prim->has(kElementwiseBinary) || e.prim->name == "integer_pow") {
+    r.out = unit_roundoff(e.out[0]->type.dtype);
+  }
+  return r;
+}
+
+ref::Array abs_of(ref::Array a) {
+  for (double& x : a.data) x = std::fabs(x);
+  return a;
+}
+
+double at(const ref::Array& a, size_t i) { return a.data.size() == 1 ? a.data[0] : a.data[i]; }
+
+// How the own-dtype interpreter treats rounding: not at all beyond the reference's own (a
+// preset's formats only), or by the error bound of each equation, signed at random per
+// element or all upward.
+enum class ErrorModel { none, signed_at_random, upward };
+
+std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>& in, Rng& rng,
+                                 const std::vector<std::string>& axes, ErrorModel model, bool& nonfinite) {
   RefEvalContext ctx{[&](const Program& sub, const std::vector<ref::Array>& x) {
-                       return perturbed_eval(sub, x, rng, axes, signed_perturbation);
+                       return own_eval(sub, x, rng, axes, model, nonfinite);
                      },
                      axes};
+  auto sign = [&] { return model == ErrorModel::upward || rng.chance(0.5) ? 1.0 : -1.0; };
   return walk_program(
       p, in, [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
       [&](const Eqn& e, std::vector<ref::Array> args) {
-        if (const double u = std::max(perturbation(e), 0x1p-52); perturbation(e) > 0)  // 1 + 2^-53 is 1 in f64
-          for (ref::Array& a : args)
-            if (is_floating(a.dtype))
-              for (double& x : a.data) x *= 1 + (!signed_perturbation || rng.chance(0.5) ? u : -u);
-        return reference_rule(e.prim->name).eval(e, args, ctx);
+        const Rounding r = rounding_of(e);
+        const ReferenceRule& rule = reference_rule(e.prim->name);
+        if (r.input_format)
+          for (ref::Array& a : args) a.data = ref::make(a.shape, *r.input_format, a.data).data;
+        std::vector<ref::Array> outs = rule.eval(e, args, ctx);
+        if (r.accumulator_format)
+          for (double& x : outs[0].data) x = ref::round_to(*r.accumulator_format, x);
+        for (const ref::Array& o : outs)
+          for (double x : o.data) nonfinite |= !std::isfinite(x);
+        if (model == ErrorModel::none) return outs;
+        if (r.terms > 0) {
+          // |fl(Σ a·b) − Σ a·b| ≤ (2·in + K·acc) · Σ |a|·|b|, whatever the summation order.
+          std::vector<ref::Array> abs_args;
+          for (const ref::Array& a : args) abs_args.push_back(abs_of(a));
+          const ref::Array bound = rule.eval(e, abs_args, ctx)[0];
+          const double rel = 2 * r.in + double(r.terms) * r.acc;
+          for (size_t i = 0; i < outs[0].data.size(); ++i) outs[0].data[i] += sign() * rel * bound.data[i];
+        } else if (r.out > 0) {
+          // One rounding of each result, except where it equals an operand (max, min, neg, x·1:
+          // exact), so an exact tie downstream stays a tie.
+          const double u = std::max(r.out, 0x1p-52);  // 1 + 2^-53 is 1 in f64
+          for (size_t i = 0; i < outs[0].data.size(); ++i) {
+            bool exact = false;
+            for (const ref::Array& a : args) exact |= std::fabs(at(a, i)) == std::fabs(outs[0].data[i]);
+            if (!exact) outs[0].data[i] *= 1 + sign() * u;
+          }
+        }
+        return outs;
       },
-      "reference (perturbed)");
+      "reference (own dtypes)");
 }
 
 bool has_collective(const Program& p) {
@@ -158,11 +230,13 @@ struct Interpreter {
   Program program;  // widened for the wide variant
   RefVariant variant;
   Rng rng;
+  bool nonfinite = false;
   std::vector<ref::Array> eval(const std::vector<ref::Array>& x) {
     const std::vector<std::string> axes = {kCollectiveAxis};
-    if (variant == RefVariant::perturbed || variant == RefVariant::scaled)
-      return perturbed_eval(program, x, rng, axes, variant == RefVariant::perturbed);
-    return reference_eval(program, x, axes);
+    if (variant == RefVariant::wide) return reference_eval(program, x, axes);
+    const ErrorModel m = variant == RefVariant::own ? ErrorModel::none
+                         : variant == RefVariant::perturbed ? ErrorModel::signed_at_random : ErrorModel::upward;
+    return own_eval(program, x, rng, axes, m, nonfinite);
   }
   // The backward held in the primal dtypes: each value's cotangent rounded to its dtype
   // (own) or moved by one unit of its roundoff (perturbed); exact for the wide variant.
@@ -170,9 +244,12 @@ struct Interpreter {
     if (variant == RefVariant::wide) return {};
     if (variant == RefVariant::own)
       return [](ref::Array& ct, DType t) { ct = ref::make(ct.shape, t, ct.data); ct.dtype = DType::f64; };
-    return [this](ref::Array& ct, DType t) {
-      const double u = unit_roundoff(t);
-      for (double& x : ct.data) x *= 1 + (rng.chance(0.5) ? u : -u);
+    // Signs at random (perturbed) or alternating from one contribution to the next (scaled):
+    // all upward would cancel exactly in a cotangent that is a difference of two terms.
+    return [this, flip = std::make_shared<bool>(false)](ref::Array& ct, DType t) {
+      const double u = std::max(unit_roundoff(t), 0x1p-52);
+      *flip = !*flip;
+      for (double& x : ct.data) x *= 1 + ((variant == RefVariant::scaled ? *flip : rng.chance(0.5)) ? u : -u);
     };
   }
   // Outputs, then (when differentiating) the floating inputs' cotangents.
@@ -232,13 +309,25 @@ std::vector<ref::Array> vmapped_results(const FuzzCase& c, Interpreter& it, RefV
 
 Program widen(const Program& p) { return Widener().run(p); }
 
+double program_roundoff(const Program& p) {
+  double u = 0;
+  for (const Eqn& e : p.eqns) {
+    const Rounding r = rounding_of(e);
+    u = std::max({u, r.out, 2 * r.in + double(r.terms) * r.acc});
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value)) u = std::max(u, program_roundoff(**sub));
+  }
+  return u;
+}
+
 double dot_input_roundoff(const std::string& p, DType operand) {
-  const double own = unit_roundoff(operand);
+  // Every preset but F64_F64_F64 computes in f32 at best (X9 included), whatever the operands.
+  const bool f64_exact = p == "DEFAULT" || p == "HIGHEST" || p == "F64_F64_F64";
+  const double own = f64_exact ? unit_roundoff(operand) : std::max(unit_roundoff(operand), 0x1p-24);
   if (contains(p, "F8")) return std::max(own, 0x1p-3);        // e5m2 is the coarser f8 format
   if (contains(p, "BF16_BF16_F32_X3") || p == "HIGH") return std::max(own, 0x1p-16);
   if (contains(p, "BF16_BF16_F32_X6") || contains(p, "TF32_TF32_F32_X3")) return std::max(own, 0x1p-22);
-  if (contains(p, "BF16_BF16_F32_X9")) return own;
-  if (p == "F32_F32_F32") return std::max(own, 0x1p-24);  // f64 operands are rounded to f32
+  if (contains(p, "BF16_BF16_F32_X9") || p == "F32_F32_F32") return own;
   if (p == "BF16_BF16_BF16") return std::max(own, 4 * 0x1p-8);  // and a bf16 accumulator
   if (p == "F16_F16_F16") return std::max(own, 4 * 0x1p-11);    // and an f16 accumulator
   if (contains(p, "BF16")) return std::max(own, 0x1p-8);
@@ -246,15 +335,21 @@ double dot_input_roundoff(const std::string& p, DType operand) {
   return own;
 }
 
-std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) {
+std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed, bool* nonfinite_forward) {
   const bool widened = v == RefVariant::wide;
   // vmap_of_vjp needs no joint program here: per example it is the outputs and the gradients.
   Interpreter it{widened ? widen(c.program) : c.program, v, Rng(perturb_seed)};
-  if (vmaps(c.chain.kind)) return vmapped_results(c, it, v);
-  std::vector<ref::Array> x, ct;
-  for (const Tensor& t : c.args) x.push_back(as_variant(t, v));
-  for (const Tensor& t : c.cotangents) ct.push_back(as_variant(t, v));
-  return it.example(x, ct, differentiates(c.chain.kind));
+  std::vector<ref::Array> r;
+  if (vmaps(c.chain.kind)) {
+    r = vmapped_results(c, it, v);
+  } else {
+    std::vector<ref::Array> x, ct;
+    for (const Tensor& t : c.args) x.push_back(as_variant(t, v));
+    for (const Tensor& t : c.cotangents) ct.push_back(as_variant(t, v));
+    r = it.example(x, ct, differentiates(c.chain.kind));
+  }
+  if (nonfinite_forward) *nonfinite_forward = it.nonfinite;
+  return r;
 }
 
 }  // namespace tandem::fuzz

@@ -4,16 +4,18 @@
 // program's collectives run over the vmapped axis), reverse mode by the reference's tape, the
 // hoisting pass and every checkpoint policy by the program they must equal.
 //
-// The reference runs three ways, and the tolerance comes from them (fuzz_compare.h):
+// The reference runs four ways, and the tolerance comes from them (fuzz_compare.h):
 //   wide       every floating value in f64 (the program widened by widen(); an explicit
 //              convert_element_type to a narrower float still rounds): the truth.
-//   own        the program's own dtypes, each operation rounded as the engine rounds.
-//   perturbed  own, with the operands of every sum (reductions, dots) perturbed by one unit
-//              of their roundoff (a dot preset's input roundoff where it rounds its inputs),
-//              random in sign: how much a different summation order or input rounding can
-//              move this program's outputs.
-//   scaled     perturbed, every operand moved up (a product whose inputs both round the same
-//              way, which random signs cancel half the time).
+//   own        the program's own dtypes, each operation rounded as the engine rounds, a dot
+//              preset's bf16 / f16 operands and narrow accumulator included.
+//   perturbed  own, plus each operation's error bound with a random sign per element: one
+//              unit of roundoff on an elementwise result (none where it equals an operand,
+//              so exact ties stay ties), and on a sum (dot_general, reduce_sum) the bound
+//              (2·u_in + K·u_acc)·Σ|a|·|b| that holds for any summation order.
+//   scaled     perturbed with every sign upward (which random signs cancel half the time).
+// Their distance from wide is how far this program's rounding can move each result at these
+// inputs.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -28,11 +30,19 @@ enum class RefVariant { wide, own, perturbed, scaled };
 
 // Flat results in the engine's order (fuzz_engine.h): the outputs, then for differentiating
 // chains the cotangents of the floating inputs; for vmap kinds stacked along out_axes.
-std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0);
+// nonfinite_forward (optional): set when an equation of the forward made a NaN or an infinity
+// (own variant), where a backward's 0·inf depends on whether a zero cotangent is symbolic or
+// instantiated — which JAX decides per primitive (a scan's transpose instantiates).
+std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
+                                          bool* nonfinite_forward = nullptr);
 
 // p with every f32 / bf16 / f16 value in f64 (literals keep their rounded value); a convert
 // to a narrower float becomes a convert to it and back to f64, so the rounding stays.
 Program widen(const Program& p);
+
+// The largest relative error one equation of p (sub-programs included) can make by the
+// model above: a normwise scale for results the perturbed runs cannot reach.
+double program_roundoff(const Program& p);
 
 // The relative roundoff of a dot's inputs under a precision string (a preset's input
 // format; the operand dtype's own for DEFAULT / HIGHEST / F32 / F64).
