@@ -102,8 +102,14 @@ std::optional<double> as_number(const json& j) {
 }
 
 // One program's variables by id. Each program is a scope of its own: a sub-program, like a
-// closed jaxpr, sees only its own inputs.
-using Scope = std::unordered_map<int64_t, Var>;
+// closed jaxpr, sees only its own inputs. Nor may it define an id an enclosing program
+// defines: passes relate a body's variables to its equation's by id (hoist_rewrite). Sibling
+// sub-programs may repeat ids (one body bound by two scans).
+struct Scope {
+  std::unordered_map<int64_t, Var> vars;
+  const Scope* outer = nullptr;
+  bool encloses(int64_t id) const { return outer && (outer->vars.count(id) || outer->encloses(id)); }
+};
 
 int64_t read_id(const json& j, const std::string& at) {
   std::optional<int64_t> id = as_int(j);
@@ -114,11 +120,14 @@ int64_t read_id(const json& j, const std::string& at) {
 Var define(Scope& scope, const json& j, const std::string& at) {
   check_fields(j, at, "a typed variable", {"id", "dtype", "shape"});
   const int64_t id = read_id(j["id"], at);
-  if (scope.count(id))
+  if (scope.vars.count(id))
     bad(at, cat("variable ", id, " is defined twice"),
         "each id is defined once in its program: as a program input or as one equation output");
+  if (scope.encloses(id))
+    bad(at, cat("variable ", id, " is also defined in an enclosing program"),
+        "give a sub-program's variables ids of their own");
   AType type{read_shape(j["shape"], at), read_dtype(j["dtype"], at)};
-  return scope[id] = var_with_id(std::move(type), id);
+  return scope.vars[id] = var_with_id(std::move(type), id);
 }
 
 Literal read_literal(const json& j, const std::string& at) {
@@ -138,15 +147,18 @@ Atom read_atom(const Scope& scope, const json& j, const std::string& at) {
   if (!j.is_object() || !j.contains("var")) return read_literal(j, at);
   check_fields(j, at, "a variable use", {"var"});
   const int64_t id = read_id(j["var"], at);
-  auto it = scope.find(id);
-  if (it == scope.end())
+  auto it = scope.vars.find(id);
+  if (it == scope.vars.end() && scope.encloses(id))
+    bad(at, cat("variable ", id, " belongs to an enclosing program; a sub-program sees only its own inputs"),
+        "pass it into the sub-program as an operand (a scan const, a checkpoint input)");
+  if (it == scope.vars.end())
     bad(at, cat("variable ", id, " is used before it is defined"),
         "a variable is a program input or an output of an earlier equation of the same program "
         "(a sub-program sees only its own inputs)");
   return it->second;
 }
 
-Program read_program(const json& j, const std::string& ctx, bool top);
+Program read_program(const json& j, const std::string& ctx, const Scope* outer);
 
 Param read_float_tag(const json& j, const std::string& at) {
   std::optional<double> v = j.is_string() ? as_number(j) : std::nullopt;
@@ -156,7 +168,7 @@ Param read_float_tag(const json& j, const std::string& at) {
 
 // JSON → the Param alternative program_to_json wrote it from: an integer is int64 and a
 // number with a decimal point or an exponent a double (so 2 and 2.0 stay apart).
-Param read_param(const json& j, const std::string& at) {
+Param read_param(const json& j, const std::string& at, const Scope& scope) {
   if (j.is_boolean()) return j.get<bool>();
   if (std::optional<int64_t> i = as_int(j)) return *i;
   if (j.is_number_float()) return j.get<double>();
@@ -173,7 +185,7 @@ Param read_param(const json& j, const std::string& at) {
   if (j.is_object() && j.size() == 1) {
     if (j.contains("dtype")) return read_dtype(j["dtype"], at);
     if (j.contains("float")) return read_float_tag(j["float"], at);
-    if (j.contains("program")) return std::make_shared<const Program>(read_program(j["program"], cat(at, ", "), false));
+    if (j.contains("program")) return std::make_shared<const Program>(read_program(j["program"], cat(at, ", "), &scope));
   }
   bad(at, cat("a param is an integer, a number with a decimal point, a bool, a string, a list of integers, "
               "{\"dtype\": NAME}, {\"float\": \"nan\"|\"inf\"|\"-inf\"} or {\"program\": {...}}; got ", shown(j)));
@@ -205,7 +217,7 @@ Eqn read_eqn(Scope& scope, const json& j, size_t index, const std::string& ctx) 
   if (j.contains("params")) {
     if (!j["params"].is_object()) bad(at, cat("field 'params' is an object, got ", shown(j["params"])));
     for (const auto& item : j["params"].items())
-      e.params.set(item.key(), read_param(item.value(), cat(at, " param '", item.key(), "'")));
+      e.params.set(item.key(), read_param(item.value(), cat(at, " param '", item.key(), "'"), scope));
   }
   const json& out = list_field(j, "out", at);
   for (size_t k = 0; k < out.size(); ++k) e.out.push_back(define(scope, out[k], cat(at, " output ", k)));
@@ -219,12 +231,12 @@ Eqn read_eqn(Scope& scope, const json& j, size_t index, const std::string& ctx) 
   return e;
 }
 
-Program read_program(const json& j, const std::string& ctx, bool top) {
+Program read_program(const json& j, const std::string& ctx, const Scope* outer) {
   const std::string at = cat(ctx, "program");
-  if (top) check_fields(j, at, "a program", {"schema_version", "invars", "eqns", "outvars"});
+  if (!outer) check_fields(j, at, "a program", {"schema_version", "invars", "eqns", "outvars"});
   else check_fields(j, at, "a program", {"invars", "eqns", "outvars"});
   Program p;
-  Scope scope;
+  Scope scope{{}, outer};
   const json& invars = list_field(j, "invars", at);
   for (size_t i = 0; i < invars.size(); ++i) p.in_vars.push_back(define(scope, invars[i], cat(ctx, "invar ", i)));
   const json& eqns = list_field(j, "eqns", at);
@@ -244,7 +256,7 @@ Program program_from_json(const json& j) {
                          kProgramJsonSchemaVersion, ")"),
           "write the file for this schema version (docs/PROGRAM_JSON.md), or use the tandem that reads it");
   }
-  return read_program(j, "", true);
+  return read_program(j, "", nullptr);
 }
 
 Program read_program_json(const std::string& path) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/program_json.h"
 #include "engine/ir/program_json_read.h"
@@ -126,7 +127,17 @@ TEST(ProgramJsonRead, ErrorsInSubProgramsNameThePath) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("eqn 0 (scan) param 'body', eqn 1 (sin, source model.py:7) input 0"),
               std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("used before it is defined"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("belongs to an enclosing program"), std::string::npos) << e.what();
+  }
+  inner["eqns"][1]["in"][0]["var"] = inner["invars"][1]["id"];
+  inner["eqns"][1]["out"][0]["id"] = j["invars"][1]["id"];  // shadows an outer variable
+  try {
+    program_from_json(j);
+    ADD_FAILURE() << "a body redefining an outer variable";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("eqn 1 (sin, source model.py:7) output 0: variable "), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("is also defined in an enclosing program"), std::string::npos) << e.what();
   }
   inner.erase("outvars");
   EXPECT_THROW(program_from_json(j), Error);

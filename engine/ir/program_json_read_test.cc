@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 
+#include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/program_json.h"
 #include "engine/ir/program_json_read.h"
@@ -73,7 +74,7 @@ TEST(ProgramJsonRead, CollectivesKeepTheirAxisNames) {
   Builder b;
   Value x = b.input({4, 6}, DType::f32);
   Value g = all_gather(psum(x, "i"), "j", 2, 1, /*tiled=*/true);
-  Value t = all_to_all(pmax(x, "i"), "i", 2, 0, 1);
+  Value t = all_to_all(pmax(x, "i"), "i", 4, 0, 1);
   Value r = ppermute(psum_scatter(x, "i", 2, 0, true), "i", {{0, 1}, {1, 0}});
   expect_round_trip(b.build({g, t, r, axis_index(b, "j")}));
 }
