@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/core/error.h"
 #include "engine/ir/primitive.h"
@@ -102,12 +103,13 @@ std::optional<double> as_number(const json& j) {
 }
 
 // One program's variables by id. Each program is a scope of its own: a sub-program, like a
-// closed jaxpr, sees only its own inputs. Nor may it define an id an enclosing program
-// defines: passes relate a body's variables to its equation's by id (hoist_rewrite). Sibling
+// closed jaxpr, sees only its own inputs. Nor may it share an id with a program enclosing
+// it: passes relate a body's variables to its equation's by id (hoist_rewrite). Sibling
 // sub-programs may repeat ids (one body bound by two scans).
 struct Scope {
   std::unordered_map<int64_t, Var> vars;
-  const Scope* outer = nullptr;
+  Scope* outer = nullptr;
+  std::unordered_set<int64_t> nested;  // ids the sub-programs read so far define
   bool encloses(int64_t id) const { return outer && (outer->vars.count(id) || outer->encloses(id)); }
 };
 
@@ -123,8 +125,8 @@ Var define(Scope& scope, const json& j, const std::string& at) {
   if (scope.vars.count(id))
     bad(at, cat("variable ", id, " is defined twice"),
         "each id is defined once in its program: as a program input or as one equation output");
-  if (scope.encloses(id))
-    bad(at, cat("variable ", id, " is also defined in an enclosing program"),
+  if (scope.encloses(id) || scope.nested.count(id))
+    bad(at, cat("variable ", id, " is also defined in ", scope.nested.count(id) ? "a sub-program" : "an enclosing program"),
         "give a sub-program's variables ids of their own");
   AType type{read_shape(j["shape"], at), read_dtype(j["dtype"], at)};
   return scope.vars[id] = var_with_id(std::move(type), id);
@@ -158,7 +160,7 @@ Atom read_atom(const Scope& scope, const json& j, const std::string& at) {
   return it->second;
 }
 
-Program read_program(const json& j, const std::string& ctx, const Scope* outer);
+Program read_program(const json& j, const std::string& ctx, Scope* outer);
 
 Param read_float_tag(const json& j, const std::string& at) {
   std::optional<double> v = j.is_string() ? as_number(j) : std::nullopt;
@@ -168,7 +170,7 @@ Param read_float_tag(const json& j, const std::string& at) {
 
 // JSON → the Param alternative program_to_json wrote it from: an integer is int64 and a
 // number with a decimal point or an exponent a double (so 2 and 2.0 stay apart).
-Param read_param(const json& j, const std::string& at, const Scope& scope) {
+Param read_param(const json& j, const std::string& at, Scope& scope) {
   if (j.is_boolean()) return j.get<bool>();
   if (std::optional<int64_t> i = as_int(j)) return *i;
   if (j.is_number_float()) return j.get<double>();
@@ -231,7 +233,7 @@ Eqn read_eqn(Scope& scope, const json& j, size_t index, const std::string& ctx) 
   return e;
 }
 
-Program read_program(const json& j, const std::string& ctx, const Scope* outer) {
+Program read_program(const json& j, const std::string& ctx, Scope* outer) {
   const std::string at = cat(ctx, "program");
   if (!outer) check_fields(j, at, "a program", {"schema_version", "invars", "eqns", "outvars"});
   else check_fields(j, at, "a program", {"invars", "eqns", "outvars"});
@@ -243,6 +245,10 @@ Program read_program(const json& j, const std::string& ctx, const Scope* outer) 
   for (size_t i = 0; i < eqns.size(); ++i) p.eqns.push_back(read_eqn(scope, eqns[i], i, ctx));
   const json& outvars = list_field(j, "outvars", at);
   for (size_t i = 0; i < outvars.size(); ++i) p.out_vars.push_back(read_atom(scope, outvars[i], cat(ctx, "outvar ", i)));
+  if (outer) {
+    outer->nested.insert(scope.nested.begin(), scope.nested.end());
+    for (const auto& [id, v] : scope.vars) outer->nested.insert(id);
+  }
   return p;
 }
 

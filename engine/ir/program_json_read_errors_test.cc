@@ -139,6 +139,15 @@ TEST(ProgramJsonRead, ErrorsInSubProgramsNameThePath) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("is also defined in an enclosing program"), std::string::npos) << e.what();
   }
+  inner["eqns"][1]["out"][0]["id"] = inner["outvars"][1]["var"] = 123456789;
+  j["eqns"][0]["out"][0]["id"] = 123456789;  // the scan's output reuses a body id
+  try {
+    program_from_json(j);
+    ADD_FAILURE() << "an outer variable redefining a body's";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("eqn 0 (scan) output 0: variable 123456789 is also defined in a sub-program"),
+              std::string::npos) << e.what();
+  }
   inner.erase("outvars");
   EXPECT_THROW(program_from_json(j), Error);
 }

@@ -1,20 +1,28 @@
 // Every Program the suites build reads back from its JSON to one that writes the same JSON:
 // the quick profile's Program cases, enumerated as `tandem dump-programs` does (the registry,
 // then each case's oracle items on the CPU), with the vjp and vmap programs tandem runs from
-// them, and the LSTM's programs (primitive and scan paths), which have no oracle items.
+// them; and the programs with no oracle items: the LSTM's (primitive and scan paths) and
+// the vmap suite's collectives over named axes, vmapped and differentiated as its cases do.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "engine/core/error.h"
 #include "engine/ir/program_json.h"
 #include "engine/ir/program_json_read.h"
 #include "engine/passes/vjp.h"
 #include "engine/passes/vmap.h"
 #include "suites/common/harness.h"
 #include "suites/common/lstm_program.h"
+#include "suites/vmap/vmap_collective_programs.h"
 
 namespace tandem {
 namespace {
 
 using nlohmann::json;
+// quick takes seconds; nightly (its perf grids: the same programs, larger) a minute, in
+// which oracle() runs the engine on every perf case. Switch it here to check those too.
+constexpr const char* kProfile = "quick";
 
 // Exact, to the text: nlohmann's == would call an int 2 and a double 2.0 equal.
 void expect_round_trip(const Program& p, const std::string& what) {
@@ -22,39 +30,47 @@ void expect_round_trip(const Program& p, const std::string& what) {
   EXPECT_EQ(program_to_json(program_from_json(json::parse(j.dump()))).dump(), j.dump()) << what;
 }
 
-class ProgramCase : public ::testing::TestWithParam<const Case*> {};
+// The suites' names, from the registry: one test per suite.
+std::vector<std::string> suite_names() {
+  std::set<std::string> names;
+  for (const Case* c : registry().select(kProfile, "", "")) names.insert(c->suite);
+  return {names.begin(), names.end()};
+}
 
-TEST_P(ProgramCase, RoundTripsThroughJson) {
-  const Case& c = *GetParam();
-  CaseInstance inst;
+// Its oracle items, as dump-programs gets them; none where the case is not a Program.
+std::vector<OracleProgram> oracle_items(const Case& c) {
   try {
-    inst = c.instantiate(Device::cpu());
+    CaseInstance inst = c.instantiate(Device::cpu());
+    return inst.oracle ? inst.oracle() : std::vector<OracleProgram>{};
   } catch (const Error& e) {
-    if (e.kind() == ErrorKind::unsupported) GTEST_SKIP() << e.what();
+    if (e.kind() == ErrorKind::unsupported) return {};
     throw;
   }
-  if (!inst.oracle) GTEST_SKIP() << "not a Program case (no oracle items)";
-  for (const OracleProgram& o : inst.oracle()) {
-    const std::string what = c.name + " [" + o.label + "]";
-    expect_round_trip(o.program, what);
-    if (!o.output_cts.empty()) {
-      VjpProgram v = vjp(o.program, o.wrt);
-      expect_round_trip(v.forward, what + " vjp forward");
-      expect_round_trip(v.backward, what + " vjp backward");
-    } else if (o.vmap) {
-      expect_round_trip(vmap(o.program, o.vmap->in_axes, o.vmap->out_axes, o.vmap->size), what + " vmap");
+}
+
+class SuitePrograms : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SuitePrograms, RoundTripThroughJson) {
+  size_t programs = 0;
+  for (const Case* c : registry().select(kProfile, GetParam(), "")) {
+    for (const OracleProgram& o : oracle_items(*c)) {
+      const std::string what = c->name + " [" + o.label + "]";
+      expect_round_trip(o.program, what);
+      if (!o.output_cts.empty()) {
+        VjpProgram v = vjp(o.program, o.wrt);
+        expect_round_trip(v.forward, what + " vjp forward");
+        expect_round_trip(v.backward, what + " vjp backward");
+      } else if (o.vmap) {
+        expect_round_trip(vmap(o.program, o.vmap->in_axes, o.vmap->out_axes, o.vmap->size), what + " vmap");
+      }
+      ++programs;
     }
   }
+  if (programs == 0) GTEST_SKIP() << "no Program cases (no oracle items)";
 }
 
-std::string test_name(const ::testing::TestParamInfo<const Case*>& info) {
-  std::string n = info.param->name;
-  for (char& ch : n)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Quick, ProgramCase, ::testing::ValuesIn(registry().select("quick", "", "")), test_name);
+INSTANTIATE_TEST_SUITE_P(Suites, SuitePrograms, ::testing::ValuesIn(suite_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(ProgramJsonLstm, PrimitiveAndScanPathsRoundTrip) {
   for (const LstmConfig& c : {LstmConfig{2, 3, 4, 5, 1, false}, LstmConfig{2, 3, 4, 5, 2, true}}) {
@@ -65,6 +81,17 @@ TEST(ProgramJsonLstm, PrimitiveAndScanPathsRoundTrip) {
     expect_round_trip(v.backward, "scan path backward");
     expect_round_trip(lstm_program_joint(c, false, false), "scan path joint");
   }
+}
+
+TEST(ProgramJsonCollectives, NamedAxisProgramsRoundTrip) {
+  for (const vmap_suite::CollectiveProgram& c : vmap_suite::collective_programs()) {
+    Program p = c.build(4);
+    expect_round_trip(p, c.name);
+    expect_round_trip(vmap(p, std::vector<VmapAxis>(p.in_vars.size(), 0), std::vector<VmapAxis>(p.out_vars.size(), 0),
+                           4, "batch"), c.name + " vmapped");
+    if (c.differentiable) expect_round_trip(vjp(p).backward, c.name + " vjp backward");
+  }
+  expect_round_trip(vmap_suite::two_axis_program("rank", 2, "batch", 3), "two axes");
 }
 
 }  // namespace
