@@ -14,7 +14,7 @@
 //                                                   "scale": 0.5, "body": {"program": {...}}}}],
 //    "outvars": [{"var": 5}]}
 //
-// Only the top level carries "schema_version"; a sub-program is {"invars", "eqns", "outvars"}.
+// (The params shown are several primitives', one of each kind.) Only the top level carries "schema_version"; a sub-program is {"invars", "eqns", "outvars"}.
 // An int param is a JSON integer (2) and a float param a number with a decimal point or an
 // exponent (2.0, 1e+20), so each reads back as the alternative it was. Non-finite literals
 // are the strings "nan", "inf", "-inf" (JSON has no numbers for them); a non-finite float
