@@ -37,6 +37,7 @@ except ImportError as missing:
 
 jax.config.update("jax_enable_x64", True)
 HEADROOM, ULPS = 4.0, 16
+SCHEMA_VERSION = 1  # program.json's (docs/PROGRAM_JSON.md); another is read by no rule here
 OUT_OF_SCOPE = {
     **{p: "collective: checked by the collectives oracle (docs/JAX_ORACLE.md, Collectives)"
        for p in ("psum", "pmean", "pmax", "pmin", "all_gather", "all_to_all", "psum_scatter",
@@ -319,6 +320,11 @@ def main():
         if filt and not filt.search(name):
             continue
         prog = json.load(open(os.path.join(d, "program.json")))
+        if prog.get("schema_version") != SCHEMA_VERSION:
+            print(f"FAIL {name}: program.json has schema_version {prog.get('schema_version')}, this tool reads "
+                  f"{SCHEMA_VERSION} (docs/PROGRAM_JSON.md)")
+            n_bad += 1
+            continue
         used = prims_in(prog, set())
         scope = sorted(used & OUT_OF_SCOPE.keys())
         if scope:

@@ -7,9 +7,17 @@
 
 namespace tandem {
 
+static std::atomic<int64_t> next_var_id{0};
+
 Var new_var(AType type) {
-  static std::atomic<int64_t> next{0};
-  return std::make_shared<const VarNode>(VarNode{std::move(type), next++});
+  return std::make_shared<const VarNode>(VarNode{std::move(type), next_var_id++});
+}
+
+Var var_with_id(AType type, int64_t id) {
+  int64_t next = next_var_id.load();
+  while (next <= id && !next_var_id.compare_exchange_weak(next, id + 1)) {
+  }
+  return std::make_shared<const VarNode>(VarNode{std::move(type), id});
 }
 
 const Param& Params::at(const std::string& key) const {

@@ -22,6 +22,10 @@ struct VarNode {
 };
 using Var = std::shared_ptr<const VarNode>;
 Var new_var(AType type);
+// A variable with a given id, for readers of programs written elsewhere (program_json_read.h):
+// ids tie uses to definitions there. new_var's later ids stay above it, so a pass that adds
+// variables to the program read never reuses one of its ids.
+Var var_with_id(AType type, int64_t id);
 
 struct Literal {
   double value = 0;

@@ -26,19 +26,21 @@ json atom(const Atom& a) {
   return {{"var", a.var->id}};
 }
 
+json program_body(const Program& p);
+
 json param(const Param& p) {
   return std::visit([](const auto& v) -> json {
     using T = std::decay_t<decltype(v)>;
     if constexpr (std::is_same_v<T, DType>) return {{"dtype", std::string(dtype_name(v))}};
-    else if constexpr (std::is_same_v<T, ProgramPtr>) return {{"program", program_to_json(*v)}};
-    else if constexpr (std::is_same_v<T, double>) return number(v);
+    else if constexpr (std::is_same_v<T, ProgramPtr>) return {{"program", program_body(*v)}};
+    // A non-finite float param is tagged: a bare "nan" would read back as a string param.
+    else if constexpr (std::is_same_v<T, double>) return std::isfinite(v) ? json(v) : json{{"float", number(v)}};
     else return v;  // int64_t, bool, std::string, std::vector<int64_t>
   }, p);
 }
 
-}  // namespace
-
-json program_to_json(const Program& p) {
+// A program without the schema version, which only the top level carries.
+json program_body(const Program& p) {
   json j = {{"invars", json::array()}, {"eqns", json::array()}, {"outvars", json::array()}};
   for (const Var& v : p.in_vars) j["invars"].push_back(typed_var(v));
   for (const Eqn& e : p.eqns) {
@@ -50,6 +52,14 @@ json program_to_json(const Program& p) {
     j["eqns"].push_back(std::move(eq));
   }
   for (const Atom& a : p.out_vars) j["outvars"].push_back(atom(a));
+  return j;
+}
+
+}  // namespace
+
+json program_to_json(const Program& p) {
+  json j = program_body(p);
+  j["schema_version"] = kProgramJsonSchemaVersion;
   return j;
 }
 

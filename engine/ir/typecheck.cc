@@ -8,6 +8,24 @@
 
 namespace tandem {
 
+void typecheck_eqn(const Eqn& eqn, const std::string& where) {
+  std::vector<AType> in_types;
+  for (const Atom& a : eqn.in) in_types.push_back(a.type());
+  std::vector<AType> want;
+  try {
+    want = eqn.prim->shape(in_types, eqn.params);
+  } catch (const Error& err) {
+    throw_bad_input(cat("typecheck: ", where, ": ", err.message()), err.hint());
+  }
+  if (want.size() != eqn.out.size())
+    throw_bad_input(cat("typecheck: ", where, " has ", eqn.out.size(), " outputs, rule says ",
+                        want.size()));
+  for (size_t k = 0; k < want.size(); ++k)
+    if (want[k] != eqn.out[k]->type)
+      throw_bad_input(cat("typecheck: ", where, " output ", k, " is ", eqn.out[k]->type.str(),
+                          ", rule says ", want[k].str()));
+}
+
 void typecheck(const Program& p) {
   std::unordered_set<int64_t> defined;
   auto define = [&](const Var& v, const std::string& where) {
@@ -18,25 +36,10 @@ void typecheck(const Program& p) {
   for (size_t e = 0; e < p.eqns.size(); ++e) {
     const Eqn& eqn = p.eqns[e];
     std::string where = cat("eqn ", e, " ", eqn.prim->name);
-    std::vector<AType> in_types;
-    for (const Atom& a : eqn.in) {
+    for (const Atom& a : eqn.in)
       if (!a.is_literal() && !defined.count(a.var->id))
         throw_bad_input(cat("typecheck: ", where, " reads a variable before it is defined"));
-      in_types.push_back(a.type());
-    }
-    std::vector<AType> want;
-    try {
-      want = eqn.prim->shape(in_types, eqn.params);
-    } catch (const Error& err) {
-      throw_bad_input(cat("typecheck: ", where, ": ", err.message()), err.hint());
-    }
-    if (want.size() != eqn.out.size())
-      throw_bad_input(cat("typecheck: ", where, " has ", eqn.out.size(), " outputs, rule says ",
-                          want.size()));
-    for (size_t k = 0; k < want.size(); ++k)
-      if (want[k] != eqn.out[k]->type)
-        throw_bad_input(cat("typecheck: ", where, " output ", k, " is ", eqn.out[k]->type.str(),
-                            ", rule says ", want[k].str()));
+    typecheck_eqn(eqn, where);
     for (auto& [key, param] : eqn.params.items())
       if (auto* sub = std::get_if<ProgramPtr>(&param)) typecheck(**sub);
     for (const Var& v : eqn.out) define(v, where);

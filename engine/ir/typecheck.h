@@ -5,4 +5,9 @@
 
 namespace tandem {
 void typecheck(const Program& program);
+// One equation against its shape rule: the number and types of the outputs it derives from
+// the inputs' types. Sub-programs are not entered (typecheck does that). Messages start with
+// `where` ("eqn 3 add"). Readers of programs from outside (program_json_read.h) call it per
+// equation, as they build it, to name the equation and its source.
+void typecheck_eqn(const Eqn& eqn, const std::string& where);
 }

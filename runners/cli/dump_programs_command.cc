@@ -1,12 +1,13 @@
 // `tandem dump-programs DIR`: for every selected Program case, what an outside oracle needs
 // to judge it (tools/program_vs_jax.py evaluates them with JAX): per oracle item
 // (suites/common/oracle_program.h) a folder DIR/<nnn>_<case>/<label>/ with program.json
-// (engine/ir/program_json.h), meta.json (case, label, dtypes, wrt, vmap axes, what tandem
-// ran), in_<i>.npy, ct_<j>.npy (output cotangents of a differentiating case) and
-// engine_<k>.npy (tandem's CPU results: outputs, then input cotangents). bf16 / f16 values
-// are written as f32 and bool as i32, exactly; meta.json keeps the true dtypes. Cases that
-// are not Programs (or cannot be built on the CPU) are listed in DIR/index.json with why;
-// a case that fails to build or run is listed there as an error (exit 5), and the dump goes on.
+// (engine/ir/program_json.h; each checked to read back to itself, program_json_read.h),
+// meta.json (case, label, dtypes, wrt, vmap axes, what tandem ran), in_<i>.npy, ct_<j>.npy
+// (output cotangents of a differentiating case) and engine_<k>.npy (tandem's CPU results:
+// outputs, then input cotangents). bf16 / f16 values are written as f32 and bool as i32,
+// exactly; meta.json keeps the true dtypes. Cases that are not Programs (or cannot be built
+// on the CPU) are listed in DIR/index.json with why; a case that fails to build or run is
+// listed there as an error (exit 5), and the dump goes on.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/ir/program_json.h"
+#include "engine/ir/program_json_read.h"
 #include "runners/cli/npy_io.h"
 #include "runners/cli/selection.h"
 #include "suites/common/atomic_file.h"
@@ -57,7 +59,11 @@ json axes_json(const std::vector<std::optional<int64_t>>& axes) {
 
 void write_item(const fs::path& dir, const std::string& case_name, const OracleProgram& o) {
   fs::create_directories(dir);
-  write_file_atomically((dir / "program.json").string(), program_to_json(o.program).dump() + "\n");
+  const std::string program = program_to_json(o.program).dump();
+  // What an exporter targets must be what tandem reads: each dumped program reads back to itself.
+  TANDEM_CHECK(program_to_json(program_from_json(json::parse(program))).dump() == program,
+               "program.json of ", case_name, " [", o.label, "] does not read back to the same JSON");
+  write_file_atomically((dir / "program.json").string(), program + "\n");
   for (size_t i = 0; i < o.inputs.size(); ++i) save(dir / cat("in_", i, ".npy"), o.inputs[i]);
   for (size_t i = 0; i < o.output_cts.size(); ++i) save(dir / cat("ct_", i, ".npy"), o.output_cts[i]);
   for (size_t i = 0; i < o.engine.size(); ++i) save(dir / cat("engine_", i, ".npy"), o.engine[i]);
