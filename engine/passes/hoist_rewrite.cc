@@ -56,8 +56,13 @@ struct Extension {
   Extension(const Eqn& s, const Program& b)
       : scan(s), body(b), nc(size_t(s.params.get_int("num_consts"))),
         nk(size_t(s.params.get_int("num_carry"))), length(s.params.get_int("length")) {
-    for (size_t i = 0; i < s.in.size(); ++i)
-      if ((i < nc || i >= nc + nk) && !s.in[i].is_literal()) to_body.emplace(s.in[i].var->id, b.in_vars[i]);
+    // What the body already reads: its xs (one step of a stacked value) and its scalar consts.
+    // A const of higher rank is the whole value in the body, while a chain operand of that
+    // rank means one step of it (body_atom adds it as an xs): it is not reused.
+    for (size_t i = 0; i < s.in.size(); ++i) {
+      const bool scalar_const = i < nc && s.in[i].type().rank() == 0;
+      if ((scalar_const || i >= nc + nk) && !s.in[i].is_literal()) to_body.emplace(s.in[i].var->id, b.in_vars[i]);
+    }
     for (size_t i = nk; i < s.out.size(); ++i) to_body.emplace(s.out[i]->id, b.out_vars[i]);
   }
 

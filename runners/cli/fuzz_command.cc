@@ -1,6 +1,7 @@
 // `tandem fuzz`: the differential program fuzzer (suites/program_fuzz/): random Programs over
 // every registered primitive under random chains of vjp, vmap, checkpoint policies, scan and
 // hoisting, engine against the reference; a disagreement is shrunk and written as a case.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -9,6 +10,8 @@
 #include "engine/core/faults.h"
 #include "engine/ir/printer.h"
 #include "runners/cli/option_checks.h"
+#include "suites/common/atomic_file.h"
+#include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_driver.h"
 
 namespace tandem {
@@ -18,6 +21,7 @@ struct FuzzArgs {
   fuzz::FuzzRunOptions run;
   std::vector<std::string> chains;
   std::optional<uint64_t> case_seed;
+  std::string replay, as_chain;
   std::string inject;
 };
 
@@ -32,6 +36,19 @@ int run(FuzzArgs& a) {
   if (!a.chains.empty()) {
     a.run.fuzz.chains.clear();
     for (const std::string& c : a.chains) a.run.fuzz.chains.push_back(fuzz::parse_chain(c));
+  }
+  if (!a.replay.empty()) {
+    fuzz::FuzzCase c = fuzz::read_case(a.replay);
+    if (!a.as_chain.empty()) c = fuzz::rechain(c, fuzz::parse_chain(a.as_chain));
+    std::cout << "chain " << fuzz::chain_name(c.chain.kind) << "\n" << to_string(c.program) << "\n";
+    const int code = fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
+    if (!a.run.out_dir.empty()) {
+      std::filesystem::create_directories(a.run.out_dir);
+      const std::string path = (std::filesystem::path(a.run.out_dir) / ("case-" + std::to_string(c.seed) + ".json")).string();
+      write_file_atomically(path, fuzz::case_with_results(c, "replayed").dump(1) + "\n");
+      std::cout << "written: " << path << "\n";
+    }
+    return code;
   }
   if (a.case_seed) {
     // One case from its seed: print it and check it (what a failure's "seed" reproduces).
@@ -62,6 +79,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--out", a->run.out_dir, "write fuzz_summary.json and the shrunk cases here");
   cmd->add_option("--case-seed", a->case_seed, "check the one case generated from this seed (a failure's \"seed\")");
+  cmd->add_option("--replay", a->replay, "check the case a file holds (written by --out) again")->excludes("--case-seed");
+  cmd->add_option("--as-chain", a->as_chain, "with --replay: under this chain instead (plain, vjp, hoist, hoist_vjp)")
+      ->needs("--replay")->check(one_of(chain_names()));
   cmd->add_option("--inject", a->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
   cmd->callback([a, &exit_code] { exit_code = run(*a); });
 }

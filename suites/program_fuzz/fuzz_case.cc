@@ -105,6 +105,19 @@ void make_arguments(FuzzCase& c, Rng& rng, double special_rate) {
     for (const AType& t : c.program.out_types()) c.cotangents.push_back(random_tensor(rng, t, 0.0));
 }
 
+FuzzCase rechain(const FuzzCase& c, ChainKind kind) {
+  if (vmaps(kind) || vmaps(c.chain.kind))
+    throw_bad_input(cat("a case cannot move between chain ", chain_name(c.chain.kind), " and ", chain_name(kind)),
+                    "vmap chains take batched arguments: replay them as written");
+  FuzzCase r = c;
+  r.chain.kind = kind;
+  Rng rng(c.seed ^ 0xC7);
+  if (!differentiates(kind)) r.cotangents.clear();
+  else if (!differentiates(c.chain.kind))
+    for (const AType& t : c.program.out_types()) r.cotangents.push_back(random_tensor(rng, t, 0.0));
+  return r;
+}
+
 FuzzCase generate_case(uint64_t seed, const FuzzOptions& options) {
   Rng rng(seed);
   FuzzCase c;

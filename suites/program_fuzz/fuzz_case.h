@@ -54,6 +54,9 @@ FuzzCase generate_case(uint64_t seed, const FuzzOptions& options);
 
 // The program the chain's vmap maps (the joint vjp program for vmap_of_vjp).
 Program vmapped_program(const FuzzCase& c);
+// The case under another chain, where the arguments carry over (plain, vjp, hoist, hoist_vjp
+// among themselves; cotangents made or dropped): which transformation a failure needs.
+FuzzCase rechain(const FuzzCase& c, ChainKind kind);
 // Fresh arguments for a changed program (the shrinker's): args and cotangents of c's chain.
 void make_arguments(FuzzCase& c, Rng& rng, double special_rate);
 

@@ -17,4 +17,10 @@ namespace tandem::fuzz {
 nlohmann::json case_to_json(const FuzzCase& c, const std::string& disagreement);
 nlohmann::json tensor_to_json(const Tensor& t);
 
+// The case a file holds (the program read back by engine/ir/program_json_read.h); malformed
+// input is a bad-input error naming the field.
+FuzzCase case_from_json(const nlohmann::json& j);
+FuzzCase read_case(const std::string& path);
+Tensor tensor_from_json(const nlohmann::json& j, const std::string& what);
+
 }  // namespace tandem::fuzz

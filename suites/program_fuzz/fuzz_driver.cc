@@ -112,25 +112,6 @@ ResultKinds result_kinds(const FuzzCase& c) {
   return k;
 }
 
-// The engine's and the wide reference's results of a case, for an outside judge
-// (tools/fuzz_case_vs_jax.py puts JAX's beside them).
-nlohmann::json with_results(nlohmann::json j, const FuzzCase& c) {
-  j["engine"] = json::array();
-  j["reference"] = json::array();
-  try {
-    for (const Tensor& t : run_engine(c).results) j["engine"].push_back(tensor_to_json(t));
-  } catch (const std::exception& e) {
-    j["engine"] = std::string("error: ") + e.what();
-  }
-  try {
-    for (const ref::Array& a : reference_results(c, RefVariant::wide))
-      j["reference"].push_back(tensor_to_json(Tensor::from_f64(a.data, a.shape, DType::f64)));
-  } catch (const std::exception& e) {
-    j["reference"] = std::string("error: ") + e.what();
-  }
-  return j;
-}
-
 }  // namespace
 
 const char* outcome_name(Outcome o) {
@@ -206,7 +187,7 @@ int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
     json f = {{"index", i}, {"seed", c.seed}, {"chain", chain_name(c.chain.kind)}, {"what", what},
               {"equations", c.program.eqns.size()}, {"shrunk_equations", small.program.eqns.size()}};
     if (!o.out_dir.empty()) {
-      write_file_atomically(case_file(o, small), with_results(case_to_json(small, what), small).dump(1) + "\n");
+      write_file_atomically(case_file(o, small), case_with_results(small, what).dump(1) + "\n");
       f["file"] = case_file(o, small);
       log << "  written: " << case_file(o, small) << " (tandem fuzz --replay FILE)\n";
     }
@@ -229,6 +210,26 @@ int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
   for (const auto& [what, n] : stats.refusals) log << "  refused " << n << "x: " << what << "\n";
   log << "total: " << stats.cases << " cases, " << failures << " failed\n";
   return failures ? 1 : 0;
+}
+
+// The engine's and the wide reference's results of a case, for an outside judge
+// (tools/fuzz_case_vs_jax.py puts JAX's beside them).
+nlohmann::json case_with_results(const FuzzCase& c, const std::string& what) {
+  json j = case_to_json(c, what);
+  j["engine"] = json::array();
+  j["reference"] = json::array();
+  try {
+    for (const Tensor& t : run_engine(c).results) j["engine"].push_back(tensor_to_json(t));
+  } catch (const std::exception& e) {
+    j["engine"] = std::string("error: ") + e.what();
+  }
+  try {
+    for (const ref::Array& a : reference_results(c, RefVariant::wide))
+      j["reference"].push_back(tensor_to_json(Tensor::from_f64(a.data, a.shape, DType::f64)));
+  } catch (const std::exception& e) {
+    j["reference"] = std::string("error: ") + e.what();
+  }
+  return j;
 }
 
 int replay_case(const FuzzCase& c, std::ostream& log) {

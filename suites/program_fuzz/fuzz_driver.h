@@ -6,6 +6,8 @@
 #include <ostream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "suites/program_fuzz/fuzz_case.h"
 #include "suites/program_fuzz/fuzz_compare.h"
 
@@ -41,5 +43,9 @@ int run_fuzz(const FuzzRunOptions& options, std::ostream& log);
 
 // `--replay FILE`: the case's check again (exit 0 agree, 1 disagree).
 int replay_case(const FuzzCase& c, std::ostream& log);
+
+// The case as JSON with the engine's and the wide reference's results beside it, for an
+// outside judge (tools/fuzz_case_vs_jax.py puts JAX's next to them).
+nlohmann::json case_with_results(const FuzzCase& c, const std::string& what);
 
 }  // namespace tandem::fuzz
