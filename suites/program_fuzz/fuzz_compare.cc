@@ -41,7 +41,12 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
   const std::vector<double> g = got.to_f64();
   const double u = unit_roundoff(got.dtype());
   const double floor = backward_floor * std::max(u, roundoff) * scale;
-  const double subnormal = smallest_normal(got.dtype());
+  // The subnormal range of the precision the program computes in (an f32-accumulated dot
+  // with an f64 result rounds its tiny products as f32 does).
+  const double computed_u = std::max(u, roundoff);
+  const double subnormal = std::max(smallest_normal(got.dtype()),
+                                    computed_u >= unit_roundoff(DType::f16) ? smallest_normal(DType::f16)
+                                    : computed_u >= unit_roundoff(DType::f32) ? smallest_normal(DType::f32) : 0.0);
   for (size_t i = 0; i < g.size(); ++i) {
     const double w = want.data[i];
     double spread = 0;

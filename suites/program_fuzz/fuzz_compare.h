@@ -3,7 +3,8 @@
 //
 //   |engine − wide| ≤ kHeadroom · max_runs |run − wide| + kFinalRoundings · u · |wide|
 //                     (+ kNormwiseRoundings · equations · u · max |wide, args| for a
-//                        cotangent, or any result of a vmap over collectives)
+//                        cotangent, any result of a vmap over collectives, and any result of
+//                        a case whose arguments reach past the square root of the range)
 //
 // where the runs are the own-dtype and perturbed reference runs and u is the unit roundoff
 // of the result's dtype (0 for integers and bools, which must then match exactly unless a

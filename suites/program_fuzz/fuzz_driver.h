@@ -21,6 +21,9 @@ struct FuzzRunOptions {
   std::string out_dir;      // where cases and the summary go ("" : nowhere)
   int max_failures = 3;     // stop after this many disagreements
   int shrink_budget = 300;
+  // Every Nth agreeing case is written too (sample-SEED.json, with the engine's and the
+  // reference's results), for an outside judge: tools/fuzz_case_vs_jax.py. 0: none.
+  int64_t sample_every = 0;
 };
 
 enum class Outcome { agree, disagree, engine_refused, reference_refused, engine_error };
