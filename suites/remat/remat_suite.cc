@@ -270,6 +270,7 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       o.engine = run.outputs;
       o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
       o.note = "run_vjp(vjp(forward)): tandem's forward + backward under the policy";
+      o.residuals = v->residuals;
       return std::vector<OracleProgram>{o};
     };
     return inst;
