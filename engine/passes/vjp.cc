@@ -144,9 +144,10 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     } else if (e.prim->name == "scan") {
       const Program& body = *e.params.get_program("body");
       // The body is split under this level's policy (JAX recurses with the same policy).
-      const size_t nk = in_remat ? size_t(e.params.get_int("num_carry")) : 0;
+      const bool replay = in_remat && !fault_on(Fault::remat_scan_carries_stacked);  // fault: carries saved
+      const size_t nk = replay ? size_t(e.params.get_int("num_carry")) : 0;
       t.scan = std::make_shared<ScanSplit>(split_scan(
-          e.params, linearize(body, floating_inputs(body), pol, Level::scan_body, in_remat, nk), in_remat));
+          e.params, linearize(body, floating_inputs(body), pol, Level::scan_body, in_remat, nk), replay));
       std::vector<Value> all = emit_forward_scan(*t.scan, args);
       outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
       t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
