@@ -33,9 +33,9 @@ import numpy as np  # noqa: E402
 
 ELEMENTWISE_SAVED = ("JAX's JVP rules save their own derivative values (logistic's s*(1-s), tanh's "
                      "1-y^2 terms), tandem's VJP rules the primal values they read: the sets differ by rule")
-KNOWN = {
-    r"/policy:everything_saveable$": ELEMENTWISE_SAVED,
-    r"/policy:save_anything_except_these_names\(": ELEMENTWISE_SAVED,
+KNOWN = {  # the models whose saved elementwise values differ (sin_chain's and dots_in_scan's agree)
+    r"^remat/(mlp|attention|scan_mlp|scan_in_checkpoint|lstm)/.*/policy:(everything_saveable|"
+    r"save_anything_except_these_names\()": ELEMENTWISE_SAVED,
 }
 
 
@@ -88,11 +88,10 @@ def main():
         jax = jax_types(prog, meta, arrays)
         n += 1
         diff = difference(tandem, jax)
-        summary = f"{len(tandem)} saved, {sum(collections.Counter(tandem).values())} types"
         known = next((why for pat, why in KNOWN.items() if re.search(pat, name)), None)
         if known:
             n_known += 1
-            print(f"{'KNOWN' if diff else 'XPASS'} {name}: {diff or summary} [{known}]")
+            print(f"{'KNOWN' if diff else 'XPASS'} {name}: {diff or f'{len(tandem)} residuals, as JAX'} [{known}]")
             continue
         n_bad += bool(diff)
         print(f"{'FAIL' if diff else 'ok  '} {name}: {diff or f'{len(tandem)} residuals, as JAX'}")

@@ -21,7 +21,7 @@ tail -2 "$work/clean.log"
 # The scans inside checkpoints are among the compared items, under every policy but the two
 # that save elementwise values (KNOWN).
 n=$(grep -cE '^ok   remat/(lstm|scan_in_checkpoint)/' "$work/clean.log")
-[ "$n" -ge 11 ] || fail "only $n checkpoint-around-scan items agreed with JAX (want >= 11)"
+[ "$n" -ge 12 ] || fail "only $n checkpoint-around-scan items agreed with JAX (want 12)"
 
 fault=remat_scan_carries_stacked
 TANDEM_INJECT=$fault "$tandem" dump-programs --profile quick --filter '^remat/(lstm|scan_in_checkpoint)/' "$work/$fault" > /dev/null 2>&1
