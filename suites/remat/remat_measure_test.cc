@@ -12,6 +12,7 @@
 
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/passes/saved_residuals.h"
 #include "suites/common/harness.h"
 #include "suites/common/program_case.h"
@@ -187,6 +188,17 @@ TEST(RematMeasure, ScanMlpPeakFollowsThePolicy) {
 TEST(RematMeasure, DISABLED_ScanModels) {
   table(remat::Model{"scan_mlp", 16, 128, 256, 1, {"pre", "act"}}, 9);
   table(remat::Model{"lstm", 1, 32, 128, 32, {"", ""}}, 9);
+}
+
+// The LSTM checkpointed whole with its carries stacked by the forward scan (the fault that
+// mimics tandem before issue 29 §4), then replayed by the backward as in JAX: the before and
+// after of docs/PERFORMANCE.md "Remat inside scan", in one run.
+TEST(RematMeasure, DISABLED_LstmCarriesStackedThenReplayed) {
+  remat::Model lstm{"lstm", 1, 32, 128, 32, {"", ""}};
+  inject_fault("remat_scan_carries_stacked");
+  table(lstm, 9);
+  inject_fault("");
+  table(lstm, 9);
 }
 
 TEST(RematMeasure, DISABLED_Mlp8Layers) {
