@@ -17,37 +17,6 @@
 
 namespace tandem {
 
-void RecomputeStats::add(const RecomputeStats& o, int64_t times) {
-  eqns += o.eqns * times;
-  flops += o.flops * double(times);
-  for (auto& [k, v] : o.by_prim) by_prim[k] += v * times;
-}
-
-double eqn_flops(const Eqn& e) {
-  for (auto& [k, v] : e.params.items())
-    if (std::holds_alternative<ProgramPtr>(v)) return 0;  // scan, checkpoint: their bodies count
-  double n = 0;
-  for (const Var& v : e.out) n += double(num_elements(v->type.shape));
-  if (e.prim->name == "dot_general") {
-    double k = 1;
-    for (int64_t d : e.params.get_ints("lhs_contracting_dimensions")) k *= double(e.in[0].type().shape[size_t(d)]);
-    return 2 * n * k;
-  }
-  return n;
-}
-
-RecomputeStats applications(const Eqn& e) {
-  RecomputeStats s;
-  s.eqns = 1;
-  s.flops = eqn_flops(e);
-  s.by_prim[e.prim->name] = 1;
-  int64_t times = e.prim->name == "scan" ? e.params.get_int("length") : 1;
-  for (auto& [k, v] : e.params.items())
-    if (auto* sub = std::get_if<ProgramPtr>(&v))
-      for (const Eqn& q : (*sub)->eqns) s.add(applications(q), times);
-  return s;
-}
-
 std::vector<Value> inline_program(Builder& b, const Program& p, const std::vector<Value>& in) {
   TANDEM_CHECK(in.size() == p.in_vars.size(), "inline_program: arity");
   std::unordered_map<int64_t, Value> env;
@@ -94,10 +63,10 @@ void check_names(const Policy& pol, const Program& body) {
 
 const char* level_name(Level l) { return l == Level::top ? "vjp" : l == Level::checkpoint ? "checkpoint" : "scan body"; }
 
-// in_remat: inside a checkpoint, where a scan replays its carries (vjp_scan.h);
-// rebuild_carries: this scan body's carries are rebuilt so, from what it saves.
+// in_remat: inside a checkpoint, where a scan replays its carries (vjp_scan.h); carries (a
+// replayed scan's body): its first carry input and their count, rebuilt from what it saves.
 VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, Level level,
-                     bool in_remat, size_t rebuild_carries) {
+                     bool in_remat, std::pair<size_t, size_t> carries) {
   for (size_t i = 0; i < p.out_vars.size(); ++i)
     if (!is_floating(p.out_vars[i].type().dtype))
       throw_bad_input(cat(level_name(level), ": output ", i, " is ", p.out_vars[i].type().str(),
@@ -134,7 +103,7 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       const Program& body = *e.params.get_program("body");
       Policy inner_pol = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
       check_names(inner_pol, body);
-      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, Level::checkpoint, true, 0));
+      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, Level::checkpoint, true, {0, 0}));
       std::vector<Value> all = inline_program(F, t.inner->forward, args);
       outs.assign(all.begin(), all.begin() + int64_t(body.out_vars.size()));
       t.res.assign(all.begin() + int64_t(body.out_vars.size()), all.end());
@@ -145,9 +114,9 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       const Program& body = *e.params.get_program("body");
       // The body is split under this level's policy (JAX recurses with the same policy).
       const bool replay = in_remat && !fault_on(Fault::remat_scan_carries_stacked);  // fault: carries saved
-      const size_t nk = replay ? size_t(e.params.get_int("num_carry")) : 0;
+      std::pair<size_t, size_t> k{size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
       t.scan = std::make_shared<ScanSplit>(split_scan(
-          e.params, linearize(body, floating_inputs(body), pol, Level::scan_body, in_remat, nk), replay));
+          e.params, linearize(body, floating_inputs(body), pol, Level::scan_body, in_remat, k), replay));
       std::vector<Value> all = emit_forward_scan(*t.scan, args);
       outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
       t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
@@ -343,7 +312,9 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     if (keep) need(fv);  // a residual: emits nothing in the backward
     else for (const Atom& in : F.eqns()[size_t(producer.at(a.var->id))].in) reach(Value(&F, in));
   };
-  for (size_t i = 0; i < rebuild_carries; ++i) reach(fouts[i]);
+  bool replayed = false;  // the backward reads a carry: the replay rebuilds them all
+  for (size_t i = 0; i < carries.second; ++i) replayed |= bvals.count(fenv.at(p.in_vars[carries.first + i]->id).atom().var->id) > 0;
+  for (size_t i = 0; replayed && i < carries.second; ++i) reach(fouts[i]);
   std::vector<Value> bouts;
   for (size_t i = 0; i < p.in_vars.size(); ++i) {
     if (!wrt[i]) continue;
@@ -366,7 +337,7 @@ VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy
   if (wrt.empty()) wrt = floating_inputs(p);
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
-  VjpProgram r = linearize(p, wrt, top_policy, Level::top, false, 0);
+  VjpProgram r = linearize(p, wrt, top_policy, Level::top, false, {0, 0});
   place_offloads(r);  // the transfers of what the policy offloads (offload.h)
   typecheck_after_pass(r.forward, "vjp");
   typecheck_after_pass(r.backward, "vjp");

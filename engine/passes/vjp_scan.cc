@@ -120,7 +120,7 @@ ScanSplit split_scan(const Params& p, VjpProgram body, bool replay) {
   s.forward_params = p;
   s.forward_params.set("body", std::make_shared<const Program>(std::move(fwd)));
   s.body = std::make_shared<const VjpProgram>(std::move(body));
-  if (replay) add_replay(s);
+  if (replay && !s.carries.empty()) add_replay(s);  // else the backward reads no carry
   return s;
 }
 
