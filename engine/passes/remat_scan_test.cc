@@ -223,5 +223,22 @@ TEST(RematScan, CheckpointAroundScanSavesWhatJaxSaves) {
     expect_honest_counts(checkpointed_scan, pol);
 }
 
+// When the backward reads no carry (c' = c + sin(x): the add is linear), there is nothing to
+// rebuild: no replay scan, and c0 is not saved. JAX saves only xs f32[4,3] (under
+// everything_saveable its cos(x), of the same type; tandem's sin rule reads x).
+TEST(RematScan, CheckpointAroundScanReplaysOnlyWhenACarryIsRead) {
+  AType c{{3}, DType::f32}, xs{{4, 3}, DType::f32};
+  Program step = trace({c, {{3}, DType::f32}}, [](Builder&, const V& v) { return V{v[0] + sin(v[1]), v[0] * 2.0}; });
+  Program whole = trace({c, xs}, [&](Builder&, const V& v) { return scan(step, {}, {v[0]}, {v[1]}, 4); });
+  for (const char* pol : {"nothing_saveable", "everything_saveable"}) {
+    Program p = trace({c, xs}, [&](Builder&, const V& v) { return V{reduce_sum(checkpoint(whole, v, pol)[0], {0})}; });
+    VjpProgram g = vjp(p);
+    SavedResiduals s = saved_residuals(g);
+    ASSERT_EQ(s.residuals.size(), 1u) << pol << "\n" << format_saved_residuals(s);
+    EXPECT_EQ(s.residuals[0].type.str(), "f32[4,3]") << pol;
+    EXPECT_EQ(static_count(g.backward, "scan"), 1) << pol;  // the backward scan alone
+  }
+}
+
 }  // namespace
 }  // namespace tandem
