@@ -149,8 +149,8 @@ TEST(RematSuite, SinChainRecomputeCountsInRecords) {
 }
 
 // The LSTM Program path (a scan over the cell, checkpointed whole): the scan's per-step
-// residuals are chosen by the policy and stacked, so nothing_saveable (the carries only)
-// saves least and peaks lowest. dots_saveable keeps the two [B, 4H] gate pre-activations
+// residuals are chosen by the policy and stacked, its carries rebuilt by the backward (as
+// JAX), so nothing_saveable (the checkpoint's operands only) saves least and peaks lowest. dots_saveable keeps the two [B, 4H] gate pre-activations
 // per step, which the backward needs to re-run the gate nonlinearities; everything_saveable
 // keeps the [B, H] activations instead: which is larger depends on the sizes (at H = 128 the
 // dots are, docs/PERFORMANCE.md "Remat inside scan"), as it would in JAX, so only the
