@@ -1,17 +1,17 @@
-// Scan partial evaluation for the vjp pass (JAX's scan partial_eval_jaxpr_custom rule): the
-// scan body is linearized under the enclosing level's remat policy; each residual that body
-// saves is classified by where the backward scan finds it:
+// Scan partial evaluation for the vjp pass (JAX's scan partial-evaluation rules): the scan
+// body is linearized under the enclosing level's remat policy; each residual that body saves
+// is classified by where the backward scan finds it:
 //   consts  - a loop-invariant operand of the scan: passed whole to the backward scan;
 //   xs      - a per-step slice of an xs operand: the xs operand itself is passed;
-//   stacked - anything computed per step, and the carry entering each step (the carry-saving
-//             optimisation: the backward never re-runs the forward to rebuild carries):
-//             the forward scan emits it as an extra y, stacked [L, ...].
+//   stacked - anything computed per step and, outside every checkpoint, the carry entering
+//             each step (JAX's _scan_partial_eval: the backward never re-runs the forward to
+//             rebuild carries): the forward scan emits it as an extra y, stacked [L, ...];
+//   carry   - inside a checkpoint (replay = true), the carry entering each step: not saved.
+//             As JAX's scan rule for partial_eval_jaxpr_custom, the forward stacks only what
+//             the policy saves, and the backward first re-runs the forward recurrence
+//             (scan_replay.h), stacking the carries for the backward scan.
 // The backward scan runs the body's backward per step in reverse order, recomputing only
 // what the policy did not save, and accumulates the consts' cotangents in its carry.
-// Inside a checkpoint (replay = true) the carry entering each step is not saved: as JAX's
-// scan rule for partial_eval_jaxpr_custom, the forward stacks only what the policy saves,
-// and the backward first re-runs the forward recurrence (scan_replay.h), stacking the
-// carries the backward scan reads.
 #pragma once
 #include <memory>
 #include <optional>
