@@ -1,10 +1,12 @@
 // Remat inside scan: JAX's test_remat_checkpoint_dots_inside_scan (2 sin, 3 cos and 6
 // dot_general in the backward), stacked residual shapes, and the recompute counts against
 // what the executor really runs in the backward, for nested scans and checkpoint inside
-// scan inside checkpoint under every policy.
+// scan inside checkpoint under every policy; a scan inside a checkpoint saves what JAX's
+// saved_residuals lists (its carries replayed, not stacked).
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "engine/core/error.h"
 #include "engine/passes/saved_residuals.h"
@@ -169,6 +171,73 @@ TEST(RematScan, TopLevelPolicyReachesTheScanBody) {
   // Stacked dots [4, 3, 4] under dots_saveable; only the carries under nothing_saveable.
   EXPECT_EQ(saved_residuals(dots).count_non_arguments(), 2);
   EXPECT_EQ(saved_residuals(none).count_non_arguments(), 1);
+}
+
+// checkpoint(policy) around scan(step, c0, Ws) with step(c, W) = (a, tanh(a)), a =
+// checkpoint_name(sin(c·W), 'a'); loss Σc_L + Σys. L = 4 steps, c f32[3], W f32[3,3].
+Program checkpointed_scan(const std::string& policy) {
+  AType c{{3}, DType::f32}, w{{3, 3}, DType::f32}, ws{{4, 3, 3}, DType::f32};
+  Program step = trace({c, w}, [](Builder&, const V& v) {
+    Value a = checkpoint_name(sin(dot(v[0], v[1])), "a");
+    return V{a, tanh(a)};
+  });
+  Program whole = trace({c, ws}, [&](Builder&, const V& v) { return scan(step, {}, {v[0]}, {v[1]}, 4); });
+  return trace({c, ws}, [&](Builder&, const V& v) {
+    V o = checkpoint(whole, v, policy);
+    return V{reduce_sum(o[0], {0}) + reduce_sum(o[1], {0, 1})};
+  });
+}
+
+// What jax.ad_checkpoint.print_saved_residuals lists for the same function in JAX 0.10
+// (jax.checkpoint(lambda c0, Ws: lax.scan(step, c0, Ws), policy=...)): the two arguments and
+// only what the policy saves, stacked over the 4 steps; never the carries, which the
+// backward rebuilds by running the forward scan again.
+TEST(RematScan, CheckpointAroundScanSavesWhatJaxSaves) {
+  const std::map<std::string, std::vector<std::string>> jax = {
+      {"nothing_saveable", {"f32[3]", "f32[4,3,3]"}},
+      {"dots_saveable", {"f32[3]", "f32[4,3,3]", "f32[4,3]"}},
+      {"save_only_these_names(a)", {"f32[3]", "f32[4,3,3]", "f32[4,3]"}},
+      {"offload_dot_with_no_batch_dims(device,pinned_host)", {"f32[3]", "f32[4,3,3]", "f32<host>[4,3]"}},
+  };
+  std::vector<Tensor> in = ramp_inputs(checkpointed_scan("nothing_saveable").in_types());
+  VjpProgram every = vjp(checkpointed_scan("everything_saveable"));
+  VjpRun base = run_vjp(every, in, ramp_cts(every));
+  for (auto& [policy, want] : jax) {
+    VjpProgram v = vjp(checkpointed_scan(policy));
+    SavedResiduals s = saved_residuals(v);
+    std::multiset<std::string> got, expected(want.begin(), want.end());
+    for (const Residual& r : s.residuals) {
+      std::string t = r.type.str();
+      got.insert(r.offloaded ? t.insert(3, "<host>") : t);
+    }
+    EXPECT_EQ(got, expected) << policy << "\n" << format_saved_residuals(s);
+    VjpRun run = run_vjp(v, in, ramp_cts(v));  // the same gradients, bit for bit
+    for (size_t i = 0; i < run.cotangents.size(); ++i)
+      EXPECT_EQ(run.cotangents[i].to_f64(), base.cotangents[i].to_f64()) << policy << " cotangent " << i;
+  }
+  // everything_saveable: no carry either; the carry's path (a) is saved, nothing recomputed.
+  SavedResiduals e = saved_residuals(every);
+  EXPECT_EQ(format_saved_residuals(e).find("carry entering"), std::string::npos) << format_saved_residuals(e);
+  EXPECT_EQ(every.recompute.eqns, 0);
+  for (const char* pol : {"nothing_saveable", "dots_saveable", "save_only_these_names(a)"})
+    expect_honest_counts(checkpointed_scan, pol);
+}
+
+// When the backward reads no carry (c' = c + sin(x): the add is linear), there is nothing to
+// rebuild: no replay scan, and c0 is not saved. JAX saves only xs f32[4,3] (under
+// everything_saveable its cos(x), of the same type; tandem's sin rule reads x).
+TEST(RematScan, CheckpointAroundScanReplaysOnlyWhenACarryIsRead) {
+  AType c{{3}, DType::f32}, xs{{4, 3}, DType::f32};
+  Program step = trace({c, {{3}, DType::f32}}, [](Builder&, const V& v) { return V{v[0] + sin(v[1]), v[0] * 2.0}; });
+  Program whole = trace({c, xs}, [&](Builder&, const V& v) { return scan(step, {}, {v[0]}, {v[1]}, 4); });
+  for (const char* pol : {"nothing_saveable", "everything_saveable"}) {
+    Program p = trace({c, xs}, [&](Builder&, const V& v) { return V{reduce_sum(checkpoint(whole, v, pol)[0], {0})}; });
+    VjpProgram g = vjp(p);
+    SavedResiduals s = saved_residuals(g);
+    ASSERT_EQ(s.residuals.size(), 1u) << pol << "\n" << format_saved_residuals(s);
+    EXPECT_EQ(s.residuals[0].type.str(), "f32[4,3]") << pol;
+    EXPECT_EQ(static_count(g.backward, "scan"), 1) << pol;  // the backward scan alone
+  }
 }
 
 }  // namespace

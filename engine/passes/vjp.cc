@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 #include <variant>
 #include <unordered_map>
 
@@ -15,37 +16,6 @@
 #include "engine/passes/vjp_scan.h"
 
 namespace tandem {
-
-void RecomputeStats::add(const RecomputeStats& o, int64_t times) {
-  eqns += o.eqns * times;
-  flops += o.flops * double(times);
-  for (auto& [k, v] : o.by_prim) by_prim[k] += v * times;
-}
-
-double eqn_flops(const Eqn& e) {
-  for (auto& [k, v] : e.params.items())
-    if (std::holds_alternative<ProgramPtr>(v)) return 0;  // scan, checkpoint: their bodies count
-  double n = 0;
-  for (const Var& v : e.out) n += double(num_elements(v->type.shape));
-  if (e.prim->name == "dot_general") {
-    double k = 1;
-    for (int64_t d : e.params.get_ints("lhs_contracting_dimensions")) k *= double(e.in[0].type().shape[size_t(d)]);
-    return 2 * n * k;
-  }
-  return n;
-}
-
-RecomputeStats applications(const Eqn& e) {
-  RecomputeStats s;
-  s.eqns = 1;
-  s.flops = eqn_flops(e);
-  s.by_prim[e.prim->name] = 1;
-  int64_t times = e.prim->name == "scan" ? e.params.get_int("length") : 1;
-  for (auto& [k, v] : e.params.items())
-    if (auto* sub = std::get_if<ProgramPtr>(&v))
-      for (const Eqn& q : (*sub)->eqns) s.add(applications(q), times);
-  return s;
-}
 
 std::vector<Value> inline_program(Builder& b, const Program& p, const std::vector<Value>& in) {
   TANDEM_CHECK(in.size() == p.in_vars.size(), "inline_program: arity");
@@ -91,11 +61,12 @@ void check_names(const Policy& pol, const Program& body) {
                       "name values with checkpoint_name(x, \"name\") inside the checkpointed body");
 }
 
-const char* level_name(Level l) {
-  return l == Level::top ? "vjp" : l == Level::checkpoint ? "checkpoint" : "scan body";
-}
+const char* level_name(Level l) { return l == Level::top ? "vjp" : l == Level::checkpoint ? "checkpoint" : "scan body"; }
 
-VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, Level level) {
+// in_remat: inside a checkpoint, where a scan replays its carries (vjp_scan.h); carries (a
+// replayed scan's body): its first carry input and their count, rebuilt from what it saves.
+VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, Level level,
+                     bool in_remat, std::pair<size_t, size_t> carries) {
   for (size_t i = 0; i < p.out_vars.size(); ++i)
     if (!is_floating(p.out_vars[i].type().dtype))
       throw_bad_input(cat(level_name(level), ": output ", i, " is ", p.out_vars[i].type().str(),
@@ -132,7 +103,7 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       const Program& body = *e.params.get_program("body");
       Policy inner_pol = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
       check_names(inner_pol, body);
-      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, Level::checkpoint));
+      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, Level::checkpoint, true, {0, 0}));
       std::vector<Value> all = inline_program(F, t.inner->forward, args);
       outs.assign(all.begin(), all.begin() + int64_t(body.out_vars.size()));
       t.res.assign(all.begin() + int64_t(body.out_vars.size()), all.end());
@@ -142,8 +113,10 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     } else if (e.prim->name == "scan") {
       const Program& body = *e.params.get_program("body");
       // The body is split under this level's policy (JAX recurses with the same policy).
-      t.scan = std::make_shared<ScanSplit>(
-          split_scan(e.params, linearize(body, floating_inputs(body), pol, Level::scan_body)));
+      const bool replay = in_remat && !fault_on(Fault::remat_scan_carries_stacked);  // fault: carries saved
+      std::pair<size_t, size_t> k{size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
+      t.scan = std::make_shared<ScanSplit>(split_scan(
+          e.params, linearize(body, floating_inputs(body), pol, Level::scan_body, in_remat, k), replay));
       std::vector<Value> all = emit_forward_scan(*t.scan, args);
       outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
       t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
@@ -254,8 +227,7 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     accumulate(fouts[i], c);
   }
   auto ct_of = [&](const Value& fv) -> std::optional<Value> {
-    if (fv.atom().is_literal()) return std::nullopt;
-    auto it = cts.find(fv.atom().var->id);
+    auto it = fv.atom().is_literal() ? cts.end() : cts.find(fv.atom().var->id);
     return it == cts.end() ? std::nullopt : std::optional<Value>(it->second);
   };
   for (size_t ti = tasks.size(); ti-- > 0;) {
@@ -290,6 +262,15 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       for (size_t i : s.used_consts) consts.push_back(need(t.in[i]));
       for (size_t i : s.used_xs) xs.push_back(need(t.in[s.nc + s.nk + i]));
       for (const Value& v : t.res) st.push_back(need(v));
+      if (s.replay()) {  // the forward recurrence again, from what was saved: the carries
+        std::vector<Value> rc, rk, rx, rs;
+        for (size_t i : s.replay_consts) rc.push_back(need(t.in[i]));
+        for (size_t i = 0; i < s.nk; ++i) rk.push_back(need(t.in[s.nc + i]));
+        for (size_t i : s.replay_xs) rx.push_back(need(t.in[s.nc + s.nk + i]));
+        for (size_t k : s.replay_stacked) rs.push_back(st[k]);
+        for (const Value& c : emit_replay_scan(B, s, rc, rk, rx, rs)) st.push_back(c);
+        r.recompute.add(s.replay_recompute, s.length);
+      }
       for (const Value& o : t.out) out_types.push_back(o.type());
       std::vector<std::optional<Value>> ins_ct = emit_backward_scan(B, s, consts, xs, st, oc, out_types);
       for (size_t j = 0; j < ins_ct.size(); ++j)
@@ -320,6 +301,20 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     for (size_t j = 0; j < ins_ct.size(); ++j)
       if (ins_ct[j] && !fe.in[j].is_literal()) accumulate(Value(&F, fe.in[j]), *ins_ct[j]);
   }
+  // A replayed scan's body: what the policy saves on its carries' path is saved too (the
+  // replay reads it, scan_replay.h), as JAX's staged scan recomputes the primal carry.
+  std::unordered_set<int64_t> reached;
+  std::function<void(const Value&)> reach = [&](const Value& fv) {
+    const Atom& a = fv.atom();
+    if (a.is_literal() || bvals.count(a.var->id) || !reached.insert(a.var->id).second) return;
+    bool keep = saved_root.count(root_of(a.var->id));  // or it, or a name of its buffer, saved
+    for (int64_t m : buffer.at(root_of(a.var->id))) keep = keep || decide(m) != Remat::recompute;
+    if (keep) need(fv);  // a residual: emits nothing in the backward
+    else for (const Atom& in : F.eqns()[size_t(producer.at(a.var->id))].in) reach(Value(&F, in));
+  };
+  bool replayed = false;  // the backward reads a carry: the replay rebuilds them all
+  for (size_t i = 0; i < carries.second; ++i) replayed |= bvals.count(fenv.at(p.in_vars[carries.first + i]->id).atom().var->id) > 0;
+  for (size_t i = 0; replayed && i < carries.second; ++i) reach(fouts[i]);
   std::vector<Value> bouts;
   for (size_t i = 0; i < p.in_vars.size(); ++i) {
     if (!wrt[i]) continue;
@@ -342,7 +337,7 @@ VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy
   if (wrt.empty()) wrt = floating_inputs(p);
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
-  VjpProgram r = linearize(p, wrt, top_policy, Level::top);
+  VjpProgram r = linearize(p, wrt, top_policy, Level::top, false, {0, 0});
   place_offloads(r);  // the transfers of what the policy offloads (offload.h)
   typecheck_after_pass(r.forward, "vjp");
   typecheck_after_pass(r.backward, "vjp");

@@ -10,7 +10,8 @@
 // level saves or recomputes the inner residuals under its own policy: nesting gives
 // recursive remat. A scan is partially evaluated as JAX does (vjp_scan.h): its body is
 // linearized under the enclosing level's policy, the residuals it saves are stacked across
-// steps ([L, ...]) by the forward scan, and a backward scan recomputes only the rest.
+// steps ([L, ...]) by the forward scan, and a backward scan recomputes only the rest (inside
+// a checkpoint the carries are not saved: the backward re-runs the forward scan, scan_replay.h).
 // Recomputation is lazy (only what the cotangents read, as JAX's DCE'd remat). What the
 // policy offloads is moved by explicit device_put equations (engine/passes/offload.h): the
 // forward returns it in pinned host memory, the backward brings it back before its first use.

@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "engine/passes/scan_replay.h"
 
 namespace tandem {
 namespace {
@@ -28,9 +29,57 @@ void add_unique(std::vector<size_t>& v, size_t i) {
 size_t position(const std::vector<size_t>& v, size_t i) {
   return size_t(std::find(v.begin(), v.end(), i) - v.begin());
 }
+
+// The replay scan (scan_replay.h): its step inlines the carry replay over the consts, the
+// carries, the xs rows and the stacked rows it reads, and emits the carries it entered with.
+void add_replay(ScanSplit& s) {
+  CarryReplay cr = carry_replay(*s.body, s.nk);
+  const size_t nin = s.nc + s.nk + s.nx;
+  for (size_t q : cr.inputs) {  // what each kept input is read from
+    if (q < s.nc) add_unique(s.replay_consts, q);
+    else if (q >= s.nc + s.nk && q < nin) add_unique(s.replay_xs, q - s.nc - s.nk);
+    else if (q >= nin) {
+      const ScanSplit::Source& src = s.sources[q - nin];
+      if (src.from == ScanSplit::From::consts) add_unique(s.replay_consts, src.index);
+      if (src.from == ScanSplit::From::xs) add_unique(s.replay_xs, src.index);
+      if (src.from == ScanSplit::From::stacked) add_unique(s.replay_stacked, src.index);
+    }
+  }
+  std::sort(s.replay_consts.begin(), s.replay_consts.end());
+  std::sort(s.replay_xs.begin(), s.replay_xs.end());
+  std::sort(s.replay_stacked.begin(), s.replay_stacked.end());
+  const VjpProgram& body = *s.body;
+  std::vector<AType> bt = body.forward.in_types(), in;
+  for (size_t i : s.replay_consts) in.push_back(bt[i]);
+  for (size_t i = 0; i < s.nk; ++i) in.push_back(bt[s.nc + i]);
+  for (size_t i : s.replay_xs) in.push_back(bt[s.nc + s.nk + i]);
+  for (size_t k : s.replay_stacked) in.push_back(body.residuals[s.stacked[k]].type);
+  const size_t nrc = s.replay_consts.size(), nrx = s.replay_xs.size();
+  Program step = trace(in, [&](Builder& b, const std::vector<Value>& v) {
+    std::vector<Value> k = part(v, nrc, s.nk), args;
+    auto operand = [&](size_t i) {  // body input i
+      if (i < s.nc) return v[position(s.replay_consts, i)];
+      if (i < s.nc + s.nk) return k[i - s.nc];
+      return v[nrc + s.nk + position(s.replay_xs, i - s.nc - s.nk)];
+    };
+    for (size_t q : cr.inputs) {
+      if (q < nin) { args.push_back(operand(q)); continue; }
+      const ScanSplit::Source& src = s.sources[q - nin];
+      if (src.from == ScanSplit::From::consts) args.push_back(operand(src.index));
+      else if (src.from == ScanSplit::From::xs) args.push_back(operand(s.nc + s.nk + src.index));
+      else if (src.from == ScanSplit::From::carry) args.push_back(k[s.carries[src.index]]);
+      else args.push_back(v[nrc + s.nk + nrx + position(s.replay_stacked, src.index)]);
+    }
+    std::vector<Value> out = inline_program(b, cr.program, args);
+    for (size_t c : s.carries) out.push_back(k[c]);
+    return out;
+  });
+  s.replay_body = std::make_shared<const Program>(std::move(step));
+  s.replay_recompute = cr.recompute;
+}
 }  // namespace
 
-ScanSplit split_scan(const Params& p, VjpProgram body) {
+ScanSplit split_scan(const Params& p, VjpProgram body, bool replay) {
   ScanSplit s;
   const Program& prim_body = *p.get_program("body");
   s.nc = size_t(p.get_int("num_consts"));
@@ -51,6 +100,9 @@ ScanSplit split_scan(const Params& p, VjpProgram body) {
     } else if (in >= 0 && size_t(in) >= s.nc + s.nk) {
       s.sources.push_back({ScanSplit::From::xs, size_t(in) - s.nc - s.nk});
       add_unique(s.used_xs, size_t(in) - s.nc - s.nk);
+    } else if (in >= 0 && replay) {  // the carry entering the step: rebuilt by the replay
+      s.sources.push_back({ScanSplit::From::carry, s.carries.size()});
+      s.carries.push_back(size_t(in) - s.nc);
     } else {  // computed per step, or the carry entering the step
       s.sources.push_back({ScanSplit::From::stacked, s.stacked.size()});
       s.stacked.push_back(j);
@@ -68,7 +120,17 @@ ScanSplit split_scan(const Params& p, VjpProgram body) {
   s.forward_params = p;
   s.forward_params.set("body", std::make_shared<const Program>(std::move(fwd)));
   s.body = std::make_shared<const VjpProgram>(std::move(body));
+  if (replay && !s.carries.empty()) add_replay(s);  // else the backward reads no carry
   return s;
+}
+
+std::vector<Value> emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
+                                    const std::vector<Value>& init, const std::vector<Value>& xs,
+                                    const std::vector<Value>& stacked) {
+  std::vector<Value> xin = xs;
+  xin.insert(xin.end(), stacked.begin(), stacked.end());
+  std::vector<Value> r = scan(*s.replay_body, consts, init, xin, s.length, s.reverse);
+  return part(r, s.nk, s.carries.size());
 }
 
 std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands) {
@@ -96,9 +158,10 @@ std::vector<std::optional<Value>> emit_backward_scan(
   for (size_t i = 0; i < s.nk; ++i) in.push_back(bt[s.nc + i]);
   for (size_t i : fc) in.push_back(bt[i]);
   for (size_t j : s.stacked) in.push_back(body.residuals[j].type);
+  for (size_t c : s.carries) in.push_back(bt[s.nc + c]);
   for (size_t i : s.used_xs) in.push_back(bt[s.nc + s.nk + i]);
   for (size_t i = 0; i < s.ny; ++i) in.push_back(bo[s.nk + i]);
-  const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = s.stacked.size();
+  const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = s.stacked.size() + s.carries.size();
   Program bwd = trace(in, [&](Builder& bb, const std::vector<Value>& v) {
     std::vector<Value> uc = part(v, 0, nuc), ctk = part(v, nuc, s.nk), acc = part(v, nuc + s.nk, fc.size());
     size_t o = nuc + s.nk + fc.size();
@@ -107,6 +170,7 @@ std::vector<std::optional<Value>> emit_backward_scan(
     for (const ScanSplit::Source& src : s.sources) {
       if (src.from == ScanSplit::From::consts) args.push_back(uc[position(s.used_consts, src.index)]);
       else if (src.from == ScanSplit::From::xs) args.push_back(ux[position(s.used_xs, src.index)]);
+      else if (src.from == ScanSplit::From::carry) args.push_back(st[s.stacked.size() + src.index]);
       else args.push_back(st[src.index]);
     }
     args.insert(args.end(), ctk.begin(), ctk.end());

@@ -1,11 +1,15 @@
-// Scan partial evaluation for the vjp pass (JAX's scan partial_eval_jaxpr_custom rule): the
-// scan body is linearized under the enclosing level's remat policy; each residual that body
-// saves is classified by where the backward scan finds it:
+// Scan partial evaluation for the vjp pass (JAX's scan partial-evaluation rules): the scan
+// body is linearized under the enclosing level's remat policy; each residual that body saves
+// is classified by where the backward scan finds it:
 //   consts  - a loop-invariant operand of the scan: passed whole to the backward scan;
 //   xs      - a per-step slice of an xs operand: the xs operand itself is passed;
-//   stacked - anything computed per step, and the carry entering each step (the carry-saving
-//             optimisation: the backward never re-runs the forward to rebuild carries):
-//             the forward scan emits it as an extra y, stacked [L, ...].
+//   stacked - anything computed per step and, outside every checkpoint, the carry entering
+//             each step (JAX's _scan_partial_eval: the backward never re-runs the forward to
+//             rebuild carries): the forward scan emits it as an extra y, stacked [L, ...];
+//   carry   - inside a checkpoint (replay = true), the carry entering each step: not saved.
+//             As JAX's scan rule for partial_eval_jaxpr_custom, the forward stacks only what
+//             the policy saves, and the backward first re-runs the forward recurrence
+//             (scan_replay.h), stacking the carries for the backward scan.
 // The backward scan runs the body's backward per step in reverse order, recomputing only
 // what the policy did not save, and accumulates the consts' cotangents in its carry.
 #pragma once
@@ -22,25 +26,40 @@ struct ScanSplit {
   size_t nc = 0, nk = 0, nx = 0, ny = 0;   // consts, carry, xs, ys
   int64_t length = 0;
   bool reverse = false;
-  enum class From { consts, xs, stacked };
+  enum class From { consts, xs, stacked, carry };
   struct Source {
     From from;
-    size_t index;  // const or xs operand index, or stacked residual index
+    size_t index;  // const or xs operand index, stacked residual index, or index in `carries`
   };
   std::vector<Source> sources;            // one per body residual
   std::vector<size_t> stacked;            // body residual index of each stacked residual
   std::vector<size_t> used_consts, used_xs;  // operands the backward scan reads
   Params forward_params;                  // the forward scan: body emits stacked residuals
+  // replay only: the carry index of each carry residual, and the replay scan (its body takes
+  // replay_consts; the carries; replay_xs rows, replay_stacked rows; it emits the carries
+  // entering each step, in `carries` order, as ys).
+  std::vector<size_t> carries, replay_consts, replay_xs, replay_stacked;
+  ProgramPtr replay_body;
+  RecomputeStats replay_recompute;        // one step of the replay
+  bool replay() const { return replay_body != nullptr; }
 };
 
-// Classifies the body's residuals and builds the forward scan's params.
-ScanSplit split_scan(const Params& scan_params, VjpProgram body);
+// Classifies the body's residuals and builds the forward scan's params (and, with replay,
+// the replay scan's).
+ScanSplit split_scan(const Params& scan_params, VjpProgram body, bool replay = false);
+
+// Emits the replay scan into `b` (replay only): consts / xs / stacked as listed in
+// replay_consts / replay_xs / replay_stacked, init the scan's initial carries. Returns the
+// carries entering each step, stacked, in `carries` order.
+std::vector<Value> emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
+                                    const std::vector<Value>& init, const std::vector<Value>& xs,
+                                    const std::vector<Value>& stacked);
 
 // Emits the forward scan into the operands' builder: primal outputs, then stacked residuals.
 std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands);
 
 // Emits the backward scan into `b`. consts / xs: the operands listed in used_consts /
-// used_xs; stacked: the stacked residuals; out_cts: per scan output (nullopt: zero).
+// used_xs; stacked: the stacked residuals, then (replay) the replayed carries; out_cts: per scan output (nullopt: zero).
 // Returns the cotangent of each scan operand (nullopt: not differentiable).
 std::vector<std::optional<Value>> emit_backward_scan(
     Builder& b, const ScanSplit& s, const std::vector<Value>& consts, const std::vector<Value>& xs,

@@ -3,11 +3,12 @@
 // (suites/common/oracle_program.h) a folder DIR/<nnn>_<case>/<label>/ with program.json
 // (engine/ir/program_json.h; each checked to read back to itself, program_json_read.h),
 // meta.json (case, label, dtypes, wrt, vmap axes, what tandem ran), in_<i>.npy, ct_<j>.npy
-// (output cotangents of a differentiating case) and engine_<k>.npy (tandem's CPU results:
-// outputs, then input cotangents). bf16 / f16 values are written as f32 and bool as i32,
-// exactly; meta.json keeps the true dtypes. Cases that are not Programs (or cannot be built
-// on the CPU) are listed in DIR/index.json with why; a case that fails to build or run is
-// listed there as an error (exit 5), and the dump goes on.
+// (output cotangents of a differentiating case), engine_<k>.npy (tandem's CPU results:
+// outputs, then input cotangents) and, for a remat item, residuals.json (what tandem's vjp
+// saved: type, bytes, source, argument, offloaded). bf16 / f16 values are written as f32 and
+// bool as i32, exactly; meta.json keeps the true dtypes. Cases that are not Programs (or
+// cannot be built on the CPU) are listed in DIR/index.json with why; a case that fails to
+// build or run is listed there as an error (exit 5), and the dump goes on.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -79,6 +80,13 @@ void write_item(const fs::path& dir, const std::string& case_name, const OracleP
   if (o.vmap) meta["vmap"] = {{"in_axes", axes_json(o.vmap->in_axes)}, {"out_axes", axes_json(o.vmap->out_axes)},
                               {"size", o.vmap->size}};
   write_file_atomically((dir / "meta.json").string(), meta.dump(1) + "\n");
+  if (o.residuals) {  // tandem's saved set, for tools/saved_residuals_vs_jax.py
+    json res = json::array();
+    for (const Residual& r : *o.residuals)
+      res.push_back({{"type", r.type.str()}, {"bytes", r.bytes()}, {"source", r.source},
+                     {"argument", r.is_argument}, {"offloaded", r.offloaded}});
+    write_file_atomically((dir / "residuals.json").string(), res.dump(1) + "\n");
+  }
 }
 
 int dump(const Selection& sel, const std::string& out) {

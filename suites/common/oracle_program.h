@@ -11,6 +11,7 @@
 
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
+#include "engine/passes/vjp.h"
 
 namespace tandem {
 
@@ -30,6 +31,9 @@ struct OracleProgram {
   // tandem's results, host: the outputs, then (differentiated) the wrt inputs' cotangents.
   std::vector<Tensor> engine;
   std::string note;                // what tandem ran to get `engine`, for the reader
+  // What tandem's vjp saved (a remat item), for jax.ad_checkpoint.saved_residuals to judge
+  // (tools/saved_residuals_vs_jax.py); unset: not compared.
+  std::optional<std::vector<Residual>> residuals;
 };
 
 // Runs `program` on the CPU executor: an evaluated-only oracle item.

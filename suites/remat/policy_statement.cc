@@ -135,9 +135,22 @@ Source parse_source(std::string s) {
   return r;
 }
 bool is_input(const std::string& what) {
-  for (const char* p : {"from the argument", "vjp input", "checkpoint input", "scan body input",
-                        "the carry entering each step"})
+  for (const char* p : {"from the argument", "vjp input", "checkpoint input", "scan body input"})
     if (what.rfind(p, 0) == 0) return true;
+  return false;
+}
+constexpr const char* kCarry = "the carry entering each step";
+// Whether a scan runs outside every checkpoint: JAX's scan partial evaluation saves the
+// carry entering each step (stacked) there, but inside a checkpoint its rule for
+// partial_eval_jaxpr_custom saves only what the policy saves and the backward re-runs the
+// forward scan to rebuild the carries.
+bool scan_outside_checkpoints(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->name == "scan") return true;
+    if (e.prim->name == "checkpoint") continue;
+    for (auto& [k, v] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&v); sub && scan_outside_checkpoints(**sub)) return true;
+  }
   return false;
 }
 bool same_unstacked(const AType& entry, const AType& res, int stacked) {
@@ -164,9 +177,15 @@ std::vector<Unpermitted> unpermitted_residuals(const Program& model, const VjpPr
   std::vector<Entry> entries;
   collect(model, "everything_saveable", entries);
   std::vector<Unpermitted> bad;
+  const bool carries_saved = scan_outside_checkpoints(model);
   for (const Residual& r : v.residuals) {
     Source src = parse_source(r.source);
-    if (r.is_argument || is_input(src.what)) continue;
+    if (r.is_argument || is_input(src.what) || (carries_saved && src.what == kCarry)) continue;
+    if (src.what == kCarry) {
+      bad.push_back({cat(r.type.str(), " ", r.source), "scan (inside a checkpoint, whose backward rebuilds its carries)",
+                     "", r.bytes(), r.offloaded});
+      continue;
+    }
     const May how = r.offloaded ? May::offload : May::save;
     const Entry* same = nullptr;  // an equation this value could come from
     bool ok = false;

@@ -30,7 +30,9 @@ struct Unpermitted {
 // The residuals of `v` that no equation of `model` (each under the policy of the innermost
 // checkpoint around it, everything_saveable outside any checkpoint: JAX without remat saves
 // all) is permitted to save in the way they were saved (saved vs offloaded). The program's
-// and each checkpoint's own inputs are always saved, as in JAX.
+// and each checkpoint's own inputs are always saved, as in JAX; so is the carry entering each
+// step of a scan outside every checkpoint (stacked), but never the carries of a scan inside
+// one: JAX's backward rebuilds those by running the forward scan again.
 std::vector<Unpermitted> unpermitted_residuals(const Program& model, const VjpProgram& v);
 
 // Primitives the backward of `v` recomputes although the statement permits saving every

@@ -1,7 +1,8 @@
 // The independent statement of the remat policies (policy_statement.h): each row says what
 // JAX's definition says for a dot with and without batch dims, a named value and an unnamed
-// one; on every quick remat model the engine's saved set is within it, and the engine fault
-// that makes a policy save everything is caught by it (as the remat suite reports).
+// one; on every quick remat model the engine's saved set is within it, and the engine faults
+// that make a policy save everything, or a scan inside a checkpoint save its carries, are
+// caught by it (as the remat suite reports).
 #include <gtest/gtest.h>
 
 #include "engine/core/error.h"
@@ -104,6 +105,23 @@ TEST(RematPolicyStatement, CatchesAPolicyThatSavesEverything) {
   ASSERT_FALSE(u.empty());
   EXPECT_EQ(u[0].policy, "nothing_saveable");
   EXPECT_GT(u[0].bytes, 0);
+}
+
+// A scan inside a checkpoint saves no carry (JAX re-runs the forward scan in the backward):
+// the LSTM Program checkpointed whole, its carries stacked by the fault that mimics tandem's
+// own engine before the replay (issue 29 §4), is outside the statement under every policy.
+TEST(RematPolicyStatement, CatchesStackedCarriesOfAScanInsideACheckpoint) {
+  Model lstm{"lstm", 1, 3, 4, 4, {"", ""}};
+  for (const std::string& pol : policies_for(lstm)) {
+    Program p = lstm.build(DType::f32, pol);
+    EXPECT_TRUE(unpermitted_residuals(p, vjp(p)).empty()) << pol;
+    inject_fault("remat_scan_carries_stacked");
+    std::vector<Unpermitted> u = unpermitted_residuals(p, vjp(p));
+    inject_fault("");
+    ASSERT_EQ(u.size(), 2u) << pol;  // h and c, [T, B, H]
+    EXPECT_NE(u[0].residual.find("the carry entering each step, stacked over 4 scan steps"), std::string::npos);
+    EXPECT_EQ(u[0].bytes, 4 * 3 * 4 * 4);
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
+#include "engine/core/faults.h"
 #include "engine/passes/saved_residuals.h"
 #include "suites/common/harness.h"
 #include "suites/common/program_case.h"
@@ -148,8 +149,8 @@ TEST(RematSuite, SinChainRecomputeCountsInRecords) {
 }
 
 // The LSTM Program path (a scan over the cell, checkpointed whole): the scan's per-step
-// residuals are chosen by the policy and stacked, so nothing_saveable (the carries only)
-// saves least and peaks lowest. dots_saveable keeps the two [B, 4H] gate pre-activations
+// residuals are chosen by the policy and stacked, its carries rebuilt by the backward (as
+// JAX), so nothing_saveable (the checkpoint's operands only) saves least and peaks lowest. dots_saveable keeps the two [B, 4H] gate pre-activations
 // per step, which the backward needs to re-run the gate nonlinearities; everything_saveable
 // keeps the [B, H] activations instead: which is larger depends on the sizes (at H = 128 the
 // dots are, docs/PERFORMANCE.md "Remat inside scan"), as it would in JAX, so only the
@@ -187,6 +188,17 @@ TEST(RematMeasure, ScanMlpPeakFollowsThePolicy) {
 TEST(RematMeasure, DISABLED_ScanModels) {
   table(remat::Model{"scan_mlp", 16, 128, 256, 1, {"pre", "act"}}, 9);
   table(remat::Model{"lstm", 1, 32, 128, 32, {"", ""}}, 9);
+}
+
+// The LSTM checkpointed whole with its carries stacked by the forward scan (the fault that
+// mimics tandem before issue 29 §4), then replayed by the backward as in JAX: the before and
+// after of docs/PERFORMANCE.md "Remat inside scan", in one run.
+TEST(RematMeasure, DISABLED_LstmCarriesStackedThenReplayed) {
+  remat::Model lstm{"lstm", 1, 32, 128, 32, {"", ""}};
+  inject_fault("remat_scan_carries_stacked");
+  table(lstm, 9);
+  inject_fault("");
+  table(lstm, 9);
 }
 
 TEST(RematMeasure, DISABLED_Mlp8Layers) {

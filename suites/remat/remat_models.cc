@@ -115,6 +115,12 @@ Program Model::build(DType dt, const std::string& policy) const {
       return V{half_sum_sq(scan(step, {}, {v[0]}, {v[1]}, layers)[0])};
     });
   }
+  if (kind == "scan_in_checkpoint") {  // checkpoint(policy) around a scan of MLP layers
+    AType h{{batch, width}, dt}, w{{width, width}, dt}, ws{{layers, width, width}, dt};
+    Program layer = mlp_layer(h, w);
+    Program whole = trace({h, ws}, [&](Builder&, const V& v) { return scan(layer, {}, {v[0]}, {v[1]}, layers); });
+    return trace({h, ws}, [&](Builder&, const V& v) { return V{half_sum_sq(checkpoint(whole, v, policy)[0])}; });
+  }
   if (kind == "dots_in_scan") {  // jax test_remat_checkpoint_dots_inside_scan, W differentiated
     AType w{{width, width}, dt}, x{{width}, dt};
     Program body = trace({w, x}, [&](Builder&, const V& v) {

@@ -1,9 +1,11 @@
 // The remat suite's scan model under every policy: what each policy implies for the residuals
-// (count, [L, ...] stacked shapes, offload pool), derived by hand from the layer below; and
-// the attention block's saved buffers (names seen through, div read from its inputs).
+// (count, [L, ...] stacked shapes, offload pool), derived by hand from the layer below; the
+// scans checkpointed whole (the LSTM Program, the same layers' scan), whose saved sets are
+// JAX's; and the attention block's saved buffers (names seen through, div read from its inputs).
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "engine/passes/saved_residuals.h"
 #include "suites/remat/remat_models.h"
@@ -59,6 +61,68 @@ TEST(RematScanModels, ScanMlpResidualsFollowThePolicy) {
     EXPECT_EQ(offloaded, want.offloaded) << pol << "\n" << format_saved_residuals(s);
     EXPECT_EQ(s.offloaded_bytes, int64_t(want.offloaded) * 4 * 4 * 8 * 4) << pol;
   }
+}
+
+// A scan checkpointed whole saves what JAX 0.10's jax.ad_checkpoint.saved_residuals lists
+// for the same program (tools/saved_residuals_vs_jax.py on the dumped cases; JAX's scalar
+// literals left out, the closed-over seq_lengths counted as the argument it is): the inputs,
+// what the policy saves stacked over the steps, and what the loss outside reads; never the
+// carry entering each step, which the backward rebuilds by re-running the forward scan.
+// LSTM (B 3, T 4, H 4): x f32[3,4,4], h0 and c0 f32[1,3,4], the weights f32[160],
+// seq_lengths i32[3]; outside the checkpoint the loss reads y f32[3,4,4] and h_n, c_n
+// f32[1,3,4]; dots_saveable adds x·W_ih and the per-step h·W_hh, both [T, B, 4H].
+const std::set<std::string> kLstmInputs = {"f32[3,4,4] a", "f32[1,3,4] h0", "f32[1,3,4] c0", "f32[160]", "i32[3]",
+                                           "f32[3,4,4] y", "f32[1,3,4] h_n", "f32[1,3,4] c_n"};
+std::multiset<std::string> types(const SavedResiduals& s) {
+  std::multiset<std::string> t;
+  for (const Residual& r : s.residuals) t.insert(r.offloaded ? "host " + r.type.str() : r.type.str());
+  return t;
+}
+std::multiset<std::string> lstm_with(std::vector<std::string> more) {
+  std::multiset<std::string> t(more.begin(), more.end());
+  for (const std::string& k : kLstmInputs) t.insert(k.substr(0, k.find(' ')));
+  return t;
+}
+
+TEST(RematScanModels, CheckpointedScansSaveWhatJaxSaves) {
+  const std::map<std::string, std::multiset<std::string>> lstm = {
+      {"nothing_saveable", lstm_with({})},
+      {"dots_saveable", lstm_with({"f32[4,3,16]", "f32[4,3,16]"})},
+      {"dots_with_no_batch_dims_saveable", lstm_with({"f32[4,3,16]", "f32[4,3,16]"})},
+      {"offload_dot_with_no_batch_dims(device,pinned_host)", lstm_with({"host f32[4,3,16]", "host f32[4,3,16]"})},
+  };
+  remat::Model m{"lstm", 1, 3, 4, 4, {"", ""}};
+  for (auto& [pol, want] : lstm) {
+    SavedResiduals s = saved_residuals(m.build(DType::f32, pol));
+    EXPECT_EQ(types(s), want) << pol << "\n" << format_saved_residuals(s);
+  }
+  // scan over 4 MLP layers checkpointed whole: h f32[4,8] and the weights f32[4,8,8] (the
+  // arguments), the final carry f32[4,8] (the loss reads it), and stacked [4, 4, 8] what the
+  // policy saves: pre (a dot, or named 'pre'), act (the name on the carry out).
+  const std::multiset<std::string> args = {"f32[4,8]", "f32[4,8,8]", "f32[4,8]"};
+  auto with = [&](std::vector<std::string> more) {
+    std::multiset<std::string> t = args;
+    t.insert(more.begin(), more.end());
+    return t;
+  };
+  const std::map<std::string, std::multiset<std::string>> layers = {
+      {"nothing_saveable", with({})},
+      {"dots_saveable", with({"f32[4,4,8]"})},
+      {"offload_dot_with_no_batch_dims(device,pinned_host)", with({"host f32[4,4,8]"})},
+      {"save_only_these_names(act)", with({"f32[4,4,8]"})},
+      {"save_and_offload_only_these_names(act|pre)", with({"f32[4,4,8]", "host f32[4,4,8]"})},
+      {"save_from_both_policies(dots_saveable;save_only_these_names(act))", with({"f32[4,4,8]", "f32[4,4,8]"})},
+  };
+  remat::Model sc{"scan_in_checkpoint", 4, 4, 8, 4, {"pre", "act"}};
+  for (auto& [pol, want] : layers) {
+    SavedResiduals s = saved_residuals(sc.build(DType::f32, pol));
+    EXPECT_EQ(types(s), want) << pol << "\n" << format_saved_residuals(s);
+  }
+  for (const remat::Model& x : {m, sc})
+    for (const std::string& pol : remat::policies_for(x)) {
+      std::string text = format_saved_residuals(saved_residuals(x.build(DType::f32, pol)));
+      EXPECT_EQ(text.find("the carry entering each step"), std::string::npos) << x.label() << " " << pol << "\n" << text;
+    }
 }
 
 // Attention: probs = name(e / Σe, 'probs'). Every residual is its own buffer, and with

@@ -270,6 +270,7 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
       o.engine = run.outputs;
       o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
       o.note = "run_vjp(vjp(forward)): tandem's forward + backward under the policy";
+      o.residuals = v->residuals;
       return std::vector<OracleProgram>{o};
     };
     return inst;
@@ -283,6 +284,7 @@ void register_remat_suite(Registry& r) {
       {Model{"mlp", 4, 4, 8, 4, {"pre", "act"}}, "quick"},
       {Model{"attention", 1, 2, 8, 4, {"scores", "probs"}}, "quick"},
       {Model{"scan_mlp", 4, 4, 8, 4, {"pre", "act"}}, "quick"},
+      {Model{"scan_in_checkpoint", 4, 4, 8, 4, {"pre", "act"}}, "quick"},
       {Model{"sin_chain", 16, 1, 8, 1, {"", ""}}, "quick"},
       {Model{"lstm", 1, 3, 4, 4, {"", ""}}, "quick"},
       {Model{"dots_in_scan", 2, 1, 5, 1, {"", ""}}, "quick"},
