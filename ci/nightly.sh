@@ -59,6 +59,12 @@ if [ "${NIGHTLY_FAULTS:-1}" != 0 ]; then
   set -e
   [[ $faults_rc == 0 || $run_rc != 0 ]] || run_rc=$faults_rc
 fi
+# The differential program fuzz: 10^5 programs, disagreements judged by JAX (ci/nightly_fuzz.sh,
+# docs/FUZZING.md); the engine disagreeing with JAX exits 1. NIGHTLY_FUZZ=0 skips it.
+if [ "${NIGHTLY_FUZZ:-1}" != 0 ]; then
+  OUT="$out/fuzz" "$root/ci/nightly_fuzz.sh" "$tandem" "${TANDEM_PYTHON:-python3}" \
+    || { rc=$?; [ "$run_rc" != 0 ] || run_rc=$rc; }
+fi
 # The sanitizer job (ASan+UBSan ctest, the quick job, 10^5 fuzz inputs); NIGHTLY_SANITIZE=0 skips it.
 # Its logs and summary.txt go beside the night's results (SANITIZE_OUT).
 [ "${NIGHTLY_SANITIZE:-1}" = 0 ] || SANITIZE_OUT="$out/sanitize" "$root/ci/sanitize.sh" \

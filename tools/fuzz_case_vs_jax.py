@@ -87,9 +87,13 @@ def judge(path, quiet):
     except (pvj.OutOfScope, pvj.UnknownPrimitive) as e:
         print(f"{path}: out of scope for JAX: {e}")
         return None
-    except (ValueError, TypeError) as e:  # JAX refuses the program tandem accepted
+    except (ValueError, TypeError, KeyError, IndexError) as e:  # JAX refuses the program tandem accepted
         print(f"{path}: JAX refuses the program: {str(e).splitlines()[0]}")
         return False
+    except Exception as e:  # XLA:CPU cannot compile what JAX accepted (e.g. an algorithm it lacks)
+        if not quiet:
+            print(f"{path}: out of scope for XLA:CPU: {str(e).splitlines()[0]}")
+        return None
     ok = True
     for k, (n, w) in enumerate(zip(native, wide)):
         dtype = str(n.dtype).replace("float", "f").replace("bfloat16", "bf16").replace("int32", "i32")

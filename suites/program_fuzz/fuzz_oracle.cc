@@ -325,6 +325,7 @@ double program_roundoff(const Program& p) {
   for (const Eqn& e : p.eqns) {
     const Rounding r = rounding_of(e);
     u = std::max({u, r.out, 2 * r.in + double(r.terms) * r.acc});
+    for (const Var& v : e.out) u = std::max(u, unit_roundoff(v->type.dtype));  // cotangents pass through it
     for (const auto& [key, value] : e.params.items())
       if (auto* sub = std::get_if<ProgramPtr>(&value)) u = std::max(u, program_roundoff(**sub));
   }

@@ -41,7 +41,8 @@ std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant variant,
 Program widen(const Program& p);
 
 // The largest relative error one equation of p (sub-programs included) can make by the
-// model above: a normwise scale for results the perturbed runs cannot reach.
+// model above, and at least the roundoff of every floating dtype p computes in (a cotangent
+// passes through each): a normwise scale for results the perturbed runs cannot reach.
 double program_roundoff(const Program& p);
 
 // The relative roundoff of a dot's inputs under a precision string (a preset's input
