@@ -112,7 +112,7 @@ std::vector<double> ties_for(const TieRounding& t, const AlgorithmInfo& info) {
     const F8Info& f = f8_info(*t.f8);
     return ref::tie_points(f.mantissa_bits + 1, f.min_exponent, f.max_finite);
   }
-  if (info.tf32_inputs) return ref::tie_points(11, -126, ref::max_finite(DType::f32));
+  if (info.tf32_inputs) return ref::tie_points(11, -126, std::ldexp(2.0 - 0x1p-10, 127));  // TF32: f32's range, 11 bits
   if (info.storage == DType::bf16 || info.storage == DType::f16) return ref::tie_points(info.storage);
   return ref::tie_points(t.out);
 }

@@ -1,7 +1,8 @@
 // The vmap suite (issue 15): every program of vmap_programs.h under every axis configuration
-// (leading, last, middle, negative, not-mapped mixes) at sizes 1 and odd in quick, large in
-// nightly; per-example gradients (vmap of the joint vjp); the bad axes vmap must refuse;
-// ragged batches against a loop over their items; and collectives over the vmapped axis.
+// (leading, last, middle, negative, the leading axis written negative, not-mapped mixes, the
+// first input unmapped) at sizes 1 and odd in quick, large in nightly; per-example gradients
+// (vmap of the joint vjp); the bad axes vmap must refuse; ragged batches against a loop over
+// their items; and collectives over the vmapped axis.
 #include "engine/ir/builder.h"
 #include "suites/vmap/vmap_cases.h"
 
