@@ -108,7 +108,7 @@ Case collective_case(const CollectiveProgram& cp, const std::string& config, int
     inst.body = [batched, on, dev] { Executor(dev).run(*batched, on(dev)); };
     inst.check = [f, batched, xs, on, in_axes, dev, config, n] {
       std::vector<Tensor> got = Executor(dev).run(*batched, on(dev));
-      std::vector<std::vector<ref::Array>> members(size_t(n));
+      std::vector<std::vector<ref::Array>> members(static_cast<size_t>(n));
       for (size_t i = 0; i < xs->size(); ++i) {
         std::vector<Tensor> per = in_axes[i] ? unstack((*xs)[i], *in_axes[i]) : std::vector<Tensor>(size_t(n), (*xs)[i]);
         for (int64_t m = 0; m < n; ++m) members[size_t(m)].push_back(to_ref(per[size_t(m)]));
