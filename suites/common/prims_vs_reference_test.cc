@@ -209,6 +209,23 @@ std::map<std::string, std::vector<Row>> build_rows() {
     add("neg", {"int_ops/" + d, {AType{{6}, t}, AType{{6}, t}}, [](Builder&, const V& a) {
                   return V{a[0] + a[1], a[0] * a[1], max(a[0], a[1]), -a[0]}; }, -50, 50});
   }
+  // Every valid axis of a rank-3 operand, both forms where JAX's API takes negative ones
+  // (jnp.sum / jnp.concatenate; lax's iota and transpose take none): values and vjp.
+  for (int64_t a = -3; a <= 2; ++a) {
+    const AType x{{2, 3, 4}, DType::f32};
+    const int64_t other = (a + 4) % 3;  // a second reduced axis, non-negative, not a
+    add("reduce_sum", {cat("axis_grid/reduce_sum/a:", a), {x}, [a, other](Builder&, const V& v) {
+                         return V{reduce_sum(v[0], {a}), reduce_sum(v[0], {other, a})}; }});
+    add("reduce_max", {cat("axis_grid/reduce_max/a:", a), {x}, [a, other](Builder&, const V& v) {
+                         return V{reduce_max(v[0], {a}), reduce_max(v[0], {a, other})}; }});
+    add("concatenate", {cat("axis_grid/concatenate/a:", a), {x, x}, [a](Builder&, const V& v) {
+                          return V{concatenate({v[0], v[1], v[0]}, a)}; }});
+    if (a >= 0)
+      add("iota", {cat("axis_grid/iota/dimension:", a), {}, [a](Builder& b, const V&) { return V{iota(b, DType::i32, {2, 3, 4}, a)}; }});
+  }
+  for (std::vector<int64_t> perm : {std::vector<int64_t>{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}})
+    add("transpose", {cat("axis_grid/transpose/perm:", perm[0], perm[1], perm[2]), {AType{{2, 3, 4}, DType::f32}},
+                      [perm](Builder&, const V& v) { return V{transpose(v[0], perm)}; }});
   // dynamic_slice / dynamic_update_slice with in-range and clamped starts.
   for (int start : {1, 7, -3})
     for (DType t : {DType::f64, DType::f32}) {
