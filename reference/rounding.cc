@@ -56,6 +56,22 @@ double round_to_format(const FloatFormat& f, double v) {
   return std::copysign(rounded, v);  // keeps -0 when a tiny negative value rounds to zero
 }
 
+std::vector<double> tie_points(int precision, int emin, double max_finite) {
+  const double u = std::ldexp(1.0, 1 - precision), q = std::ldexp(1.0, emin - precision + 1);
+  int e = 0;
+  std::frexp(max_finite, &e);
+  const double half_ulp_at_max = std::ldexp(1.0, e - 1 - precision);  // ulp(max) = 2^(e-1-(p-1))
+  std::vector<double> r = {1 + u / 2, 1 + 3 * u / 2, 2 - u / 2, max_finite - half_ulp_at_max,
+                           max_finite + half_ulp_at_max, q / 2, 3 * q / 2, 5 * q / 2, std::ldexp(1.0, emin) - q / 2};
+  for (size_t i = 0, n = r.size(); i < n; ++i) r.push_back(-r[i]);
+  return r;
+}
+
+std::vector<double> tie_points(DType t) {
+  const FloatFormat f = float_format(t);
+  return tie_points(f.precision, f.emin, max_finite(t));
+}
+
 static double wrap_to_int32(double v) {
   if (!std::isfinite(v)) return 0.0;
   double t = std::fmod(std::trunc(v), 4294967296.0);  // exact; in (-2^32, 2^32)

@@ -1,6 +1,8 @@
 // Rounding an f64 value to each tandem dtype, written from the IEEE 754 definitions
 // (round to nearest, ties to even), directly from f64 -- never through f32.
 #pragma once
+#include <vector>
+
 #include "common/dtype.h"
 
 namespace tandem::ref {
@@ -24,5 +26,14 @@ double round_to_format(const FloatFormat& f, double v);
 
 // Largest finite value of a float dtype (f16: 65504).
 double max_finite(DType t);
+
+// The exact ties of a binary format (midpoints of two neighbours, where ties-to-even and
+// ties-away differ), both signs: 1 + u/2 (the even neighbour below), 1 + 3u/2 (above),
+// 2 - u/2 (up into the next binade); either side of max_finite (below: to the even value
+// under it or to max; above: overflow); the subnormal ties q/2 (to 0), 3q/2 and 5q/2 (both to
+// 2q) and 2^emin - q/2 (up to the smallest normal), q the subnormal quantum. u = 2^(1-p).
+// max_finite is given because f8 e4m3fn's is not (2 - u)·2^emax.
+std::vector<double> tie_points(int precision, int emin, double max_finite);
+std::vector<double> tie_points(DType t);  // a float dtype's
 
 }  // namespace tandem::ref

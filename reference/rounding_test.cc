@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "reference/reference.h"
 
@@ -25,6 +26,25 @@ TEST(Rounding, Bf16TiesToEven) {
   EXPECT_EQ(round_to(DType::bf16, 1 + 0x1p-8 - 0x1p-30), 1.0);         // just below it
   EXPECT_EQ(round_to(DType::bf16, -(1 + 3 * 0x1p-8)), -(1 + 0x1p-6));
   EXPECT_EQ(round_to(DType::bf16, 3.140625), 3.140625);  // exactly representable: kept
+}
+
+// Each tie of tie_points goes to its even neighbour: the grid the suites' tie cases feed the
+// engine (dot/ties, the convert_ties rows) is a grid of real ties with these answers.
+TEST(Rounding, TiePointsGoToTheEvenNeighbour) {
+  for (DType t : {DType::f32, DType::bf16, DType::f16}) {
+    const FloatFormat f = float_format(t);
+    const double u = std::ldexp(1.0, 1 - f.precision), q = std::ldexp(1.0, f.emin - f.precision + 1);
+    const double max = max_finite(t), ulp_max = std::ldexp(1.0, f.emax - f.precision + 1);
+    const std::vector<double> even = {1, 1 + 2 * u, 2, max - ulp_max, kInf, 0, 2 * q, 2 * q, std::ldexp(1.0, f.emin)};
+    const std::vector<double> ties = tie_points(t);
+    ASSERT_EQ(ties.size(), 2 * even.size());
+    for (size_t i = 0; i < ties.size(); ++i) {
+      const double want = i < even.size() ? even[i] : -even[i - even.size()];
+      EXPECT_EQ(round_to(t, ties[i]), want) << dtype_name(t) << " tie " << ties[i];
+      EXPECT_NE(round_to_format(FloatFormat{f.precision + 1, f.emin, f.emax}, ties[i]), want)
+          << "a tie is representable with one more bit, not with p";
+    }
+  }
 }
 
 TEST(Rounding, Bf16RangeEnds) {

@@ -179,10 +179,12 @@ RULES = {
     # API) first wraps a negative index from the end, in equations of its own before the primitive.
     "dynamic_slice": lambda x, *s, p, w: [lax.dynamic_slice_p.bind(x, *s, slice_sizes=tuple(p["slice_sizes"]))],
     "dynamic_update_slice": lambda x, u, *s, p, w: [lax.dynamic_update_slice_p.bind(x, u, *s)],
-    "concatenate": lambda *xs, p, w: [lax.concatenate(xs, p["dimension"])],
+    # tandem's concatenate and reductions take negative axes as jnp.concatenate / jnp.sum do;
+    # lax's primitives take them canonical, so they are normalized here as jnp does.
+    "concatenate": lambda *xs, p, w: [lax.concatenate(xs, p["dimension"] % xs[0].ndim)],
     "iota": lambda p, w: [lax.broadcasted_iota(dtype_of(p["dtype"]["dtype"], w), p["shape"], p["dimension"])],
-    "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, p["axes"])],
-    "reduce_max": lambda x, p, w: [lax.reduce_max(x, p["axes"])],
+    "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
+    "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
     "dot_general": eval_dot,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
     "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),

@@ -54,6 +54,17 @@ int64_t group_size(const Params& p, const std::string& op) {
   return g;
 }
 
+// JAX canonicalizes a negative axis only for all_gather (lax/parallel.py: all_gather's bind
+// calls canonicalize_axis); psum_scatter and all_to_all bind theirs as given, and a negative
+// one then fails in their batchers and in lowering. So tandem refuses it, as bad input.
+void refuse_negative(const Params& p, const char* key, const std::string& op) {
+  const int64_t a = p.get_int(key);
+  if (a < 0)
+    throw_bad_input(cat(op, ": ", key, " ", a, " is negative"),
+                    cat("JAX's ", op, " takes only non-negative axes (only all_gather canonicalizes a negative one): "
+                        "pass the axis plus the operand's rank"));
+}
+
 void reg(const std::string& name, ShapeRule shape, Impl impl) {
   Primitive p;
   p.name = name;
@@ -117,6 +128,7 @@ void register_collective_primitives() {
         AType t = one(in, "psum_scatter");
         names_of(p, "psum_scatter", false);
         int64_t g = group_size(p, "psum_scatter");
+        refuse_negative(p, "scatter_dimension", "psum_scatter");
         int d = normalize_axis(p.get_int("scatter_dimension"), t.rank(), "psum_scatter");
         int64_t n = t.shape[size_t(d)];
         bool tiled = p.get_bool("tiled", false);
@@ -135,6 +147,8 @@ void register_collective_primitives() {
         AType t = one(in, "all_to_all");
         names_of(p, "all_to_all", false);
         int64_t g = group_size(p, "all_to_all");
+        refuse_negative(p, "split_axis", "all_to_all");
+        refuse_negative(p, "concat_axis", "all_to_all");
         int s = normalize_axis(p.get_int("split_axis"), t.rank(), "all_to_all");
         int64_t n = t.shape[size_t(s)];
         bool tiled = p.get_bool("tiled", false);

@@ -27,7 +27,7 @@ void vjp_rules() {
   linear("pmean", [](Value g, const Params& p) { return pmean(g, p.get_string("axis_name", "")); });
   linear("all_gather", [](Value g, const Params& p) {
     int64_t axis = p.get_int("axis");
-    if (!p.get_bool("tiled", false) && axis < 0) axis += g.rank();  // the gathered axis, in g's rank
+    if (axis < 0) axis += g.rank();  // g has the gathered axis: psum_scatter takes no negative one
     return psum_scatter(g, p.get_string("axis_name", ""), p.get_int("axis_size"), axis, p.get_bool("tiled", false));
   });
   linear("psum_scatter", [](Value g, const Params& p) {

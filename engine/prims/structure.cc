@@ -28,7 +28,8 @@ std::vector<AType> broadcast_shape(const std::vector<AType>& in, const Params& p
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0 || dims[i] >= int64_t(shape.size()) || (i && dims[i] <= dims[i - 1]))
       throw_bad_input(cat("broadcast_in_dim: broadcast_dimensions must be strictly increasing "
-                          "and within the output rank ", shape.size()));
+                          "and within the output rank ", shape.size()),
+                      "as JAX's: non-negative output axes, one per operand axis, in increasing order");
     if (x.shape[i] != 1 && x.shape[i] != shape[dims[i]])
       throw_bad_input(cat("broadcast_in_dim: operand dim ", i, " of size ", x.shape[i],
                           " cannot broadcast to ", shape[dims[i]]), "sizes must match or be 1");
@@ -256,6 +257,11 @@ std::vector<Tensor> concat_cpu(const std::vector<Tensor>& in, const Params& p, E
 std::vector<AType> iota_shape(const std::vector<AType>& in, const Params& p) {
   expect_operands("iota", in, 0);
   Shape s = p.get_ints("shape");
+  // JAX's broadcasted_iota refuses a negative dimension ("must be between 0 and len(shape)"),
+  // and iota_cpu indexes the strides with it as given.
+  if (p.get_int("dimension") < 0)
+    throw_bad_input(cat("iota: dimension ", p.get_int("dimension"), " is negative"),
+                    "JAX's iota takes a dimension in [0, rank): pass the dimension plus the rank");
   normalize_axis(p.get_int("dimension"), int(s.size()), "iota");
   DType t = p.get_dtype("dtype");
   if (t == DType::pred) throw_bad_input("iota: bool dtype is not allowed");

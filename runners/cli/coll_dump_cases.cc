@@ -5,10 +5,12 @@
 // rule). Each case names its op table entry, so the group layouts an op takes are the table's.
 #include "runners/cli/coll_dump_cases.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <random>
+#include <tuple>
 
 #include "engine/core/error.h"
 #include "suites/collectives/collectives_cases.h"
@@ -72,24 +74,42 @@ std::vector<DumpCase> make_cases(int n) {
   v.push_back({"axis_index", "", json::object(), "random", false, {DType::f32},
                [](comm::Collectives& c, const Tensor&, const comm::Groups& g, int) { return comm::axis_index(c, g); }});
   // Init-captures: clang before 16 cannot capture a structured binding by name.
-  for (auto [axis, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {3, false}, {-1, false},
-                                                              {0, true}, {2, true}, {-1, true}})
+  // The axis grid: every axis x [G, G, 2G] allows, all_gather's in both forms (JAX canonicalizes
+  // them), psum_scatter's and all_to_all's non-negative (JAX binds those as given); the
+  // points listed before the grid in every dtype, the rest in f32.
+  auto grid_dtypes = [](bool listed, const std::vector<DType>& all) { return listed ? all : std::vector<DType>{DType::f32}; };
+  const std::vector<std::pair<int, bool>> ag_listed = {{0, false}, {1, false}, {3, false}, {-1, false}, {0, true}, {2, true}, {-1, true}};
+  std::vector<std::pair<int, bool>> ag = ag_listed;
+  for (int a = -4; a <= 3; ++a) ag.push_back({a, false});
+  for (int a = -3; a <= 2; ++a) ag.push_back({a, true});
+  for (size_t i = 0; i < ag.size(); ++i) {
+    auto [axis, tiled] = ag[i];
+    if (i >= ag_listed.size() && std::find(ag_listed.begin(), ag_listed.end(), ag[i]) != ag_listed.end()) continue;
     v.push_back({tiled ? "all_gather_tiled" : "all_gather", cat("axis", axis, tiled ? "-tiled" : ""), {{"axis", axis}, {"tiled", tiled}}, "random",
-                 true, kAll, [axis = axis, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
+                 true, grid_dtypes(i < ag_listed.size(), kAll), [axis = axis, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::all_gather(c, x, axis, tiled, g);
                  }});
-  for (auto [dim, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {0, true}, {2, true}})
+  }
+  for (auto [dim, tiled] : std::vector<std::pair<int, bool>>{{0, false}, {1, false}, {0, true}, {2, true}, {1, true}})
     v.push_back({tiled ? "psum_scatter_tiled" : "psum_scatter", cat("dim", dim, tiled ? "-tiled" : ""), {{"scatter_dimension", dim}, {"tiled", tiled}},
-                 "random", true, kNumeric, [dim = dim, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
+                 "random", true, grid_dtypes(!(dim == 1 && tiled), kNumeric), [dim = dim, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::psum_scatter(c, x, dim, tiled, g);
                  }});
-  for (auto [s, k, tiled] : std::vector<std::tuple<int, int, bool>>{{0, 1, false}, {1, 0, false}, {0, 2, false},
-                                                                   {2, 0, true}, {0, 0, true}, {1, 2, true}})
+  using Split = std::tuple<int, int, bool>;
+  const std::vector<Split> a2a_listed = {{0, 1, false}, {1, 0, false}, {0, 2, false}, {2, 0, true}, {0, 0, true}, {1, 2, true}};
+  std::vector<Split> a2a = a2a_listed;
+  for (bool tiled : {false, true})
+    for (int s = 0; s <= (tiled ? 2 : 1); ++s)
+      for (int k = 0; k <= 2; ++k)
+        if (std::find(a2a_listed.begin(), a2a_listed.end(), Split{s, k, tiled}) == a2a_listed.end()) a2a.push_back({s, k, tiled});
+  for (size_t i = 0; i < a2a.size(); ++i) {
+    auto [s, k, tiled] = a2a[i];
     v.push_back({tiled ? "all_to_all_tiled" : "all_to_all", cat("split", s, "-concat", k, tiled ? "-tiled" : ""),
-                 {{"split_axis", s}, {"concat_axis", k}, {"tiled", tiled}}, "random", true, kAll,
+                 {{"split_axis", s}, {"concat_axis", k}, {"tiled", tiled}}, "random", true, grid_dtypes(i < a2a_listed.size(), kAll),
                  [s = s, k = k, tiled = tiled](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) {
                    return comm::all_to_all(c, x, s, k, tiled, g);
                  }});
+  }
   v.push_back({"pswapaxes", "axis1", {{"axis", 1}}, "random", true, kAll,
                [](comm::Collectives& c, const Tensor& x, const comm::Groups& g, int) { return comm::pswapaxes(c, x, 1, g); }});
   for (auto [name, perm] : std::vector<std::pair<std::string, Perm>>{{"shift", shift_perm(n)}, {"ring", ring_perm(n)}})

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 
 #include "engine/core/error.h"
 #include "suites/common/reference_bridge.h"
@@ -185,6 +186,30 @@ const Sweep kRagged = [](comm::Collectives& c, const comm::Groups& g, const Swee
 
 using RawCalls = std::map<std::string, std::string>;
 
+// The axis grid: the axis-taking ops at every axis the [G, 2G] case input allows that the rows
+// above leave out — all_gather in both forms (JAX canonicalizes a negative axis), psum_scatter
+// and all_to_all non-negative only (JAX binds those as given; the IR refuses negative ones).
+template <class Other>
+void add_axis_grid(Other& other) {
+  using C = comm::Collectives;
+  using I = CaseInputs;
+  auto grid = [&](const std::string& name, auto eng, auto refop) {
+    other(name.c_str(), "axis grid", true, eng, refop)->axis_grid = true;
+  };
+  for (bool tiled : {false, true})
+    for (int64_t a = tiled ? -2 : -3; a <= (tiled ? 1 : 2); ++a)
+      if (a != (tiled ? -1 : 1))  // the all_gather / all_gather_tiled rows
+        grid(cat("all_gather/", tiled ? "tiled/" : "", "axis:", a),
+             [a, tiled](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, a, tiled, in.groups); },
+             [a, tiled](const I& in) { return ref::all_gather(in.xs, a, tiled, rg(in)); });
+  grid("psum_scatter/tiled/dim:0", [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 0, true, in.groups); },
+       [](const I& in) { return ref::psum_scatter(in.xs, 0, true, rg(in)); });
+  for (auto [s, cc, tiled] : {std::tuple{0, 0, false}, {0, 0, true}, {0, 1, true}, {1, 1, true}})
+    grid(cat("all_to_all/", tiled ? "tiled/" : "", "split:", s, "/concat:", cc),
+         [s, cc, tiled](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, s, cc, tiled, in.groups); },
+         [s, cc, tiled](const I& in) { return ref::all_to_all(in.xs, s, cc, tiled, rg(in)); });
+}
+
 std::vector<CollOp> make_table() {
   std::vector<CollOp> t;
   t.reserve(32);  // add() returns a pointer into t, filled in before the next add
@@ -240,6 +265,7 @@ std::vector<CollOp> make_table() {
   other("all_to_all_tiled", "all-to-all, tiled, split 1, concat 0", true,
         [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 1, 0, true, in.groups); },
         [](const I& in) { return ref::all_to_all(in.xs, 1, 0, true, rg(in)); });
+  add_axis_grid(other);
   other("pswapaxes", "swap the group axis with axis 0", true,
         [](C& c, const Tensor& x, const I& in) { return comm::pswapaxes(c, x, 0, in.groups); },
         [](const I& in) { return ref::pswapaxes(in.xs, 0, rg(in)); });

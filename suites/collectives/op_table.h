@@ -54,6 +54,7 @@ struct CollOp {
   std::function<SweepRow(comm::Collectives&, const comm::Groups&, const SweepArgs&)> sweep;
   std::map<std::string, std::string> raw_call;  // backend → the library call the baseline is
   bool in_place = false;                        // the sweep has an in-place form
+  bool axis_grid = false;  // a row of the axis grid ("all_gather/axis:-3"): f32 cases only
   bool sweep_redop = false;                     // the sweep's -o (reduction op) applies
   bool sweepable() const { return bool(sweep); }
 };

@@ -23,6 +23,9 @@ struct Row {
   // Named axes bound as worlds of one member on both sides (collective rows; the multi-member
   // checks are suites/vmap's, against the mesh reference).
   std::vector<std::string> axes = {};
+  // Given input values, row-major per input, instead of seeded uniform draws in [lo, hi)
+  // (the convert_ties rows: exact ties of the target format, which random draws never hit).
+  std::vector<std::vector<double>> values = {};
 };
 
 const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();

@@ -50,7 +50,9 @@ bool run_row(const Row& row, Device device) {
   std::vector<Tensor> in;
   std::vector<ref::Array> ref_in;
   for (size_t i = 0; i < row.inputs.size(); ++i) {
-    in.push_back(seeded_uniform(row.inputs[i].shape, row.inputs[i].dtype, row.name + std::to_string(i), row.lo, row.hi));
+    const AType& t = row.inputs[i];
+    in.push_back(row.values.empty() ? seeded_uniform(t.shape, t.dtype, row.name + std::to_string(i), row.lo, row.hi)
+                                    : Tensor::from_f64(row.values[i], t.shape, t.dtype));
     ref_in.push_back(to_ref(in.back()));
   }
   std::vector<Tensor> dev_in;
@@ -166,6 +168,19 @@ std::map<std::string, std::vector<Row>> build_rows() {
     for (DType to : {DType::f64, DType::f32, DType::bf16, DType::f16, DType::i32, DType::pred})
       add("convert_element_type", {cat("convert/", d, "->", dtype_name(to)), {AType{{9}, t}},
                                    [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; }, -100, 100});
+    // Exact ties of each narrower float format that this dtype holds, both directions of
+    // rounding, both signs, the overflow tie, the subnormal ties: the result must be the
+    // reference's round-half-to-even exactly (0 ulps), as JAX's convert is
+    // (runners/cli/dot_ties_vs_ml_dtypes_test.py records JAX's answers on the same grid).
+    for (DType to : {DType::f32, DType::bf16, DType::f16}) {
+      std::vector<double> ties;
+      for (double v : ref::tie_points(to))
+        if (to != t && ref::round_to(t, v) == v) ties.push_back(v);
+      if (!ties.empty())
+        add("convert_element_type", {cat("convert_ties/", d, "->", dtype_name(to)), {AType{{int64_t(ties.size())}, t}},
+                                     [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; },
+                                     0, 0, 0, 0, {}, {ties}});
+    }
     add("checkpoint", {"checkpoint/" + d, {AType{{4}, t}, AType{{4}, t}}, [t](Builder&, const V& a) {
                          Program body = trace({AType{{4}, t}, AType{{4}, t}}, [](Builder&, const V& v) {
                            return V{checkpoint_name(sin(v[0]) * v[1], "h") + v[0]}; });
@@ -194,6 +209,23 @@ std::map<std::string, std::vector<Row>> build_rows() {
     add("neg", {"int_ops/" + d, {AType{{6}, t}, AType{{6}, t}}, [](Builder&, const V& a) {
                   return V{a[0] + a[1], a[0] * a[1], max(a[0], a[1]), -a[0]}; }, -50, 50});
   }
+  // Every valid axis of a rank-3 operand, both forms where JAX's API takes negative ones
+  // (jnp.sum / jnp.concatenate; lax's iota and transpose take none): values and vjp.
+  for (int64_t a = -3; a <= 2; ++a) {
+    const AType x{{2, 3, 4}, DType::f32};
+    const int64_t other = (a + 4) % 3;  // a second reduced axis, non-negative, not a
+    add("reduce_sum", {cat("axis_grid/reduce_sum/a:", a), {x}, [a, other](Builder&, const V& v) {
+                         return V{reduce_sum(v[0], {a}), reduce_sum(v[0], {other, a})}; }});
+    add("reduce_max", {cat("axis_grid/reduce_max/a:", a), {x}, [a, other](Builder&, const V& v) {
+                         return V{reduce_max(v[0], {a}), reduce_max(v[0], {a, other})}; }});
+    add("concatenate", {cat("axis_grid/concatenate/a:", a), {x, x}, [a](Builder&, const V& v) {
+                          return V{concatenate({v[0], v[1], v[0]}, a)}; }});
+    if (a >= 0)
+      add("iota", {cat("axis_grid/iota/dimension:", a), {}, [a](Builder& b, const V&) { return V{iota(b, DType::i32, {2, 3, 4}, a)}; }});
+  }
+  for (std::vector<int64_t> perm : {std::vector<int64_t>{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}})
+    add("transpose", {cat("axis_grid/transpose/perm:", perm[0], perm[1], perm[2]), {AType{{2, 3, 4}, DType::f32}},
+                      [perm](Builder&, const V& v) { return V{transpose(v[0], perm)}; }});
   // dynamic_slice / dynamic_update_slice with in-range and clamped starts.
   for (int start : {1, 7, -3})
     for (DType t : {DType::f64, DType::f32}) {

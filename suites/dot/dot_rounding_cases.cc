@@ -5,17 +5,25 @@
 //    engine that truncates its inputs (or rounds them any other wrong way) fails, while the
 //    error-class bound (2·u_in + K·u_acc)·Σ|ab| admits truncation. Inputs whose dropped bits
 //    are an exact tie are nudged off it, so any round-to-nearest (ties even or away) passes.
+//  - ties: the inputs are the exact ties of the format the preset rounds its inputs to (or of
+//    the output dtype the result is rounded to), times 1, so the result is that one rounding,
+//    compared exactly with round-to-nearest-even (reference/rounding, reference/f8; JAX's
+//    converts, runners/cli/dot_ties_vs_ml_dtypes_test.py): the cases input_rounding nudges
+//    off the tie, where round-half-away passes every tolerance.
 //  - inf_exact_rhs: the split presets with +Inf against a right-hand side exactly
 //    representable in one bf16 part (lo = 0), where a lost NaN guard turns Inf·0 cross terms
 //    into NaN; random right-hand sides (dot/special/inf_nan) never have lo = 0.
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "engine/core/error.h"
 #include "engine/core/half.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
+#include "engine/prims/dot_algorithm.h"
+#include "reference/f8.h"
 #include "reference/rounding.h"
 #include "suites/common/case.h"
 #include "suites/common/error_spec.h"
@@ -90,6 +98,73 @@ Case input_rounding_case(const InputFormat& f) {
   return c;
 }
 
+// What a tie case rounds: the preset's inputs (f8 / TF32 / bf16 / f16) and then the result into out.
+struct TieRounding {
+  std::string preset;
+  DType in = DType::f32, out = DType::f32;
+  std::optional<F8Format> f8;        // the lhs's f8 format under an ANY_F8 preset
+  std::optional<DType> pref;         // preferred_element_type, when the output is rounded
+};
+
+// The ties of the format the case rounds to: the f8 format, TF32, the preset's storage, else out.
+std::vector<double> ties_for(const TieRounding& t, const AlgorithmInfo& info) {
+  if (t.f8) {
+    const F8Info& f = f8_info(*t.f8);
+    return ref::tie_points(f.mantissa_bits + 1, f.min_exponent, f.max_finite);
+  }
+  if (info.tf32_inputs) return ref::tie_points(11, -126, std::ldexp(2.0 - 0x1p-10, 127));  // TF32: f32's range, 11 bits
+  if (info.storage == DType::bf16 || info.storage == DType::f16) return ref::tie_points(info.storage);
+  return ref::tie_points(t.out);
+}
+
+// lhs [N, 1] of ties times rhs [[1]]: one exact product per output, so out[i] is the preset's
+// rounding of lhs[i] and then the output's, nothing else: checked exactly.
+Case ties_case(const TieRounding& t) {
+  Case c;
+  c.suite = "dot";
+  c.name = cat("dot/ties/alg:", t.preset, t.f8 ? cat("/f8:", f8_info(*t.f8).name) : std::string(),
+               "/in:", dtype_name(t.in), t.pref ? cat("/out:", dtype_name(*t.pref)) : std::string());
+  c.params = {{"algorithm", t.preset}, {"input_dtype", dtype_name(t.in)}, {"output_dtype", dtype_name(t.out)}};
+  c.profiles = profiles_from("quick");
+  c.instantiate = [t](Device dev) {
+    const AlgorithmInfo& info = algorithm_info(resolve_dot_algorithm(t.preset, t.in, t.out, dev.kind));
+    std::vector<double> x = ties_for(t, info);
+    const int64_t n = int64_t(x.size());
+    Builder b;
+    Value lhs = b.input({n, 1}, t.in), rhs = b.input({1, 1}, t.in);
+    std::optional<F8Operands> f8;
+    if (t.f8) f8 = F8Operands{*t.f8, F8Format::e4m3fn};  // rhs = 1 is exact in both
+    Program p = b.build({dot_general(lhs, rhs, DotDims{{1}, {0}, {}, {}}, t.preset, t.pref, f8)});
+    std::vector<double> want;
+    for (double v : x) {
+      if (t.f8) v = ref::round_to_f8(f8_info(*t.f8).name, v);
+      else if (info.tf32_inputs) v = ref::round_to_format({11, -126, 127}, v);
+      else if (info.storage == DType::bf16 || info.storage == DType::f16) v = ref::round_to(info.storage, v);
+      want.push_back(ref::round_to(t.out, v));
+    }
+    auto prog = std::make_shared<Program>(p);
+    auto in = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
+        Tensor::from_f64(x, {n, 1}, t.in).to(dev), Tensor::from_f64({1.0}, {1, 1}, t.in).to(dev)});
+    CaseInstance inst;
+    inst.body = [prog, in, dev] { Executor(dev).run(*prog, *in); };
+    inst.check = [prog, in, dev, want, x] {
+      std::vector<double> got = Executor(dev).run(*prog, *in)[0].to(Device::cpu()).to_f64();
+      const ErrorSpec exact{0, 0, 0, "exact: one rounding to nearest, ties to even, of each tie"};
+      CompareReport rep = compare(want, got, exact);
+      CaseResult r;
+      r.correctness["out"] = rep.to_json();
+      if (!rep.pass) {
+        r.verdict = Verdict::fail;
+        r.message = cat("a tie not rounded to even: ", x[size_t(rep.first_bad)], " gave ", rep.got, ", want ",
+                        rep.expected, " (", rep.bad, " of ", x.size(), " ties wrong)");
+      }
+      return r;
+    };
+    return inst;
+  };
+  return c;
+}
+
 // Row 0 of lhs is +Inf, the rest finite; rhs holds multiples of 2^-7 in [0.5, 1], exact in
 // bf16 and tf32, so every split's lo part of rhs is 0. Exact result: +Inf in row 0.
 Case inf_exact_rhs_case(const std::string& preset) {
@@ -107,6 +182,15 @@ void register_dot_rounding_cases(Registry& r) {
                                InputFormat{"BF16_BF16_F32", ref::float_format(DType::bf16), 16},
                                InputFormat{"F16_F16_F32", ref::float_format(DType::f16), 13}})
     r.add(input_rounding_case(f));
+  // Ties of every rounding a preset applies: its inputs (each narrowing preset, both f8
+  // formats), and its output (f32 -> bf16 / f16, f64 -> f32).
+  for (const AlgorithmInfo& info : all_algorithms())
+    if (info.split == SplitFormat::none && (info.tf32_inputs || info.storage == DType::bf16 || info.storage == DType::f16))
+      r.add(ties_case({info.name}));
+  for (F8Format f : {F8Format::e4m3fn, F8Format::e5m2}) r.add(ties_case({"ANY_F8_ANY_F8_F32", DType::f32, DType::f32, f}));
+  for (const char* p : {"DEFAULT", "F32_F32_F32"})
+    for (DType out : {DType::bf16, DType::f16}) r.add(ties_case({p, DType::f32, out, std::nullopt, out}));
+  r.add(ties_case({"DEFAULT", DType::f64, DType::f32, std::nullopt, DType::f32}));
   for (const char* p : {"BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32_X3"})
     r.add(inf_exact_rhs_case(p));
 }

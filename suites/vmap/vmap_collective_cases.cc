@@ -10,8 +10,10 @@
 //  - refusals: a collective over an unbound axis or with the wrong axis size is bad input.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "engine/core/error.h"
+#include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/passes/vmap.h"
@@ -73,24 +75,45 @@ std::vector<Tensor> stacked(const std::vector<std::vector<ref::Array>>& per_memb
   return r;
 }
 
+// The batched axis of a value of per-example rank r: lead 0, last -1, neg_lead -(r + 1) (the
+// leading axis written negative).
+int64_t config_axis(const std::string& config, int r) { return config == "lead" ? 0 : config == "last" ? -1 : -(r + 1); }
+
 Case collective_case(const CollectiveProgram& cp, const std::string& config, int64_t n) {
   Case c = vmap_case(cat("coll/", cp.name, "/axes:", config, "/n:", n), "quick",
                      {{"program", cp.name}, {"axes", config}, {"n", n}, {"collectives", true}});
   c.instantiate = [cp, config, n, key = c.name](Device dev) {
     auto f = std::make_shared<Program>(cp.build(n));
-    int64_t axis = config == "lead" ? 0 : -1;
-    auto batched = std::make_shared<Program>(vmap(*f, {axis}, std::vector<VmapAxis>(f->out_vars.size(), axis), n, "batch"));
-    AType t = f->in_vars[0]->type;
-    Shape s = t.shape;
-    s.insert(axis == 0 ? s.begin() : s.end(), n);
-    auto x = std::make_shared<Tensor>(seeded_uniform(s, t.dtype, key, -1, 1));
+    std::vector<VmapAxis> in_axes, out_axes;
+    auto xs = std::make_shared<std::vector<Tensor>>();
+    for (size_t i = 0; i < f->in_vars.size(); ++i) {
+      AType t = f->in_vars[i]->type;
+      if (int(i) < cp.unmapped_inputs) {
+        in_axes.push_back(std::nullopt);
+      } else {
+        int64_t a = config_axis(config, t.rank());
+        in_axes.push_back(a);
+        t.shape.insert(t.shape.begin() + (a < 0 ? a + t.rank() + 1 : a), n);
+      }
+      xs->push_back(seeded_uniform(t.shape, t.dtype, i ? cat(key, "/", i) : key, -1, 1));
+    }
+    for (const AType& o : f->out_types()) out_axes.push_back(config_axis(config, o.rank()));
+    auto batched = std::make_shared<Program>(vmap(*f, in_axes, out_axes, n, "batch"));
+    auto on = [xs](Device d) {
+      std::vector<Tensor> r;
+      for (const Tensor& x : *xs) r.push_back(x.to(d));
+      return r;
+    };
     CaseInstance inst;
-    inst.body = [batched, x, dev] { Executor(dev).run(*batched, {x->to(dev)}); };
-    inst.check = [f, batched, x, dev, axis, n] {
-      std::vector<Tensor> got = Executor(dev).run(*batched, {x->to(dev)});
-      std::vector<std::vector<ref::Array>> members;
-      for (const Tensor& e : unstack(*x, axis)) members.push_back({to_ref(e)});
-      std::vector<Tensor> want = stacked(reference_eval_mesh(*f, members, RefMesh{{{"batch", int(n)}}}), axis);
+    inst.body = [batched, on, dev] { Executor(dev).run(*batched, on(dev)); };
+    inst.check = [f, batched, xs, on, in_axes, dev, config, n] {
+      std::vector<Tensor> got = Executor(dev).run(*batched, on(dev));
+      std::vector<std::vector<ref::Array>> members(static_cast<size_t>(n));
+      for (size_t i = 0; i < xs->size(); ++i) {
+        std::vector<Tensor> per = in_axes[i] ? unstack((*xs)[i], *in_axes[i]) : std::vector<Tensor>(size_t(n), (*xs)[i]);
+        for (int64_t m = 0; m < n; ++m) members[size_t(m)].push_back(to_ref(per[size_t(m)]));
+      }
+      std::vector<Tensor> want = stacked(reference_eval_mesh(*f, members, RefMesh{{{"batch", int(n)}}}), config == "last" ? -1 : 0);
       CaseResult r;
       r.correctness = nlohmann::json::object();
       for (size_t j = 0; j < want.size(); ++j) compare_into(r, cat("output ", j), want[j], got[j].to(Device::cpu()), n);
@@ -177,10 +200,25 @@ void run_unbound() {
 
 void add_collective_cases(Registry& r) {
   for (const CollectiveProgram& cp : collective_programs()) {
-    for (const char* cfg : {"lead", "last"})
+    for (const char* cfg : {"lead", "last", "neg_lead"})
       for (int64_t n : {1, 3, 4}) r.add(collective_case(cp, cfg, n));
-    if (cp.differentiable) r.add(gradient_case(cp, 3));
+    if (cp.differentiable && cp.unmapped_inputs == 0) r.add(gradient_case(cp, 3));  // one mapped input
   }
+  // The axes JAX binds as given and so refuses negative (lax/parallel.py: only all_gather
+  // canonicalizes): tandem refuses them as bad input, not a wrong layout.
+  auto negative = [](std::function<Value(Value)> op) {  // traces op on an f32[3, 6]
+    return [op] { trace({AType{{3, 6}, DType::f32}}, [&](Builder&, const std::vector<Value>& v) { return std::vector<Value>{op(v[0])}; }); };
+  };
+  r.add(refusal_case("psum_scatter_negative_dimension", negative([](Value x) { return psum_scatter(x, "batch", 3, -2); }),
+                     "scatter_dimension -2 is negative"));
+  r.add(refusal_case("psum_scatter_tiled_negative_dimension",
+                     negative([](Value x) { return psum_scatter(x, "batch", 3, -1, true); }), "scatter_dimension -1 is negative"));
+  r.add(refusal_case("all_to_all_negative_split_axis", negative([](Value x) { return all_to_all(x, "batch", 3, -2, 1); }),
+                     "split_axis -2 is negative"));
+  r.add(refusal_case("all_to_all_negative_concat_axis",
+                     negative([](Value x) { return all_to_all(x, "batch", 3, 0, -1, true); }), "concat_axis -1 is negative"));
+  r.add(refusal_case("all_gather_axis_out_of_range", negative([](Value x) { return all_gather(x, "batch", 3, -4); }),
+                     "axis -4 is out of range for rank 3"));
   r.add(two_axes_case(2, 3));
   r.add(two_axes_case(3, 1));
   r.add(refusal_case("collective_axis_not_bound", run_unbound, "axis 'ranks': the axis is not bound"));

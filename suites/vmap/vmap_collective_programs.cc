@@ -53,6 +53,40 @@ const std::vector<CollectiveProgram>& collective_programs() {
                       all_gather(c, kAxis, n, 1), all_to_all(c * 2.0, kAxis, n, 1, 0, true),
                       psum_scatter(c, kAxis, n, 0), x + ppermute(c, kAxis, {{0, int(n - 1)}})};
            }, false),  // pmax / pmin inside
+      // Every valid axis of the axis-taking collectives: all_gather's in both forms (JAX
+      // canonicalizes it), psum_scatter's and all_to_all's non-negative only (JAX binds them
+      // as given; negative ones are refused: vmap/refuses/).
+      make("all_gather_axes", [](int64_t) { return Shape{4, 3}; },
+           [](Builder&, Value x, int64_t n) {
+             V out;
+             for (int64_t a = -3; a <= 2; ++a) out.push_back(all_gather(x, kAxis, n, a));
+             for (int64_t a = -2; a <= 1; ++a) out.push_back(all_gather(x * 2.0, kAxis, n, a, true));
+             return out;
+           }),
+      make("psum_scatter_axes", [](int64_t n) { return Shape{n, n, 2 * n}; },
+           [](Builder&, Value x, int64_t n) {
+             V out;
+             for (int64_t d = 0; d <= 1; ++d) out.push_back(psum_scatter(x, kAxis, n, d));
+             for (int64_t d = 0; d <= 2; ++d) out.push_back(psum_scatter(x * 2.0, kAxis, n, d, true));
+             return out;
+           }),
+      make("all_to_all_axes", [](int64_t n) { return Shape{n, n, 2 * n}; },
+           [](Builder&, Value x, int64_t n) {
+             V out;
+             for (int64_t s = 0; s <= 1; ++s)
+               for (int64_t c = 0; c <= 2; ++c) out.push_back(all_to_all(x, kAxis, n, s, c));
+             for (int64_t s = 0; s <= 2; ++s)
+               for (int64_t c = 0; c <= 2; ++c) out.push_back(all_to_all(x * 2.0, kAxis, n, s, c, true));
+             return out;
+           }),
+      // The unmapped (None) operand first, the mapped one second, into every collective.
+      {"none_first", [](int64_t n) {
+         return trace({AType{{n, 2 * n}, DType::f32}, AType{{n, 2 * n}, DType::f32}}, [n](Builder&, const V& in) {
+           Value c = in[0], x = in[1];
+           return V{psum(c, kAxis) * x, pmean(c * x, kAxis), all_gather(c, kAxis, n, -1) , all_gather(c * x, kAxis, n, 0, true),
+                    psum_scatter(c + x, kAxis, n, 0), all_to_all(c * x, kAxis, n, 0, 1), ppermute(c - x, kAxis, {{0, int(n - 1)}})};
+         });
+       }, true, 1},
       make("axis_index", [](int64_t) { return Shape{3}; },
            [](Builder& b, Value x, int64_t) {
              Value i = as_f32(axis_index(b, kAxis));

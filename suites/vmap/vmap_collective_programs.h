@@ -13,6 +13,7 @@ struct CollectiveProgram {
   std::string name;
   std::function<Program(int64_t n)> build;  // per-example program for an axis of n members
   bool differentiable = true;                // pmax / pmin: JAX defines no derivative
+  int unmapped_inputs = 0;                   // the first ones, not mapped (None); the rest mapped
 };
 
 // One per collective (and its tiled / partial forms), every collective over axis "batch".

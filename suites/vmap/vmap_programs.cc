@@ -64,6 +64,36 @@ VmapProgram layout() {
   return {"layout", p, {unit, unit}, 2, 3};
 }
 
+// Every axis-taking structural op at axis a of a rank-3 operand, a in [-3, 2]: reductions
+// and concatenate take negative axes (as jnp.sum / jnp.concatenate do); iota only
+// non-negative ones (JAX refuses others: the vmap/refuses/ cases), so its output is the
+// iota along the same axis written non-negative. A batching rule that normalizes a negative
+// axis against the batched rank instead of the example's fails exactly the a < 0 programs.
+VmapProgram axis_ops(int a) {
+  Program p = trace({t({2, 3, 4}), t({2, 3, 4})}, [a](Builder& b, const V& v) {
+    const int other = (a + 4) % 3;  // a second axis, non-negative, different from a
+    Value i = iota(b, f32, {2, 3, 4}, (a + 3) % 3);
+    return V{reduce_sum(v[0], {a}), reduce_max(v[1], {a}), concatenate({v[0], v[1] * i}, a),
+             reduce_sum(v[0] * v[1], {other, a}), reduce_max(concatenate({v[1], v[0]}, a), {a, other})};
+  });
+  return {cat("axis_ops/a:", a), p, {unit, unit}, 3, 12};
+}
+
+// Every permutation of rank 3 (JAX's transpose takes no negative entries) and every
+// placement of a rank-2 operand in a rank-3 broadcast (broadcast_dimensions increasing).
+VmapProgram permutations() {
+  Program p = trace({t({2, 3, 4}), t({3, 4})}, [](Builder&, const V& v) {
+    V out;
+    for (std::vector<int64_t> perm : {std::vector<int64_t>{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}})
+      out.push_back(transpose(v[0], perm));
+    out.push_back(broadcast_in_dim(v[1], {3, 4, 5}, {0, 1}));
+    out.push_back(broadcast_in_dim(v[1], {3, 5, 4}, {0, 2}));
+    out.push_back(broadcast_in_dim(v[1], {5, 3, 4}, {1, 2}));
+    return out;
+  });
+  return {"transpose_broadcast", p, {unit, unit}, 1, 1};
+}
+
 // Start indices from -2 to 8 on axes of 8 and 6: some windows clamp, as XLA's do.
 VmapProgram dynamic() {
   Program p = trace({t({8, 6}), t({}, DType::i32), t({}, DType::i32), t({2, 3})}, [](Builder&, const V& v) {
@@ -131,10 +161,15 @@ VmapProgram mse_hoisted() {
 }
 
 const std::map<std::string, std::function<VmapProgram()>>& table() {
-  static const std::map<std::string, std::function<VmapProgram()>> t = {
+  static const std::map<std::string, std::function<VmapProgram()>> t = [] {
+    std::map<std::string, std::function<VmapProgram()>> m = {
       {"unary", unary},   {"binary", binary},           {"reduce", reduce},   {"dot_general", dots},
       {"layout", layout}, {"dynamic_slice", dynamic},   {"scan", scans},      {"checkpoint", checkpointed},
-      {"mlp", mlp},       {"attention", attention},     {"lstm", lstm},       {"mse_hoisted", mse_hoisted}};
+      {"mlp", mlp},       {"attention", attention},     {"lstm", lstm},       {"mse_hoisted", mse_hoisted},
+      {"transpose_broadcast", permutations}};
+    for (int a = -3; a <= 2; ++a) m[cat("axis_ops/a:", a)] = [a] { return axis_ops(a); };
+    return m;
+  }();
   return t;
 }
 
@@ -144,11 +179,15 @@ VmapAxis axis_for(const std::string& cfg, int r, size_t index, bool output) {
   if (cfg == "last") return -1;
   if (cfg == "middle") return r >= 1 ? 1 : 0;
   if (cfg == "negative") return r >= 1 ? -2 : -1;
+  if (cfg == "neg_lead") return -(r + 1);                          // the leading axis, written negative
+  if (cfg == "none_first") return output ? VmapAxis(-(r + 1)) : index == 0 ? std::nullopt : VmapAxis(-1);
   if (output) return index % 2 ? -1 : 0;                          // mixed outputs
   if (index == 0) return -1;                                      // mixed inputs: first mapped,
   return index % 2 ? std::nullopt : VmapAxis(r >= 1 ? 1 : 0);  // then unmapped / middle
 }
-const char* const kConfigs[] = {"lead", "last", "middle", "negative", "mixed"};
+// none_first: the first input unmapped (None), every other mapped at -1 (only where there is
+// another input): the binary rules' branch where only the second operand carries the batch.
+const char* const kConfigs[] = {"lead", "last", "middle", "negative", "mixed", "neg_lead", "none_first"};
 }  // namespace
 
 VmapProgram make_program(const std::string& name) {
@@ -180,7 +219,8 @@ AxisConfig axis_config(const Program& p, const std::string& name) {
 
 std::vector<AxisConfig> axis_configs(const Program& p) {
   std::vector<AxisConfig> r;
-  for (const char* n : kConfigs) r.push_back(axis_config(p, n));
+  for (const char* n : kConfigs)
+    if (std::string(n) != "none_first" || p.in_vars.size() > 1) r.push_back(axis_config(p, n));
   return r;
 }
 

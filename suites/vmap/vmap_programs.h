@@ -30,7 +30,7 @@ std::vector<std::string> program_names();
 ErrorSpec per_example_spec(const VmapProgram& p, double max_abs_want, bool gradient);
 
 struct AxisConfig {
-  std::string name;  // lead, last, middle, negative, mixed
+  std::string name;  // lead, last, middle, negative, mixed, neg_lead, none_first
   std::vector<VmapAxis> in, out;
 };
 // The configurations that fit program p: every axis is in range for its value's rank, and

@@ -1,7 +1,8 @@
 // The vmap suite (issue 15): every program of vmap_programs.h under every axis configuration
-// (leading, last, middle, negative, not-mapped mixes) at sizes 1 and odd in quick, large in
-// nightly; per-example gradients (vmap of the joint vjp); the bad axes vmap must refuse;
-// ragged batches against a loop over their items; and collectives over the vmapped axis.
+// (leading, last, middle, negative, the leading axis written negative, not-mapped mixes, the
+// first input unmapped) at sizes 1 and odd in quick, large in nightly; per-example gradients
+// (vmap of the joint vjp); the bad axes vmap must refuse; ragged batches against a loop over
+// their items; and collectives over the vmapped axis.
 #include "engine/ir/builder.h"
 #include "suites/vmap/vmap_cases.h"
 
@@ -21,6 +22,22 @@ void add_refusals(Registry& r) {
   r.add(refusal_case("size_mismatch", [p] {
     vmap_axis_size(*p, {0, 0}, {{{2, 3, 4}, DType::f32}, {{5, 4}, DType::f32}});
   }, "inconsistent sizes"));
+  // Negative axes JAX's lax refuses (iota, transpose, broadcast_in_dim) and axes out of range
+  // in either form, for the axis-taking ops of vmap/axis_ops/ (which runs every valid one).
+  auto traced = [](std::function<Value(Builder&, Value)> op) {  // op on an f32[2, 3, 4]
+    return [op] { trace({AType{{2, 3, 4}, DType::f32}}, [&](Builder& b, const std::vector<Value>& v) { return std::vector<Value>{op(b, v[0])}; }); };
+  };
+  r.add(refusal_case("iota_negative_dimension", traced([](Builder& b, Value x) { return x * iota(b, DType::f32, {2, 3, 4}, -1); }),
+                     "iota: dimension -1 is negative"));
+  r.add(refusal_case("transpose_negative_permutation", traced([](Builder&, Value x) { return transpose(x, {-1, 0, 1}); }),
+                     "not a permutation of 0..2"));
+  r.add(refusal_case("broadcast_in_dim_negative_dimension",
+                     traced([](Builder&, Value x) { return broadcast_in_dim(reduce_sum(x, {0}), {5, 3, 4}, {-2, -1}); }),
+                     "strictly increasing"));
+  r.add(refusal_case("concatenate_axis_out_of_range", traced([](Builder&, Value x) { return concatenate({x, x}, -4); }),
+                     "concatenate: axis -4 is out of range for rank 3"));
+  r.add(refusal_case("reduce_axis_out_of_range", traced([](Builder&, Value x) { return reduce_sum(x, {3}); }),
+                     "reduce_sum: axis 3 is out of range for rank 3"));
   r.add(refusal_case("nothing_mapped_no_size", [p, none] {
     vmap_axis_size(*p, {none, none}, {{{3, 4}, DType::f32}, {{4}, DType::f32}});
   }, "no argument is mapped"));
