@@ -21,6 +21,7 @@ BASE = {
     "faults": ["--list", "--fault", "^none$"],  # running the faults takes an hour: --list, else no fault matches
     "dump-programs": ["--suite", "remat", "--filter", "mlp/L:4/B:4/D:8/policy:nothing_saveable", "<dir={d}/o>"],
     "collectives-dump": ["--out", "{d}/o", "--ops", "psum"],
+    "fuzz": ["--programs", "20", "--seconds", "30", "--out", "{d}/o"],
     "report": [RECORDS, "--output", "{d}/o"], "merge": ["<parts={fx}/run>", "--output", "{d}/o"],
     "gate": ["--current", "{fx}/run/records.json", "--baseline", "{fx}/run/records.json"],
     "history add": [RECORDS, "--db", "{d}/h.db"], "history report": ["--db", "{fx}/h.db", "--output", "{d}/o"],

@@ -56,7 +56,11 @@ int run(FuzzArgs& a) {
     std::cout << "chain " << fuzz::chain_name(c.chain.kind) << "\n" << to_string(c.program) << "\n";
     return fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
   }
-  return fuzz::run_fuzz(a.run, std::cout) ? exit_code::correctness_failure : exit_code::pass;
+  switch (fuzz::run_fuzz(a.run, std::cout)) {
+    case 0: return exit_code::pass;
+    case 1: return exit_code::correctness_failure;
+    default: return exit_code::inconclusive;
+  }
 }
 
 }  // namespace
@@ -70,7 +74,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--programs", a->run.programs, "cases to generate")->check(CLI::Range(int64_t(1), int64_t(100000000)))
       ->capture_default_str();
   cmd->add_option("--seconds", a->run.seconds, "stop after this long (0: after --programs cases)")
-      ->check(CLI::Range(0.0, 7 * 86400.0))->capture_default_str();
+      ->check(in_range(0.0, 7 * 86400.0, "give seconds in [0, 604800]; 0 runs --programs cases"))->capture_default_str();
   cmd->add_option("--chains", a->chains, "only these chains (comma-separated)")
       ->delimiter(',')->check(one_of(chain_names()));
   cmd->add_option("--eqns", a->run.fuzz.gen.eqns, "most equations at the top level of a program")

@@ -227,6 +227,11 @@ int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
   if (!summary["never_generated"].empty()) log << "  never generated this run: " << summary["never_generated"].dump() << "\n";
   for (const auto& [what, n] : stats.refusals) log << "  refused " << n << "x: " << what << "\n";
   log << "total: " << stats.cases << " cases, " << failures << " failed\n";
+  if (stats.cases == 0 && !failures) {
+    // A run that checked nothing proves nothing: inconclusive, not a pass.
+    log << "error: no case was checked (every generated program was refused, or --seconds ran out first)\n";
+    return 3;
+  }
   return failures ? 1 : 0;
 }
 

@@ -41,7 +41,7 @@ CaseResult check_case(const FuzzCase& c);
 bool failed(const CaseResult& r);
 
 // Exit code: 0 every case agreed (refusals counted, not failures), 1 a disagreement or an
-// engine error (cases written), 4 bad options.
+// engine error (cases written), 3 no case was checked at all.
 int run_fuzz(const FuzzRunOptions& options, std::ostream& log);
 
 // `--replay FILE`: the case's check again (exit 0 agree, 1 disagree).
