@@ -10,11 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-json number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
 
 json typed_var(const Var& v) {
   return {{"id", v->id}, {"dtype", std::string(dtype_name(v->type.dtype))}, {"shape", v->type.shape}};
@@ -22,7 +17,7 @@ json typed_var(const Var& v) {
 
 json atom(const Atom& a) {
   if (a.is_literal())
-    return {{"literal", number(a.literal->value)}, {"dtype", std::string(dtype_name(a.literal->dtype))}};
+    return {{"literal", json_number(a.literal->value)}, {"dtype", std::string(dtype_name(a.literal->dtype))}};
   return {{"var", a.var->id}};
 }
 
@@ -34,7 +29,7 @@ json param(const Param& p) {
     if constexpr (std::is_same_v<T, DType>) return {{"dtype", std::string(dtype_name(v))}};
     else if constexpr (std::is_same_v<T, ProgramPtr>) return {{"program", program_body(*v)}};
     // A non-finite float param is tagged: a bare "nan" would read back as a string param.
-    else if constexpr (std::is_same_v<T, double>) return std::isfinite(v) ? json(v) : json{{"float", number(v)}};
+    else if constexpr (std::is_same_v<T, double>) return std::isfinite(v) ? json(v) : json{{"float", json_number(v)}};
     else return v;  // int64_t, bool, std::string, std::vector<int64_t>
   }, p);
 }
@@ -61,6 +56,12 @@ json program_to_json(const Program& p) {
   json j = program_body(p);
   j["schema_version"] = kProgramJsonSchemaVersion;
   return j;
+}
+
+json json_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
 }
 
 }  // namespace tandem

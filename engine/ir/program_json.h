@@ -21,6 +21,7 @@
 // param is tagged, {"float": "nan"}, since a bare "nan" would read back as a string param.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "engine/ir/ir.h"
 
@@ -30,5 +31,10 @@ namespace tandem {
 inline constexpr int kProgramJsonSchemaVersion = 1;
 
 nlohmann::json program_to_json(const Program& program);
+
+// A float as the format writes it (a number, or "nan", "inf", "-inf"), and back (nullopt: not
+// one of those); other JSON writers of tensor values use the same spelling.
+nlohmann::json json_number(double v);
+std::optional<double> number_from_json(const nlohmann::json& j);
 
 }  // namespace tandem

@@ -93,14 +93,6 @@ Shape read_shape(const json& j, const std::string& at) {
   return s;
 }
 
-// A number, or one JSON has none for: "nan", "inf", "-inf".
-std::optional<double> as_number(const json& j) {
-  if (j.is_number()) return j.get<double>();
-  if (j == "nan") return std::numeric_limits<double>::quiet_NaN();
-  if (j == "inf") return std::numeric_limits<double>::infinity();
-  if (j == "-inf") return -std::numeric_limits<double>::infinity();
-  return std::nullopt;
-}
 
 // One program's variables by id. Each program is a scope of its own: a sub-program, like a
 // closed jaxpr, sees only its own inputs. Nor may it share an id with a program enclosing
@@ -134,7 +126,7 @@ Var define(Scope& scope, const json& j, const std::string& at) {
 
 Literal read_literal(const json& j, const std::string& at) {
   check_fields(j, at, "an atom ({\"var\": ID} or {\"literal\": NUMBER, \"dtype\": NAME})", {"literal", "dtype"});
-  std::optional<double> v = as_number(j["literal"]);
+  std::optional<double> v = number_from_json(j["literal"]);
   if (!v) bad(at, cat("a literal is a number or \"nan\", \"inf\", \"-inf\", got ", shown(j["literal"])));
   Literal lit{*v, read_dtype(j["dtype"], at)};
   const bool whole = std::isfinite(*v) && std::trunc(*v) == *v;
@@ -163,7 +155,7 @@ Atom read_atom(const Scope& scope, const json& j, const std::string& at) {
 Program read_program(const json& j, const std::string& ctx, Scope* outer);
 
 Param read_float_tag(const json& j, const std::string& at) {
-  std::optional<double> v = j.is_string() ? as_number(j) : std::nullopt;
+  std::optional<double> v = j.is_string() ? number_from_json(j) : std::nullopt;
   if (!v) bad(at, cat("{\"float\": ...} holds \"nan\", \"inf\" or \"-inf\", got ", shown(j)));
   return *v;
 }
@@ -280,6 +272,14 @@ Program read_program_json(const std::string& path) {
     if (e.kind() != ErrorKind::bad_input) throw;
     throw_bad_input(cat(path, ": ", e.message()), e.hint());
   }
+}
+
+std::optional<double> number_from_json(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (j == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (j == "inf") return std::numeric_limits<double>::infinity();
+  if (j == "-inf") return -std::numeric_limits<double>::infinity();
+  return std::nullopt;
 }
 
 }  // namespace tandem

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <limits>
 
 #include "engine/core/error.h"
 #include "engine/ir/program_json.h"
@@ -13,11 +12,6 @@ namespace tandem::fuzz {
 namespace {
 using nlohmann::json;
 
-json number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
 
 json axes_json(const std::vector<VmapAxis>& axes) {
   json j = json::array();
@@ -28,7 +22,7 @@ json axes_json(const std::vector<VmapAxis>& axes) {
 
 json tensor_to_json(const Tensor& t) {
   json data = json::array();
-  for (double v : t.to_f64()) data.push_back(number(v));
+  for (double v : t.to_f64()) data.push_back(json_number(v));
   return {{"dtype", std::string(dtype_name(t.dtype()))}, {"shape", t.shape()}, {"data", data}};
 }
 
@@ -56,13 +50,7 @@ json case_to_json(const FuzzCase& c, const std::string& disagreement) {
 namespace {
 
 double number_of(const json& v, const std::string& what) {
-  if (v.is_number()) return v.get<double>();
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-    if (s == "inf") return std::numeric_limits<double>::infinity();
-    if (s == "-inf") return -std::numeric_limits<double>::infinity();
-  }
+  if (std::optional<double> x = number_from_json(v)) return *x;
   throw_bad_input(cat(what, ": ", v.dump(), " is not a number"), "numbers, or \"nan\", \"inf\", \"-inf\"");
 }
 

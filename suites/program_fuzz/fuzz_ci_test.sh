@@ -31,4 +31,10 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 done
-echo "PASS: 3 seeds x 3000 cases, every row drawn, engine and reference agree"
+# Bad input: a missing or foreign case file is exit 4 with a hint, never a crash.
+echo '{"format": "something else"}' > "$out/foreign.json"
+for bad in "$out/missing.json" "$out/foreign.json" "$out/seed1/fuzz_summary.json"; do
+  rc=0; msg=$("$tandem" fuzz --replay "$bad" 2>&1) || rc=$?
+  [[ $rc == 4 && $msg == *hint:* ]] || { echo "FAIL: --replay $bad: exit $rc, no hint: $msg"; exit 1; }
+done
+echo "PASS: 3 seeds x 3000 cases, every row drawn, engine and reference agree; bad case files refused"

@@ -5,19 +5,10 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "suites/program_fuzz/fuzz_limits.h"
 
 namespace tandem::fuzz {
 namespace {
-
-double smallest_normal(DType t) {
-  switch (t) {
-    case DType::f64: return 2.2250738585072014e-308;
-    case DType::f32: return 1.1754943508222875e-38;
-    case DType::bf16: return 1.1754943508222875e-38;
-    case DType::f16: return 0x1p-14;
-    default: return 0;
-  }
-}
 
 enum class Class { finite, nan, pos_inf, neg_inf };
 Class class_of(double x) {

@@ -11,6 +11,7 @@
 #include "suites/common/atomic_file.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_engine.h"
+#include "suites/program_fuzz/fuzz_limits.h"
 #include "suites/program_fuzz/fuzz_oracle.h"
 #include "suites/program_fuzz/fuzz_shrink.h"
 #include "suites/program_fuzz/gen_rows.h"
@@ -87,29 +88,12 @@ int64_t applications(const Program& p) {
   return n;
 }
 
-double largest_finite_value(DType t) {
-  return t == DType::f64 ? 1.7976931348623157e308 : t == DType::f32 ? 3.4028234663852886e38
-         : t == DType::f16 ? 65504.0 : 3.3895313892515355e38;
-}
-double smallest_normal(DType t) {
-  return t == DType::f64 ? 2.2250738585072014e-308 : t == DType::f16 ? 0x1p-14 : 1.1754943508222875e-38;
-}
-
-bool has_collective(const Program& p) {
-  for (const Eqn& e : p.eqns) {
-    if (e.prim->has(kCollective)) return true;
-    for (const auto& [key, value] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && has_collective(**sub)) return true;
-  }
-  return false;
-}
-
 ResultKinds result_kinds(const FuzzCase& c) {
   ResultKinds k;
   for (const auto* ts : {&c.args, &c.cotangents})
     for (const Tensor& t : *ts) {
       if (!is_floating(t.dtype())) continue;
-      const double big = std::sqrt(largest_finite_value(t.dtype())), small = std::sqrt(smallest_normal(t.dtype()));
+      const double big = std::sqrt(largest_finite(t.dtype())), small = std::sqrt(smallest_normal(t.dtype()));
       for (double x : t.to_f64()) {
         if (!std::isfinite(x)) continue;
         k.argument_scale = std::max(k.argument_scale, std::fabs(x));

@@ -192,15 +192,6 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
       "reference (own dtypes)");
 }
 
-bool has_collective(const Program& p) {
-  for (const Eqn& e : p.eqns) {
-    if (e.prim->has(kCollective)) return true;
-    for (const auto& [key, value] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && has_collective(**sub)) return true;
-  }
-  return false;
-}
-
 int64_t normalized(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 
 // Example b of x along axis (rank drops by one).
@@ -362,6 +353,15 @@ std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint6
   }
   if (nonfinite_forward) *nonfinite_forward = it.nonfinite;
   return r;
+}
+
+bool has_collective(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->has(kCollective)) return true;
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && has_collective(**sub)) return true;
+  }
+  return false;
 }
 
 }  // namespace tandem::fuzz

@@ -45,6 +45,9 @@ Program widen(const Program& p);
 // passes through each): a normwise scale for results the perturbed runs cannot reach.
 double program_roundoff(const Program& p);
 
+// Whether p (sub-programs included) has a collective equation.
+bool has_collective(const Program& p);
+
 // The relative roundoff of a dot's inputs under a precision string (a preset's input
 // format; the operand dtype's own for DEFAULT / HIGHEST / F32 / F64).
 double dot_input_roundoff(const std::string& precision, DType operand);

@@ -7,6 +7,7 @@
 
 #include "reference/array.h"
 #include "suites/common/reference_bridge.h"
+#include "suites/program_fuzz/fuzz_limits.h"
 
 namespace tandem::fuzz {
 namespace {
@@ -21,26 +22,6 @@ std::vector<int> narrower_mantissas(DType t) {
     case DType::f16: return {7, 3, 2};
     case DType::bf16: return {3, 2};
     default: return {};
-  }
-}
-
-double smallest_subnormal(DType t) {
-  switch (t) {
-    case DType::f64: return std::numeric_limits<double>::denorm_min();
-    case DType::f32: return double(std::numeric_limits<float>::denorm_min());
-    case DType::f16: return 0x1p-24;
-    case DType::bf16: return 0x1p-133;
-    default: return 0;
-  }
-}
-
-double largest_finite(DType t) {
-  switch (t) {
-    case DType::f64: return std::numeric_limits<double>::max();
-    case DType::f32: return double(std::numeric_limits<float>::max());
-    case DType::f16: return 65504.0;
-    case DType::bf16: return 0x1.FEp127;
-    default: return 0;
   }
 }
 
