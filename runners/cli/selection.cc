@@ -41,6 +41,7 @@ void add_selection_options(CLI::App& cmd, Selection& s) {
       ->check(one_of({"cpu", "cuda", "all", "auto"}, "use cpu, cuda, all or auto"));
   cmd.add_option("--profile", s.profile, "quick (seconds: the correctness grid) | nightly (quick + perf cases and long grids)")
       ->capture_default_str();
+  add_program_options(cmd, s.program);
 }
 
 std::vector<const Case*> selected_cases(const Selection& s) {
@@ -52,6 +53,16 @@ std::vector<const Case*> selected_cases(const Selection& s) {
     bool known = name.empty();
     for (const Case& c : registry().cases()) known |= c.suite == name;
     if (!known) throw_bad_input("unknown suite '" + name + "'", "`tandem list` shows the suites");
+  }
+  if (!s.program.path.empty()) {  // the user's program replaces the suites
+    if (!s.suite.empty() || !s.exclude_suite.empty())
+      throw_bad_input("--program runs the cases of your program, not a suite's", "leave out --suite / --exclude-suite");
+    auto cases = imported_program_cases(s.program);
+    if (!s.filter.empty()) {
+      auto matches = name_matcher(s.filter, "--filter", "'vjp/policy:dots'");
+      std::erase_if(cases, [&](const Case* c) { return !matches(c->name); });
+    }
+    return cases;
   }
   auto cases = registry().select(s.profile, s.suite, s.filter);
   std::erase_if(cases, [&](const Case* c) { return c->suite == s.exclude_suite; });

@@ -1,4 +1,4 @@
-// The options every case-running command shares (--suite --filter --backend --profile) and
+// The options every case-running command shares (--suite --filter --backend --profile --program) and
 // how they turn into (case, device) pairs. Bad values are bad-input errors with hints.
 #pragma once
 #include <string>
@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "runners/cli/program_import.h"
 #include "suites/common/case.h"
 
 namespace tandem {
@@ -16,6 +17,7 @@ struct Selection {
   std::string filter;
   std::string backend = "auto";  // cpu | cuda | all | auto (cpu, plus cuda when a GPU is visible)
   std::string profile = "quick";
+  ProgramSelection program;  // --program: the user's own program's cases instead of the suites'
 };
 
 void add_selection_options(CLI::App& cmd, Selection& s);

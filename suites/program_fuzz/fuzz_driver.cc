@@ -124,31 +124,32 @@ const char* outcome_name(Outcome o) {
 
 bool failed(const CaseResult& r) { return r.outcome == Outcome::disagree || r.outcome == Outcome::engine_error; }
 
-CaseResult check_case(const FuzzCase& c) {
+CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
   CaseResult r;
-  std::vector<ref::Array> wide;
-  std::vector<std::vector<ref::Array>> runs;
+  CheckedResults local;
+  CheckedResults& k = keep ? *keep : local;
   bool nonfinite_forward = false;
   try {
-    wide = reference_results(c, RefVariant::wide);
-    runs.push_back(reference_results(c, RefVariant::own, 0, &nonfinite_forward));
+    k.wide = reference_results(c, RefVariant::wide);
+    k.runs.push_back(reference_results(c, RefVariant::own, 0, &nonfinite_forward));
     // Several draws: a result behind a discontinuity (max, a comparison) moves only when a
     // draw crosses it, and two draws missed one in 10^5 cases where four did not.
-    for (uint64_t k = 1; k <= kPerturbedRuns; ++k) runs.push_back(reference_results(c, RefVariant::perturbed, c.seed + k));
-    runs.push_back(reference_results(c, RefVariant::scaled, c.seed));
+    for (uint64_t i = 1; i <= kPerturbedRuns; ++i) k.runs.push_back(reference_results(c, RefVariant::perturbed, c.seed + i));
+    k.runs.push_back(reference_results(c, RefVariant::scaled, c.seed));
   } catch (const std::exception& e) {
     r.outcome = Outcome::reference_refused;
     r.message = e.what();
     return r;
   }
   try {
-    EngineRun run = run_engine(c);
+    EngineRun run = run_engine(c, device);
     r.hoist_rewrites = run.hoist_rewrites;
-    ResultKinds kinds = result_kinds(c);
-    kinds.nonfinite_forward = nonfinite_forward;
-    r.verdict = compare_results(run.results, wide, runs, kinds);
+    k.kinds = result_kinds(c);
+    k.kinds.nonfinite_forward = nonfinite_forward;
+    r.verdict = compare_results(run.results, k.wide, k.runs, k.kinds);
     r.outcome = r.verdict.agree ? Outcome::agree : Outcome::disagree;
     r.message = r.verdict.detail;
+    k.engine = std::move(run.results);
   } catch (const Error& e) {
     r.outcome = e.kind() == ErrorKind::internal ? Outcome::engine_error : Outcome::engine_refused;
     r.message = e.what();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suites/program_fuzz/fuzz_case.h"
+#include "engine/core/device.h"
 #include "suites/program_fuzz/fuzz_compare.h"
 
 namespace tandem::fuzz {
@@ -36,8 +37,18 @@ struct CaseResult {
   int hoist_rewrites = 0;
 };
 
-// One case, engine against reference. Never throws for what the case does.
-CaseResult check_case(const FuzzCase& c);
+// What check_case computed, for a caller that reports more than the verdict (`tandem check
+// --program`, program_check.h): the reference's runs, the tolerance's inputs, the engine's results.
+struct CheckedResults {
+  std::vector<ref::Array> wide;                 // the f64 truth
+  std::vector<std::vector<ref::Array>> runs;    // own, perturbed and scaled (fuzz_oracle.h)
+  ResultKinds kinds;
+  std::vector<Tensor> engine;
+};
+
+// One case, engine (on `device`) against reference. Never throws for what the case does.
+// `keep` (optional) receives what was computed.
+CaseResult check_case(const FuzzCase& c, Device device = Device::cpu(), CheckedResults* keep = nullptr);
 bool failed(const CaseResult& r);
 
 // Exit code: 0 every case agreed (refusals counted, not failures), 1 a disagreement or an

@@ -1,0 +1,176 @@
+// The vmap, hoist and dot cases of an imported program (program_check.h).
+#include <cmath>
+
+#include "engine/core/error.h"
+#include "engine/passes/hoist_scan_reductions.h"
+#include "engine/passes/vmap.h"
+#include "engine/prims/dot_algorithm.h"
+#include "suites/program_fuzz/fuzz_oracle.h"
+#include "suites/program_fuzz/gen_state.h"
+#include "suites/program_fuzz/program_check_parts.h"
+
+namespace tandem::program_check {
+namespace {
+
+// Example b of a batch: example 0 is the user's own argument; the others move each floating
+// element by up to 10% of the argument's largest magnitude (seeded), so the examples differ
+// and a vmap that mixed them up is seen; integers and bools stay (lengths, indices, masks).
+Tensor example(const Tensor& arg, int64_t b, uint64_t seed) {
+  if (b == 0 || !is_floating(arg.dtype())) return arg;
+  std::vector<double> v = arg.to_f64();
+  double scale = 0;
+  for (double x : v) scale = std::isfinite(x) ? std::max(scale, std::fabs(x)) : scale;
+  fuzz::Rng rng(seed + uint64_t(b));
+  for (double& x : v) x += 0.1 * (scale > 0 ? scale : 1) * rng.uniform(-1, 1);
+  return Tensor::from_f64(v, arg.shape(), arg.dtype());
+}
+
+// The examples stacked along `axis` (of the result's rank): slice b along it is examples[b].
+Tensor stack_along(const std::vector<Tensor>& examples, int64_t axis) {
+  const Shape& s = examples[0].shape();
+  const int64_t rank = int64_t(s.size()) + 1, a = axis < 0 ? axis + rank : axis;
+  const int64_t outer = num_elements(Shape(s.begin(), s.begin() + a)), inner = num_elements(Shape(s.begin() + a, s.end()));
+  const int64_t n = int64_t(examples.size());
+  std::vector<double> out(size_t(outer * n * inner));
+  for (int64_t b = 0; b < n; ++b) {
+    const std::vector<double> v = examples[size_t(b)].to_f64();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) out[size_t((o * n + b) * inner + i)] = v[size_t(o * inner + i)];
+  }
+  Shape shape = s;
+  shape.insert(shape.begin() + a, n);
+  return Tensor::from_f64(out, shape, examples[0].dtype());
+}
+
+}  // namespace
+
+CaseInstance vmap_instance(const Setup& s, Device d) {
+  const ImportedProgram& p = *s.p;
+  if (p.vmap_in_axes.size() != p.program.in_vars.size())
+    throw_bad_input(cat("vmap: ", p.vmap_in_axes.size(), " in_axes for a program of ", p.program.in_vars.size(), " inputs"),
+                    "give one axis per input, `none` for an input that is not mapped");
+  fuzz::FuzzCase c = case_of(s, fuzz::ChainKind::vmap);
+  c.chain.in_axes = p.vmap_in_axes;
+  c.chain.out_axes.assign(p.program.out_vars.size(), VmapAxis(0));
+  c.chain.axis_size = p.vmap_size;
+  std::vector<std::vector<Tensor>> per_example(size_t(p.vmap_size));
+  c.args.clear();
+  for (size_t i = 0; i < s.args.size(); ++i) {
+    std::vector<Tensor> ex;
+    for (int64_t b = 0; b < p.vmap_size; ++b) ex.push_back(p.vmap_in_axes[i] ? example(s.args[i], b, s.seed + i * 1000) : s.args[i]);
+    for (int64_t b = 0; b < p.vmap_size; ++b) per_example[size_t(b)].push_back(ex[size_t(b)].to(d));
+    c.args.push_back(p.vmap_in_axes[i] ? stack_along(ex, *p.vmap_in_axes[i]) : s.args[i]);
+  }
+  auto batched = std::make_shared<Program>(vmap(p.program, c.chain.in_axes, c.chain.out_axes, c.chain.axis_size,
+                                                fuzz::kCollectiveAxis));
+  auto args = std::make_shared<std::vector<Tensor>>(on_device(c.args, d));
+  auto loop_args = std::make_shared<std::vector<std::vector<Tensor>>>(std::move(per_example));
+  CaseInstance inst;
+  inst.body = [batched, args, d] { execute(*batched, *args, d); };
+  inst.check = [c, s, batched, args, loop_args, d] {
+    tandem::CaseResult r = result_of(fuzz::check_case(c, d), "vmap vs the reference's loop over the examples");
+    // What the transformation buys over running the examples one by one on the same engine.
+    const Interleaved t = time_interleaved(
+        [&] { for (const auto& a : *loop_args) execute(s.p->program, a, d); },
+        [&] { execute(*batched, *args, d); }, 5, d);
+    r.metrics = {{"vmap_speedup_over_loop", t.a_over_b, "x", "higher"},
+                 {"loop_min_s", t.a_min_s, "s", "lower"}, {"vmap_min_s", t.b_min_s, "s", "lower"}};
+    return r;
+  };
+  return inst;
+}
+
+CaseInstance hoist_instance(const Setup& s, Device d) {
+  const HoistResult chosen = hoist_scan_reductions(s.p->program);  // the cost model's choice
+  HoistOptions all;
+  all.min_step_elements = 0;  // every legal rewrite: what is checked and timed
+  auto legal = std::make_shared<HoistResult>(hoist_scan_reductions(s.p->program, all));
+  auto args = std::make_shared<std::vector<Tensor>>(on_device(s.args, d));
+  CaseInstance inst;
+  inst.info = {{"cost_model_rewrites", chosen.rewrites}, {"cost_model_log", chosen.log},
+               {"legal_rewrites", legal->rewrites}, {"legal_log", legal->log}};
+  inst.body = [legal, args, d] { execute(legal->program, *args, d); };
+  inst.check = [s, legal, args, d, chosen] {
+    tandem::CaseResult r = result_of(fuzz::check_case(case_of(s, fuzz::ChainKind::hoist), d),
+                                     "the hoisted program vs the original's f64 reference");
+    r.info = {{"cost_model_rewrites", chosen.rewrites}, {"cost_model_log", chosen.log},
+              {"legal_rewrites", legal->rewrites}, {"legal_log", legal->log}};
+    if (legal->rewrites == 0) {  // nothing moves: no effect to time
+      if (r.verdict == Verdict::pass)
+        r.message = "nothing to hoist: " + (legal->log.empty() ? std::string("no scan output is reduced after the scan")
+                                                                : legal->log[0]);
+      r.metrics = {{"rewrites", 0, "count", ""}};
+      return r;
+    }
+    const Interleaved t = time_interleaved([&] { execute(s.p->program, *args, d); },
+                                           [&] { execute(legal->program, *args, d); }, 5, d);
+    r.metrics = {{"hoist_speedup", t.a_over_b, "x", "higher"}, {"rewrites", double(legal->rewrites), "count", ""},
+                 {"cost_model_rewrites", double(chosen.rewrites), "count", ""}};
+    return r;
+  };
+  return inst;
+}
+
+namespace {
+
+// Whether every dot of p runs under `precision` on this backend; the reason when not.
+std::string unsupported_precision(const Program& p, const std::string& precision, DeviceKind backend) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->name == "dot_general") {
+      const DType in = promote_dot_inputs(e.in[0].type().dtype, e.in[1].type().dtype);
+      try {
+        resolve_dot_algorithm(precision, in, e.out[0]->type.dtype, backend);
+      } catch (const Error& err) {
+        return err.message();
+      }
+    }
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value))
+        if (std::string why = unsupported_precision(**sub, precision, backend); !why.empty()) return why;
+  }
+  return "";
+}
+
+// Normwise distance of each floating result from the f64 truth: max |got − want| / max |want|.
+double worst_normwise(const std::vector<Tensor>& got, const std::vector<ref::Array>& want) {
+  double worst = 0;
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    if (!is_floating(got[i].dtype())) continue;
+    const std::vector<double> g = got[i].to_f64();
+    double err = 0, scale = 0;
+    for (size_t j = 0; j < g.size(); ++j) {
+      const double w = want[i].data[j];
+      if (!std::isfinite(w) || !std::isfinite(g[j])) continue;
+      err = std::max(err, std::fabs(g[j] - w));
+      scale = std::max(scale, std::fabs(w));
+    }
+    worst = std::max(worst, scale > 0 ? err / scale : err);
+  }
+  return worst;
+}
+
+}  // namespace
+
+CaseInstance dot_instance(const Setup& s, const std::string& precision, Device d) {
+  auto program = std::make_shared<Program>(with_dot_precision(s.p->program, precision));
+  if (std::string why = unsupported_precision(*program, precision, d.kind); !why.empty())
+    throw Error(ErrorKind::unsupported, cat("precision ", precision, " does not apply to this program's dots here: ", why));
+  auto args = std::make_shared<std::vector<Tensor>>(on_device(s.args, d));
+  CaseInstance inst;
+  inst.body = [program, args, d] { execute(*program, *args, d); };
+  inst.check = [s, program, precision, d] {
+    fuzz::FuzzCase c = case_of(s, fuzz::ChainKind::plain);
+    c.program = *program;
+    fuzz::CheckedResults k;
+    tandem::CaseResult r = result_of(fuzz::check_case(c, d, &k), cat("engine vs the reference at ", precision));
+    if (r.verdict != Verdict::pass) return r;
+    // How far the preset moves the outputs from what the program means: the f64 truth of
+    // the program as written (its own precision), not of the program under the preset.
+    const std::vector<ref::Array> truth = fuzz::reference_results(case_of(s, fuzz::ChainKind::plain), fuzz::RefVariant::wide);
+    r.metrics = {{"normwise_error_vs_f64", worst_normwise(k.engine, truth), "", "lower"}};
+    return r;
+  };
+  return inst;
+}
+
+}  // namespace tandem::program_check
