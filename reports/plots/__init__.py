@@ -3,10 +3,10 @@
 # is reported as not drawn (reports/report.py), never replaced by a generic chart.
 import fnmatch
 
-from reports.plots import collectives, dot, generic, lstm, remat, scan_hoist
+from reports.plots import collectives, dot, generic, lstm, program, remat, scan_hoist
 from reports.records import run_profile
 
-MODULES = {m.SUITE: m for m in (dot, lstm, collectives, remat, scan_hoist)}
+MODULES = {m.SUITE: m for m in (dot, lstm, collectives, remat, scan_hoist, program)}
 SPECIFIC = {s: m.plot for s, m in MODULES.items()}
 PROMISES = {s: m.PROMISES for s, m in MODULES.items()}
 

@@ -67,7 +67,8 @@ def table(ax, pts, front):
             cell.set_facecolor("#fff1dc")
 
 
-def plot(recs, out):
+def plot(recs, out, prefix="remat"):
+    """One front per configuration; `prefix` names the files (suite program draws the same front)."""
     plots = []
     for config, pts in sorted(points_by_configuration(recs).items()):
         fig, (ax, tab) = style.figure(f"remat on {config}: peak memory vs time per policy",
@@ -87,6 +88,6 @@ def plot(recs, out):
         style.legend(ax, 3)
         table(tab, pts, front)
         tab.set_title(f"{len(pts)} policies; numbered: on the front", fontsize="medium")
-        plots.append(style.save(fig, out, f"remat_pareto_{style.safe_name(config)}.png", f"remat Pareto: {config}",
+        plots.append(style.save(fig, out, f"{prefix}_pareto_{style.safe_name(config)}.png", f"{prefix} Pareto: {config}",
                                 "down and left is better; policies off the front are dominated"))
     return plots

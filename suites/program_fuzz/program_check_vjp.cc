@@ -109,6 +109,22 @@ CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
     r.info["saved_residuals"] = format_saved_residuals(saved);
     return r;
   };
+  // For tools/program_vs_jax.py and tools/saved_residuals_vs_jax.py: the forward program, which
+  // JAX differentiates itself, under jax.checkpoint with the same policy.
+  inst.oracle = [s, v, policy] {
+    OracleProgram o;
+    o.label = "forward";
+    o.program = s.p->program;
+    o.inputs = s.args;
+    o.output_cts = s.cotangents;
+    o.wrt = v->wrt;
+    const VjpRun run = run_vjp(*v, s.args, s.cotangents, Device::cpu());
+    o.engine = run.outputs;
+    o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
+    o.note = cat("run_vjp(vjp(program, top-level policy ", policy, "))");
+    if (policy == "everything_saveable") o.residuals = v->residuals;  // JAX's unwrapped function saves this way
+    return std::vector<OracleProgram>{o};
+  };
   return inst;
 }
 
