@@ -77,6 +77,8 @@ bool compare_f64(const std::string& direction, double x, double y) {
 const std::vector<UnaryOp>& unary_ops() {
   static const std::vector<UnaryOp> ops = {
       {"neg", [](double x) { return -x; }, [](double, double) { return -1.0; }},
+      // The tape treats it as a constant (grad_tape.cc): the derivative is never multiplied in.
+      {"stop_gradient", [](double x) { return x; }, [](double, double) { return 0.0; }},
       {"exp", [](double x) { return std::exp(x); }, [](double, double y) { return y; }},
       {"log", [](double x) { return std::log(x); }, [](double x, double) { return 1 / x; }},
       {"sin", [](double x) { return std::sin(x); }, [](double x, double) { return std::cos(x); }},

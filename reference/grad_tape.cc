@@ -88,6 +88,8 @@ const Array& Tape::value(Id id) const { return *node(id).value; }
 
 Tape::Id Tape::unary(const std::string& op, Id x) {
   auto yv = std::make_shared<const Array>(ref::unary(op, value(x)));
+  // No parent: nothing flows back, as JAX's symbolic zero (a NaN cotangent times 0 would be NaN).
+  if (op == "stop_gradient") return push(yv, {}, [](const Array&) { return std::vector<Array>{}; });
   auto xv = shared(x);
   auto d = unary_op(op).derivative;
   return push(yv, {x}, [d, xv, yv](const Array& g) {

@@ -160,7 +160,8 @@ def eval_dot(x, y, p, w):
 
 
 UNARY = {"neg": lax.neg, "exp": lax.exp, "log": lax.log, "sin": lax.sin, "cos": lax.cos,
-         "tanh": lax.tanh, "logistic": lax.logistic, "sqrt": lax.sqrt, "erf": lax.erf}
+         "tanh": lax.tanh, "logistic": lax.logistic, "sqrt": lax.sqrt, "erf": lax.erf,
+         "stop_gradient": lax.stop_gradient}
 COMPARE = {"eq": lax.eq, "ne": lax.ne, "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge}
 # name -> fn(*operands, params, wide) -> list of outputs. One row per tandem primitive.
 RULES = {

@@ -96,7 +96,8 @@ void register_elementwise_cuda_impls() {
   const std::pair<const char*, UnaryOp> unary[] = {
       {"neg", UnaryOp::neg},   {"exp", UnaryOp::exp},           {"log", UnaryOp::log},
       {"sin", UnaryOp::sin},   {"cos", UnaryOp::cos},           {"tanh", UnaryOp::tanh},
-      {"sqrt", UnaryOp::sqrt}, {"logistic", UnaryOp::logistic}, {"erf", UnaryOp::erf}};
+      {"sqrt", UnaryOp::sqrt}, {"logistic", UnaryOp::logistic}, {"erf", UnaryOp::erf},
+      {"stop_gradient", UnaryOp::stop_gradient}};
   for (const auto& [name, op] : unary) attach_cuda_impl(name, unary_impl(name, op));
   const std::pair<const char*, BinaryOp> binary[] = {
       {"add", BinaryOp::add}, {"sub", BinaryOp::sub}, {"mul", BinaryOp::mul},

@@ -19,6 +19,7 @@ namespace {
     __device__ double operator()(double x) const { return f64_expr; }  \
   };
 TANDEM_MATH_FUNCTOR(Neg, -x, -x)
+TANDEM_MATH_FUNCTOR(StopGradient, x, x)
 TANDEM_MATH_FUNCTOR(Exp, expf(x), exp(x))
 TANDEM_MATH_FUNCTOR(Log, logf(x), log(x))
 TANDEM_MATH_FUNCTOR(Sin, sinf(x), sin(x))
@@ -175,6 +176,7 @@ void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n) {
       case UnaryOp::logistic: return launch_map<T>(x, y, n, Logistic{});
       case UnaryOp::sqrt: return launch_map<T>(x, y, n, Sqrt{});
       case UnaryOp::erf: return launch_map<T>(x, y, n, Erf{});
+      case UnaryOp::stop_gradient: return launch_map<T>(x, y, n, StopGradient{});
     }
   });
 }

@@ -9,7 +9,7 @@
 
 namespace tandem::cuda_impl {
 
-enum class UnaryOp : int { neg, exp, log, sin, cos, tanh, logistic, sqrt, erf };
+enum class UnaryOp : int { neg, exp, log, sin, cos, tanh, logistic, sqrt, erf, stop_gradient };
 enum class BinaryOp : int { add, sub, mul, div, max, min };
 enum class CompareDir : int { eq, ne, lt, le, gt, ge };
 

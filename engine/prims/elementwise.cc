@@ -282,6 +282,9 @@ void register_integer_pow() {
 
 void register_elementwise_primitives() {
   register_unary("neg", false, [](double x) { return -x; }, [](float x) { return -x; });
+  // The identity whose cotangent is zero (vjp_rules.cc): jax.lax.stop_gradient, which
+  // jax.nn.softmax applies to its max. Floating operands, as the derivative is the point.
+  register_unary("stop_gradient", true, [](double x) { return x; }, [](float x) { return x; });
   // f32 exp/tanh/logistic (and bf16/f16, computed in f32) use the vectorized kernels of
   // engine/cpu/vector_math_exp.h (within 1, 2 and 2 ulp of the exact value; ±0, ±Inf and NaN
   // as libm); f64 stays on libm.

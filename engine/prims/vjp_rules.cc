@@ -34,6 +34,9 @@ void unary(const char* name, std::function<Value(const VjpArgs&, Value g)> f) {
 
 void elementwise_rules() {
   unary("neg", [](const VjpArgs&, Value g) { return -g; });
+  // No cotangent at all, not a zero one: JAX's symbolic zero, so a NaN cotangent arriving
+  // here stops as JAX stops it (0 * NaN would not).
+  set("stop_gradient", [](const VjpArgs&, const Params&) { return Cts{std::nullopt}; });
   unary("exp", [](const VjpArgs& a, Value g) { return g * a.primal_out(0); });
   unary("log", [](const VjpArgs& a, Value g) { return g / a.primal_in(0); });
   unary("sin", [](const VjpArgs& a, Value g) { return g * cos(a.primal_in(0)); });
