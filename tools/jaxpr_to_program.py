@@ -1,0 +1,467 @@
+"""A JAX jaxpr as tandem's Program JSON (docs/PROGRAM_JSON.md, schema version 1): the
+conversion behind tools/export_jax_program.py, the inverse of tools/program_vs_jax.py's
+interpreter (its RULES say how each tandem primitive runs in JAX; RULES here say how each
+JAX primitive is written for tandem).
+
+    program, constants, report = convert(jax.make_jaxpr(f)(*args))
+
+`program` is the JSON object; `constants` the values of closed-over non-scalar constants,
+which follow the function's own arguments as extra program inputs; `report` lists the
+primitives written that tandem lacks. Such a primitive is written with its JAX name (and
+the params that serialise), not refused here: tandem refuses it itself, naming the
+equation, its source line and what it supports. What cannot be written at all (a dtype
+tandem has no name for, a user-written remat policy) raises Unserialisable, with a hint.
+"""
+import enum
+import math
+import os
+
+import numpy as np
+from jax._src import ad_checkpoint, core, source_info_util
+
+SCHEMA_VERSION = 1
+# `tandem list --primitives`: what tandem has. A primitive written outside it is reported.
+TANDEM_PRIMITIVES = frozenset(
+    "add all_gather all_to_all axis_index broadcast_in_dim checkpoint checkpoint_name compare "
+    "concatenate convert_element_type cos device_put div dot_general dynamic_slice "
+    "dynamic_update_slice erf exp integer_pow iota log logistic lstm_bwd lstm_fwd max min mul neg "
+    "pmax pmean pmin ppermute psum psum_scatter reduce_max reduce_sum reshape scan select sin "
+    "slice sqrt sub tanh transpose".split())
+# numpy dtype name -> tandem's (docs/PROGRAM_JSON.md "dtype names").
+DTYPES = {"float64": "f64", "float32": "f32", "bfloat16": "bf16", "float16": "f16",
+          "int32": "i32", "bool": "bool"}
+
+
+class Unserialisable(Exception):
+    """Something of the jaxpr that Program JSON cannot say; .hint says what to do."""
+
+    def __init__(self, what, hint):
+        super().__init__(what)
+        self.hint = hint
+
+
+def dtype_name(dtype):
+    name = np.dtype(dtype).name
+    if name not in DTYPES:
+        raise Unserialisable(f"dtype {name} has no tandem name (tandem has {', '.join(DTYPES.values())})",
+                             "cast to one of those before the function, or trace without jax_enable_x64 "
+                             "(64-bit integers come from it)")
+    return DTYPES[name]
+
+
+def typed(var_id, aval):
+    return {"id": var_id, "dtype": dtype_name(aval.dtype), "shape": [int(d) for d in aval.shape]}
+
+
+def scalar_value(v, dtype):
+    """A scalar as the schema writes it: bool 0/1, an int, a float, or "nan"/"inf"/"-inf"."""
+    v = np.asarray(v).item()
+    if dtype in ("bool", "i32"):
+        return int(v)
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def source_of(eqn):
+    """"file.py:LINE" of the user's frame that made the equation, or None."""
+    tb = getattr(eqn.source_info, "traceback", None)
+    frame = source_info_util.user_frame(tb) if tb is not None else None
+    if frame is None:
+        return None
+    path = os.path.relpath(frame.file_name)
+    return f"{path if not path.startswith('..') else os.path.basename(path)}:{frame.start_line}"
+
+
+class Context:
+    """What one conversion shares across scopes: the id counter (ids never repeat, so no
+    sub-program shares an id with its enclosing program) and what it found."""
+
+    def __init__(self):
+        self.next_id = 0
+        self.unsupported = {}  # primitive -> first source seen
+        self.notes = []
+
+    def new_id(self):
+        self.next_id += 1
+        return self.next_id - 1
+
+
+class Scope:
+    """One program or sub-program being written: jax Var -> atom JSON, its equations, and the
+    constants it needed (a sub-program sees only its own inputs, so each constant becomes an
+    extra input here and an operand of the enclosing equation, up to the top program)."""
+
+    def __init__(self, ctx, parent=None):
+        self.ctx, self.parent = ctx, parent
+        self.env, self.eqns, self.invars = {}, [], []
+        self.consts = []  # (value, typed invar) in the order first needed
+        self._const_ids = {}
+
+    def define(self, var):
+        t = typed(self.ctx.new_id(), var.aval)
+        self.env[var] = {"var": t["id"]}
+        return t
+
+    def atom(self, a):
+        if isinstance(a, core.Literal):
+            dt = dtype_name(a.aval.dtype)
+            return {"literal": scalar_value(a.val, dt), "dtype": dt}
+        return self.env[a]
+
+    def constant(self, original):
+        value = np.asarray(original)
+        dt = dtype_name(value.dtype)
+        if value.ndim == 0:
+            return {"literal": scalar_value(value, dt), "dtype": dt}
+        key = id(original)
+        if key not in self._const_ids:
+            t = {"id": self.ctx.new_id(), "dtype": dt, "shape": list(value.shape)}
+            self.consts.append((value, t))
+            self._const_ids[key] = t["id"]
+        return {"var": self._const_ids[key]}
+
+    def emit_extra(self, eqn, primitive, ins, params, aval_dtype, shape):
+        """An equation the jaxpr does not have (an explicit broadcast); returns its output atom."""
+        t = {"id": self.ctx.new_id(), "dtype": dtype_name(aval_dtype), "shape": [int(d) for d in shape]}
+        e = {"primitive": primitive, "in": ins, "out": [t], "params": params}
+        src = source_of(eqn)
+        if src:
+            e["source"] = src
+        self.eqns.append(e)
+        return {"var": t["id"]}
+
+    def emit(self, eqn, primitive, ins, params):
+        # params always written, {} too: tools/program_vs_jax.py reads e["params"] as tandem writes it.
+        e = {"primitive": primitive, "in": ins, "out": [self.define(v) for v in eqn.outvars], "params": params}
+        src = source_of(eqn)
+        if src:
+            e["source"] = src
+        self.eqns.append(e)
+
+
+# ---- params ------------------------------------------------------------------------------
+
+def ints(v):
+    return [int(x) for x in v]
+
+
+def precision_name(p):
+    """dot_general's precision as tandem's string: None is DEFAULT; a (lhs, rhs) pair must agree."""
+    if p is None:
+        return "DEFAULT"
+    if isinstance(p, tuple):
+        names = {precision_name(x) for x in p}
+        if len(names) != 1:
+            raise Unserialisable(f"dot_general precision {p}: tandem takes one precision for both operands",
+                                 "pass one lax.Precision (or DotAlgorithmPreset) to the dot")
+        return names.pop()
+    return p.name
+
+
+def dot_params(p):
+    (lc, rc), (lb, rb) = p["dimension_numbers"]
+    out = {"lhs_contracting_dimensions": ints(lc), "rhs_contracting_dimensions": ints(rc),
+           "lhs_batch_dimensions": ints(lb), "rhs_batch_dimensions": ints(rb),
+           "precision": precision_name(p.get("precision"))}
+    if p.get("preferred_element_type") is not None:
+        out["preferred_element_type"] = {"dtype": dtype_name(p["preferred_element_type"])}
+    return out
+
+
+def generic_param(v):
+    """A param of a primitive tandem lacks, when the schema has a kind for it; None if not."""
+    if isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        return f if math.isfinite(f) else {"float": scalar_value(f, "f64")}
+    if isinstance(v, enum.Enum):
+        return v.name
+    if isinstance(v, (tuple, list)) and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in v):
+        return ints(v)
+    if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+        try:
+            return {"dtype": dtype_name(v)}
+        except Unserialisable:
+            return None
+    return None
+
+
+# ---- remat policies ----------------------------------------------------------------------
+
+def closure(fn):
+    return {k: c.cell_contents for k, c in zip(fn.__code__.co_freevars, fn.__closure__ or ())}
+
+
+def joined_names(names):
+    names = sorted(names)
+    bad = [n for n in names if any(ch in n for ch in ",;|()")]
+    if bad:
+        raise Unserialisable(f"checkpoint name(s) {bad} contain one of , ; | ( ) which tandem's policy "
+                             "strings use as separators", "rename them")
+    return ",".join(names)
+
+
+def both_policies(fn):
+    c = closure(fn)
+    return f"save_from_both_policies({policy_string(c['policy_1'])};{policy_string(c['policy_2'])})"
+
+
+def offload_names(fn):
+    c = closure(fn)
+    if (c["offload_src"], c["offload_dst"]) != ("device", "pinned_host"):
+        raise Unserialisable(f"save_and_offload_only_these_names from {c['offload_src']} to {c['offload_dst']}: "
+                             "tandem's policy string offloads device -> pinned_host only",
+                             "use offload_src='device', offload_dst='pinned_host'")
+    return (f"save_and_offload_only_these_names({joined_names(c['names_which_can_be_saved'])}|"
+            f"{joined_names(c['names_which_can_be_offloaded'])})")
+
+
+def except_names(fn):
+    # JAX (ad_checkpoint.py) keeps no names here: its policy saves everything. Written as what
+    # JAX does, so tandem's remat report is compared with what JAX really saves.
+    return "everything_saveable"
+
+
+# A policy's __qualname__ (functions, the factories' inner functions) or its class's
+# (DotsSaveable, SaveOnlyTheseNames, SaveAnyNamesButThese) -> tandem's policy string
+# (engine/ir/remat_policy.h). None is jax.checkpoint's default: remat_partial_eval reads it as
+# nothing_saveable.
+POLICIES = {
+    "everything_saveable": lambda p: "everything_saveable",
+    "nothing_saveable": lambda p: "nothing_saveable",
+    "DotsSaveable": lambda p: ("dots_with_no_batch_dims_saveable" if p.only_if_no_batch_dims
+                               else "dots_saveable"),
+    "SaveOnlyTheseNames": lambda p: f"save_only_these_names({joined_names(p.saveable_names)})",
+    "SaveAnyNamesButThese": lambda p: f"save_any_names_but_these({joined_names(p.names)})",
+    "save_anything_except_these_names.<locals>.<lambda>": except_names,
+    "save_from_both_policies.<locals>.policy": both_policies,
+    "save_and_offload_only_these_names.<locals>.policy": offload_names,
+    "offload_dot_with_no_batch_dims.<locals>.policy":
+        lambda p: "offload_dot_with_no_batch_dims({offload_src},{offload_dst})".format(**closure(p)),
+}
+
+
+def policy_string(policy):
+    if policy is None:
+        return "nothing_saveable"
+    key = getattr(policy, "__qualname__", None) or type(policy).__qualname__
+    module = getattr(policy, "__module__", None) or type(policy).__module__
+    if key not in POLICIES or module != ad_checkpoint.__name__:
+        raise Unserialisable(f"remat policy {key} (from {module}) is not one of jax.checkpoint_policies",
+                             "tandem takes the jax.checkpoint_policies ones (engine/ir/remat_policy.h); "
+                             "write yours as one of them, e.g. save_only_these_names with checkpoint_name")
+    return POLICIES[key](policy)
+
+
+# ---- equations ---------------------------------------------------------------------------
+
+def simple(name, params=lambda p: {}):
+    """A primitive tandem has under `name`, operands as JAX's, params from `params`."""
+    def row(scope, e):
+        scope.emit(e, name, [scope.atom(a) for a in e.invars], params(e.params))
+    return row
+
+
+def broadcast_to(scope, e, operands, shape):
+    """The operands' atoms, each of rank > 0 whose shape is not `shape` broadcast to it: JAX's
+    elementwise primitives take size-1 dims (f32[8,16] + f32[1,16]), tandem's as lax's, equal
+    shapes or a rank-0 operand (engine/prims/elementwise.cc)."""
+    atoms = []
+    for a in operands:
+        atom = scope.atom(a)
+        dims = tuple(a.aval.shape)
+        if dims and dims != tuple(shape):
+            lead = len(shape) - len(dims)
+            atom = scope.emit_extra(e, "broadcast_in_dim", [atom], {
+                "shape": ints(shape), "broadcast_dimensions": list(range(lead, len(shape)))},
+                a.aval.dtype, shape)
+        atoms.append(atom)
+    return atoms
+
+
+def elementwise(name, params=lambda p: {}):
+    """An elementwise primitive, its operands broadcast to its output's shape first."""
+    def row(scope, e):
+        scope.emit(e, name, broadcast_to(scope, e, e.invars, e.outvars[0].aval.shape), params(e.params))
+    return row
+
+
+def alias(scope, e):
+    """The identity on values (copy, device_put): the output is its operand."""
+    for out, a in zip(e.outvars, e.invars):
+        scope.env[out] = scope.atom(a)
+
+
+def inline(key):
+    """A call (pjit, custom_jvp_call, ...): its primal body, written in place."""
+    def row(scope, e):
+        body = e.params[key]
+        jaxpr, consts = (body.jaxpr, body.consts) if isinstance(body, core.ClosedJaxpr) else (body, ())
+        for v, c in zip(jaxpr.constvars, consts):
+            scope.env[v] = scope.constant(c)
+        for v, a in zip(jaxpr.invars, e.invars):
+            scope.env[v] = scope.atom(a)
+        write_eqns(scope, jaxpr.eqns)
+        for out, a in zip(e.outvars, jaxpr.outvars):
+            scope.env[out] = scope.atom(a)
+    return row
+
+
+def sub_program(scope, jaxpr, consts=()):
+    """A body as a sub-program of its own scope; returns (program, the enclosing scope's atoms
+    for the constants it needed, which lead its inputs)."""
+    sub = Scope(scope.ctx, scope)
+    for v, c in zip(jaxpr.constvars, consts):
+        sub.env[v] = sub.constant(c)
+    invars = [sub.define(v) for v in jaxpr.invars]
+    write_eqns(sub, jaxpr.eqns)
+    outvars = [sub.atom(a) for a in jaxpr.outvars]
+    outer = [scope.constant(value) for value, _ in sub.consts]
+    prog = {"invars": [t for _, t in sub.consts] + invars, "eqns": sub.eqns, "outvars": outvars}
+    return {"program": prog}, outer
+
+
+def checkpoint(scope, e):
+    if e.params["jaxpr"].constvars:
+        raise Unserialisable("a checkpoint body with constvars (an open jaxpr's constants have no values here)",
+                             "pass the constant to the checkpointed function as an argument")
+    body, outer = sub_program(scope, e.params["jaxpr"])
+    scope.emit(e, "checkpoint", outer + [scope.atom(a) for a in e.invars],
+               {"body": body, "policy": policy_string(e.params["policy"]),
+                "prevent_cse": bool(e.params["prevent_cse"])})
+
+
+def scan(scope, e):
+    p = e.params
+    body, outer = sub_program(scope, p["jaxpr"].jaxpr, p["jaxpr"].consts)
+    unroll = p.get("unroll", 1)
+    unroll = (int(p["length"]) if unroll else 1) if isinstance(unroll, bool) else int(unroll)
+    scope.emit(e, "scan", outer + [scope.atom(a) for a in e.invars],
+               {"body": body, "length": int(p["length"]), "num_consts": len(outer) + int(p["num_consts"]),
+                "num_carry": int(p["num_carry"]), "reverse": bool(p["reverse"]), "unroll": unroll})
+
+
+def select_n(scope, e):
+    # select_n(pred, on_false, on_true); tandem's select is lax.select(pred, on_true, on_false).
+    if len(e.invars) != 3:
+        return unknown(scope, e)
+    c, f, t = broadcast_to(scope, e, e.invars, e.outvars[0].aval.shape)
+    scope.emit(e, "select", [c, t, f], {})
+
+
+def to_shape(scope, e):
+    """squeeze (and reshape without `dimensions`) as tandem's reshape to the output's shape."""
+    if e.params.get("dimensions") is not None and e.primitive.name == "reshape":
+        return unknown(scope, e)
+    scope.emit(e, "reshape", [scope.atom(e.invars[0])], {"new_sizes": ints(e.outvars[0].aval.shape)})
+
+
+def unknown(scope, e):
+    name = e.primitive.name
+    params = {k: v for k, v in ((k, generic_param(v)) for k, v in sorted(e.params.items())) if v is not None}
+    scope.emit(e, name, [scope.atom(a) for a in e.invars], params)
+    scope.ctx.unsupported.setdefault(name, source_of(e) or "unknown source")
+
+
+UNARY = ("neg", "exp", "log", "sin", "cos", "tanh", "logistic", "sqrt", "erf")
+BINARY = ("add", "sub", "mul", "div", "max", "min")
+# JAX primitive name -> row(scope, eqn). One row per JAX primitive; one not here is written
+# by `unknown` (its own name, for tandem to refuse).
+RULES = {
+    **{n: simple(n) for n in UNARY},
+    **{n: elementwise(n) for n in BINARY},
+    "add_any": elementwise("add"),
+    **{d: elementwise("compare", lambda p, d=d: {"direction": d}) for d in ("eq", "ne", "lt", "le", "gt", "ge")},
+    "integer_pow": simple("integer_pow", lambda p: {"y": int(p["y"])}),
+    "square": simple("integer_pow", lambda p: {"y": 2}),
+    "select_n": select_n,
+    "convert_element_type": simple("convert_element_type",
+                                   lambda p: {"new_dtype": {"dtype": dtype_name(p["new_dtype"])}}),
+    "broadcast_in_dim": simple("broadcast_in_dim", lambda p: {
+        "shape": ints(p["shape"]), "broadcast_dimensions": ints(p["broadcast_dimensions"])}),
+    "reshape": to_shape,
+    "squeeze": to_shape,
+    "transpose": simple("transpose", lambda p: {"permutation": ints(p["permutation"])}),
+    "slice": simple("slice", lambda p: {
+        "start_indices": ints(p["start_indices"]), "limit_indices": ints(p["limit_indices"]),
+        **({"strides": ints(p["strides"])} if p.get("strides") else {})}),
+    "dynamic_slice": simple("dynamic_slice", lambda p: {"slice_sizes": ints(p["slice_sizes"])}),
+    "dynamic_update_slice": simple("dynamic_update_slice"),
+    "concatenate": simple("concatenate", lambda p: {"dimension": int(p["dimension"])}),
+    "iota": simple("iota", lambda p: {"dtype": {"dtype": dtype_name(p["dtype"])}, "shape": ints(p["shape"]),
+                                      "dimension": int(p["dimension"])}),
+    "reduce_sum": simple("reduce_sum", lambda p: {"axes": ints(p["axes"])}),
+    "reduce_max": simple("reduce_max", lambda p: {"axes": ints(p["axes"])}),
+    "dot_general": simple("dot_general", dot_params),
+    "name": simple("checkpoint_name", lambda p: {"name": str(p["name"])}),
+    "checkpoint": checkpoint,
+    "remat2": checkpoint,  # the same primitive, under its older name
+    "scan": scan,
+    "copy": alias,
+    "copy_p": alias,
+    "device_put": alias,
+    "pjit": inline("jaxpr"),
+    "jit": inline("jaxpr"),
+    "closed_call": inline("call_jaxpr"),
+    "core_call": inline("call_jaxpr"),
+    "custom_jvp_call": inline("call_jaxpr"),
+    "custom_vjp_call": inline("call_jaxpr"),
+    "custom_vjp_call_jaxpr": inline("fun_jaxpr"),
+}
+
+
+def write_eqns(scope, eqns):
+    for e in eqns:
+        RULES.get(e.primitive.name, unknown)(scope, e)
+
+
+def convert(closed):
+    """(program JSON, constant values, {unsupported primitive: source}) of a ClosedJaxpr. The
+    function's arguments are the first program inputs, its constants the rest."""
+    ctx = Context()
+    top = Scope(ctx)
+    invars = [top.define(v) for v in closed.jaxpr.invars]
+    for v, c in zip(closed.jaxpr.constvars, closed.consts):
+        top.env[v] = top.constant(c)
+    write_eqns(top, closed.jaxpr.eqns)
+    outvars = [top.atom(a) for a in closed.jaxpr.outvars]
+    program = {"schema_version": SCHEMA_VERSION, "invars": invars + [t for _, t in top.consts],
+               "eqns": top.eqns, "outvars": outvars}
+    return program, [v for v, _ in top.consts], ctx.unsupported
+
+
+def checkpoint_names(program):
+    """Every name checkpoint_name gives in a program, sub-programs included, sorted."""
+    found = set()
+
+    def walk(prog):
+        for e in prog["eqns"]:
+            if e["primitive"] == "checkpoint_name":
+                found.add(e["params"]["name"])
+            for v in e.get("params", {}).values():
+                if isinstance(v, dict) and "program" in v:
+                    walk(v["program"])
+    walk(program)
+    return sorted(found)
+
+
+def policies_in(program):
+    """Every checkpoint policy string written in a program, sub-programs included."""
+    found = []
+
+    def walk(prog):
+        for e in prog["eqns"]:
+            if e["primitive"] == "checkpoint":
+                found.append(e["params"]["policy"])
+            for v in e.get("params", {}).values():
+                if isinstance(v, dict) and "program" in v:
+                    walk(v["program"])
+    walk(program)
+    return found
