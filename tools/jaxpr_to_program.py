@@ -66,12 +66,12 @@ def scalar_value(v, dtype):
     return v
 
 
-def source_of(eqn):
-    """"file.py:LINE" of the user's frame that made the equation, or None."""
+def source_of(eqn, fallback=None):
+    """"file.py:LINE" of the user's frame that made the equation, else `fallback`."""
     tb = getattr(eqn.source_info, "traceback", None)
     frame = source_info_util.user_frame(tb) if tb is not None else None
     if frame is None:
-        return None
+        return fallback
     path = os.path.relpath(frame.file_name)
     return f"{path if not path.startswith('..') else os.path.basename(path)}:{frame.start_line}"
 
@@ -83,6 +83,9 @@ class Context:
     def __init__(self):
         self.next_id = 0
         self.unsupported = {}  # primitive -> first source seen
+        # The source of the call being inlined: an equation of a library's jitted body
+        # (jnp.cumsum's) carries no user frame, and the user's line that called it is the one to name.
+        self.calling_source = None
         self.notes = []
 
     def new_id(self):
@@ -100,6 +103,9 @@ class Scope:
         self.env, self.eqns, self.invars = {}, [], []
         self.consts = []  # (value, typed invar) in the order first needed
         self._const_ids = {}
+
+    def source(self, eqn):
+        return source_of(eqn, self.ctx.calling_source)
 
     def define(self, var):
         t = typed(self.ctx.new_id(), var.aval)
@@ -128,7 +134,7 @@ class Scope:
         """An equation the jaxpr does not have (an explicit broadcast); returns its output atom."""
         t = {"id": self.ctx.new_id(), "dtype": dtype_name(aval_dtype), "shape": [int(d) for d in shape]}
         e = {"primitive": primitive, "in": ins, "out": [t], "params": params}
-        src = source_of(eqn)
+        src = self.source(eqn)
         if src:
             e["source"] = src
         self.eqns.append(e)
@@ -137,7 +143,7 @@ class Scope:
     def emit(self, eqn, primitive, ins, params):
         # params always written, {} too: tools/program_vs_jax.py reads e["params"] as tandem writes it.
         e = {"primitive": primitive, "in": ins, "out": [self.define(v) for v in eqn.outvars], "params": params}
-        src = source_of(eqn)
+        src = self.source(eqn)
         if src:
             e["source"] = src
         self.eqns.append(e)
@@ -308,7 +314,11 @@ def inline(key):
             scope.env[v] = scope.constant(c)
         for v, a in zip(jaxpr.invars, e.invars):
             scope.env[v] = scope.atom(a)
-        write_eqns(scope, jaxpr.eqns)
+        outer_source, scope.ctx.calling_source = scope.ctx.calling_source, scope.source(e)
+        try:
+            write_eqns(scope, jaxpr.eqns)
+        finally:
+            scope.ctx.calling_source = outer_source
         for out, a in zip(e.outvars, jaxpr.outvars):
             scope.env[out] = scope.atom(a)
     return row
@@ -363,11 +373,23 @@ def to_shape(scope, e):
     scope.emit(e, "reshape", [scope.atom(e.invars[0])], {"new_sizes": ints(e.outvars[0].aval.shape)})
 
 
+def split(scope, e):
+    """split (jnp.split's primitive) as one slice per piece along its axis."""
+    x, axis = scope.atom(e.invars[0]), int(e.params["axis"])
+    shape, start = ints(e.invars[0].aval.shape), 0
+    for out, size in zip(e.outvars, ints(e.params["sizes"])):
+        lo, hi = [0] * len(shape), list(shape)
+        lo[axis], hi[axis] = start, start + size
+        scope.env[out] = scope.emit_extra(e, "slice", [x], {"start_indices": lo, "limit_indices": hi},
+                                          out.aval.dtype, out.aval.shape)
+        start += size
+
+
 def unknown(scope, e):
     name = e.primitive.name
     params = {k: v for k, v in ((k, generic_param(v)) for k, v in sorted(e.params.items())) if v is not None}
     scope.emit(e, name, [scope.atom(a) for a in e.invars], params)
-    scope.ctx.unsupported.setdefault(name, source_of(e) or "unknown source")
+    scope.ctx.unsupported.setdefault(name, scope.source(e) or "unknown source")
 
 
 UNARY = ("neg", "exp", "log", "sin", "cos", "tanh", "logistic", "sqrt", "erf")
@@ -392,6 +414,7 @@ RULES = {
     "slice": simple("slice", lambda p: {
         "start_indices": ints(p["start_indices"]), "limit_indices": ints(p["limit_indices"]),
         **({"strides": ints(p["strides"])} if p.get("strides") else {})}),
+    "split": split,
     "dynamic_slice": simple("dynamic_slice", lambda p: {"slice_sizes": ints(p["slice_sizes"])}),
     "dynamic_update_slice": simple("dynamic_update_slice"),
     "concatenate": simple("concatenate", lambda p: {"dimension": int(p["dimension"])}),
