@@ -27,11 +27,11 @@ def cell(params, carry, x):
 
 def function(params, xs, ys, lengths):
     """Masked MSE of the per-step predictions; xs [T, B, IN], ys [T, B, OUT], lengths [B]."""
+    mask = (jnp.arange(xs.shape[0])[:, None] < lengths[None, :]).astype(xs.dtype)  # [T, B]
     h0 = jnp.zeros((xs.shape[1], HIDDEN), xs.dtype)
     _, preds = lax.scan(lambda carry, x: cell(params, carry, x), (h0, h0), xs)
-    mask = jnp.arange(xs.shape[0])[:, None] < lengths[None, :]
-    err = jnp.where(mask[..., None], (preds - ys) ** 2, 0.0)
-    return jnp.sum(err) / (jnp.sum(mask) * ys.shape[-1])
+    err = jnp.sum((preds - ys) ** 2, axis=-1)  # [T, B]
+    return jnp.sum(mask * err) / (jnp.sum(mask) * ys.shape[-1])
 
 
 def example_args():
