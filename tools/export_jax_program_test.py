@@ -138,6 +138,49 @@ def test_closed_over_constant_is_an_input():
         assert_agree("closes_over", want, interpreted(prog, meta, args, False), interpreted(prog, meta, args, True), meta)
 
 
+# One function through many rows of jaxpr_to_program.RULES: custom_vjp / custom_jvp calls
+# inlined, jnp.where (select_n, an inf literal), a reverse fully unrolled scan, a checkpoint
+# under save_from_both_policies, transpose, concatenate, stack, unstack, integers, dynamic_slice.
+MANY_ROWS = """
+import jax, jax.numpy as jnp
+from jax import lax
+cp = jax.checkpoint_policies
+
+@jax.custom_vjp
+def f(x):
+    return jnp.sin(x)
+f.defvjp(lambda x: (jnp.sin(x), x), lambda r, g: (g * jnp.cos(r),))
+
+def g(x, w, i):
+    y = f(x) + jax.nn.relu(x) + jax.nn.gelu(x)
+    z = jnp.minimum(jnp.where(x > 0, jnp.inf, y), 3.0)
+    def body(c, xs):
+        return c * 0.5 + xs @ w, jnp.tanh(c)
+    c, ys = lax.scan(body, jnp.zeros(w.shape[1]), jnp.stack([x, x]), reverse=True, unroll=True)
+    policy = cp.save_from_both_policies(cp.dots_saveable, cp.save_only_these_names("a"))
+    h = jax.checkpoint(lambda u: jnp.exp(u) @ w.T, policy=policy)(c)
+    p, q, r = jnp.unstack(w, axis=0)
+    return (z, ys, h, jnp.transpose(jnp.concatenate([ys, ys], 0)), (i * 2)[1:],
+            lax.dynamic_slice(x, (i[0],), (2,)), p * q - r)
+"""
+
+
+def test_many_rows_interpret_as_jax_computes():
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "many_rows.py"), "w") as f:
+            f.write(MANY_ROWS)
+        out = os.path.join(tmp, "out")
+        r = export("many_rows:g", out, "--arg", "f32[3]", "--arg", "f32[3,4]", "--arg", "i32[3]", cwd=tmp)
+        assert r.returncode == 0, r.stderr
+        meta, prog = json.load(open(os.path.join(out, "export.json"))), json.load(open(os.path.join(out, "program.json")))
+        assert meta["unsupported"] == [], meta["unsupported"]
+        assert "not floating" in meta["saved_residuals"], meta["saved_residuals"]
+        assert j2p.policies_in(prog) == ["save_from_both_policies(dots_saveable;save_only_these_names(a))"]
+        args = load_arrays(out, "inputs", "arg", len(meta["inputs"]))
+        want = load_arrays(out, "jax", "out", len(meta["outputs"]))
+        assert_agree("many_rows", want, interpreted(prog, meta, args, False), interpreted(prog, meta, args, True), meta)
+
+
 def test_saved_residuals_of_the_program_are_the_functions():
     """The program keeps what JAX saves: the residuals of the interpreted program, per policy,
     are those the exporter wrote from the function itself."""

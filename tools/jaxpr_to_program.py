@@ -369,7 +369,8 @@ def select_n(scope, e):
 def to_shape(scope, e):
     """squeeze (and reshape without `dimensions`) as tandem's reshape to the output's shape."""
     if e.params.get("dimensions") is not None and e.primitive.name == "reshape":
-        return unknown(scope, e)
+        raise Unserialisable("reshape with `dimensions` (a transpose first): tandem's reshape has none",
+                             "transpose explicitly (jnp.transpose), then reshape")
     scope.emit(e, "reshape", [scope.atom(e.invars[0])], {"new_sizes": ints(e.outvars[0].aval.shape)})
 
 
@@ -383,6 +384,31 @@ def split(scope, e):
         scope.env[out] = scope.emit_extra(e, "slice", [x], {"start_indices": lo, "limit_indices": hi},
                                           out.aval.dtype, out.aval.shape)
         start += size
+
+
+def stack(scope, e):
+    """stack (jnp.stack's primitive): each operand reshaped to a size-1 axis, then concatenated."""
+    axis = int(e.params["axis"])
+    pieces = []
+    for a in e.invars:
+        shape = ints(a.aval.shape)
+        shape.insert(axis, 1)
+        pieces.append(scope.emit_extra(e, "reshape", [scope.atom(a)], {"new_sizes": shape}, a.aval.dtype, shape))
+    scope.emit(e, "concatenate", pieces, {"dimension": axis})
+
+
+def unstack(scope, e):
+    """unstack (jnp.unstack's primitive): a size-1 slice per output along its axis, reshaped away."""
+    x, axis = scope.atom(e.invars[0]), int(e.params["axis"])
+    shape = ints(e.invars[0].aval.shape)
+    for k, out in enumerate(e.outvars):
+        lo, hi = [0] * len(shape), list(shape)
+        lo[axis], hi[axis] = k, k + 1
+        piece_shape = hi[:axis] + [1] + hi[axis + 1:]
+        piece = scope.emit_extra(e, "slice", [x], {"start_indices": lo, "limit_indices": hi},
+                                 out.aval.dtype, piece_shape)
+        scope.env[out] = scope.emit_extra(e, "reshape", [piece], {"new_sizes": ints(out.aval.shape)},
+                                          out.aval.dtype, out.aval.shape)
 
 
 def unknown(scope, e):
@@ -415,6 +441,8 @@ RULES = {
         "start_indices": ints(p["start_indices"]), "limit_indices": ints(p["limit_indices"]),
         **({"strides": ints(p["strides"])} if p.get("strides") else {})}),
     "split": split,
+    "stack": stack,
+    "unstack": unstack,
     "dynamic_slice": simple("dynamic_slice", lambda p: {"slice_sizes": ints(p["slice_sizes"])}),
     "dynamic_update_slice": simple("dynamic_update_slice"),
     "concatenate": simple("concatenate", lambda p: {"dimension": int(p["dimension"])}),
