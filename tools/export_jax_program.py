@@ -12,7 +12,8 @@ where the batch axis of a vmapped call sits, or None; `size` the batch). DIR get
 
     program.json              the Program (docs/PROGRAM_JSON.md); the arguments' leaves are its
                               first inputs, closed-over non-scalar constants the rest
-    inputs/arg_<i>.npy        one per program input, constants included
+    inputs/arg_<i>.npy        one per program input, constants included (bf16 saved as f32,
+                              bool as i32: the dtypes tandem's .npy reader takes; exact)
     jax/out_<i>.npy           the function's own outputs on them (called, not the jaxpr)
     jax/saved_residuals.json  {policy string: [JAX's saved residual types]} of jax.checkpoint(f,
                               policy) differentiated w.r.t. every floating argument leaf, for
@@ -223,10 +224,22 @@ def write_json(path, obj):
     write_atomic(path, lambda f: f.write((json.dumps(obj, indent=1) + "\n").encode()))
 
 
+def storable(a):
+    """An array as an .npy tandem reads (runners/cli/npy_io.cc: f32, f64, f16, i32): bf16 as
+    f32 and bool as i32, which hold every value exactly; tandem converts them back by the
+    program's input types (export.json's too)."""
+    a = np.asarray(a)
+    if a.dtype == jnp.bfloat16:
+        return a.astype(np.float32)
+    if a.dtype == np.bool_:
+        return a.astype(np.int32)
+    return a
+
+
 def write_npys(folder, prefix, arrays):
     """prefix_<i>.npy for each array; earlier exports' files beyond them are removed."""
     for i, a in enumerate(arrays):
-        write_atomic(os.path.join(folder, f"{prefix}_{i}.npy"), lambda f, a=a: np.save(f, np.asarray(a)))
+        write_atomic(os.path.join(folder, f"{prefix}_{i}.npy"), lambda f, a=a: np.save(f, storable(a)))
     pattern = re.compile(rf"{prefix}_(\d+)\.npy")
     for name in os.listdir(folder):
         m = pattern.fullmatch(name)

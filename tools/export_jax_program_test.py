@@ -181,6 +181,21 @@ def test_many_rows_interpret_as_jax_computes():
         assert_agree("many_rows", want, interpreted(prog, meta, args, False), interpreted(prog, meta, args, True), meta)
 
 
+def test_bf16_and_bool_are_saved_as_tandem_reads_them():
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "narrow.py"), "w") as f:
+            f.write("import jax.numpy as jnp\ndef f(x, m):\n    return jnp.where(m, x * 2, x), x > 0\n")
+        out = os.path.join(tmp, "out")
+        r = export("narrow:f", out, "--arg", "bf16[4]", "--arg", "bool[4]", cwd=tmp)
+        assert r.returncode == 0, r.stderr
+        meta, prog = json.load(open(os.path.join(out, "export.json"))), json.load(open(os.path.join(out, "program.json")))
+        assert [i["dtype"] for i in meta["inputs"]] == ["bf16", "bool"], meta["inputs"]
+        args = load_arrays(out, "inputs", "arg", 2)
+        want = load_arrays(out, "jax", "out", 2)
+        assert [a.dtype for a in args + want] == [np.float32, np.int32, np.float32, np.int32], [a.dtype for a in args + want]
+        assert_agree("narrow", want, interpreted(prog, meta, args, False), interpreted(prog, meta, args, True), meta)
+
+
 def test_saved_residuals_of_the_program_are_the_functions():
     """The program keeps what JAX saves: the residuals of the interpreted program, per policy,
     are those the exporter wrote from the function itself."""
