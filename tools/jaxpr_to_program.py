@@ -98,9 +98,9 @@ class Scope:
     constants it needed (a sub-program sees only its own inputs, so each constant becomes an
     extra input here and an operand of the enclosing equation, up to the top program)."""
 
-    def __init__(self, ctx, parent=None):
-        self.ctx, self.parent = ctx, parent
-        self.env, self.eqns, self.invars = {}, [], []
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.env, self.eqns = {}, []
         self.consts = []  # (value, typed invar) in the order first needed
         self._const_ids = {}
 
@@ -130,23 +130,24 @@ class Scope:
             self._const_ids[key] = t["id"]
         return {"var": self._const_ids[key]}
 
-    def emit_extra(self, eqn, primitive, ins, params, aval_dtype, shape):
-        """An equation the jaxpr does not have (an explicit broadcast); returns its output atom."""
-        t = {"id": self.ctx.new_id(), "dtype": dtype_name(aval_dtype), "shape": [int(d) for d in shape]}
-        e = {"primitive": primitive, "in": ins, "out": [t], "params": params}
+    def append(self, eqn, primitive, ins, outs, params):
+        # params always written, {} too: tools/program_vs_jax.py reads e["params"] as tandem writes it.
+        e = {"primitive": primitive, "in": ins, "out": outs, "params": params}
         src = self.source(eqn)
         if src:
             e["source"] = src
         self.eqns.append(e)
-        return {"var": t["id"]}
 
     def emit(self, eqn, primitive, ins, params):
-        # params always written, {} too: tools/program_vs_jax.py reads e["params"] as tandem writes it.
-        e = {"primitive": primitive, "in": ins, "out": [self.define(v) for v in eqn.outvars], "params": params}
-        src = self.source(eqn)
-        if src:
-            e["source"] = src
-        self.eqns.append(e)
+        """The equation written for `eqn`, with its outputs."""
+        self.append(eqn, primitive, ins, [self.define(v) for v in eqn.outvars], params)
+
+    def emit_extra(self, eqn, primitive, ins, params, dtype, shape):
+        """An equation the jaxpr does not have (an explicit broadcast, a piece of a split),
+        named by `eqn`'s source; returns its output's atom."""
+        t = {"id": self.ctx.new_id(), "dtype": dtype_name(dtype), "shape": [int(d) for d in shape]}
+        self.append(eqn, primitive, ins, [t], params)
+        return {"var": t["id"]}
 
 
 # ---- params ------------------------------------------------------------------------------
@@ -327,7 +328,7 @@ def inline(key):
 def sub_program(scope, jaxpr, consts=()):
     """A body as a sub-program of its own scope; returns (program, the enclosing scope's atoms
     for the constants it needed, which lead its inputs)."""
-    sub = Scope(scope.ctx, scope)
+    sub = Scope(scope.ctx)
     for v, c in zip(jaxpr.constvars, consts):
         sub.env[v] = sub.constant(c)
     invars = [sub.define(v) for v in jaxpr.invars]
@@ -338,6 +339,11 @@ def sub_program(scope, jaxpr, consts=()):
     return {"program": prog}, outer
 
 
+def prevent_cse(v):
+    """jax.checkpoint's prevent_cse: a bool, or one per output (tandem takes one: all of them)."""
+    return bool(all(v)) if isinstance(v, (tuple, list)) else bool(v)
+
+
 def checkpoint(scope, e):
     if e.params["jaxpr"].constvars:
         raise Unserialisable("a checkpoint body with constvars (an open jaxpr's constants have no values here)",
@@ -345,7 +351,7 @@ def checkpoint(scope, e):
     body, outer = sub_program(scope, e.params["jaxpr"])
     scope.emit(e, "checkpoint", outer + [scope.atom(a) for a in e.invars],
                {"body": body, "policy": policy_string(e.params["policy"]),
-                "prevent_cse": bool(e.params["prevent_cse"])})
+                "prevent_cse": prevent_cse(e.params["prevent_cse"])})
 
 
 def scan(scope, e):
