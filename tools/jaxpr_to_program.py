@@ -11,143 +11,21 @@ primitives written that tandem lacks. Such a primitive is written with its JAX n
 the params that serialise), not refused here: tandem refuses it itself, naming the
 equation, its source line and what it supports. What cannot be written at all (a dtype
 tandem has no name for, a user-written remat policy) raises Unserialisable, with a hint.
+The Scope a program is written into is tools/jaxpr_scope.py; remat policies as tandem's
+strings, tools/jax_remat_policy.py.
 """
 import enum
 import math
 import os
+import sys
 
 import numpy as np
-from jax._src import ad_checkpoint, core, source_info_util
+from jax._src import core
 
-SCHEMA_VERSION = 1
-# `tandem list --primitives`: what tandem has. A primitive written outside it is reported.
-TANDEM_PRIMITIVES = frozenset(
-    "add all_gather all_to_all axis_index broadcast_in_dim checkpoint checkpoint_name compare "
-    "concatenate convert_element_type cos device_put div dot_general dynamic_slice "
-    "dynamic_update_slice erf exp integer_pow iota log logistic lstm_bwd lstm_fwd max min mul neg "
-    "pmax pmean pmin ppermute psum psum_scatter reduce_max reduce_sum reshape scan select sin "
-    "slice sqrt sub tanh transpose".split())
-# numpy dtype name -> tandem's (docs/PROGRAM_JSON.md "dtype names").
-DTYPES = {"float64": "f64", "float32": "f32", "bfloat16": "bf16", "float16": "f16",
-          "int32": "i32", "bool": "bool"}
-
-
-class Unserialisable(Exception):
-    """Something of the jaxpr that Program JSON cannot say; .hint says what to do."""
-
-    def __init__(self, what, hint):
-        super().__init__(what)
-        self.hint = hint
-
-
-def dtype_name(dtype):
-    name = np.dtype(dtype).name
-    if name not in DTYPES:
-        raise Unserialisable(f"dtype {name} has no tandem name (tandem has {', '.join(DTYPES.values())})",
-                             "cast to one of those before the function, or trace without jax_enable_x64 "
-                             "(64-bit integers come from it)")
-    return DTYPES[name]
-
-
-def typed(var_id, aval):
-    return {"id": var_id, "dtype": dtype_name(aval.dtype), "shape": [int(d) for d in aval.shape]}
-
-
-def scalar_value(v, dtype):
-    """A scalar as the schema writes it: bool 0/1, an int, a float, or "nan"/"inf"/"-inf"."""
-    v = np.asarray(v).item()
-    if dtype in ("bool", "i32"):
-        return int(v)
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def source_of(eqn, fallback=None):
-    """"file.py:LINE" of the user's frame that made the equation, else `fallback`."""
-    tb = getattr(eqn.source_info, "traceback", None)
-    frame = source_info_util.user_frame(tb) if tb is not None else None
-    if frame is None:
-        return fallback
-    path = os.path.relpath(frame.file_name)
-    return f"{path if not path.startswith('..') else os.path.basename(path)}:{frame.start_line}"
-
-
-class Context:
-    """What one conversion shares across scopes: the id counter (ids never repeat, so no
-    sub-program shares an id with its enclosing program) and what it found."""
-
-    def __init__(self):
-        self.next_id = 0
-        self.unsupported = {}  # primitive -> first source seen
-        # The source of the call being inlined: an equation of a library's jitted body
-        # (jnp.cumsum's) carries no user frame, and the user's line that called it is the one to name.
-        self.calling_source = None
-        self.notes = []
-
-    def new_id(self):
-        self.next_id += 1
-        return self.next_id - 1
-
-
-class Scope:
-    """One program or sub-program being written: jax Var -> atom JSON, its equations, and the
-    constants it needed (a sub-program sees only its own inputs, so each constant becomes an
-    extra input here and an operand of the enclosing equation, up to the top program)."""
-
-    def __init__(self, ctx):
-        self.ctx = ctx
-        self.env, self.eqns = {}, []
-        self.consts = []  # (value, typed invar) in the order first needed
-        self._const_ids = {}
-
-    def source(self, eqn):
-        return source_of(eqn, self.ctx.calling_source)
-
-    def define(self, var):
-        t = typed(self.ctx.new_id(), var.aval)
-        self.env[var] = {"var": t["id"]}
-        return t
-
-    def atom(self, a):
-        if isinstance(a, core.Literal):
-            dt = dtype_name(a.aval.dtype)
-            return {"literal": scalar_value(a.val, dt), "dtype": dt}
-        return self.env[a]
-
-    def constant(self, original):
-        value = np.asarray(original)
-        dt = dtype_name(value.dtype)
-        if value.ndim == 0:
-            return {"literal": scalar_value(value, dt), "dtype": dt}
-        key = id(original)
-        if key not in self._const_ids:
-            t = {"id": self.ctx.new_id(), "dtype": dt, "shape": list(value.shape)}
-            self.consts.append((value, t))
-            self._const_ids[key] = t["id"]
-        return {"var": self._const_ids[key]}
-
-    def append(self, eqn, primitive, ins, outs, params):
-        # params always written, {} too: tools/program_vs_jax.py reads e["params"] as tandem writes it.
-        e = {"primitive": primitive, "in": ins, "out": outs, "params": params}
-        src = self.source(eqn)
-        if src:
-            e["source"] = src
-        self.eqns.append(e)
-
-    def emit(self, eqn, primitive, ins, params):
-        """The equation written for `eqn`, with its outputs."""
-        self.append(eqn, primitive, ins, [self.define(v) for v in eqn.outvars], params)
-
-    def emit_extra(self, eqn, primitive, ins, params, dtype, shape):
-        """An equation the jaxpr does not have (an explicit broadcast, a piece of a split),
-        named by `eqn`'s source; returns its output's atom."""
-        t = {"id": self.ctx.new_id(), "dtype": dtype_name(dtype), "shape": [int(d) for d in shape]}
-        self.append(eqn, primitive, ins, [t], params)
-        return {"var": t["id"]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jax_remat_policy import policy_string  # noqa: E402,F401  (the exporter's tests use it from here)
+from jaxpr_scope import (DTYPES, SCHEMA_VERSION, TANDEM_PRIMITIVES, Context, Scope,  # noqa: E402,F401
+                         Unserialisable, dtype_name, scalar_value)
 
 
 # ---- params ------------------------------------------------------------------------------
@@ -198,73 +76,6 @@ def generic_param(v):
         except Unserialisable:
             return None
     return None
-
-
-# ---- remat policies ----------------------------------------------------------------------
-
-def closure(fn):
-    return {k: c.cell_contents for k, c in zip(fn.__code__.co_freevars, fn.__closure__ or ())}
-
-
-def joined_names(names):
-    names = sorted(names)
-    bad = [n for n in names if any(ch in n for ch in ",;|()")]
-    if bad:
-        raise Unserialisable(f"checkpoint name(s) {bad} contain one of , ; | ( ) which tandem's policy "
-                             "strings use as separators", "rename them")
-    return ",".join(names)
-
-
-def both_policies(fn):
-    c = closure(fn)
-    return f"save_from_both_policies({policy_string(c['policy_1'])};{policy_string(c['policy_2'])})"
-
-
-def offload_names(fn):
-    c = closure(fn)
-    if (c["offload_src"], c["offload_dst"]) != ("device", "pinned_host"):
-        raise Unserialisable(f"save_and_offload_only_these_names from {c['offload_src']} to {c['offload_dst']}: "
-                             "tandem's policy string offloads device -> pinned_host only",
-                             "use offload_src='device', offload_dst='pinned_host'")
-    return (f"save_and_offload_only_these_names({joined_names(c['names_which_can_be_saved'])}|"
-            f"{joined_names(c['names_which_can_be_offloaded'])})")
-
-
-def except_names(fn):
-    # JAX (ad_checkpoint.py) keeps no names here: its policy saves everything. Written as what
-    # JAX does, so tandem's remat report is compared with what JAX really saves.
-    return "everything_saveable"
-
-
-# A policy's __qualname__ (functions, the factories' inner functions) or its class's
-# (DotsSaveable, SaveOnlyTheseNames, SaveAnyNamesButThese) -> tandem's policy string
-# (engine/ir/remat_policy.h). None is jax.checkpoint's default: remat_partial_eval reads it as
-# nothing_saveable.
-POLICIES = {
-    "everything_saveable": lambda p: "everything_saveable",
-    "nothing_saveable": lambda p: "nothing_saveable",
-    "DotsSaveable": lambda p: ("dots_with_no_batch_dims_saveable" if p.only_if_no_batch_dims
-                               else "dots_saveable"),
-    "SaveOnlyTheseNames": lambda p: f"save_only_these_names({joined_names(p.saveable_names)})",
-    "SaveAnyNamesButThese": lambda p: f"save_any_names_but_these({joined_names(p.names)})",
-    "save_anything_except_these_names.<locals>.<lambda>": except_names,
-    "save_from_both_policies.<locals>.policy": both_policies,
-    "save_and_offload_only_these_names.<locals>.policy": offload_names,
-    "offload_dot_with_no_batch_dims.<locals>.policy":
-        lambda p: "offload_dot_with_no_batch_dims({offload_src},{offload_dst})".format(**closure(p)),
-}
-
-
-def policy_string(policy):
-    if policy is None:
-        return "nothing_saveable"
-    key = getattr(policy, "__qualname__", None) or type(policy).__qualname__
-    module = getattr(policy, "__module__", None) or type(policy).__module__
-    if key not in POLICIES or module != ad_checkpoint.__name__:
-        raise Unserialisable(f"remat policy {key} (from {module}) is not one of jax.checkpoint_policies",
-                             "tandem takes the jax.checkpoint_policies ones (engine/ir/remat_policy.h); "
-                             "write yours as one of them, e.g. save_only_these_names with checkpoint_name")
-    return POLICIES[key](policy)
 
 
 # ---- equations ---------------------------------------------------------------------------
