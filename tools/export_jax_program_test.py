@@ -196,6 +196,27 @@ def test_bf16_and_bool_are_saved_as_tandem_reads_them():
         assert_agree("narrow", want, interpreted(prog, meta, args, False), interpreted(prog, meta, args, True), meta)
 
 
+def test_scan_body_constants_become_scan_consts():
+    """A scan body closed over a constant (a ClosedJaxpr with consts; make_jaxpr hoists them
+    today, so the jaxpr is rewritten here to have one): the constant becomes a program input
+    threaded in as an extra scan const, and the program still computes the function."""
+    from jax._src import core
+    from jax._src.interpreters import partial_eval as pe
+    w = np.arange(12, dtype=np.float32).reshape(3, 4) / 10
+    f = lambda xs: lax.scan(lambda c, x: (c + jnp.tanh(x @ w), c.sum()), jnp.zeros(4, np.float32), xs)
+    xs = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+    closed = jax.make_jaxpr(f)(xs)
+    eq = next(e for e in closed.jaxpr.eqns if e.primitive.name == "scan")
+    body = core.ClosedJaxpr(pe.convert_invars_to_constvars(eq.params["jaxpr"].jaxpr, 1), [w])
+    scan = eq.replace(params={**eq.params, "jaxpr": body, "num_consts": 0}, invars=eq.invars[1:])
+    closed = core.ClosedJaxpr(closed.jaxpr.replace(eqns=[scan if e is eq else e for e in closed.jaxpr.eqns]), closed.consts)
+    prog, consts, _ = j2p.convert(closed)
+    assert [e["params"]["num_consts"] for e in prog["eqns"] if e["primitive"] == "scan"] == [1]
+    got = pj.interpret(prog, [jnp.asarray(xs)] + [jnp.asarray(c) for c in consts], False)
+    for a, b in zip(got, f(xs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), (a, b)
+
+
 def test_saved_residuals_of_the_program_are_the_functions():
     """The program keeps what JAX saves: the residuals of the interpreted program, per policy,
     are those the exporter wrote from the function itself."""
