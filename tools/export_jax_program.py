@@ -283,8 +283,13 @@ def export(args):
     elif not wrt:
         meta["saved_residuals"] = "not written: no argument is floating"
     else:
-        residuals = saved_residuals_by_policy(f, leaves, wrt, j2p.checkpoint_names(program))
-        meta["saved_residuals"] = "jax/saved_residuals.json"
+        try:
+            residuals = saved_residuals_by_policy(f, leaves, wrt, j2p.checkpoint_names(program))
+            meta["saved_residuals"] = "jax/saved_residuals.json"
+        except Exception as e:  # noqa: BLE001 — JAX refusing to differentiate is a fact to record, not a failure
+            first = (str(e).strip().splitlines() or [""])[0][:300]
+            meta["saved_residuals"] = f"not written: JAX's saved_residuals raised {type(e).__name__}: {first}"
+            print(f"note: {meta['saved_residuals']}", file=sys.stderr)
     out = args.out
     write_npys(os.path.join(out, "inputs"), "arg", [np.asarray(x) for x in leaves] + list(constants))
     write_npys(os.path.join(out, "jax"), "out", outputs)
