@@ -222,17 +222,19 @@ def test_saved_residuals_of_the_program_are_the_functions():
     are those the exporter wrote from the function itself."""
     import export_jax_program as ex
     with tempfile.TemporaryDirectory() as tmp:
-        out, prog, meta, _ = exported("mlp_checkpoint", tmp)
-        written = json.load(open(os.path.join(out, "jax", "saved_residuals.json")))
-        assert set(written) == {"as_written", *ex.FIXED_POLICIES, "save_only_these_names(pre)",
-                                "save_any_names_but_these(pre)"}, sorted(written)
-        args = [jnp.asarray(a) for a in load_arrays(out, "inputs", "arg", len(meta["inputs"]))]
-        f = lambda *a: tuple(pj.interpret(prog, list(a), False))
-        for spec, types in written.items():
-            policy = None if spec == "as_written" else pj.policy_of(spec)
-            got = ex.residual_types(f, args, meta["residuals_wrt"], policy)
-            assert sorted(got) == sorted(types), f"{spec}: program saves {sorted(got)}, function {sorted(types)}"
-            print(f"ok   saved residuals under {spec}: {len(types)}")
+        for name, names in (("mlp_checkpoint", ["pre"]), ("lstm_scan", [])):
+            out, prog, meta, _ = exported(name, tmp)
+            written = json.load(open(os.path.join(out, "jax", "saved_residuals.json")))
+            assert set(written) == {"as_written", *ex.policy_strings(names)}, sorted(written)
+            assert "save_only_these_names(pre)" in written or not names
+            args = [jnp.asarray(a, pj.dtype_of(m["dtype"], False))
+                    for a, m in zip(load_arrays(out, "inputs", "arg", len(meta["inputs"])), meta["inputs"])]
+            f = lambda *a: tuple(pj.interpret(prog, list(a), False))
+            for spec, types in written.items():
+                policy = None if spec == "as_written" else pj.policy_of(spec)
+                got = ex.residual_types(f, args, meta["residuals_wrt"], policy)
+                assert sorted(got) == sorted(types), f"{name} {spec}: program saves {sorted(got)}, function {sorted(types)}"
+                print(f"ok   {name}: saved residuals under {spec}: {len(types)}")
 
 
 # ---- b. a primitive tandem lacks ----------------------------------------------------------
