@@ -41,10 +41,9 @@ import program_vs_jax as pj  # noqa: E402  (enables jax_enable_x64 for its f64 r
 
 EXPORTER = os.path.join(HERE, "export_jax_program.py")
 EXAMPLES = ("mlp_checkpoint", "lstm_scan", "attention_vmap")
-# Primitives the examples use that tandem (and so program_vs_jax's interpreter) lacks, with
-# JAX's meaning, so the export of those programs is checked all the same. jax.nn.softmax
-# writes stop_gradient around its max; tandem refuses it until it has the primitive.
-TANDEM_LACKS = {"stop_gradient": lambda x, p, w: [lax.stop_gradient(x)]}
+# Rules an older program_vs_jax interpreter may lack, with JAX's meaning (jax.nn.softmax
+# writes stop_gradient around its max); used only where the interpreter has no rule.
+FALLBACK_RULES = {"stop_gradient": lambda x, p, w: [lax.stop_gradient(x)]}
 
 
 def export(spec, out, *extra, cwd=ROOT):
@@ -66,7 +65,7 @@ def load_arrays(out, sub, prefix, n):
 
 
 def interpreted(prog, meta, args, wide, vmap=None):
-    rules = {k: v for k, v in TANDEM_LACKS.items() if k not in pj.RULES}
+    rules = {k: v for k, v in FALLBACK_RULES.items() if k not in pj.RULES}
     pj.RULES.update(rules)
     try:
         cast = [jnp.asarray(a, pj.dtype_of(m["dtype"], wide)) for a, m in zip(args, meta["inputs"])]
@@ -255,11 +254,11 @@ def test_unsupported_primitive_is_written_and_listed():
         assert cumsum[0]["params"].get("axis") == 0, cumsum[0]["params"]
         assert meta["unsupported"] == ["cumsum"], meta["unsupported"]
         assert "note: cumsum at examples/unsupported_primitive.py:13 is not a tandem primitive" in r.stderr, r.stderr
-    with tempfile.TemporaryDirectory() as tmp:  # the supported examples list none but softmax's
+    with tempfile.TemporaryDirectory() as tmp:  # the other examples use tandem's primitives only
         for name in EXAMPLES:
             _, prog, meta, _ = exported(name, tmp)
-            assert set(meta["unsupported"]) <= set(TANDEM_LACKS), (name, meta["unsupported"])
-            assert {e["primitive"] for e in eqns_of(prog)} <= j2p.TANDEM_PRIMITIVES | set(TANDEM_LACKS), name
+            assert meta["unsupported"] == [], (name, meta["unsupported"])
+            assert {e["primitive"] for e in eqns_of(prog)} <= j2p.TANDEM_PRIMITIVES, name
 
 
 # ---- c. remat policies round trip ---------------------------------------------------------
@@ -352,9 +351,14 @@ def tandem_reads_programs(tandem):
 
 
 def check_with_tandem(tandem):
-    """tandem reads every export: one using only tandem's primitives is read and checked (exit
-    0 or 1: its verdicts are tandem's own tests' business), one listing a primitive tandem lacks
-    is refused with exit 4 naming it."""
+    """The exporter's list of tandem's primitives is the binary's; tandem reads every export:
+    one using only tandem's primitives is read and checked (exit 0 or 1: its verdicts are
+    tandem's own tests' business), one listing a primitive tandem lacks is refused with exit 4."""
+    listed = subprocess.run([tandem, "list", "--primitives"], capture_output=True, text=True, timeout=60)
+    theirs = {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
+    assert theirs == j2p.TANDEM_PRIMITIVES, (f"jaxpr_scope.TANDEM_PRIMITIVES differs from `tandem list --primitives`: "
+                                             f"tandem only {sorted(theirs - j2p.TANDEM_PRIMITIVES)}, "
+                                             f"exporter only {sorted(j2p.TANDEM_PRIMITIVES - theirs)}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in EXAMPLES + ("unsupported_primitive",):
             out, _, meta, _ = exported(name, tmp)

@@ -235,7 +235,7 @@ def unknown(scope, e):
     scope.ctx.unsupported.setdefault(name, scope.source(e) or "unknown source")
 
 
-UNARY = ("neg", "exp", "log", "sin", "cos", "tanh", "logistic", "sqrt", "erf")
+UNARY = ("neg", "exp", "log", "sin", "cos", "tanh", "logistic", "sqrt", "erf", "stop_gradient")
 BINARY = ("add", "sub", "mul", "div", "max", "min")
 # JAX primitive name -> row(scope, eqn). One row per JAX primitive; one not here is written
 # by `unknown` (its own name, for tandem to refuse).
