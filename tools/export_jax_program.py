@@ -259,6 +259,8 @@ def describe(a, constant=None):
 
 
 def export(args):
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise BadUsage(f"--out {args.out} is a file", "give a directory (it is created if missing)")
     fn, fn_args, vmap, label = load(args)
     leaves, treedef = jax.tree_util.tree_flatten(fn_args)
     leaves = [jnp.asarray(x) for x in leaves]
@@ -310,6 +312,9 @@ def main(argv):
         export(parse_args(argv))
     except (BadUsage, j2p.Unserialisable) as e:
         print(f"error: {e}\n  hint: {e.hint}", file=sys.stderr)
+        return 4
+    except OSError as e:  # the output directory: unwritable, a full disk
+        print(f"error: writing the export: {e}\n  hint: give --out a directory you can write", file=sys.stderr)
         return 4
     return 0
 

@@ -333,6 +333,7 @@ def test_bad_usage_exits_4_with_a_hint():
             "function raises": [sys.executable, EXPORTER, os.path.join(tmp, "raises.py"), "--out", tmp],
             "no example_args": [sys.executable, EXPORTER, os.path.join(tmp, "no_args.py"), "--out", tmp],
             "--arg with a file": [sys.executable, EXPORTER, "examples/mlp_checkpoint.py", "--out", tmp, "--arg", "f32[2]"],
+            "--out a file": [sys.executable, EXPORTER, "examples/mlp_checkpoint.py", "--out", os.path.join(tmp, "no_args.py")],
         }
         for what, cmd in cases.items():
             r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -376,23 +377,19 @@ def check_with_tandem(tandem):
 
 
 def main(argv):
+    tandem = argv[0] if argv else None
     tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
+    if tandem_reads_programs(tandem):
+        tests.append(lambda: check_with_tandem(tandem))
+    else:
+        print(f"skip: tandem reading the exports ({tandem or 'no binary given'} has no `check --program`)")
     failed = 0
     for t in tests:
         try:
             t()
         except AssertionError as e:
             failed += 1
-            print(f"FAIL {t.__name__}: {e}")
-    tandem = argv[0] if argv else None
-    if tandem_reads_programs(tandem):
-        try:
-            check_with_tandem(tandem)
-        except AssertionError as e:
-            failed += 1
-            print(f"FAIL tandem check --program: {e}")
-    else:
-        print(f"skip: tandem reading the exports ({tandem or 'no binary given'} has no `check --program`)")
+            print(f"FAIL {t.__name__ if t.__name__ != '<lambda>' else 'tandem check --program'}: {e}")
     print(f"\n{len(tests)} tests, {failed} failed")
     return 1 if failed else 0
 
