@@ -51,6 +51,11 @@ shrinker, replay, the nightly job and its tests: ≈2,300 lines), the Program JS
 carry replay with JAX's saved-residual oracle (29 §4, ≈440) and the tie and negative-axis
 grids (29 §2, ≈900, mostly tests): 58,368 lines, leaving ~3 %. Issue 32 still owes the
 shrink; this raise is a separate decision recorded here, not a reflex.
+Raised on 2026-11-27 (stop 30) to 63,000: 58,375 lines on main (bdf976b), then issue 33: the
+JAX exporter with its conversion table, policy mapping and tests (≈1,400 lines of Python, a
+third tests), `tandem check --program` (its cases, the loader of an export and their CLI test:
+≈1,000), the stop_gradient primitive and the example programs: 60,845 lines before the
+ckpol merge, leaving ~3 %. Issue 32 still owes the shrink.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -61,7 +66,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 60000
+TOTAL_BUDGET = 63000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
