@@ -4,7 +4,7 @@
     ci/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
 
 The commands run in order, in a scratch folder that has `build/` (the build under test) and
-the source tree's `runners/`, `ci/`, `reports/` and `tools/` linked in, so what they write
+the source tree's `runners/`, `ci/`, `reports/`, `tools/` and `examples/` linked in, so what they write
 (results/, bench.json, out/) lands there. Lines that only the whole CI job can run are listed
 in NOT_RUN with the reason; a line that is neither run nor listed fails the test, so a new
 README command is either runnable or explained. The `tandem lstm` line reads the user's
@@ -24,7 +24,7 @@ from pathlib import Path
 # Whole CI jobs: they apt-get install, build and (ci/test.sh) run this very ctest.
 NOT_RUN = {"ci/quickstart.sh": "installs, builds and runs every suite: the CI job itself",
            "ci/test.sh": "installs, builds and runs every ctest, this one included"}
-LINKED = ("runners", "ci", "reports", "tools")
+LINKED = ("runners", "ci", "reports", "tools", "examples")
 TIMEOUT_S = 600
 
 

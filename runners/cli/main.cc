@@ -1,4 +1,4 @@
-// The tandem CLI: list | run | check | bench | collectives | collectives-dump | lstm | dot | dump-programs | fuzz | report | gate | history | baseline.
+// The tandem CLI: list | run | check | bench | collectives | collectives-dump | lstm | dot | dump-programs | fuzz | import | report | gate | history | baseline.
 // Errors at this boundary become one clear message with a hint and the exit-code contract.
 #include <iostream>
 #include <string>

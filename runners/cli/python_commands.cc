@@ -1,4 +1,4 @@
-// `tandem report | merge | gate | history | baseline`: thin doors into the Python tools in reports/,
+// `tandem report | merge | gate | history | baseline | import`: thin doors into the Python tools in reports/,
 // run with the project's Python chosen at configure time (TANDEM_PYTHON: the .venv of
 // ci/python_env.sh), /usr/bin/python3 when that is gone, or the TANDEM_PYTHON environment
 // variable when set. Arguments pass through,
@@ -37,10 +37,44 @@ std::string python_root(std::string* tried) {
   return "";
 }
 
-int exec_python(const std::string& sub, const std::vector<std::string>& args) {
+// `full` with the project's Python as argv[0] in place of "python"; returns only on failure.
+int exec_with_python(std::vector<std::string> full, const std::string& py) {
+  std::vector<char*> argv;
+  for (std::string& s : full) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execv(py.c_str(), argv.data());
+  std::cerr << "error: cannot run " << py << "\n  hint: run ci/install_deps.sh (it makes the project's .venv), or set TANDEM_PYTHON\n";
+  return exit_code::infrastructure_error;
+}
+
+std::string project_python() {
   const char* py_env = std::getenv("TANDEM_PYTHON");
   std::string py = py_env ? py_env : TANDEM_DEFAULT_PYTHON;
   if (!py_env && access(py.c_str(), X_OK) != 0) py = "/usr/bin/python3";
+  return py;
+}
+
+// `tandem import SPEC --out DIR ...`: tools/export_jax_program.py (a JAX function as Program
+// JSON with its inputs and JAX's own results, docs/IMPORT.md), run with the project's Python,
+// which has JAX; the script puts its own folder on sys.path for its modules.
+int exec_exporter(const std::vector<std::string>& args) {
+  std::string tried;
+  const std::string root = python_root(&tried);
+  const std::string script = root + "/tools/export_jax_program.py";
+  if (root.empty() || access(script.c_str(), R_OK) != 0) {
+    std::cerr << "error: tools/export_jax_program.py is in none of: " << tried << "\n"
+              << "  hint: run tandem from its build tree, or install it (`cmake --install build --prefix P`)\n";
+    return exit_code::infrastructure_error;
+  }
+  const std::string py = project_python();
+  std::vector<std::string> full = {py, script};
+  full.insert(full.end(), args.begin(), args.end());
+  return exec_with_python(full, py);
+}
+
+int exec_python(const std::string& sub, const std::vector<std::string>& args) {
+  const std::string py = project_python();
   std::string tried;
   std::string root = python_root(&tried);
   if (root.empty()) {
@@ -57,13 +91,7 @@ int exec_python(const std::string& sub, const std::vector<std::string>& args) {
   setenv("PYTHONSAFEPATH", "1", 1);
   std::vector<std::string> full = {py, "-P", "-m", "reports", sub};
   full.insert(full.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : full) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  std::cout.flush();
-  execv(py.c_str(), argv.data());
-  std::cerr << "error: cannot run " << py << "\n  hint: run ci/install_deps.sh (it makes the project's .venv), or set TANDEM_PYTHON\n";
-  return exit_code::infrastructure_error;
+  return exec_with_python(full, py);
 }
 }  // namespace
 
@@ -77,6 +105,12 @@ void add_python_commands(CLI::App& app, int& exit_code) {
     cmd->set_help_flag();
     cmd->callback([cmd, sub, &exit_code] { exit_code = exec_python(sub, cmd->remaining()); });
   }
+  CLI::App* imp = app.add_subcommand("import", "Python tool: a JAX function as Program JSON for `tandem run --program` "
+                                               "(tools/export_jax_program.py --help; docs/IMPORT.md)");
+  imp->allow_extras();
+  imp->prefix_command();
+  imp->set_help_flag();
+  imp->callback([imp, &exit_code] { exit_code = exec_exporter(imp->remaining()); });
 }
 
 }  // namespace tandem
