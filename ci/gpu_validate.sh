@@ -188,6 +188,13 @@ if want quick; then
       step "quick_cuda_${s}_as_cpu" verdicts "$out/quick_cuda/$s/records.json" --paired
     fi
   done
+  # The imported example programs (docs/IMPORT.md), exported once where JAX is: every check
+  # of `tandem run --program` with the engine on the GPU beside the CPU.
+  for d in "$root"/examples/exported/*/; do
+    n=$(basename "$d")
+    step "program_cuda_$n" "$tandem" run -q --program "$d" --backend "${GPU_VALIDATE_BACKEND:-all}" --out "$out/program/$n"
+    [ -f "$out/program/$n/records.json" ] && step "program_cuda_${n}_as_cpu" verdicts "$out/program/$n/records.json" --paired
+  done
 fi
 
 if want nccl; then

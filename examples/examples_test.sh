@@ -16,8 +16,38 @@ export_example() {  # NAME: exports examples/NAME.py into $out/NAME
   "$python" "$src/tools/export_jax_program.py" "$src/examples/$1.py" --out "$out/$1" >"$out/$1.export.log" 2>&1 \
     || { echo "FAIL: exporting $1: $(tail -3 "$out/$1.export.log")"; fail=1; return 1; }
 }
+# The committed exports (examples/exported/, what a machine without JAX — the GPU session —
+# checks) must be what the exporter writes today: the program (source lines aside, which
+# name the folder the exporter ran from), the inputs, JAX's outputs and saved residuals.
+same_export() {  # FRESH COMMITTED
+  "$python" - "$1" "$2" <<'PY'
+import json, os, sys
+import numpy as np
+fresh, kept = sys.argv[1:3]
+def program(d):
+    def strip(x):
+        if isinstance(x, dict): return {k: strip(v) for k, v in x.items() if k != "source"}
+        if isinstance(x, list): return [strip(v) for v in x]
+        return x
+    return strip(json.load(open(os.path.join(d, "program.json"))))
+def npys(d, sub):
+    p = os.path.join(d, sub)
+    return {f: np.load(os.path.join(p, f)) for f in sorted(os.listdir(p)) if f.endswith(".npy")}
+bad = []
+if program(fresh) != program(kept): bad.append("program.json")
+for sub in ("inputs", "jax"):
+    a, b = npys(fresh, sub), npys(kept, sub)
+    if a.keys() != b.keys() or any(not np.array_equal(a[k], b[k]) for k in a): bad.append(sub + "/*.npy")
+if json.load(open(os.path.join(fresh, "jax/saved_residuals.json"))) != json.load(open(os.path.join(kept, "jax/saved_residuals.json"))):
+    bad.append("jax/saved_residuals.json")
+print(", ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
 for ex in mlp_checkpoint lstm_scan attention_vmap; do
   export_example "$ex" || continue
+  if stale=$(same_export "$out/$ex" "$src/examples/exported/$ex"); then echo "ok: examples/exported/$ex is current"
+  else echo "FAIL: examples/exported/$ex is stale ($stale): \`build/tandem import examples/$ex.py --out examples/exported/$ex\`"; fail=1; fi
   if "$tandem" run --program "$out/$ex" -n 3 -q -o "$out/$ex.results" --backend cpu >"$out/$ex.log" 2>&1; then
     echo "ok: $ex: $(grep '^total' "$out/$ex.log")"
   else
