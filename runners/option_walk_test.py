@@ -27,6 +27,7 @@ BASE = {
     "history add": [RECORDS, "--db", "{d}/h.db"], "history report": ["--db", "{fx}/h.db", "--output", "{d}/o"],
     "baseline refresh": [RECORDS, "--root", "{d}/bl", "--machine-kind", "walk"],
     "baseline show": ["--root", "{fx}/bl", "--machine-kind", "walk"],
+    "import": ["<spec={fx}/double.py>", "--out", "{d}/o"],
 }
 # An option CLI11 parses only beside another (needs()) is walked with it.
 COMPANION = {"--lhs-contracting": ["--rhs-contracting", "0"], "--rhs-contracting": ["--lhs-contracting", "0"]}
@@ -38,8 +39,10 @@ def option_table():
     rows = json.loads(subprocess.run([tandem], env=env, capture_output=True, text=True, check=True).stdout)
     out = [(r["sub"], r["name"], r["takes_value"], r["positional"]) for r in rows if not r.get("python")]
     sys.path.insert(0, src)
+    sys.path.insert(0, f"{src}/tools")
     from reports.__main__ import build_parser
-    todo, py = [("", build_parser())], []
+    import export_jax_program  # `tandem import`'s door (runners/cli/python_commands.cc)
+    todo, py = [("", build_parser()), ("import", export_jax_program.build_parser())], []
     while todo:
         path, p = todo.pop()
         for a in p._actions:
@@ -56,7 +59,7 @@ def source_floor():
     """Call sites that add an option: the table holds at least this many (never empty)."""
     files = [f"runners/cli/{f}" for f in os.listdir(f"{src}/runners/cli") if re.fullmatch(r".*(?<!_test)\.cc", f)]
     return sum(len(re.findall(r"add_(option|flag|argument)\(", open(f"{src}/{f}").read())) for f in files +
-               ["reports/__main__.py"])
+               ["reports/__main__.py", "tools/export_jax_program.py"])
 
 
 def make_fixtures(fx):
@@ -66,6 +69,8 @@ def make_fixtures(fx):
     np.save(f"{fx}/dot/lhs.npy", np.ones((3, 3), np.float32)), np.save(f"{fx}/dot/rhs.npy", np.ones((3, 3), np.float32))
     np.save(f"{fx}/lstm/x.npy", np.ones((1, 2, 2), np.float32)), np.save(f"{fx}/lstm/w.npy", np.zeros(48, np.float32))
     json.dump({"hidden_size": 2}, open(f"{fx}/lstm/config.json", "w"))  # 48 = 4H(I+H) + 8H at I = H = 2
+    with open(f"{fx}/double.py", "w") as f:  # the smallest function `tandem import` takes
+        f.write("import numpy as np\ndef function(x):\n    return x * 2\ndef example_args():\n    return (np.ones(3, np.float32),)\n")
     for args in (["check", "-q", *SEL, "--out", "run"], ["history", "add", "run/records.json", "--db", "h.db"],
                  ["baseline", "refresh", "run/records.json", "--root", "bl", "--machine-kind", "walk"]):
         subprocess.run([tandem, *args], cwd=fx, check=True, capture_output=True)

@@ -82,13 +82,18 @@ def user_code(what, thunk):
                        "run the function on its example arguments in Python first; it must trace with jax.make_jaxpr")
 
 
-def parse_args(argv):
+def build_parser():
+    """The options (`tandem import` passes its arguments here; runners/option_walk_test.py walks them)."""
     p = Parser(prog="export_jax_program.py", description=__doc__.split("\n\n")[0])
     p.add_argument("spec", help="module:function or path/file.py")
     p.add_argument("--out", required=True, help="the directory to write")
     p.add_argument("--arg", action="append", default=[], help="an argument's type, e.g. f32[4,3]")
     p.add_argument("--seed", type=int, default=0)
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv):
+    return build_parser().parse_args(argv)
 
 
 # ---- the function and its inputs -----------------------------------------------------------

@@ -63,6 +63,9 @@ struct Primitive {
   std::string name;
   unsigned traits = 0;  // Trait bits
   bool has(Trait t) const { return (traits & t) != 0; }
+  // The params it takes, by name: a program read from JSON (program_json_read.cc) giving it any
+  // other is refused, so an exporter's param tandem does not know is not silently ignored.
+  std::vector<std::string> params;
   ShapeRule shape;
   Impl cpu;
   Impl cuda;

@@ -210,8 +210,14 @@ Eqn read_eqn(Scope& scope, const json& j, size_t index, const std::string& ctx) 
   for (size_t k = 0; k < in.size(); ++k) e.in.push_back(read_atom(scope, in[k], cat(at, " input ", k)));
   if (j.contains("params")) {
     if (!j["params"].is_object()) bad(at, cat("field 'params' is an object, got ", shown(j["params"])));
-    for (const auto& item : j["params"].items())
+    for (const auto& item : j["params"].items()) {
+      const std::vector<std::string>& known = e.prim->params;
+      if (std::find(known.begin(), known.end(), item.key()) == known.end())
+        bad(at, cat("unknown param '", item.key(), "' of ", e.prim->name, "; it takes ",
+                    known.empty() ? std::string("none") : joined(known)),
+            "an exporter writes only the params tandem's primitive reads (docs/PROGRAM_JSON.md lists them)");
       e.params.set(item.key(), read_param(item.value(), cat(at, " param '", item.key(), "'"), scope));
+    }
   }
   const json& out = list_field(j, "out", at);
   for (size_t k = 0; k < out.size(); ++k) e.out.push_back(define(scope, out[k], cat(at, " output ", k)));

@@ -48,6 +48,7 @@ void register_checkpoint_primitives() {
   Primitive c;
   c.name = "checkpoint";
   c.traits = kControlFlow;
+  c.params = {"body", "policy", "prevent_cse"};
   c.shape = checkpoint_shape;
   c.cpu = checkpoint_impl;
   c.cuda = checkpoint_impl;  // runs the body on whatever backend the context names
@@ -56,6 +57,7 @@ void register_checkpoint_primitives() {
   Primitive n;
   n.name = "checkpoint_name";
   n.traits = kAnnotation;
+  n.params = {"name"};
   n.shape = [](const std::vector<AType>& in, const Params& p) {
     if (in.size() != 1) throw_bad_input("checkpoint_name takes 1 operand");
     if (p.get_string("name", "").empty())

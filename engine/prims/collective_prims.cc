@@ -65,10 +65,14 @@ void refuse_negative(const Params& p, const char* key, const std::string& op) {
                         "pass the axis plus the operand's rank"));
 }
 
-void reg(const std::string& name, ShapeRule shape, Impl impl) {
+// Every collective names its axes (axis_name) and may state their size (axis_size); `extra`
+// are its own params.
+void reg(const std::string& name, ShapeRule shape, Impl impl, std::vector<std::string> extra = {}) {
   Primitive p;
   p.name = name;
   p.traits = kCollective;
+  p.params = {"axis_name", "axis_size"};
+  p.params.insert(p.params.end(), extra.begin(), extra.end());
   p.shape = std::move(shape);
   p.cpu = impl;
 #if TANDEM_HAVE_CUDA
@@ -122,7 +126,8 @@ void register_collective_primitives() {
       },
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound_sized(ctx, p, "all_gather").all_gather(in[0], p.get_int("axis"), p.get_bool("tiled", false))};
-      });
+      },
+      {"axis", "tiled"});
   reg("psum_scatter",
       [](const std::vector<AType>& in, const Params& p) {
         AType t = one(in, "psum_scatter");
@@ -141,7 +146,8 @@ void register_collective_primitives() {
       },
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound_sized(ctx, p, "psum_scatter").psum_scatter(in[0], p.get_int("scatter_dimension"), p.get_bool("tiled", false))};
-      });
+      },
+      {"scatter_dimension", "tiled"});
   reg("all_to_all",
       [](const std::vector<AType>& in, const Params& p) {
         AType t = one(in, "all_to_all");
@@ -166,7 +172,8 @@ void register_collective_primitives() {
       },
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound_sized(ctx, p, "all_to_all").all_to_all(in[0], p.get_int("split_axis"), p.get_int("concat_axis"), p.get_bool("tiled", false))};
-      });
+      },
+      {"split_axis", "concat_axis", "tiled"});
   reg("ppermute",
       [](const std::vector<AType>& in, const Params& p) {
         AType t = one(in, "ppermute");
@@ -176,7 +183,8 @@ void register_collective_primitives() {
       },
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound(ctx, names_of(p, "ppermute", false)[0], "ppermute").ppermute(in[0], perm_pairs(p))};
-      });
+      },
+      {"perm"});
   reg("axis_index",
       [](const std::vector<AType>& in, const Params& p) {
         if (!in.empty()) throw_bad_input("axis_index takes no operands");

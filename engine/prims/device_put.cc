@@ -37,6 +37,7 @@ bool is_offload(const Eqn& e) {
 void register_device_put_primitive() {
   Primitive d;
   d.name = "device_put";
+  d.params = {"memory_kind", "src_memory_kind"};
   d.shape = [](const std::vector<AType>& in, const Params& p) {
     if (in.size() != 1) throw_bad_input(cat("device_put takes 1 operand, got ", in.size()));
     param_kind(p, "memory_kind");  // unknown kinds: bad input now, not when it runs

@@ -97,6 +97,8 @@ void register_dot_general_primitive() {
   Primitive p;
   p.name = "dot_general";
   p.traits = kContraction;
+  p.params = {"lhs_contracting_dimensions", "rhs_contracting_dimensions", "lhs_batch_dimensions",
+              "rhs_batch_dimensions", "precision", "preferred_element_type", "lhs_f8_format", "rhs_f8_format"};
   p.shape = dot_shape;
   p.cpu = dot_cpu;
   register_primitive(std::move(p));

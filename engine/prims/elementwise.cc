@@ -158,6 +158,7 @@ void register_compare() {
   Primitive p;
   p.name = "compare";
   p.traits = kElementwise;
+  p.params = {"direction"};
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     check_direction(params.get_string("direction", ""));
     if (in.size() != 2) throw_bad_input("compare takes 2 operands");
@@ -232,6 +233,7 @@ void register_convert() {
   Primitive p;
   p.name = "convert_element_type";
   p.traits = kElementwise;
+  p.params = {"new_dtype"};
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     if (in.size() != 1) throw_bad_input("convert_element_type takes 1 operand");
     return std::vector<AType>{AType{in[0].shape, params.get_dtype("new_dtype")}};
@@ -258,6 +260,7 @@ void register_integer_pow() {
   Primitive p;
   p.name = "integer_pow";
   p.traits = kElementwise;
+  p.params = {"y"};
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     params.get_int("y");
     return unary_shape("integer_pow", false, in);

@@ -101,6 +101,7 @@ void register_lstm_primitives() {
   Primitive f;
   f.name = "lstm_fwd";
   f.traits = kFused;
+  f.params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision", "training"};
   f.shape = fwd_shape;
   f.cpu = fwd_cpu;
   // Differentiated, the forward runs in training mode so that its reserve is a residual (JAX's
@@ -114,6 +115,7 @@ void register_lstm_primitives() {
   Primitive b;
   b.name = "lstm_bwd";
   b.traits = kFused;
+  b.params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision", "training"};
   b.shape = bwd_shape;
   b.cpu = bwd_cpu;
   register_primitive(std::move(b));

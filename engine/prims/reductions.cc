@@ -168,6 +168,7 @@ void add(const char* name, Impl cpu) {
   Primitive p;
   p.name = name;
   p.traits = kReduction;
+  p.params = {"axes"};
   p.shape = [name](const std::vector<AType>& in, const Params& params) {
     return reduce_shape(name, in, params);
   };

@@ -105,6 +105,7 @@ void register_scan_primitive() {
   Primitive p;
   p.name = "scan";
   p.traits = kControlFlow;
+  p.params = {"body", "length", "num_consts", "num_carry", "reverse", "unroll"};
   p.shape = scan_shape;
   p.cpu = scan_cpu;
   register_primitive(std::move(p));

@@ -278,10 +278,11 @@ std::vector<Tensor> iota_cpu(const std::vector<Tensor>&, const Params& p, EvalCo
   return {out};
 }
 
-void add(const char* name, ShapeRule shape, Impl cpu) {
+void add(const char* name, std::vector<std::string> params, ShapeRule shape, Impl cpu) {
   Primitive p;
   p.name = name;
   p.traits = kStructural;
+  p.params = std::move(params);
   p.shape = std::move(shape);
   p.cpu = std::move(cpu);
   register_primitive(std::move(p));
@@ -289,14 +290,14 @@ void add(const char* name, ShapeRule shape, Impl cpu) {
 }  // namespace
 
 void register_structure_primitives() {
-  add("broadcast_in_dim", broadcast_shape, broadcast_cpu);
-  add("reshape", reshape_shape, reshape_cpu);
-  add("transpose", transpose_shape, transpose_cpu);
-  add("slice", slice_shape, slice_cpu);
-  add("dynamic_slice", dynamic_slice_shape, dynamic_slice_cpu);
-  add("dynamic_update_slice", dus_shape, dus_cpu);
-  add("concatenate", concat_shape, concat_cpu);
-  add("iota", iota_shape, iota_cpu);
+  add("broadcast_in_dim", {"shape", "broadcast_dimensions"}, broadcast_shape, broadcast_cpu);
+  add("reshape", {"new_sizes"}, reshape_shape, reshape_cpu);
+  add("transpose", {"permutation"}, transpose_shape, transpose_cpu);
+  add("slice", {"start_indices", "limit_indices", "strides"}, slice_shape, slice_cpu);
+  add("dynamic_slice", {"slice_sizes"}, dynamic_slice_shape, dynamic_slice_cpu);
+  add("dynamic_update_slice", {}, dus_shape, dus_cpu);
+  add("concatenate", {"dimension"}, concat_shape, concat_cpu);
+  add("iota", {"dtype", "shape", "dimension"}, iota_shape, iota_cpu);
 }
 
 }  // namespace tandem
