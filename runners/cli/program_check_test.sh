@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `tandem check --program` end to end on a program the real binary wrote (tandem dump-programs:
 # the remat suite's scan MLP, with a scan, dots and checkpoint names): every kind of case is
-# made and passes; an injected engine fault fails it (exit 1); malformed program JSON of ten
+# made and passes; an injected engine fault fails it (exit 1); malformed program JSON of eleven
 # kinds and bad companions (inputs, axes, policies) are refused with exit 4 and a message that
 # names what is wrong.
 #   program_check_test.sh TANDEM
@@ -53,6 +53,7 @@ expect_refusal unknown_field "parms" "${head}\"eqns\": [{\"primitive\": \"sin\",
 expect_refusal negative_dim "shape" '{"schema_version": 1, "invars": [{"id": 1, "dtype": "f32", "shape": [2, -3]}], "eqns": [], "outvars": [{"var": 1}]}'
 expect_refusal int_literal "i32" "${head}\"eqns\": [{\"primitive\": \"mul\", \"in\": [{\"var\": 1}, {\"literal\": 1e20, \"dtype\": \"i32\"}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [2, 3]}]}], \"outvars\": [{\"var\": 2}]}"
 expect_refusal param_kind "axes" "${head}\"eqns\": [{\"primitive\": \"reduce_sum\", \"in\": [{\"var\": 1}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [2]}], \"params\": {\"axes\": \"x\"}}], \"outvars\": [{\"var\": 2}]}"
+expect_refusal unknown_param "unknown param 'out_sharding' of reduce_sum" "${head}\"eqns\": [{\"primitive\": \"reduce_sum\", \"in\": [{\"var\": 1}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [2]}], \"params\": {\"axes\": [1], \"out_sharding\": 3}}], \"outvars\": [{\"var\": 2}]}"
 expect_refusal dangling_outvar "outvar" "${head}\"eqns\": [$sin], \"outvars\": [{\"var\": 9}]}"
 
 # Bad companions and options.
