@@ -10,33 +10,15 @@
 
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
-#include "engine/ir/executor.h"
 #include "engine/passes/offload.h"
 #include "engine/passes/pass_typecheck.h"
+#include "engine/passes/vjp_level.h"
 #include "engine/passes/vjp_scan.h"
 
 namespace tandem {
-
-std::vector<Value> inline_program(Builder& b, const Program& p, const std::vector<Value>& in) {
-  TANDEM_CHECK(in.size() == p.in_vars.size(), "inline_program: arity");
-  std::unordered_map<int64_t, Value> env;
-  for (size_t i = 0; i < in.size(); ++i) env[p.in_vars[i]->id] = in[i];
-  auto val = [&](const Atom& a) { return a.is_literal() ? b.literal(a.literal->value, a.literal->dtype) : env.at(a.var->id); };
-  for (const Eqn& e : p.eqns) {
-    std::vector<Value> args;
-    for (const Atom& a : e.in) args.push_back(val(a));
-    std::vector<Value> outs = b.bind(e.prim->name, args, e.params);
-    for (size_t k = 0; k < outs.size(); ++k) env[e.out[k]->id] = outs[k];
-  }
-  std::vector<Value> r;
-  for (const Atom& a : p.out_vars) r.push_back(val(a));
-  return r;
-}
+using namespace vjp_detail;
 
 namespace {
-
-// Where a level's program sits: the vjp's own program, a checkpoint body, a scan body.
-enum class Level { top, checkpoint, scan_body };
 
 struct Task {
   size_t feqn = 0;                       // regular, scan: index of its forward eqn
@@ -46,43 +28,6 @@ struct Task {
   bool replays = false;                  // scan under remat: rebuilds what it does not save
   std::optional<Replayed> replayed;      // ... its replay, once emitted
 };
-
-// How a level sits among the checkpoints.
-struct LevelOpts {
-  Level level = Level::top;
-  // Under remat (inside a checkpoint, or under a top-level policy other than
-  // everything_saveable) a scan replays its carries instead of stacking them (vjp_scan.h).
-  bool in_remat = false;
-  // The remat comes from the top-level policy: the everything_saveable baseline runs no
-  // replay scan here, so the replay scan itself counts as recomputed.
-  bool top_remat = false;
-  // A replayed scan's body: its first carry input and their count, rebuilt from what it
-  // saves, and per body output (carries, ys) whether the replay rebuilds it.
-  std::pair<size_t, size_t> carries{0, 0};
-  std::vector<bool> rebuild;
-};
-
-// Per scan equation of a level (its index in the level's program): the scan outputs the
-// level's backward reads and its policy does not save, which the scan's replay rebuilds.
-using ScanNeeds = std::map<size_t, std::vector<bool>>;
-
-std::vector<bool> floating_inputs(const Program& p) {
-  std::vector<bool> w;
-  for (const Var& v : p.in_vars) w.push_back(is_floating(v->type.dtype));
-  return w;
-}
-
-void check_names(const Policy& pol, const Program& body) {
-  if (pol.names.empty()) return;
-  std::vector<std::string> have = names_in(body);
-  for (const std::string& n : pol.names)
-    if (std::find(have.begin(), have.end(), n) == have.end())
-      throw_bad_input(cat("checkpoint policy ", pol.spec, " names '", n, "' but the body has ",
-                          have.empty() ? std::string("no named values") : cat(have.size(), " named values, none so named")),
-                      "name values with checkpoint_name(x, \"name\") inside the checkpointed body");
-}
-
-const char* level_name(Level l) { return l == Level::top ? "vjp" : l == Level::checkpoint ? "checkpoint" : "scan body"; }
 
 VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, const LevelOpts& o);
 
@@ -438,40 +383,6 @@ VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy
   place_offloads(r);  // the transfers of what the policy offloads (offload.h)
   typecheck_after_pass(r.forward, "vjp");
   typecheck_after_pass(r.backward, "vjp");
-  return r;
-}
-
-Program vjp_joint(const Program& p, std::vector<bool> wrt) {
-  VjpProgram v = vjp(p, std::move(wrt));
-  Builder J;
-  std::vector<Value> ins, cts;
-  for (const Var& x : p.in_vars) ins.push_back(J.input(x->type.shape, x->type.dtype));
-  for (const AType& t : p.out_types()) cts.push_back(J.input(t.shape, t.dtype));
-  std::vector<Value> f = inline_program(J, v.forward, ins);
-  std::vector<Value> bargs(f.begin() + int64_t(v.num_outputs), f.end());
-  bargs.insert(bargs.end(), cts.begin(), cts.end());
-  std::vector<Value> g = inline_program(J, v.backward, bargs);
-  std::vector<Value> outs(f.begin(), f.begin() + int64_t(v.num_outputs));
-  outs.insert(outs.end(), g.begin(), g.end());
-  Program joint = J.build(outs);
-  typecheck_after_pass(joint, "vjp_joint");
-  return joint;
-}
-
-VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,
-               const std::vector<Tensor>& output_cts, Device device,
-               const std::function<void(const char*, const Eqn&)>& on_eqn) {
-  Executor ex(device);
-  if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("forward", e); });
-  std::vector<Tensor> f = ex.run(v.forward, inputs);
-  VjpRun r;
-  r.outputs.assign(f.begin(), f.begin() + int64_t(v.num_outputs));
-  r.residuals.assign(f.begin() + int64_t(v.num_outputs), f.end());
-  f.clear();
-  std::vector<Tensor> bargs = r.residuals;
-  bargs.insert(bargs.end(), output_cts.begin(), output_cts.end());
-  if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("backward", e); });
-  r.cotangents = ex.run(v.backward, bargs);
   return r;
 }
 
