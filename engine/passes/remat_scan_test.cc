@@ -158,7 +158,8 @@ TEST(RematScan, NestedScansInsideCheckpointCountsAreExecuted) {
   EXPECT_TRUE(twice) << format_saved_residuals(s);
 }
 
-// A top-level scan under a top-level policy: the scan body itself is split by it.
+// A top-level scan under a top-level policy: the scan body itself is split by it, and, as in
+// jax.checkpoint(f, policy), the carries are replayed, not stacked.
 TEST(RematScan, TopLevelPolicyReachesTheScanBody) {
   Program body = trace({kH, kW}, [](Builder&, const V& v) { return V{sin(dot(v[0], v[1]))}; });
   Program p = trace({kH, {{4, 4, 4}, DType::f32}}, [&](Builder&, const V& v) {
@@ -166,11 +167,21 @@ TEST(RematScan, TopLevelPolicyReachesTheScanBody) {
   });
   VjpProgram every = vjp(p), dots = vjp(p, {}, dots_saveable()), none = vjp(p, {}, nothing_saveable());
   EXPECT_EQ(every.recompute.eqns, 0);
-  EXPECT_EQ(dots.recompute.by_prim["sin"], 0);  // sin's output feeds only the next carry
-  EXPECT_EQ(none.recompute.by_prim["dot_general"], 4);
-  // Stacked dots [4, 3, 4] under dots_saveable; only the carries under nothing_saveable.
-  EXPECT_EQ(saved_residuals(dots).count_non_arguments(), 2);
-  EXPECT_EQ(saved_residuals(none).count_non_arguments(), 1);
+  EXPECT_EQ(dots.recompute.by_prim["sin"], 4);  // the replay: each carry is sin of a saved dot
+  EXPECT_EQ(dots.recompute.by_prim["dot_general"], 0);
+  EXPECT_EQ(none.recompute.by_prim["dot_general"], 8);  // the replay's 4, the backward scan's 4
+  // Stacked dots [4, 3, 4] under dots_saveable; nothing but the arguments under nothing_saveable.
+  EXPECT_EQ(saved_residuals(dots).count_non_arguments(), 1);
+  EXPECT_EQ(saved_residuals(none).count_non_arguments(), 0);
+  // The counts are what the backward runs beyond everything_saveable's, the replay scan too.
+  std::vector<Tensor> in = ramp_inputs(p.in_types());
+  for (const VjpProgram* v : {&dots, &none}) {
+    Counts reported;
+    for (auto& [k, n] : v->recompute.by_prim)
+      if (n) reported[k] = n;
+    EXPECT_EQ(executed_recompute(*v, every, in, ramp_cts(*v)), reported);
+    EXPECT_EQ(reported["scan"], 1);
+  }
 }
 
 // checkpoint(policy) around scan(step, c0, Ws) with step(c, W) = (a, tanh(a)), a =
@@ -237,6 +248,59 @@ TEST(RematScan, CheckpointAroundScanReplaysOnlyWhenACarryIsRead) {
     ASSERT_EQ(s.residuals.size(), 1u) << pol << "\n" << format_saved_residuals(s);
     EXPECT_EQ(s.residuals[0].type.str(), "f32[4,3]") << pol;
     EXPECT_EQ(static_count(g.backward, "scan"), 1) << pol;  // the backward scan alone
+  }
+}
+
+// checkpoint(policy) around an RNN over a scan and a loss that reads its ys (the shape of the
+// JAX LSTM-over-scan example): h' = tanh(x·U + h·W), y = h'·V, loss Σ y². The loss's
+// backward reads the ys, which the policy does not save: JAX's staged scan rebuilds them
+// from the stacked dots and never re-runs a dot; the whole forward scan is not run again.
+Program rnn_loss(const std::string& policy) {
+  AType u{{5, 4}, DType::f32}, w{{4, 4}, DType::f32}, v{{4, 2}, DType::f32}, h{{3, 4}, DType::f32};
+  AType x{{3, 5}, DType::f32}, xs{{6, 3, 5}, DType::f32};
+  Program step = trace({u, w, v, h, x}, [](Builder&, const V& a) {
+    Value hn = tanh(dot(a[4], a[0]) + dot(a[3], a[1]));
+    return V{hn, dot(hn, a[2])};
+  });
+  Program loss = trace({u, w, v, h, xs}, [&](Builder&, const V& a) {
+    Value y = scan(step, {a[0], a[1], a[2]}, {a[3]}, {a[4]}, 6)[1];
+    return V{reduce_sum(y * y, {0, 1, 2})};
+  });
+  return trace({u, w, v, h, xs}, [&](Builder&, const V& a) { return checkpoint(loss, a, policy); });
+}
+
+std::multiset<std::string> saved_types(const VjpProgram& v) {
+  std::multiset<std::string> got;
+  for (const Residual& r : saved_residuals(v).residuals) got.insert(r.type.str());
+  return got;
+}
+
+// jax._src.ad_checkpoint.saved_residuals(jax.checkpoint(loss, policy=...)) in JAX 0.10.2.
+TEST(RematScan, CheckpointedScanRebuildsItsYsFromTheStackedDots) {
+  const std::multiset<std::string> args = {"f32[5,4]", "f32[4,4]", "f32[4,2]", "f32[3,4]", "f32[6,3,5]"};
+  std::multiset<std::string> dots = args;
+  dots.insert({"f32[6,3,4]", "f32[6,3,4]", "f32[6,3,2]"});
+  for (const char* pol : {"dots_saveable", "dots_with_no_batch_dims_saveable"}) {
+    VjpProgram g = vjp(rnn_loss(pol));
+    EXPECT_EQ(saved_types(g), dots) << pol << "\n" << format_saved_residuals(saved_residuals(g));
+    EXPECT_EQ(g.recompute.by_prim["dot_general"], 0) << pol;
+    // The same under the top-level policy, which puts the whole program under remat.
+    Program bare = *rnn_loss(pol).eqns.at(0).params.get_program("body");
+    VjpProgram t = vjp(bare, {}, policy_from_string(pol));
+    EXPECT_EQ(saved_types(t), dots) << pol << " at the top level\n" << format_saved_residuals(saved_residuals(t));
+    EXPECT_EQ(t.recompute.by_prim["dot_general"], 0) << pol;
+  }
+  EXPECT_EQ(saved_types(vjp(rnn_loss("nothing_saveable"))), args);
+  // Same gradients as everything_saveable, and counts that match what the backward runs.
+  std::vector<Tensor> in = ramp_inputs(rnn_loss("nothing_saveable").in_types());
+  VjpProgram every = vjp(rnn_loss("everything_saveable"));
+  VjpRun base = run_vjp(every, in, ramp_cts(every));
+  for (const char* pol : {"nothing_saveable", "dots_saveable"}) {
+    VjpProgram v = vjp(rnn_loss(pol));
+    VjpRun run = run_vjp(v, in, ramp_cts(v));
+    for (size_t i = 0; i < run.cotangents.size(); ++i)
+      EXPECT_EQ(run.cotangents[i].to_f64(), base.cotangents[i].to_f64()) << pol << " cotangent " << i;
+    expect_honest_counts(rnn_loss, pol);
   }
 }
 

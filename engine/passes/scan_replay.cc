@@ -1,4 +1,4 @@
-// Builds the carry replay step of a scan inside a checkpoint (see scan_replay.h).
+// Builds the replay step of a scan under remat (see scan_replay.h).
 #include "engine/passes/scan_replay.h"
 
 #include <functional>
@@ -8,7 +8,7 @@
 
 namespace tandem {
 
-CarryReplay carry_replay(const VjpProgram& body, size_t num_carry) {
+CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::vector<size_t>& ys) {
   const Program& f = body.forward;
   const size_t nin = f.in_vars.size(), nout = body.num_outputs;
   std::unordered_map<int64_t, const Eqn*> producer;
@@ -48,10 +48,11 @@ CarryReplay carry_replay(const VjpProgram& body, size_t num_carry) {
     for (size_t k = 0; k < outs.size(); ++k) env[e.out[k]->id] = outs[k];
     return env.at(a.var->id);
   };
-  std::vector<Value> carries;
-  for (size_t i = 0; i < num_carry; ++i) carries.push_back(val(f.out_vars.at(i)));
-  Program p = b.build(carries);
-  // Keep only the inputs the carries depend on: the replay scan reads nothing more.
+  std::vector<Value> outs;
+  for (size_t i = 0; i < num_carry; ++i) outs.push_back(val(f.out_vars.at(i)));
+  for (size_t y : ys) outs.push_back(val(f.out_vars.at(num_carry + y)));
+  Program p = b.build(outs);
+  // Keep only the inputs these outputs depend on: the replay scan reads nothing more.
   std::unordered_map<int64_t, bool> read;
   for (const Eqn& e : p.eqns)
     for (const Atom& a : e.in)

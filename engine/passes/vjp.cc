@@ -10,63 +10,34 @@
 
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
-#include "engine/ir/executor.h"
 #include "engine/passes/offload.h"
 #include "engine/passes/pass_typecheck.h"
+#include "engine/passes/vjp_level.h"
 #include "engine/passes/vjp_scan.h"
 
 namespace tandem {
-
-std::vector<Value> inline_program(Builder& b, const Program& p, const std::vector<Value>& in) {
-  TANDEM_CHECK(in.size() == p.in_vars.size(), "inline_program: arity");
-  std::unordered_map<int64_t, Value> env;
-  for (size_t i = 0; i < in.size(); ++i) env[p.in_vars[i]->id] = in[i];
-  auto val = [&](const Atom& a) { return a.is_literal() ? b.literal(a.literal->value, a.literal->dtype) : env.at(a.var->id); };
-  for (const Eqn& e : p.eqns) {
-    std::vector<Value> args;
-    for (const Atom& a : e.in) args.push_back(val(a));
-    std::vector<Value> outs = b.bind(e.prim->name, args, e.params);
-    for (size_t k = 0; k < outs.size(); ++k) env[e.out[k]->id] = outs[k];
-  }
-  std::vector<Value> r;
-  for (const Atom& a : p.out_vars) r.push_back(val(a));
-  return r;
-}
+using namespace vjp_detail;
 
 namespace {
 
-// Where a level's program sits: the vjp's own program, a checkpoint body, a scan body.
-enum class Level { top, checkpoint, scan_body };
-
 struct Task {
-  size_t feqn = 0;                       // regular: index of its forward eqn
+  size_t feqn = 0;                       // regular, scan: index of its forward eqn
   std::shared_ptr<VjpProgram> inner;     // checkpoint: the body's linearization
   std::shared_ptr<ScanSplit> scan;       // scan: the body split by the policy
   std::vector<Value> in, out, res;       // checkpoint / scan: operands, outputs, residuals
+  bool replays = false;                  // scan under remat: rebuilds what it does not save
+  std::optional<Replayed> replayed;      // ... its replay, once emitted
 };
 
-std::vector<bool> floating_inputs(const Program& p) {
-  std::vector<bool> w;
-  for (const Var& v : p.in_vars) w.push_back(is_floating(v->type.dtype));
-  return w;
-}
+VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, const LevelOpts& o);
 
-void check_names(const Policy& pol, const Program& body) {
-  if (pol.names.empty()) return;
-  std::vector<std::string> have = names_in(body);
-  for (const std::string& n : pol.names)
-    if (std::find(have.begin(), have.end(), n) == have.end())
-      throw_bad_input(cat("checkpoint policy ", pol.spec, " names '", n, "' but the body has ",
-                          have.empty() ? std::string("no named values") : cat(have.size(), " named values, none so named")),
-                      "name values with checkpoint_name(x, \"name\") inside the checkpointed body");
-}
-
-const char* level_name(Level l) { return l == Level::top ? "vjp" : l == Level::checkpoint ? "checkpoint" : "scan body"; }
-
-// in_remat: inside a checkpoint, where a scan replays its carries (vjp_scan.h); carries (a
-// replayed scan's body): its first carry input and their count, rebuilt from what it saves.
-VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, Level level,
-                     bool in_remat, std::pair<size_t, size_t> carries) {
+// One linearization of a level, the scans' replays rebuilding the outputs in `needs`; an
+// output the backward reads beyond them is added to `missed` (the result is then not used).
+VjpProgram linearize_once(const Program& p, const std::vector<bool>& wrt, const Policy& pol,
+                          const LevelOpts& opts, const ScanNeeds& needs, ScanNeeds& missed) {
+  const Level level = opts.level;
+  const bool in_remat = opts.in_remat;
+  const std::pair<size_t, size_t> carries = opts.carries;
   for (size_t i = 0; i < p.out_vars.size(); ++i)
     if (!is_floating(p.out_vars[i].type().dtype))
       throw_bad_input(cat(level_name(level), ": output ", i, " is ", p.out_vars[i].type().str(),
@@ -91,9 +62,11 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       for (const Var& v : F.eqns()[k].out) producer[v->id] = int64_t(k);
   };
   std::vector<Task> tasks;
+  std::unordered_map<size_t, size_t> scan_task;  // forward eqn of a scan -> its task
   std::unordered_map<int64_t, Residual> inner_res;  // inner residuals keep their name and pool
   std::unordered_map<int64_t, Residual> stacked;    // a scan's stacked residuals: saved here
-  for (const Eqn& e : p.eqns) {
+  for (size_t ei = 0; ei < p.eqns.size(); ++ei) {
+    const Eqn& e = p.eqns[ei];
     std::vector<Value> args;
     for (const Atom& a : e.in) args.push_back(fval(a));
     Task t;
@@ -103,7 +76,10 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       const Program& body = *e.params.get_program("body");
       Policy inner_pol = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
       check_names(inner_pol, body);
-      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, Level::checkpoint, true, {0, 0}));
+      LevelOpts io;
+      io.level = Level::checkpoint;
+      io.in_remat = true;
+      t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, io));
       std::vector<Value> all = inline_program(F, t.inner->forward, args);
       outs.assign(all.begin(), all.begin() + int64_t(body.out_vars.size()));
       t.res.assign(all.begin() + int64_t(body.out_vars.size()), all.end());
@@ -114,10 +90,18 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       const Program& body = *e.params.get_program("body");
       // The body is split under this level's policy (JAX recurses with the same policy).
       const bool replay = in_remat && !fault_on(Fault::remat_scan_carries_stacked);  // fault: carries saved
-      std::pair<size_t, size_t> k{size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
-      t.scan = std::make_shared<ScanSplit>(split_scan(
-          e.params, linearize(body, floating_inputs(body), pol, Level::scan_body, in_remat, k), replay));
+      LevelOpts bo;
+      bo.level = Level::scan_body;
+      bo.in_remat = in_remat;
+      bo.top_remat = opts.top_remat;
+      bo.carries = {size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
+      if (auto n = needs.find(ei); replay && n != needs.end()) bo.rebuild = n->second;
+      t.scan = std::make_shared<ScanSplit>(
+          split_scan(e.params, linearize(body, floating_inputs(body), pol, bo), replay, bo.rebuild));
       std::vector<Value> all = emit_forward_scan(*t.scan, args);
+      t.feqn = F.eqns().size() - 1;
+      t.replays = replay;
+      scan_task.emplace(t.feqn, tasks.size());
       outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
       t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
       for (size_t k = 0; k < t.res.size(); ++k) {
@@ -175,6 +159,25 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
   std::vector<Value> res_fvals;
   std::unordered_map<int64_t, Value> bvals, cts;  // keyed by forward var id
   std::unordered_map<int64_t, Value> saved_root;  // buffer root -> its residual
+  std::function<const Replayed&(Task&)> replay_of;
+  // A scan's primal output under remat, rebuilt by its replay (nullopt: the replay cannot, and
+  // the output is recorded in `missed` for the next round, or the scan does not replay).
+  auto rebuilt = [&](size_t ti, int64_t id) -> std::optional<Value> {
+    Task& t = tasks[ti];
+    size_t j = 0;
+    while (j < t.out.size() && (t.out[j].atom().is_literal() || t.out[j].atom().var->id != id)) ++j;
+    if (!t.replays || j == t.out.size()) return std::nullopt;
+    const ScanSplit& s = *t.scan;
+    if (j >= s.rebuild.size() || !s.rebuild[j]) {
+      std::vector<bool>& m = missed[ti];
+      m.resize(t.out.size());
+      m[j] = true;
+      return std::nullopt;
+    }
+    const Replayed& rp = replay_of(t);
+    if (j < s.nk) return rp.finals[j];
+    return rp.ys[size_t(std::find(s.replay_ys.begin(), s.replay_ys.end(), j - s.nk) - s.replay_ys.begin())];
+  };
   // A primal value in the backward: saved (a new residual) or recomputed from its inputs.
   std::function<Value(const Value&)> need = [&](const Value& fv) -> Value {
     const Atom& a = fv.atom();
@@ -206,12 +209,35 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       saved_root[root] = bv;
       return bvals[id] = bv;
     }
+    if (auto st = scan_task.find(size_t(k)); st != scan_task.end())
+      if (std::optional<Value> v = rebuilt(st->second, id)) return bvals[id] = *v;
     std::vector<Value> args;
     for (const Atom& in : pe->in) args.push_back(need(Value(&F, in)));
     std::vector<Value> outs = B.bind(pe->prim->name, args, pe->params);
     r.recompute.add(applications(*pe));
     for (size_t j = 0; j < outs.size(); ++j) bvals[pe->out[j]->id] = outs[j];
     return bvals.at(id);
+  };
+  // The forward recurrence again, once, from what the forward saved (vjp_scan.h).
+  replay_of = [&](Task& t) -> const Replayed& {
+    if (t.replayed) return *t.replayed;
+    const ScanSplit& s = *t.scan;
+    std::vector<Value> rc, rk, rx, rs;
+    for (size_t i : s.replay_consts) rc.push_back(need(t.in[i]));
+    for (size_t i = 0; i < s.nk; ++i) rk.push_back(need(t.in[s.nc + i]));
+    for (size_t i : s.replay_xs) rx.push_back(need(t.in[s.nc + s.nk + i]));
+    for (size_t k : s.replay_stacked) rs.push_back(need(t.res[k]));
+    t.replayed = emit_replay_scan(B, s, rc, rk, rx, rs);
+    r.recompute.add(s.replay_recompute, s.length);
+    // The replay scan itself is recomputation where everything_saveable runs none: at a
+    // level the top-level policy put under remat, or where only the outputs need it.
+    if (opts.top_remat || s.carries.empty()) {
+      RecomputeStats one;
+      one.eqns = 1;
+      one.by_prim["scan"] = 1;
+      r.recompute.add(one);
+    }
+    return *t.replayed;
   };
   auto accumulate = [&](const Value& fv, const Value& ct) {
     if (fv.atom().is_literal()) return;
@@ -262,15 +288,8 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
       for (size_t i : s.used_consts) consts.push_back(need(t.in[i]));
       for (size_t i : s.used_xs) xs.push_back(need(t.in[s.nc + s.nk + i]));
       for (const Value& v : t.res) st.push_back(need(v));
-      if (s.replay()) {  // the forward recurrence again, from what was saved: the carries
-        std::vector<Value> rc, rk, rx, rs;
-        for (size_t i : s.replay_consts) rc.push_back(need(t.in[i]));
-        for (size_t i = 0; i < s.nk; ++i) rk.push_back(need(t.in[s.nc + i]));
-        for (size_t i : s.replay_xs) rx.push_back(need(t.in[s.nc + s.nk + i]));
-        for (size_t k : s.replay_stacked) rs.push_back(st[k]);
-        for (const Value& c : emit_replay_scan(B, s, rc, rk, rx, rs)) st.push_back(c);
-        r.recompute.add(s.replay_recompute, s.length);
-      }
+      if (s.replay() && !s.carries.empty())  // the carries entering each step, rebuilt
+        for (const Value& c : replay_of(t).entering) st.push_back(c);
       for (const Value& o : t.out) out_types.push_back(o.type());
       std::vector<std::optional<Value>> ins_ct = emit_backward_scan(B, s, consts, xs, st, oc, out_types);
       for (size_t j = 0; j < ins_ct.size(); ++j)
@@ -301,8 +320,9 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
     for (size_t j = 0; j < ins_ct.size(); ++j)
       if (ins_ct[j] && !fe.in[j].is_literal()) accumulate(Value(&F, fe.in[j]), *ins_ct[j]);
   }
-  // A replayed scan's body: what the policy saves on its carries' path is saved too (the
-  // replay reads it, scan_replay.h), as JAX's staged scan recomputes the primal carry.
+  // A replayed scan's body: what the policy saves on the path of its carries and of the ys it
+  // rebuilds is saved too (the replay reads it, scan_replay.h), as JAX's staged scan
+  // recomputes the primal carries and ys from the residuals.
   std::unordered_set<int64_t> reached;
   std::function<void(const Value&)> reach = [&](const Value& fv) {
     const Atom& a = fv.atom();
@@ -314,7 +334,10 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
   };
   bool replayed = false;  // the backward reads a carry: the replay rebuilds them all
   for (size_t i = 0; i < carries.second; ++i) replayed |= bvals.count(fenv.at(p.in_vars[carries.first + i]->id).atom().var->id) > 0;
+  for (bool b : opts.rebuild) replayed |= b;  // the replay runs: it rebuilds every carry
   for (size_t i = 0; replayed && i < carries.second; ++i) reach(fouts[i]);
+  for (size_t i = carries.second; i < opts.rebuild.size(); ++i)
+    if (opts.rebuild[i]) reach(fouts[i]);
   std::vector<Value> bouts;
   for (size_t i = 0; i < p.in_vars.size(); ++i) {
     if (!wrt[i]) continue;
@@ -331,50 +354,35 @@ VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Polic
   r.forward = F.build(fouts);
   return r;
 }
+
+// A level's linearization: a round that finds a scan output its replay does not rebuild asks
+// for it in the next (monotone: the outputs are finitely many).
+VjpProgram linearize(const Program& p, const std::vector<bool>& wrt, const Policy& pol, const LevelOpts& o) {
+  ScanNeeds needs;
+  for (;;) {
+    ScanNeeds missed;
+    VjpProgram r = linearize_once(p, wrt, pol, o, needs, missed);
+    if (missed.empty()) return r;
+    for (auto& [e, m] : missed) {
+      std::vector<bool>& n = needs[e];
+      n.resize(m.size());
+      for (size_t i = 0; i < m.size(); ++i) n[i] = n[i] || m[i];
+    }
+  }
+}
 }  // namespace
 
 VjpProgram vjp(const Program& p, std::vector<bool> wrt, const Policy& top_policy) {
   if (wrt.empty()) wrt = floating_inputs(p);
   if (wrt.size() != p.in_vars.size())
     throw_bad_input(cat("vjp: ", wrt.size(), " wrt flags for ", p.in_vars.size(), " inputs"));
-  VjpProgram r = linearize(p, wrt, top_policy, Level::top, false, {0, 0});
+  LevelOpts top;  // a top-level policy that saves less puts the program under remat, as
+                 // jax.checkpoint(f, policy) does
+  top.in_remat = top.top_remat = top_policy.spec != everything_saveable().spec;
+  VjpProgram r = linearize(p, wrt, top_policy, top);
   place_offloads(r);  // the transfers of what the policy offloads (offload.h)
   typecheck_after_pass(r.forward, "vjp");
   typecheck_after_pass(r.backward, "vjp");
-  return r;
-}
-
-Program vjp_joint(const Program& p, std::vector<bool> wrt) {
-  VjpProgram v = vjp(p, std::move(wrt));
-  Builder J;
-  std::vector<Value> ins, cts;
-  for (const Var& x : p.in_vars) ins.push_back(J.input(x->type.shape, x->type.dtype));
-  for (const AType& t : p.out_types()) cts.push_back(J.input(t.shape, t.dtype));
-  std::vector<Value> f = inline_program(J, v.forward, ins);
-  std::vector<Value> bargs(f.begin() + int64_t(v.num_outputs), f.end());
-  bargs.insert(bargs.end(), cts.begin(), cts.end());
-  std::vector<Value> g = inline_program(J, v.backward, bargs);
-  std::vector<Value> outs(f.begin(), f.begin() + int64_t(v.num_outputs));
-  outs.insert(outs.end(), g.begin(), g.end());
-  Program joint = J.build(outs);
-  typecheck_after_pass(joint, "vjp_joint");
-  return joint;
-}
-
-VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,
-               const std::vector<Tensor>& output_cts, Device device,
-               const std::function<void(const char*, const Eqn&)>& on_eqn) {
-  Executor ex(device);
-  if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("forward", e); });
-  std::vector<Tensor> f = ex.run(v.forward, inputs);
-  VjpRun r;
-  r.outputs.assign(f.begin(), f.begin() + int64_t(v.num_outputs));
-  r.residuals.assign(f.begin() + int64_t(v.num_outputs), f.end());
-  f.clear();
-  std::vector<Tensor> bargs = r.residuals;
-  bargs.insert(bargs.end(), output_cts.begin(), output_cts.end());
-  if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("backward", e); });
-  r.cotangents = ex.run(v.backward, bargs);
   return r;
 }
 

@@ -31,9 +31,10 @@ size_t position(const std::vector<size_t>& v, size_t i) {
 }
 
 // The replay scan (scan_replay.h): its step inlines the carry replay over the consts, the
-// carries, the xs rows and the stacked rows it reads, and emits the carries it entered with.
+// carries, the xs rows and the stacked rows it reads, and emits the ys it rebuilds and the
+// carries it entered with.
 void add_replay(ScanSplit& s) {
-  CarryReplay cr = carry_replay(*s.body, s.nk);
+  CarryReplay cr = carry_replay(*s.body, s.nk, s.replay_ys);
   const size_t nin = s.nc + s.nk + s.nx;
   for (size_t q : cr.inputs) {  // what each kept input is read from
     if (q < s.nc) add_unique(s.replay_consts, q);
@@ -70,7 +71,7 @@ void add_replay(ScanSplit& s) {
       else if (src.from == ScanSplit::From::carry) args.push_back(k[s.carries[src.index]]);
       else args.push_back(v[nrc + s.nk + nrx + position(s.replay_stacked, src.index)]);
     }
-    std::vector<Value> out = inline_program(b, cr.program, args);
+    std::vector<Value> out = inline_program(b, cr.program, args);  // carries, replay_ys
     for (size_t c : s.carries) out.push_back(k[c]);
     return out;
   });
@@ -79,7 +80,7 @@ void add_replay(ScanSplit& s) {
 }
 }  // namespace
 
-ScanSplit split_scan(const Params& p, VjpProgram body, bool replay) {
+ScanSplit split_scan(const Params& p, VjpProgram body, bool replay, const std::vector<bool>& rebuild) {
   ScanSplit s;
   const Program& prim_body = *p.get_program("body");
   s.nc = size_t(p.get_int("num_consts"));
@@ -120,17 +121,24 @@ ScanSplit split_scan(const Params& p, VjpProgram body, bool replay) {
   s.forward_params = p;
   s.forward_params.set("body", std::make_shared<const Program>(std::move(fwd)));
   s.body = std::make_shared<const VjpProgram>(std::move(body));
-  if (replay && !s.carries.empty()) add_replay(s);  // else the backward reads no carry
+  bool rebuilt = false;  // an output the enclosing backward reads: the replay rebuilds it
+  if (replay) s.rebuild = rebuild;
+  for (size_t i = 0; i < s.rebuild.size(); ++i) {
+    rebuilt = rebuilt || s.rebuild[i];
+    if (s.rebuild[i] && i >= s.nk) s.replay_ys.push_back(i - s.nk);
+  }
+  if (replay && (rebuilt || !s.carries.empty())) add_replay(s);  // else nothing to rebuild
   return s;
 }
 
-std::vector<Value> emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
-                                    const std::vector<Value>& init, const std::vector<Value>& xs,
-                                    const std::vector<Value>& stacked) {
+Replayed emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
+                          const std::vector<Value>& init, const std::vector<Value>& xs,
+                          const std::vector<Value>& stacked) {
   std::vector<Value> xin = xs;
   xin.insert(xin.end(), stacked.begin(), stacked.end());
   std::vector<Value> r = scan(*s.replay_body, consts, init, xin, s.length, s.reverse);
-  return part(r, s.nk, s.carries.size());
+  const size_t ny = s.replay_ys.size();
+  return {part(r, 0, s.nk), part(r, s.nk, ny), part(r, s.nk + ny, s.carries.size())};
 }
 
 std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands) {

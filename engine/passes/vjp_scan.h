@@ -6,10 +6,14 @@
 //   stacked - anything computed per step and, outside every checkpoint, the carry entering
 //             each step (JAX's _scan_partial_eval: the backward never re-runs the forward to
 //             rebuild carries): the forward scan emits it as an extra y, stacked [L, ...];
-//   carry   - inside a checkpoint (replay = true), the carry entering each step: not saved.
+//   carry   - under remat (replay = true: inside a checkpoint, or under a top-level policy
+//             other than everything_saveable), the carry entering each step: not saved.
 //             As JAX's scan rule for partial_eval_jaxpr_custom, the forward stacks only what
 //             the policy saves, and the backward first re-runs the forward recurrence
-//             (scan_replay.h), stacking the carries for the backward scan.
+//             (scan_replay.h) from it, stacking the carries for the backward scan.
+// Under remat the replay also rebuilds the scan's primal outputs the enclosing backward reads
+// and the policy does not save (`rebuild`): a loss's residual y, say, comes from the replay,
+// which reads the stacked dots, instead of re-running the whole forward scan.
 // The backward scan runs the body's backward per step in reverse order, recomputing only
 // what the policy did not save, and accumulates the consts' cotangents in its carry.
 #pragma once
@@ -36,24 +40,33 @@ struct ScanSplit {
   std::vector<size_t> used_consts, used_xs;  // operands the backward scan reads
   Params forward_params;                  // the forward scan: body emits stacked residuals
   // replay only: the carry index of each carry residual, and the replay scan (its body takes
-  // replay_consts; the carries; replay_xs rows, replay_stacked rows; it emits the carries
-  // entering each step, in `carries` order, as ys).
-  std::vector<size_t> carries, replay_consts, replay_xs, replay_stacked;
+  // replay_consts; the carries; replay_xs rows, replay_stacked rows; it emits the rebuilt ys
+  // (replay_ys: their index among the ys), then the carries entering each step, in `carries`
+  // order, as ys).
+  std::vector<size_t> carries, replay_consts, replay_xs, replay_stacked, replay_ys;
+  std::vector<bool> rebuild;              // per scan output: the replay rebuilds it
   ProgramPtr replay_body;
   RecomputeStats replay_recompute;        // one step of the replay
   bool replay() const { return replay_body != nullptr; }
 };
 
 // Classifies the body's residuals and builds the forward scan's params (and, with replay,
-// the replay scan's).
-ScanSplit split_scan(const Params& scan_params, VjpProgram body, bool replay = false);
+// the replay scan's). rebuild (replay only; empty: none): per scan output (carries, ys),
+// whether the replay must rebuild it for the enclosing level's backward.
+ScanSplit split_scan(const Params& scan_params, VjpProgram body, bool replay = false,
+                     const std::vector<bool>& rebuild = {});
+
+// What the replay scan rebuilds: the final carries, the replay_ys, and the carries entering
+// each step (in `carries` order), stacked.
+struct Replayed {
+  std::vector<Value> finals, ys, entering;
+};
 
 // Emits the replay scan into `b` (replay only): consts / xs / stacked as listed in
-// replay_consts / replay_xs / replay_stacked, init the scan's initial carries. Returns the
-// carries entering each step, stacked, in `carries` order.
-std::vector<Value> emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
-                                    const std::vector<Value>& init, const std::vector<Value>& xs,
-                                    const std::vector<Value>& stacked);
+// replay_consts / replay_xs / replay_stacked, init the scan's initial carries.
+Replayed emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
+                          const std::vector<Value>& init, const std::vector<Value>& xs,
+                          const std::vector<Value>& stacked);
 
 // Emits the forward scan into the operands' builder: primal outputs, then stacked residuals.
 std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands);
