@@ -21,7 +21,7 @@ NO_GPU = re.compile(r"no nvidia-smi|no CUDA device|nvidia-smi: (not found|comman
 # Steps that need a GPU: (pattern on the step name, what it does without one).
 NEEDS_GPU = [
     (r"gpu_visible", "nvidia-smi lists no GPU"),
-    (r"quick_cuda_\w+_as_cpu", "no CUDA case passed"),
+    (r"(quick|program)_cuda_\w+_as_cpu", "no CUDA case passed"),
     (r"perf_cuda_\w+_checked", "no CUDA case passed"),
     (r"\w+_no_skips", "the GPU tests skip for want of a device"),
     (r"nccl_sweep_np1", "the NCCL sweep needs a device"),
@@ -30,7 +30,7 @@ NEEDS_GPU = [
 # What the last call's archive must hold (paths under gpu/), and at least one of each glob.
 MUST_HOLD = ["gpu/summary.md", "gpu/steps.tsv", "gpu/machine.txt", "gpu/ctest_gpu.log",
              "gpu/libs_probe/records.json", "gpu/perf/dot/records.json", "gpu/perf/lstm/records.json"]
-MUST_HOLD_SOME = [r"gpu/quick_cuda/\w+/records\.json"]
+MUST_HOLD_SOME = [r"gpu/quick_cuda/\w+/records\.json", r"gpu/program/\w+/records\.json"]
 
 
 def needs_gpu(step):
