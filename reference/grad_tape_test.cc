@@ -64,6 +64,7 @@ TEST(RefTape, Elementwise) {
   for (const UnaryOp& u : unary_ops()) {
     SCOPED_TRACE(u.name);
     std::string op = u.name;
+    if (op == "stop_gradient") continue;  // its derivative is 0 by definition: RefTape.StopGradient
     check({values({2, 3}, 1, 0.5, 2)}, [op](Tape& t, const Ids& v) { return Ids{t.unary(op, v[0])}; });
   }
   for (const char* op : {"neg", "exp", "sin", "cos", "tanh", "logistic"})  // and negatives
@@ -76,6 +77,21 @@ TEST(RefTape, Elementwise) {
     check({values({3}, 6, 0.5, 2), values({}, 7, 0.5, 2)},  // a rank-0 operand broadcasts
           [op](Tape& t, const Ids& v) { return Ids{t.binary(op, v[0], v[1]), t.binary(op, v[1], v[0])}; });
   }
+}
+
+// stop_gradient is a constant on the tape: the gradient of stop_gradient(x)·x is x, and a NaN
+// seed on stop_gradient(x) does not reach x (JAX's symbolic zero; 0·NaN would).
+TEST(RefTape, StopGradient) {
+  Tape t;
+  Tape::Id x = t.input(values({3}, 8, 0.5, 2));
+  Tape::Id held = t.unary("stop_gradient", x);
+  Tape::Id y = t.binary("mul", held, x);
+  Array nan_seed = t.value(held);
+  for (double& v : nan_seed.data) v = std::nan("");
+  Array ones = t.value(y);
+  for (double& v : ones.data) v = 1;
+  std::vector<Array> g = t.gradients({{y, ones}, {held, nan_seed}}, {x});
+  EXPECT_EQ(g.at(0).data, t.value(x).data);
 }
 
 TEST(RefTape, SelectCompareConvert) {

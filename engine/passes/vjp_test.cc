@@ -73,10 +73,24 @@ using V = std::vector<Value>;
 // without a line here) against finite differences; log and sqrt on positive operands.
 TEST(Vjp, Unary) {
   for (const std::string& op : primitive_names())
-    if (primitive(op).has(kElementwiseUnary) && op != "log" && op != "sqrt")
+    // stop_gradient's derivative is 0 by definition, not its forward's (Vjp.StopGradient).
+    if (primitive(op).has(kElementwiseUnary) && op != "log" && op != "sqrt" && op != "stop_gradient")
       check({{2, 3}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; });
   check({{5}}, [](Builder&, auto& v) { return V{log(v[0]), sqrt(v[0])}; }, 0.5, 2);
   for (int64_t n : {0, 1, 2, 3}) check({{4}}, [n](Builder&, auto& v) { return V{integer_pow(v[0], n) + v[0]}; });
+}
+
+// stop_gradient is the identity with no cotangent at all (JAX's symbolic zero): the gradient of
+// stop_gradient(x)·x is x, and a NaN cotangent of stop_gradient(x) does not reach x.
+TEST(Vjp, StopGradient) {
+  Builder b;
+  Value x = b.input({3}, DType::f64);
+  Value held = b.bind1("stop_gradient", {x});
+  Program p = b.build({held * x, held});
+  const double nan = std::nan("");
+  VjpRun r = run_vjp(vjp(p), {Tensor::from_f64({1, -2, 3}, {3}, DType::f64)},
+                     {Tensor::from_f64({1, 1, 1}, {3}, DType::f64), Tensor::from_f64({nan, nan, nan}, {3}, DType::f64)});
+  EXPECT_EQ(r.cotangents.at(0).to_f64(), (std::vector<double>{1, -2, 3}));
 }
 
 TEST(Vjp, Binary) {
