@@ -12,11 +12,7 @@ namespace tandem::fuzz {
 namespace {
 
 std::vector<Tensor> execute(const Program& p, const std::vector<Tensor>& args, Device device) {
-  Executor ex(device);
-  AxisEnv axes;
-  axes[kCollectiveAxis] = single_member_axis(kCollectiveAxis);  // unused once vmap binds the name
-  ex.set_axis_env(axes);
-  std::vector<Tensor> out = ex.run(p, args);
+  std::vector<Tensor> out = fuzz_executor(device).run(p, args);
   for (Tensor& t : out) t = t.to(Device::cpu());
   return out;
 }
@@ -30,6 +26,14 @@ std::vector<Tensor> differentiate(const Program& p, const FuzzCase& c, Device de
 }
 
 }  // namespace
+
+Executor fuzz_executor(Device device) {
+  Executor ex(device);
+  AxisEnv axes;
+  axes[kCollectiveAxis] = single_member_axis(kCollectiveAxis);  // unused once vmap binds the name
+  ex.set_axis_env(axes);
+  return ex;
+}
 
 EngineRun run_engine(const FuzzCase& c, Device device) {
   EngineRun run;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/core/tensor.h"
+#include "engine/ir/executor.h"
 #include "suites/program_fuzz/fuzz_case.h"
 
 namespace tandem::fuzz {
@@ -15,5 +16,10 @@ struct EngineRun {
 };
 
 EngineRun run_engine(const FuzzCase& c, Device device = Device::cpu());
+
+// An executor on `device` with the fuzzer's collective axis bound to one member (gen_state.h's
+// kCollectiveAxis; a vmap over it binds the name itself): what every fuzz and `--program`
+// run executes on.
+Executor fuzz_executor(Device device);
 
 }  // namespace tandem::fuzz

@@ -2,10 +2,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "engine/core/axis_env.h"
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
-#include "engine/ir/executor.h"
+#include "suites/program_fuzz/fuzz_engine.h"
 #include "suites/common/program_case.h"
 #include "suites/common/timing.h"
 #include "suites/program_fuzz/gen_state.h"
@@ -57,11 +56,7 @@ std::vector<Tensor> on_device(const std::vector<Tensor>& host, Device device) {
 }
 
 std::vector<Tensor> execute(const Program& p, const std::vector<Tensor>& args, Device device) {
-  Executor ex(device);
-  AxisEnv axes;  // the fuzzer's collective axis, of one member outside a vmap (gen_state.h)
-  axes[fuzz::kCollectiveAxis] = single_member_axis(fuzz::kCollectiveAxis);
-  ex.set_axis_env(axes);
-  std::vector<Tensor> out = ex.run(p, args);
+  std::vector<Tensor> out = fuzz::fuzz_executor(device).run(p, args);
   if (device.kind == DeviceKind::cuda) cuda_synchronize(device.index);
   return out;
 }
