@@ -305,31 +305,20 @@ def convert(closed):
     return program, [v for v, _ in top.consts], ctx.unsupported
 
 
+def all_eqns(program):
+    """Every equation of a program JSON, sub-programs (scan and checkpoint bodies) included."""
+    for e in program["eqns"]:
+        yield e
+        for v in e.get("params", {}).values():
+            if isinstance(v, dict) and "program" in v:
+                yield from all_eqns(v["program"])
+
+
 def checkpoint_names(program):
     """Every name checkpoint_name gives in a program, sub-programs included, sorted."""
-    found = set()
-
-    def walk(prog):
-        for e in prog["eqns"]:
-            if e["primitive"] == "checkpoint_name":
-                found.add(e["params"]["name"])
-            for v in e.get("params", {}).values():
-                if isinstance(v, dict) and "program" in v:
-                    walk(v["program"])
-    walk(program)
-    return sorted(found)
+    return sorted({e["params"]["name"] for e in all_eqns(program) if e["primitive"] == "checkpoint_name"})
 
 
 def policies_in(program):
     """Every checkpoint policy string written in a program, sub-programs included."""
-    found = []
-
-    def walk(prog):
-        for e in prog["eqns"]:
-            if e["primitive"] == "checkpoint":
-                found.append(e["params"]["policy"])
-            for v in e.get("params", {}).values():
-                if isinstance(v, dict) and "program" in v:
-                    walk(v["program"])
-    walk(program)
-    return found
+    return [e["params"]["policy"] for e in all_eqns(program) if e["primitive"] == "checkpoint"]
