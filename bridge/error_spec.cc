@@ -1,5 +1,5 @@
 // Comparison with an ErrorSpec.
-#include "suites/common/error_spec.h"
+#include "bridge/error_spec.h"
 
 #include <cmath>
 #include <sstream>

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "suites/common/error_spec.h"
+#include "bridge/error_spec.h"
 
 namespace tandem {
 namespace {

@@ -1,5 +1,5 @@
 // Coverage: every registered primitive has every rule the project promises: a CPU impl, a
-// reference eval rule and tape rule (suites/common/reference_rules.h), a VJP rule, and rows
+// reference eval rule and tape rule (bridge/reference_rules.h), a VJP rule, and rows
 // in the engine-vs-reference table whose programs really use it. A missing one is a failure
 // listing all the gaps at once, never a skip. Also no stale names: every reference rule and
 // row key is a registered primitive.
@@ -8,10 +8,10 @@
 #include <map>
 #include <set>
 
+#include "bridge/prims_vs_reference_rows.h"
+#include "bridge/reference_rules.h"
 #include "engine/ir/primitive.h"
 #include "reference/elementwise.h"
-#include "suites/common/prims_vs_reference_rows.h"
-#include "suites/common/reference_rules.h"
 
 namespace tandem {
 namespace {

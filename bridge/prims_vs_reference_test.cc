@@ -9,19 +9,19 @@
 #include <iostream>
 #include <set>
 
+#include "bridge/device_usable.h"
+#include "bridge/error_spec.h"
+#include "bridge/prims_vs_reference_rows.h"
+#include "bridge/reference_bridge.h"
+#include "bridge/reference_vjp.h"
+#include "bridge/seeded_inputs.h"
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
-#include "engine/prims/device_put.h"
 #include "engine/prims/collective_prims.h"
+#include "engine/prims/device_put.h"
 #include "engine/prims/lstm.h"
-#include "suites/common/error_spec.h"
-#include "suites/common/harness.h"
-#include "suites/common/prims_vs_reference_rows.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
-#include "suites/common/reference_vjp.h"
 
 namespace tandem {
 namespace {

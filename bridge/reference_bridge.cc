@@ -1,8 +1,8 @@
 // Reference interpreter: a loop over the equations, each evaluated by its primitive's row of
 // the reference rule table (reference_rules.h).
-#include "suites/common/reference_bridge.h"
+#include "bridge/reference_bridge.h"
 
-#include "suites/common/reference_rules.h"
+#include "bridge/reference_rules.h"
 
 namespace tandem {
 

@@ -1,7 +1,7 @@
 // The reference rule table (reference_rules.h). Most rows are written once, generic over
 // the op set they run on: ArrayOps (plain tandem::ref calls, for eval) or ref::Tape (the
 // same ops, taped, for the reverse mode), which share one interface.
-#include "suites/common/reference_rules.h"
+#include "bridge/reference_rules.h"
 
 #include "engine/prims/dot_general.h"
 
@@ -177,7 +177,7 @@ const ReferenceRule& reference_rule(const std::string& primitive) {
   auto it = reference_rules().find(primitive);
   if (it == reference_rules().end())
     throw_unsupported(cat("the reference has no rule for primitive ", primitive),
-                      "add its row to suites/common/reference_rules.cc");
+                      "add its row to bridge/reference_rules.cc");
   return it->second;
 }
 

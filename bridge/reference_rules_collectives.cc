@@ -10,12 +10,12 @@
 #include <map>
 #include <stdexcept>
 
+#include "bridge/reference_bridge.h"
+#include "bridge/reference_collectives.h"
+#include "bridge/reference_rules.h"
 #include "engine/core/axis_env.h"
 #include "engine/core/error.h"
 #include "reference/collectives.h"
-#include "suites/common/reference_bridge.h"
-#include "suites/common/reference_collectives.h"
-#include "suites/common/reference_rules.h"
 
 namespace tandem {
 namespace {

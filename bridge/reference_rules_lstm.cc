@@ -7,10 +7,10 @@
 // backward from x, h0, c0, w (re-running its naive forward). lstm_bwd is first-order only,
 // in the reference as in the engine (vjp_rules_indexing.cc): its tape node refuses a
 // cotangent instead of silently giving zero.
+#include "bridge/reference_rules.h"
 #include "engine/core/error.h"
 #include "engine/prims/lstm.h"
 #include "reference/lstm_ref.h"
-#include "suites/common/reference_rules.h"
 
 namespace tandem {
 namespace {

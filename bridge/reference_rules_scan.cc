@@ -1,8 +1,8 @@
 // The reference's scan row: eval runs ref::scan (the reference's own lax.scan) with the body
 // interpreted by the same interpreter; the tape unrolls the scan step by step, so every
 // step's values stay stored for the backward (no remat).
+#include "bridge/reference_rules.h"
 #include "engine/core/error.h"
-#include "suites/common/reference_rules.h"
 
 namespace tandem {
 namespace {

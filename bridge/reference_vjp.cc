@@ -1,10 +1,10 @@
 // Taped reference interpreter of the IR (see reference_vjp.h): a loop over the equations,
 // each recorded on the tape by its primitive's row of the reference rule table
 // (reference_rules.h).
-#include "suites/common/reference_vjp.h"
+#include "bridge/reference_vjp.h"
 
+#include "bridge/reference_rules.h"
 #include "engine/core/error.h"
-#include "suites/common/reference_rules.h"
 
 namespace tandem {
 namespace {

@@ -2,17 +2,17 @@
 // differences of the reference interpreter, and against the engine's vjp, in f64, on
 // programs that exercise the interpreter's control flow: scan (both directions, with
 // consts and ys), nested checkpoints, dynamic and strided slicing, reduce_max, iota.
-#include "suites/common/reference_vjp.h"
+#include "bridge/reference_vjp.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "bridge/reference_bridge.h"
 #include "engine/ir/builder.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
 #include "reference/grad.h"
-#include "suites/common/reference_bridge.h"
 
 namespace tandem {
 namespace {

@@ -2,7 +2,11 @@
 """Fails when a C++/CUDA source includes a header of a layer above its own.
 
 DESIGN.md's layers, which this table is the one statement of:
-  runners -> suites -> {engine, reference} -> common
+  runners -> suites -> harness -> bridge -> {engine, reference} -> common
+  bridge is the one place where engine and reference meet (reference rules, the reference
+  interpreters, ErrorSpec); harness runs cases (registry, timing, records, lockstep) and
+  checks Program cases through the bridge. Each has its CMake target (tandem_bridge,
+  tandem_harness), which links only the layers below it.
   inside engine: core <- {cpu, ir} <- prims <- passes; comm beside prims (core only);
   cuda is a backend: its kernels need only core, its impls attach to primitives (ir, prims).
   inside suites: common <- register_suites (top-level files) <- each suite; a suite never
@@ -24,6 +28,9 @@ from pathlib import Path
 ENGINE = ["engine/core", "engine/cpu", "engine/ir", "engine/prims", "engine/passes",
           "engine/comm", "engine/cuda"]
 
+# Everything a suite stands on: the harness, the bridge, and what they stand on.
+BELOW_SUITES = ["harness", "bridge"] + ENGINE + ["reference", "common"]
+
 # layer -> the layers its files may include (besides their own). "suites/*" is every suite
 # folder, each a layer of its own. Folders not listed here are in no layer: a failure.
 LAYERS: dict[str, list[str]] = {
@@ -36,12 +43,14 @@ LAYERS: dict[str, list[str]] = {
     "engine/passes": ["engine/prims", "engine/ir", "engine/core", "common"],
     "engine/comm": ["engine/core", "common"],
     "engine/cuda": ["engine/prims", "engine/ir", "engine/cpu", "engine/core", "common"],
-    "suites/common": ENGINE + ["reference", "common"],
-    "suites": ["suites/common"] + ENGINE + ["reference", "common"],
-    "suites/*": ["suites", "suites/common"] + ENGINE + ["reference", "common"],
-    "runners": ["suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
-    "tools": ["runners", "suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
-    "ci": ["runners", "suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
+    "bridge": ENGINE + ["reference", "common"],
+    "harness": ["bridge"] + ENGINE + ["reference", "common"],
+    "suites/common": BELOW_SUITES,
+    "suites": ["suites/common"] + BELOW_SUITES,
+    "suites/*": ["suites", "suites/common"] + BELOW_SUITES,
+    "runners": ["suites", "suites/*", "suites/common"] + BELOW_SUITES,
+    "tools": ["runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
+    "ci": ["runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
 }
 
 # Known upward includes, each with the reason it is allowed (none today). Each entry must still match an include,

@@ -69,8 +69,26 @@ def test_one_suite_may_not_include_another(tree):
 def test_tests_are_checked_by_component(tree):
     plant(tree, "engine/cpu/dot_cpu_test.cc", '#include "engine/passes/vjp.h"')
     assert check_layers.check(tree) == []  # an engine test may use any engine layer
-    plant(tree, "engine/cpu/dot_cpu_test.cc", '#include "suites/common/case.h"')
-    assert any("dot_cpu_test.cc" in p and "suites/common/case.h" in p for p in check_layers.check(tree))
+    plant(tree, "engine/cpu/dot_cpu_test.cc", '#include "harness/case.h"')
+    assert any("dot_cpu_test.cc" in p and "harness/case.h" in p for p in check_layers.check(tree))
+
+
+def test_bridge_may_not_include_harness_nor_harness_suites(tree):
+    # The wall crossing stays below the case machinery: not even its tests reach up.
+    plant(tree, "bridge/reference_bridge.cc", '#include "harness/case.h"')
+    plant(tree, "bridge/prims_vs_reference_test.cc", '#include "harness/program_case.h"')
+    plant(tree, "harness/records.cc", '#include "suites/register_suites.h"')
+    problems = check_layers.check(tree)
+    assert any(p.startswith("bridge/reference_bridge.cc:") and "bridge may not include harness/case.h" in p
+               for p in problems)
+    assert any(p.startswith("bridge/prims_vs_reference_test.cc:") for p in problems)
+    assert any(p.startswith("harness/records.cc:") and "harness may not include suites/register_suites.h" in p
+               for p in problems)
+
+
+def test_the_harness_may_use_the_bridge(tree):
+    plant(tree, "harness/records.cc", '#include "bridge/reference_bridge.h"')
+    assert check_layers.check(tree) == []
 
 
 def test_reference_stays_independent(tree):

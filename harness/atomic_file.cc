@@ -1,5 +1,5 @@
 // write_file_atomically (see atomic_file.h).
-#include "suites/common/atomic_file.h"
+#include "harness/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

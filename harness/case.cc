@@ -1,5 +1,5 @@
 // Case registry implementation.
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 #include <re2/re2.h>
 
@@ -67,7 +67,7 @@ std::set<std::string> profiles_from(const std::string& narrowest) {
   if (narrowest == "quick") return {"quick", "nightly"};
   if (narrowest == "nightly") return {"nightly"};
   throw Error(ErrorKind::internal, "unknown profile '" + narrowest + "' in a case registration",
-              "profiles are quick and nightly (suites/common/case.h)");
+              "profiles are quick and nightly (harness/case.h)");
 }
 
 }  // namespace tandem

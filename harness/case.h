@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/device.h"
-#include "suites/common/oracle_program.h"
+#include "harness/oracle_program.h"
 
 namespace tandem {
 
@@ -34,7 +34,7 @@ struct RunOptions {
   int warmup = 1;
   int repetitions = 5;
   double min_time_s = 0.0;  // keep repeating until this much time has been measured
-  // Multi-rank runs (suites/common/rank_lockstep.h): called on every path of run_case, on
+  // Multi-rank runs (harness/rank_lockstep.h): called on every path of run_case, on
   // every rank, after the check and before timing, with this rank's verdict so far; it
   // agrees with the other ranks and returns whether to time (false: some rank did not pass).
   std::function<bool(const CaseResult&)> before_timing;
@@ -57,7 +57,7 @@ struct CaseInstance {
   std::function<CaseResult()> check;
   nlohmann::json info = nlohmann::json::object();
   // Program cases: the programs, inputs and tandem's CPU results for an outside oracle
-  // (suites/common/oracle_program.h); unset for cases that are not a Program.
+  // (harness/oracle_program.h); unset for cases that are not a Program.
   std::function<std::vector<OracleProgram>()> oracle;
 };
 

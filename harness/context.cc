@@ -2,7 +2,7 @@
 // directory when the run starts (a binary built from an older checkout still names the code
 // it was built from only if nobody rebuilt: so both are kept, the run-time one first); an
 // installed tandem away from its checkout falls back to the configure-time sha, marked so.
-#include "suites/common/context.h"
+#include "harness/context.h"
 
 #include <unistd.h>
 

@@ -1,14 +1,14 @@
 // Google Benchmark JSON from records. The machine part of the context (num_cpus,
 // mhz_per_cpu, caches, scaling) is Google Benchmark's own CPUInfo, as its reporter writes it.
-#include "suites/common/gbench_json.h"
+#include "harness/gbench_json.h"
 
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <string>
 
-#include "suites/common/context.h"
-#include "suites/common/timing.h"
+#include "harness/context.h"
+#include "harness/timing.h"
 
 namespace tandem {
 namespace {

@@ -1,20 +1,12 @@
 // Case harness.
-#include "suites/common/harness.h"
+#include "harness/harness.h"
 
 #include <optional>
 
 #include "engine/core/error.h"
-#include "engine/cuda/cuda_info.h"
-#include "suites/common/timing.h"
+#include "harness/timing.h"
 
 namespace tandem {
-
-std::string device_unavailable_reason(Device d) {
-  if (d.kind == DeviceKind::cpu) return "";
-  if (!cuda_backend_built()) return "CUDA backend not built (configure found no CUDA toolkit)";
-  if (cuda_device_count() <= d.index) return "no CUDA device visible";
-  return "";
-}
 
 namespace {
 // Runs f; an exception becomes the case's verdict (unsupported: skip, anything else: error),

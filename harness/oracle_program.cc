@@ -1,5 +1,5 @@
 // Oracle items for evaluated-only programs (oracle_program.h).
-#include "suites/common/oracle_program.h"
+#include "harness/oracle_program.h"
 
 #include "engine/ir/executor.h"
 

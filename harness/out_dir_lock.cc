@@ -1,5 +1,5 @@
 // OutDirLock (see out_dir_lock.h).
-#include "suites/common/out_dir_lock.h"
+#include "harness/out_dir_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

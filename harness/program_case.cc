@@ -1,24 +1,14 @@
 // Program cases: engine run, reference run, per-output comparison.
-#include "suites/common/program_case.h"
+#include "harness/program_case.h"
 
-#include <cmath>
 #include <memory>
-#include <random>
 
+#include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
-#include "suites/common/reference_bridge.h"
 
 namespace tandem {
-
-Tensor seeded_uniform(const Shape& shape, DType dtype, const std::string& key, double lo, double hi) {
-  std::mt19937_64 rng(std::hash<std::string>{}(key));
-  std::uniform_real_distribution<double> u(lo, hi);
-  std::vector<double> v(static_cast<size_t>(num_elements(shape)));
-  for (double& x : v) x = dtype == DType::i32 ? std::floor(u(rng)) : u(rng);
-  return Tensor::from_f64(v, shape, dtype);
-}
 
 CaseInstance program_instance(const Program& program, const std::vector<Tensor>& host_inputs,
                               Device device, ChecksFn checks) {

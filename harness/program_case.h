@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "bridge/error_spec.h"
+#include "bridge/seeded_inputs.h"  // seeded_uniform: the inputs the cases build
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
+#include "harness/case.h"
 #include "reference/reference.h"
-#include "suites/common/case.h"
-#include "suites/common/error_spec.h"
 
 namespace tandem {
 
@@ -31,10 +32,5 @@ using ChecksFn = std::function<std::vector<OutputCheck>(const std::vector<Tensor
 
 CaseInstance program_instance(const Program& program, const std::vector<Tensor>& host_inputs,
                               Device device, ChecksFn checks);
-
-// Seeded uniform values in [lo, hi), rounded to dtype; the seed comes from the case name so
-// every run and every rank makes the same inputs.
-Tensor seeded_uniform(const Shape& shape, DType dtype, const std::string& seed_key,
-                      double lo = -1, double hi = 1);
 
 }  // namespace tandem

@@ -1,7 +1,7 @@
 // The harness's lockstep across ranks (see rank_lockstep.h): MPI control-plane calls only,
 // each under a job-watchdog scope that names the case, so a stalled rank is reported as
 // "tandem run: <what> of <case>" by the ranks left waiting.
-#include "suites/common/rank_lockstep.h"
+#include "harness/rank_lockstep.h"
 
 #include "engine/comm/job.h"
 #include "engine/comm/mpi_communicator.h"
@@ -9,7 +9,7 @@
 #include "engine/comm/watchdog.h"
 #include "engine/core/faults.h"
 #include "engine/core/rank_env.h"
-#include "suites/common/rank_reduce.h"
+#include "harness/rank_reduce.h"
 
 namespace tandem {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 namespace tandem {
 

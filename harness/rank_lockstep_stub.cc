@@ -1,6 +1,6 @@
 // rank_lockstep.h in a build without MPI: never multi-rank, so the harness runs every
 // process alone (a launcher's ranks then each run every case, and only rank 0 writes).
-#include "suites/common/rank_lockstep.h"
+#include "harness/rank_lockstep.h"
 
 #include "engine/core/error.h"
 

@@ -1,11 +1,11 @@
 // The agreement of a case's outcome over ranks and the reduction of its timing (see
 // rank_reduce.h).
-#include "suites/common/rank_reduce.h"
+#include "harness/rank_reduce.h"
 
 #include <algorithm>
 
 #include "engine/core/error.h"
-#include "suites/common/timing.h"
+#include "harness/timing.h"
 
 namespace tandem {
 namespace {

@@ -3,8 +3,8 @@
 // each rank's own statistics kept and never above the reduced ones.
 #include <gtest/gtest.h>
 
-#include "suites/common/rank_reduce.h"
-#include "suites/common/timing.h"
+#include "harness/rank_reduce.h"
+#include "harness/timing.h"
 
 namespace tandem {
 namespace {

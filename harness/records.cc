@@ -1,5 +1,5 @@
 // Record building and atomic writes.
-#include "suites/common/records.h"
+#include "harness/records.h"
 
 #include <unistd.h>
 
@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "engine/core/error.h"
-#include "suites/common/context.h"
-#include "suites/common/timing.h"
+#include "harness/context.h"
+#include "harness/timing.h"
 
 namespace tandem {
 

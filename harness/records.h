@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suites/common/atomic_file.h"  // write_file_atomically
-#include "suites/common/case.h"
+#include "harness/atomic_file.h"  // write_file_atomically
+#include "harness/case.h"
 
 namespace tandem {
 
@@ -34,6 +34,6 @@ class RecordWriter {
   bool complete_ = false;
 };
 
-// Google Benchmark's JSON format: suites/common/gbench_json.h.
+// Google Benchmark's JSON format: harness/gbench_json.h.
 
 }  // namespace tandem

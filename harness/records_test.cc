@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "suites/common/gbench_json.h"
-#include "suites/common/records.h"
+#include "harness/gbench_json.h"
+#include "harness/records.h"
 
 namespace tandem {
 namespace {
@@ -91,7 +91,7 @@ TEST(Records, ContextSaysWhenWhereAndWhat) {
                         "git_sha_source", "command_line"})
     EXPECT_TRUE(c.contains(k)) << k;
   EXPECT_EQ(c["date"].get<std::string>().size(), std::string("2026-11-23T12:41:49Z").size());
-  EXPECT_NE(c["command_line"].get<std::string>().find("suites_common_test"), std::string::npos);
+  EXPECT_NE(c["command_line"].get<std::string>().find("harness_test"), std::string::npos);
   EXPECT_FALSE(c.contains("load_avg_end"));
 }
 

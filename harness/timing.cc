@@ -1,6 +1,6 @@
 // Timing implementation: steady_clock (CPU) or CUDA events (GPU) around each repetition, and
 // the process CPU time around the same call.
-#include "suites/common/timing.h"
+#include "harness/timing.h"
 
 #include <time.h>
 

@@ -12,7 +12,7 @@
 #include "engine/ir/program_json_read.h"
 #include "engine/passes/vjp.h"
 #include "engine/passes/vmap.h"
-#include "suites/common/harness.h"
+#include "harness/harness.h"
 #include "suites/common/lstm_program.h"
 #include "suites/vmap/vmap_collective_programs.h"
 

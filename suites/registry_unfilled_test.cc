@@ -8,7 +8,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/primitive.h"
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 namespace tandem {
 namespace {

@@ -2,7 +2,7 @@
 // skips with a reason (an unsupported preset, no GPU); a mismatch or an error fails.
 #include <gtest/gtest.h>
 
-#include "suites/common/harness.h"
+#include "harness/harness.h"
 
 namespace tandem {
 namespace {
