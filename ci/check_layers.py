@@ -14,6 +14,9 @@ DESIGN.md's layers, which this table is the one statement of:
 A test file (*_test.cc, *_test_util.h, ...) is a leaf nothing includes, so it is checked by
 component only: it may include any layer of its own component and whatever its component's
 layers may include (an engine test may build IR; it may not include suites).
+The link graph says the same by the same table: a library belongs to the component of the
+folder whose CMakeLists.txt adds it, and a target there (target_link_libraries, or the LIBS
+of tandem_add_test) may link only libraries of its own component or of those below it.
 
 Usage: check_layers.py [ROOT]   (exit 0: every include runs one way; 1: a list of violations)
 """
@@ -121,15 +124,47 @@ def table_problems() -> list[str]:
     return problems
 
 
-def source_files(root: Path):
+def project_files(root: Path, wanted):
     for dirpath, dirnames, filenames in os.walk(root):
         # Skip build trees, hidden folders (.git) and anything CMake configured.
         dirnames[:] = [d for d in dirnames if not d.startswith((".", "build"))
                        and not (Path(dirpath) / d / "CMakeCache.txt").exists()]
         for f in filenames:
             p = Path(dirpath) / f
-            if p.suffix in SOURCE_SUFFIXES:
+            if wanted(p):
                 yield p
+
+
+def source_files(root: Path):
+    return project_files(root, lambda p: p.suffix in SOURCE_SUFFIXES)
+
+
+ADD_LIBRARY = re.compile(r"\badd_library\(\s*(\w+)")
+LINKS = re.compile(r"\b(?:target_link_libraries|tandem_add_test)\(\s*(\w+)([^)]*)\)")
+
+
+def below(comp: str) -> set[str]:
+    """The components a component's files may use: its own and those its layers may include."""
+    return {comp} | {component(dst) for name, allowed in LAYERS.items() if component(name) == comp
+                     for dst in allowed}
+
+
+def link_problems(root: Path) -> list[str]:
+    """Every link of a project library runs down the table, as the includes do."""
+    lists = {}
+    for f in sorted(project_files(root, lambda p: p.name == "CMakeLists.txt")):
+        comp = f.parent.relative_to(root).as_posix().split("/")[0]
+        if comp in {component(n) for n in LAYERS}:
+            lists[f] = comp
+    owner = {m.group(1): comp for f, comp in lists.items() for m in ADD_LIBRARY.finditer(f.read_text())}
+    problems = []
+    for f, comp in lists.items():
+        for m in LINKS.finditer(f.read_text()):
+            for lib in m.group(2).split():
+                if lib in owner and owner[lib] not in below(comp):
+                    problems.append(f"{f.relative_to(root).as_posix()}: {m.group(1)} ({comp}) may not link "
+                                    f"{lib} ({owner[lib]}); {comp} may use: {', '.join(sorted(below(comp)))}")
+    return problems
 
 
 def resolve(root: Path, src: Path, target: str, quoted: bool) -> str | None:
@@ -174,7 +209,7 @@ def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[st
         if e not in used:
             problems.append(f"stale exception {e[0]} -> {e[1]}: no such include any more; "
                             "remove it from EXCEPTIONS")
-    return problems
+    return problems + link_problems(root)
 
 
 def main(argv: list[str]) -> int:
@@ -183,11 +218,11 @@ def main(argv: list[str]) -> int:
     for p in problems:
         print("FAIL:", p, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} include(s) against the layers (table: ci/check_layers.py); "
+        print(f"{len(problems)} include(s) or link(s) against the layers (table: ci/check_layers.py); "
               "hint: move the shared type to a lower layer, or the call to a higher one",
               file=sys.stderr)
         return 1
-    print("every include runs one way (ci/check_layers.py)")
+    print("every include and every link runs one way (ci/check_layers.py)")
     return 0
 
 

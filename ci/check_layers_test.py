@@ -1,6 +1,7 @@
 """The include-layer check (ci/check_layers.py) passes on this tree and fails on a copy of it
-with one bad include planted: an upward include, a sibling suite, a relative path, a folder
-in no layer, a stale exception. Run by ctest (ci/CMakeLists.txt)."""
+with one bad include planted: an upward include (bridge to harness among them), a sibling
+suite, a relative path, a folder in no layer, a stale exception, or a library linked up the
+layers. Run by ctest (ci/CMakeLists.txt)."""
 import shutil
 import subprocess
 import sys
@@ -89,6 +90,22 @@ def test_bridge_may_not_include_harness_nor_harness_suites(tree):
 def test_the_harness_may_use_the_bridge(tree):
     plant(tree, "harness/records.cc", '#include "bridge/reference_bridge.h"')
     assert check_layers.check(tree) == []
+
+
+def test_a_link_up_the_layers_fails(tree):
+    # The same order in the link graph: the CMakeLists define who owns each library.
+    for f in check_layers.project_files(ROOT, lambda p: p.name == "CMakeLists.txt"):
+        dst = tree / f.relative_to(ROOT)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dst)
+    assert check_layers.check(tree) == []
+    plant(tree, "bridge/CMakeLists.txt", "target_link_libraries(tandem_bridge PUBLIC tandem_harness)")
+    plant(tree, "harness/CMakeLists.txt", "tandem_add_test(planted_test SOURCES records_test.cc LIBS tandem_suites)")
+    problems = check_layers.check(tree)
+    assert any(p.startswith("bridge/CMakeLists.txt: tandem_bridge (bridge) may not link tandem_harness (harness)")
+               for p in problems), problems
+    assert any(p.startswith("harness/CMakeLists.txt: planted_test (harness) may not link tandem_suites (suites)")
+               for p in problems), problems
 
 
 def test_reference_stays_independent(tree):
