@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""tools/export_jax_program.py on examples/ (ctest export_jax_program; exit 77, a skip, without
+"""tools/import/export_jax_program.py on examples/ (ctest export_jax_program; exit 77, a skip, without
 JAX). Each example is exported into a temporary directory and the export itself is checked:
 
-  a. JAX's interpretation of the written program.json (tools/program_vs_jax.py `interpret`)
+  a. JAX's interpretation of the written program.json (tools/oracles/program_vs_jax.py `interpret`)
      equals the function's own outputs, within program_vs_jax's derived bound (4x JAX's own
      f32-vs-f64 error, or 16 ulps of the largest magnitude); under VMAP too, jax.vmap of both;
      a closed-over constant becomes an input marked constant; JAX's saved residuals of the
@@ -15,7 +15,7 @@ With a tandem binary as argument whose `check` reads --program, tandem reads the
 (an export listing a primitive tandem lacks is refused with exit 4 naming it); otherwise that
 part is skipped, said.
 
-    tools/export_jax_program_test.py [TANDEM_BINARY]     (also runs under pytest)
+    tools/import/export_jax_program_test.py [TANDEM_BINARY]     (also runs under pytest)
 """
 import json
 import os
@@ -34,8 +34,9 @@ except ImportError as missing:
     sys.exit(77)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools", "oracles"))  # program_vs_jax: JAX's interpretation
 import jaxpr_to_program as j2p  # noqa: E402
 import program_vs_jax as pj  # noqa: E402  (enables jax_enable_x64 for its f64 run)
 

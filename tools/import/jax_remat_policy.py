@@ -1,5 +1,5 @@
 """A jax.checkpoint policy as tandem's policy string (engine/ir/remat_policy.h), for
-tools/jaxpr_to_program.py's checkpoint row: the inverse of tools/program_vs_jax.py's policy_of.
+tools/import/jaxpr_to_program.py's checkpoint row: the inverse of tools/oracles/program_vs_jax.py's policy_of.
 JAX's policies are recognised by their class or function name (the factories' inner functions
 by the closure cells that hold their arguments); a user's own predicate cannot be written.
 """

@@ -1,4 +1,4 @@
-"""The state of one jaxpr -> Program JSON conversion (tools/jaxpr_to_program.py): the schema's
+"""The state of one jaxpr -> Program JSON conversion (tools/import/jaxpr_to_program.py): the schema's
 names (dtypes, tandem's primitives), how an atom, a literal and a source line are written,
 and the Scope a program or sub-program is written into (ids, equations, the constants it needs).
 """
@@ -10,7 +10,7 @@ from jax._src import core, source_info_util
 
 SCHEMA_VERSION = 1
 # `tandem list --primitives`: what tandem has. A primitive written outside it is reported.
-# tools/export_jax_program_test.py compares this with the binary's list when it is given one.
+# tools/import/export_jax_program_test.py compares this with the binary's list when it is given one.
 TANDEM_PRIMITIVES = frozenset(
     "add all_gather all_to_all axis_index broadcast_in_dim checkpoint checkpoint_name compare "
     "concatenate convert_element_type cos device_put div dot_general dynamic_slice "
@@ -121,7 +121,7 @@ class Scope:
         return {"var": self._const_ids[key]}
 
     def append(self, eqn, primitive, ins, outs, params):
-        # params always written, {} too: tools/program_vs_jax.py reads e["params"] as tandem writes it.
+        # params always written, {} too: tools/oracles/program_vs_jax.py reads e["params"] as tandem writes it.
         e = {"primitive": primitive, "in": ins, "out": outs, "params": params}
         src = self.source(eqn)
         if src:

@@ -1,5 +1,5 @@
 """A JAX jaxpr as tandem's Program JSON (docs/PROGRAM_JSON.md, schema version 1): the
-conversion behind tools/export_jax_program.py, the inverse of tools/program_vs_jax.py's
+conversion behind tools/import/export_jax_program.py, the inverse of tools/oracles/program_vs_jax.py's
 interpreter (its RULES say how each tandem primitive runs in JAX; RULES here say how each
 JAX primitive is written for tandem).
 
@@ -11,8 +11,8 @@ primitives written that tandem lacks. Such a primitive is written with its JAX n
 the params that serialise), not refused here: tandem refuses it itself, naming the
 equation, its source line and what it supports. What cannot be written at all (a dtype
 tandem has no name for, a user-written remat policy) raises Unserialisable, with a hint.
-The Scope a program is written into is tools/jaxpr_scope.py; remat policies as tandem's
-strings, tools/jax_remat_policy.py.
+The Scope a program is written into is tools/import/jaxpr_scope.py; remat policies as tandem's
+strings, tools/import/jax_remat_policy.py.
 """
 import enum
 import math

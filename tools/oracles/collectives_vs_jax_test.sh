@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest collectives_vs_jax: `tandem collectives-dump` under mpirun at 4 and 2 ranks (the real
-# engine, MPI host buffers), then tools/collectives_vs_jax.py judges every case with JAX on as
+# engine, MPI host buffers), then tools/oracles/collectives_vs_jax.py judges every case with JAX on as
 # many host CPU devices. Exit 77 (ctest: skipped) when JAX is not installed for python3.
 # usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR
 set -uo pipefail
@@ -22,7 +22,7 @@ for np in 4 2; do
   fi
   leftovers=$(find "$work/np$np" -name '*.tmp*' | head -3)
   [[ -z $leftovers ]] || { echo "FAIL: temporary files left in the dump: $leftovers" >&2; exit 1; }
-  python3 "$src/tools/collectives_vs_jax.py" "$work/np$np" 2>&1 | grep -v -i 'warning'
+  python3 "$src/tools/oracles/collectives_vs_jax.py" "$work/np$np" 2>&1 | grep -v -i 'warning'
   rc=${PIPESTATUS[0]}
   [[ $rc == 0 ]] || exit "$rc"
 done

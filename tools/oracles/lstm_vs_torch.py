@@ -4,7 +4,7 @@ packed in the layout of docs/LSTM_DATA.md, ragged lengths through pack_padded_se
 reverse direction also runs within each length), every output and gradient compared.
 Exits 0 when all agree within 1e-5, 1 when one does not, 77 when torch is not installed.
 
-    tools/lstm_vs_torch.py TANDEM_BINARY WORKDIR
+    tools/oracles/lstm_vs_torch.py TANDEM_BINARY WORKDIR
 """
 import os
 import subprocess

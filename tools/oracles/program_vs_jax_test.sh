@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # JAX judges tandem's Program cases (docs/JAX_ORACLE.md, Programs): the quick profile's
 # remat, scan_hoist and vmap cases are dumped by `tandem dump-programs` and must agree with
-# tools/program_vs_jax.py; then faults are injected and the oracle must catch them (a check
+# tools/oracles/program_vs_jax.py; then faults are injected and the oracle must catch them (a check
 # that cannot fail proves nothing). Exit 77 (ctest SKIP) when JAX is not installed for the
 # python3 on PATH.   program_vs_jax_test.sh TANDEM_BINARY
 set -uo pipefail
@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # 1. The quick profile's Program cases agree with JAX: every remat and scan_hoist case, and
 # the vmap cases under mixed and negative axes (every program family, plain and grad; the
-# other axis configurations run in `tools/program_vs_jax.py` over a full dump, as in
+# other axis configurations run in `tools/oracles/program_vs_jax.py` over a full dump, as in
 # docs/JAX_ORACLE.md; all of them would take this loaded 2-core machine about 4 minutes).
 "$tandem" dump-programs --profile quick --filter '^(remat|scan_hoist)/|^vmap/.*/axes:(mixed|negative)/' "$work/clean" \
   || fail "dump-programs exited $?"

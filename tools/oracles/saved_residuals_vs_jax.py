@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What tandem's vjp saves against what JAX saves (jax.ad_checkpoint.saved_residuals, the
 function behind print_saved_residuals), per remat item of a `tandem dump-programs DIR`: the
-item's forward program is interpreted in JAX (tools/program_vs_jax.py: jax.checkpoint with
+item's forward program is interpreted in JAX (tools/oracles/program_vs_jax.py: jax.checkpoint with
 the matching policy, lax.scan, checkpoint_name, ...) and linearized with respect to the same
 inputs; tandem's residuals are DIR/<case>/<label>/residuals.json (runners/cli/dump_programs_command.cc).
 
@@ -15,7 +15,7 @@ save_anything_except_these_names) the sets differ by rule, not by policy: those 
 KNOWN (printed, not failed; one that starts to agree prints XPASS). docs/JAX_ORACLE.md,
 "Saved residuals".
 
-    tools/saved_residuals_vs_jax.py DUMPDIR [--filter REGEX]
+    tools/oracles/saved_residuals_vs_jax.py DUMPDIR [--filter REGEX]
 Exits 0 when every compared item agrees, 1 when one does not, 4 on bad usage, 77 without JAX.
 """
 import collections
@@ -69,7 +69,7 @@ def difference(tandem, jax):
 def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-") or not os.path.isdir(args[0]):
-        print("usage: tools/saved_residuals_vs_jax.py DUMPDIR [--filter REGEX]\n"
+        print("usage: tools/oracles/saved_residuals_vs_jax.py DUMPDIR [--filter REGEX]\n"
               "  hint: `tandem dump-programs --suite remat DUMPDIR` writes DUMPDIR", file=sys.stderr)
         return 4
     root, filt = args[0], re.compile(args[args.index("--filter") + 1]) if "--filter" in args else None

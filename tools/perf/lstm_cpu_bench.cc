@@ -1,6 +1,6 @@
 // lstm_cpu_bench: times the fast CPU LSTM (engine/cpu/lstm_cpu) on the suite's performance
 // shapes — forward (inference, nothing saved) and forward+backward (training forward that
-// saves, then the backward) — and prints JSON that tools/lstm_perf_table.py sets next to
+// saves, then the backward) — and prints JSON that tools/tables/lstm_perf_table.py sets next to
 // torch_lstm_bench.py's. Threads: --threads for the recurrence, OPENBLAS_NUM_THREADS for BLAS.
 // Reported per shape: min wall time over --reps (after a warm-up) and GFLOP/s from it, and the
 // min process CPU time (all threads) with GFLOP per CPU-second — on a shared machine the

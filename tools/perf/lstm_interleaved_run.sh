@@ -4,17 +4,17 @@
 # tandem's kernel (with the old recompute-in-lstm_bwd mode beside it), tandem's primitive path
 # through the Executor, PyTorch's nn.LSTM — first at 1 thread, then at each tool's default
 # threads. Interleaving makes load drifts on a shared machine hit every tool alike;
-# tools/lstm_interleaved_table.py takes the minimum per row over the rounds.
-#   tools/lstm_interleaved_run.sh OUT [REPS] [FILTER]      (REPS default 5)
+# tools/tables/lstm_interleaved_table.py takes the minimum per row over the rounds.
+#   tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]      (REPS default 5)
 # BUILD (default: build) is the build folder; the PyTorch rows need python3-torch.
 # THREADS="1 default" (the default) picks the thread settings; FIRST (default 1) numbers the
 # first round, so that more rounds can be added to an earlier run's folder.
 set -euo pipefail
-out=${1:?usage: tools/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
+out=${1:?usage: tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
 reps=${2:-5}
 filter=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$here/../build}
+build=${BUILD:-$here/../../build}
 bench=$build/tools/lstm_cpu_bench
 for t in "$bench" "$build/tools/blas_sgemm_compare"; do
   [[ -x $t ]] || { echo "error: $t not built" >&2; echo "  hint: cmake --build build --target lstm_cpu_bench blas_sgemm_compare" >&2; exit 4; }

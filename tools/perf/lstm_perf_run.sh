@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The LSTM measurement run behind docs/PERFORMANCE.md "LSTM": tandem's CPU LSTM, PyTorch's
 # nn.LSTM and sgemm on the same shapes, every output kept in OUT with the load beside it.
-#   tools/lstm_perf_run.sh OUT [REPS] [ROW ...]         (REPS default 3; ROWs default: all)
+#   tools/perf/lstm_perf_run.sh OUT [REPS] [ROW ...]         (REPS default 3; ROWs default: all)
 # ROWs (file OUT/ROW.json or .txt; 1t/2t = OPENBLAS_NUM_THREADS):
 #   sgemm               sgemm_{1,2}t.txt (blas_sgemm_compare), sgemm_cpu_{1,2}t.txt (NumPy)
 #   tandem_1t           --threads 1, BLAS 1            torch_1t    PyTorch, 1 thread
@@ -11,13 +11,13 @@
 #   before_1t before_2t the same tool built from an older tree: BEFORE=path/to/lstm_cpu_bench
 # BUILD (default: build) is the build folder; PyTorch rows need python3-torch.
 set -euo pipefail
-out=${1:?usage: tools/lstm_perf_run.sh OUT [REPS] [ROW ...]}
+out=${1:?usage: tools/perf/lstm_perf_run.sh OUT [REPS] [ROW ...]}
 reps=${2:-3}
 shift $(( $# >= 2 ? 2 : 1 ))
 rows=("$@")
 [[ ${#rows[@]} == 0 ]] && rows=(sgemm tandem_1t torch_1t tandem_blas2_rows1 tandem_2t torch_2t)
 here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$here/../build}
+build=${BUILD:-$here/../../build}
 bench=$build/tools/lstm_cpu_bench
 [[ -x $bench ]] || { echo "error: $bench not built" >&2; echo "  hint: cmake --build build --target lstm_cpu_bench" >&2; exit 4; }
 mkdir -p "$out"
@@ -48,5 +48,5 @@ for row in "${rows[@]}"; do
 done
 log "done"
 if [[ -s $out/tandem_1t.json && -s $out/torch_1t.json ]]; then
-  /usr/bin/python3 "$here/lstm_perf_table.py" --cpu "$out/tandem_1t.json" "$out/torch_1t.json"
+  /usr/bin/python3 "$here/../tables/lstm_perf_table.py" --cpu "$out/tandem_1t.json" "$out/torch_1t.json"
 fi

@@ -22,18 +22,18 @@ set -e
 [[ $rc == 4 ]] && grep -q 'hint:' "$work/err" || fail "lstm_cpu_bench --no-such-flag: rc=$rc, want 4 and a hint"
 
 # lstm_perf_table.py: the Markdown table of a (tandem, torch) pair; the same file twice gives 1.00x.
-python3 "$here/lstm_perf_table.py" "$work/t.json" "$work/t.json" > "$work/table.md"
+python3 "$here/../tables/lstm_perf_table.py" "$work/t.json" "$work/t.json" > "$work/table.md"
 [[ $(grep -c '1.00x' "$work/table.md") == 2 ]] || { cat "$work/table.md"; fail "lstm_perf_table.py: want two 1.00x rows"; }
 set +e
-python3 "$here/lstm_perf_table.py" "$work/t.json" > /dev/null 2> "$work/err"; rc=$?
+python3 "$here/../tables/lstm_perf_table.py" "$work/t.json" > /dev/null 2> "$work/err"; rc=$?
 set -e
 [[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_perf_table.py with an odd file count: rc=$rc, want non-zero and a hint"
 # lstm_best_threads_table.py: the committed idle rounds give the six rows of PERFORMANCE.md;
 # a round that is not there is an error with a hint.
-python3 "$here/lstm_best_threads_table.py" "$here/../docs/perf/lstm/onednn-run" 6 7 8 > "$work/best.md"
+python3 "$here/../tables/lstm_best_threads_table.py" "$here/../../docs/perf/lstm/onednn-run" 6 7 8 > "$work/best.md"
 [[ $(grep -c '×' "$work/best.md") == 6 ]] || { cat "$work/best.md"; fail "lstm_best_threads_table.py: want 6 rows"; }
 set +e
-python3 "$here/lstm_best_threads_table.py" "$work" 6 > /dev/null 2> "$work/err"; rc=$?
+python3 "$here/../tables/lstm_best_threads_table.py" "$work" 6 > /dev/null 2> "$work/err"; rc=$?
 set -e
 [[ $rc != 0 ]] && grep -q 'hint:' "$work/err" || fail "lstm_best_threads_table.py with a missing round: rc=$rc, want non-zero and a hint"
 

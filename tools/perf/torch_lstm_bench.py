@@ -10,7 +10,7 @@ over --reps and GFLOP/s from it, and min process CPU time with GFLOP per CPU-sec
 Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS, whose
 threads torch.set_num_threads does not govern.
 
-    tools/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] [--math fp32|tf32] > torch.json
+    tools/perf/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] [--math fp32|tf32] > torch.json
 --math is the matmul math mode, set explicitly rather than left to PyTorch's defaults (which let
 cuDNN use TF32): fp32 turns TF32 off for cuDNN and for matmuls (tandem's HIGHEST, the lstm/perf
 cases' precision), tf32 turns it on (tandem's HIGH); the JSON records the mode and the flags as
@@ -83,7 +83,7 @@ def main():
 
     allow_tf32 = apply_math_mode(torch, a.math)
     if a.records:  # reports/ of this checkout: the records writer and its schema
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
         from reports import bench_records
         ctx = bench_records.run_context(torch=torch.__version__)
         recs = []

@@ -4,13 +4,13 @@
 # checks issue 17 §2 says cannot catch a real bug unless a reason is stated (the record's
 # "headroom_reason", shown under the check). Reads the
 # headroom the records state, or 1 / error_over_tolerance for records written before it.
-# Usage: python3 -P tools/headroom_table.py RECORDS.json... [--limit 1e4]
+# Usage: python3 -P tools/tables/headroom_table.py RECORDS.json... [--limit 1e4]
 import argparse
 import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from reports.exit_codes import TandemError  # noqa: E402
 from reports.records import checks, load, num  # noqa: E402
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The table of tools/lstm_interleaved_run.sh OUT: per shape and mode, the minimum wall time
+"""The table of tools/perf/lstm_interleaved_run.sh OUT: per shape and mode, the minimum wall time
 over the rounds of tandem's kernel, its primitive path and PyTorch, at 1 thread and at default
 threads; tandem / PyTorch as a speed ratio (PyTorch time / tandem time); GFLOP/s counting
 useful work only (forward+backward = 3 x forward, the records' flop formula); the kernel's
 share of the best sgemm rate of the same rounds; and the old path (lstm_bwd re-running the
 forward) with the 4 x forward GFLOP/s the records used to claim for it.
 
-    tools/lstm_interleaved_table.py OUT > table.md
+    tools/tables/lstm_interleaved_table.py OUT > table.md
 """
 import glob
 import json

@@ -2,7 +2,7 @@
 """Sets lstm_cpu_bench and torch_lstm_bench JSON results side by side as a Markdown table
 (docs/PERFORMANCE.md, "LSTM"): per shape and mode, GFLOP/s of each run and tandem/torch.
 
-    tools/lstm_perf_table.py [--cpu] tandem_1t.json torch_1t.json [tandem_all.json torch_all.json ...]
+    tools/tables/lstm_perf_table.py [--cpu] tandem_1t.json torch_1t.json [tandem_all.json torch_all.json ...]
 
 GFLOP/s from the min wall time, or with --cpu GFLOP per process-CPU-second.
 
@@ -24,7 +24,7 @@ def main(paths):
     if paths and paths[0] == "--cpu":
         METRIC, paths = "gflops_cpu", paths[1:]
     if len(paths) % 2:
-        sys.exit("error: give (tandem, torch) JSON files in pairs\n  hint: tools/lstm_perf_table.py t1.json p1.json")
+        sys.exit("error: give (tandem, torch) JSON files in pairs\n  hint: tools/tables/lstm_perf_table.py t1.json p1.json")
     runs = [json.load(open(p)) for p in paths]
     order, by = [], []
     for run in runs:

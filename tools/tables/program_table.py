@@ -4,7 +4,7 @@ program, each checkpoint policy's time, saved bytes, predicted and measured peak
 recomputed applications; then vmap's and the hoisting pass's measured effect. One command per
 table, on committed records (docs/perf/program/):
 
-    tools/program_table.py docs/perf/program/*/records.json
+    tools/tables/program_table.py docs/perf/program/*/records.json
 """
 import json
 import re
