@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Sets each tandem collective next to the raw library call it wraps, from the records of
-`tandem collectives` sweeps (docs/PERFORMANCE.md, "Collectives"): per size, busbw of both at
+`tandem collectives` sweeps (docs/performance/collectives.md): per size, busbw of both at
 the p50 time and the time ratio tandem / raw, then geometric means of the ratio for
 messages below and from 1 MiB. One column per (op, place). Several records files are
 repeated runs of one sweep: each cell is then the median over the runs (of the ratio, and
 of each busbw), which a stall of a loaded machine in one run does not move.
 
-    tools/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
+    tools/tables/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
+
+A records file may be gzipped (NAME.json.gz, as committed under docs/perf/collectives/).
 
 busbw at p50 = the record's busbw (nccl-tests' factor of the op, from the sweep's op table,
 at the mean time) × mean / p50, so the factors live in one place.
 """
+import gzip
 import json
 import math
 import statistics
@@ -25,7 +28,7 @@ def load(paths):
     """[(run index, record)]."""
     recs = []
     for i, path in enumerate(paths):
-        doc = json.load(open(path))
+        doc = json.load(gzip.open(path, "rt") if path.endswith(".gz") else open(path))
         recs += [(i, r) for r in (doc["records"] if isinstance(doc, dict) else doc)]
     return recs
 
