@@ -2,7 +2,7 @@
 """A user's JAX function as a tandem Program (issue 33, "Import"): traces it with
 jax.make_jaxpr on example inputs and writes what `tandem check --program DIR` reads.
 
-    tools/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]
+    tools/import/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]
 
 SPEC is `module:function` (importable from the current directory; --arg gives each argument's
 dtype and shape, drawn with --seed: normal(0, 1) for floats, integers in [0, 4), random bools),
@@ -50,10 +50,10 @@ except ImportError as missing:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jaxpr_to_program as j2p  # noqa: E402
 
-ARG = re.compile(r"(f64|f32|bf16|f16|i32|bool)\[([0-9, ]*)\]")
-NP_DTYPES = {"f64": np.float64, "f32": np.float32, "bf16": jnp.bfloat16, "f16": np.float16,
-             "i32": np.int32, "bool": np.bool_}
-# The policies every export is checked under (tandem's strings; tools/program_vs_jax.py
+# tandem's dtype name -> its NumPy type, from the one table of names (jaxpr_scope.DTYPES)
+NP_DTYPES = {name: jnp.dtype(np_name).type for np_name, name in j2p.DTYPES.items()}
+ARG = re.compile(r"(" + "|".join(NP_DTYPES) + r")\[([0-9, ]*)\]")
+# The policies every export is checked under (tandem's strings; tools/oracles/program_vs_jax.py
 # policy_of maps each back to jax.checkpoint_policies), and those over the program's names.
 FIXED_POLICIES = ("everything_saveable", "nothing_saveable", "dots_saveable", "dots_with_no_batch_dims_saveable")
 NAME_POLICIES = ("save_only_these_names", "save_any_names_but_these")
@@ -67,7 +67,7 @@ class BadUsage(Exception):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's exit 2 would not carry a hint
-        raise BadUsage(message, "tools/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]")
+        raise BadUsage(message, "tools/import/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]")
 
 
 def user_code(what, thunk):
@@ -179,7 +179,7 @@ def flat_function(fn, treedef):
 
 def residual_types(f, leaves, wrt, policy):
     """JAX's saved residuals of f (wrapped in jax.checkpoint under `policy` unless None),
-    differentiated w.r.t. leaves[wrt]; literal residuals dropped (tools/saved_residuals_vs_jax.py)."""
+    differentiated w.r.t. leaves[wrt]; literal residuals dropped (tools/oracles/saved_residuals_vs_jax.py)."""
     g = f if policy is None else jax.checkpoint(f, policy=policy)
 
     def h(*diff):

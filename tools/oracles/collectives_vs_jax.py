@@ -22,7 +22,7 @@ JAX collectives that exist, and printed as derived. An op or layout JAX cannot e
 XLA:CPU cannot run: ragged_all_to_all, judged instead by a NumPy model of JAX's docstring)
 is listed with the reason, never skipped silently.
 
-    tools/collectives_vs_jax.py DUMPDIR [--verbose]
+    tools/oracles/collectives_vs_jax.py DUMPDIR [--verbose]
 Exits 0 when every case agrees, 1 when one does not (or tandem refused a case JAX runs),
 4 when DUMPDIR is not a dump, 77 when JAX is not installed.
 """
@@ -45,6 +45,8 @@ try:
     import jax.numpy as jnp
     from jax import lax
     from jax.sharding import NamedSharding, PartitionSpec as P
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jax_common import DTYPES, EPS, NAMES  # the oracles' dtypes
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
@@ -53,8 +55,6 @@ try:  # jax.lax has no pargmax / pargmin; JAX's own implementation lives here
 except ImportError:
     jax_pargmax = jax_pargmin = None
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": jnp.bfloat16, "i32": np.int32, "bool": np.bool_}
-NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 MESH = jax.make_mesh((N,), ("i",))
 
 
@@ -147,10 +147,6 @@ def same(a, b):
     return ((a == b) & (np.signbit(a) == np.signbit(b))) | (np.isnan(a) & np.isnan(b))
 
 
-def eps_of(dtype):
-    return float(jnp.finfo(DTYPES[dtype]).eps)
-
-
 def check_reduction(op, dtype, members, got, want, G):
     """Mask of elements that pass, and {rule: count} of elements where tandem's written rule
     (docs/COLLECTIVES.md) stands in for JAX's answer. members: [G, ...] f64 of my group."""
@@ -173,14 +169,14 @@ def check_reduction(op, dtype, members, got, want, G):
         want = np.where(allneg0, -0.0, want)
     ok = same(got, want)
     if op == "pmean" and not isfloat:  # an exact sum, then XLA's x * f32(1/n) against tandem's x / n
-        near = np.abs(got - want) <= float(np.finfo(np.float32).eps) * np.abs(want)
+        near = np.abs(got - want) <= EPS["f32"] * np.abs(want)
         rules["pmean: x / n correctly rounded (XLA: x * f32(1/n)), within 1 ulp"] += int((near & ~ok).sum())
         ok |= near
     if isfloat and op in ("psum", "pmean"):
         finite = np.isfinite(want) & np.isfinite(got)
-        bound = (G - 1) * eps_of(dtype) * np.abs(members).sum(0)
+        bound = (G - 1) * EPS[dtype] * np.abs(members).sum(0)
         if op == "pmean":
-            bound = bound / G + 2 * eps_of(dtype) * np.abs(want)
+            bound = bound / G + 2 * EPS[dtype] * np.abs(want)
         ok |= finite & (np.abs(got - want) <= bound)
     return ok, rules
 
@@ -239,7 +235,7 @@ def check_case(stem, meta):
             ok = same(got[r], want)
         elif op == "psum_scatter" and dtype not in ("i32", "bool"):
             G = size[r]
-            ok = same(got[r], want) | (np.abs(got[r] - want) <= 1.001 * (G - 1) * eps_of(dtype) * absum[r])
+            ok = same(got[r], want) | (np.abs(got[r] - want) <= 1.001 * (G - 1) * EPS[dtype] * absum[r])
         else:
             ok = same(got[r], want)
         if not ok.all():

@@ -23,7 +23,7 @@ cuBLAS COMPUTE_16F do), while XLA:CPU accumulates wider and rounds once - report
 judged. Inf/NaN must sit where the exact product has them; result dtype and shape must be
 JAX's.
 
-    tools/dot_vs_jax.py TANDEM_BINARY WORKDIR [--quick] [--only REGEX]
+    tools/oracles/dot_vs_jax.py TANDEM_BINARY WORKDIR [--quick] [--only REGEX]
 --quick runs one input dtype per shape, --only the runs whose name (e.g.
 mm_k4096/f32/algorithm:BF16_BF16_F32_X3) matches REGEX: with TANDEM_INJECT, a fault fails them.
 Exits 0 when every run agrees, 1 when one does not, 77 when JAX is not installed.
@@ -40,15 +40,14 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     import jax
     import jax.numpy as jnp
     from jax import lax
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jax_common import DTYPES, HEADROOM, UNIT  # the oracles' dtypes, unit roundoffs and headroom
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
 
 jax.config.update("jax_enable_x64", True)
-HEADROOM = 4.0
 ONLY = None  # --only REGEX
-DTYPES = {"f32": jnp.float32, "bf16": jnp.bfloat16, "f16": jnp.float16, "f64": jnp.float64}
-UNIT = {"f32": 2.0 ** -24, "bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f64": 2.0 ** -53, "tf32": 2.0 ** -11}
 PRECISIONS = ["DEFAULT", "HIGH", "HIGHEST"]
 PRESETS = [p.name for p in lax.DotAlgorithmPreset if "F8" not in p.name]
 F8 = [p.name for p in lax.DotAlgorithmPreset if "F8" in p.name]

@@ -3,11 +3,11 @@
 disagree (or a sample of agreeing cases). Reads case JSON files (suites/program_fuzz/
 fuzz_case_json.h; `tandem fuzz --out DIR` writes one per disagreement, with the engine's and
 the f64 reference's results), runs the case's chain with JAX's own transformations over the
-program interpreted by tools/program_vs_jax.py (jax.vjp for vjp kinds, jax.vmap for vmap kinds,
+program interpreted by tools/oracles/program_vs_jax.py (jax.vjp for vjp kinds, jax.vmap for vmap kinds,
 the untransformed program for hoist, whose rewrite must not change the result), and prints,
 per result, which side JAX agrees with under program_vs_jax's bound.
 
-    tools/fuzz_case_vs_jax.py CASE.json... [--quiet]
+    tools/oracles/fuzz_case_vs_jax.py CASE.json... [--quiet]
 Exit 0: every result of every case JAX can judge has the engine agreeing with JAX (cases with
 collectives or presets XLA:CPU does not emulate are out of its scope, counted); 1: some do not,
 JAX refuses a program tandem accepted, or no case was judged; 77: no JAX.
@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import program_vs_jax as pvj  # noqa: E402  (exits 77 itself when JAX is missing)
+from jax_common import name_of  # noqa: E402  (the oracles' dtypes)
 import numpy as np  # noqa: E402
 
 DIFFERENTIATES = {"vjp", "vmap_of_vjp", "hoist_vjp"}
@@ -64,7 +65,7 @@ def judge(path, quiet):
     n_in = len(meta["inputs"])
     args = [array(t) for t in case["args"]]
     primal, cts = args[:n_in], args[n_in:] + [array(t) for t in case["cotangents"]]
-    # What JAX cannot judge on the CPU, as tools/program_vs_jax.py scopes it: collectives
+    # What JAX cannot judge on the CPU, as tools/oracles/program_vs_jax.py scopes it: collectives
     # (no named axis here) and presets XLA:CPU does not emulate.
     scope = [f"{p}: {pvj.OUT_OF_SCOPE[p]}" for p in sorted(pvj.prims_in(case["program"], set())) if p in pvj.OUT_OF_SCOPE]
     scope += [pvj.PRESET_SCOPE.format(p) for p in sorted(pvj.dot_presets(case["program"], set()) - pvj.CPU_FAITHFUL_PRESETS)]
@@ -96,8 +97,7 @@ def judge(path, quiet):
         return None
     ok = True
     for k, (n, w) in enumerate(zip(native, wide)):
-        dtype = str(n.dtype).replace("float", "f").replace("bfloat16", "bf16").replace("int32", "i32")
-        dtype = {"f64": "f64", "f32": "f32", "f16": "f16", "bf16": "bf16", "i32": "i32", "bool": "bool"}.get(dtype, "f32")
+        dtype = name_of(n.dtype, "f32")
         line = [f"{os.path.basename(path)} result {k}"]
         for side in ("engine", "reference"):
             if not isinstance(case.get(side), list) or k >= len(case[side]):
@@ -115,7 +115,7 @@ def judge(path, quiet):
 def main():
     files = [a for a in sys.argv[1:] if not a.startswith("-")]
     if not files:
-        print("usage: tools/fuzz_case_vs_jax.py CASE.json... [--quiet]\n"
+        print("usage: tools/oracles/fuzz_case_vs_jax.py CASE.json... [--quiet]\n"
               "  hint: `tandem fuzz --out DIR` writes DIR/case-SEED.json for each disagreement", file=sys.stderr)
         return 4
     results = [judge(f, "--quiet" in sys.argv) for f in files]

@@ -9,7 +9,7 @@ against JAX in f64 (jax_enable_x64) on the same inputs, and tandem passes an arr
 error is at most 4x JAX's f32 error, or within 16 f32 ulps of the array's largest magnitude
 when JAX's own error is smaller than that (both are f32 summations in different orders).
 
-    tools/lstm_vs_jax.py TANDEM_BINARY WORKDIR
+    tools/oracles/lstm_vs_jax.py TANDEM_BINARY WORKDIR
 Exits 0 when every array of every configuration agrees, 1 when one does not, 77 when JAX is
 not installed (the PyPI `jax` package; CPU is enough).
 """
@@ -23,12 +23,13 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     import jax
     import jax.numpy as jnp
     from jax.experimental import rnn
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jax_common import headroom_bound  # the oracles' bound
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
 
 jax.config.update("jax_enable_x64", True)
-HEADROOM, ULPS = 4.0, 16
 
 # (name, B, T, I, H, num_layers, bidirectional, seq_lengths or None for all T)
 CONFIGS = [
@@ -91,8 +92,7 @@ def run_config(tandem, work, name, B, T, I, H, L, bidi, lens):
             continue
         err = float(np.abs(got - want).max())
         jax_err = float(np.abs(jax32[key] - want).max())
-        floor = ULPS * np.finfo(np.float32).eps * max(float(np.abs(want).max()), 1e-30)
-        bound = max(HEADROOM * jax_err, floor)
+        bound = headroom_bound(jax_err, "f32", max(float(np.abs(want).max()), 1e-30))
         ok = err <= bound
         bad += not ok
         print(f"{name} {key}: |tandem - jax64| = {err:.3g}, |jax32 - jax64| = {jax_err:.3g}, "

@@ -7,18 +7,18 @@ jax.checkpoint with the matching jax.checkpoint_policies for checkpoint, checkpo
 jax.ad_checkpoint); a differentiating item is differentiated by jax.vjp of the FORWARD program
 (not tandem's VJP program) and a vmap item batched by jax.vmap (not tandem's vmap pass).
 
-The bound comes from the data, as in tools/lstm_vs_jax.py: JAX runs every item twice, at the
+The bound comes from the data, as in tools/oracles/lstm_vs_jax.py: JAX runs every item twice, at the
 program's dtypes and with every floating type widened to f64 (jax_enable_x64). A floating
 output passes when tandem's largest error against JAX-f64 is at most 4x JAX's own error at the
 program's dtypes, or at most 16 ulps (of the output's dtype: f32, bf16, f16, f64) of the
 largest magnitude. Integer and bool outputs must equal JAX's exactly; NaNs must sit where
 JAX's are.
 
-    tools/program_vs_jax.py DUMPDIR [--filter REGEX]
+    tools/oracles/program_vs_jax.py DUMPDIR [--filter REGEX]
 Prints one line per item output and a summary; exits 0 when all agree, 1 when one does not
 or a primitive is unknown to the interpreter (never skipped silently), 77 when JAX is not
 installed. Out of scope, listed as such: the collectives (psum ... axis_index; see
-docs/JAX_ORACLE.md "Collectives") and the fused LSTM (lstm_fwd / lstm_bwd; tools/lstm_vs_jax.py).
+docs/JAX_ORACLE.md "Collectives") and the fused LSTM (lstm_fwd / lstm_bwd; tools/oracles/lstm_vs_jax.py).
 """
 import json
 import os
@@ -31,19 +31,20 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     import jax.numpy as jnp
     from jax import lax
     from jax.ad_checkpoint import checkpoint_name
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
 
 jax.config.update("jax_enable_x64", True)
-HEADROOM, ULPS = 4.0, 16
 SCHEMA_VERSION = 1  # program.json's (docs/PROGRAM_JSON.md); another is read by no rule here
 OUT_OF_SCOPE = {
     **{p: "collective: checked by the collectives oracle (docs/JAX_ORACLE.md, Collectives)"
        for p in ("psum", "pmean", "pmax", "pmin", "all_gather", "all_to_all", "psum_scatter",
                  "ppermute", "axis_index")},
-    "lstm_fwd": "fused LSTM: checked by tools/lstm_vs_jax.py against jax.experimental.rnn",
-    "lstm_bwd": "fused LSTM: checked by tools/lstm_vs_jax.py against jax.experimental.rnn",
+    "lstm_fwd": "fused LSTM: checked by tools/oracles/lstm_vs_jax.py against jax.experimental.rnn",
+    "lstm_bwd": "fused LSTM: checked by tools/oracles/lstm_vs_jax.py against jax.experimental.rnn",
 }
 # DotAlgorithm presets JAX's CPU backend runs as their names say. The others XLA:CPU either
 # rejects ("not supported by dot_general on CPU") or runs without narrowing the inputs (BF16_BF16_F32
@@ -56,9 +57,6 @@ PRESET_SCOPE = ("DotAlgorithm preset {}: XLA:CPU rejects it or does not emulate 
 KNOWN = {
     # r"^case/name \[label\] result 0$": "why tandem differs here",
 }
-DTYPES = {"f64": np.float64, "f32": np.float32, "bf16": jnp.bfloat16, "f16": np.float16,
-          "i32": np.int32, "bool": np.bool_}
-EPS = {"f64": 2.0 ** -52, "f32": 2.0 ** -23, "bf16": 2.0 ** -7, "f16": 2.0 ** -10}
 
 
 class OutOfScope(Exception):
@@ -67,15 +65,6 @@ class OutOfScope(Exception):
 
 class UnknownPrimitive(Exception):
     pass
-
-
-def is_float(name):
-    return name in EPS
-
-
-def dtype_of(name, wide):
-    """The JAX dtype a tandem dtype name runs at: floats become f64 in the wide run."""
-    return np.float64 if wide and is_float(name) else DTYPES[name]
 
 
 def number(v):
@@ -282,7 +271,7 @@ def compare(tandem, j_native, j_wide, dtype):
     err_t = float(np.max(np.abs(t - b)[fin], initial=0.0))
     err_j = float(np.max(np.abs(a - b)[fin], initial=0.0))
     scale = float(np.max(np.abs(b)[fin], initial=0.0))
-    bound = max(HEADROOM * err_j, ULPS * EPS[dtype] * scale)
+    bound = headroom_bound(err_j, dtype, scale)
     ratio = err_t / bound if bound > 0 else (0.0 if err_t == 0 else float("inf"))
     return ratio <= 1, f"err {err_t:.3g} (JAX {dtype} {err_j:.3g}, |max| {scale:.3g}) ratio {ratio:.3g}", ratio
 
@@ -300,7 +289,7 @@ def items(root):
 def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-"):
-        print("usage: tools/program_vs_jax.py DUMPDIR [--filter REGEX]\n"
+        print("usage: tools/oracles/program_vs_jax.py DUMPDIR [--filter REGEX]\n"
               "  hint: `tandem dump-programs DUMPDIR --suite remat` writes DUMPDIR", file=sys.stderr)
         return 4
     root, filt = args[0], re.compile(args[args.index("--filter") + 1]) if "--filter" in args else None
