@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the tools' documented commands (tools/README.md) on their smallest rows, so a moved
-# path, a renamed flag or a broken JSON field fails ctest: tools_smoke_test.sh BUILD_TOOLS_DIR
+# Runs the tools' documented commands (tools/perf/README.md, tools/tables/README.md) on their
+# smallest rows, so a moved path, a renamed flag or a broken JSON field fails ctest:
+# tools_smoke_test.sh BUILD_TOOLS_DIR
 set -euo pipefail
 bin=${1:?usage: tools_smoke_test.sh BUILD_TOOLS_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
