@@ -25,7 +25,7 @@ device_put primitive (16), the blocked/threaded reference dot (16), multi-rank l
 Raised on 2026-11-23 (stop 14) to 49,000: 43,979 lines at the end of stop 13, then JAX itself
 as an oracle (the issues' "follow JAX's semantics, not just our own tests"): the Program
 serializer and `tandem dump-programs`, `tandem dot` on .npy files, `tandem collectives-dump`,
-and tools/{program,dot,collectives,lstm}_vs_jax.py with their tests (≈2,500 lines): 46,506
+and tools/oracles/{program,dot,collectives,lstm}_vs_jax.py with their tests (≈2,500 lines): 46,506
 lines, leaving ~5 %.
 Raised on 2026-11-27 (issue 27) to 50,500: 48,589 lines on main (04ae458), then the GPU
 findings fixed with their tests (TF32 operand rounding and its bit-exact test, the cuBLAS mode

@@ -216,7 +216,7 @@ if want perf; then
 fi
 
 if want torch; then
-  bench="$root/tools/torch_lstm_bench.py"
+  bench="$root/tools/perf/torch_lstm_bench.py"
   shapes_tool=$(ls "$build"/tools/lstm_cpu_bench "$build"/lstm_cpu_bench 2>/dev/null | head -1)
   if ! python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
     not_run torch_lstm "python3 has no torch with CUDA"

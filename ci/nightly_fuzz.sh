@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The nightly differential fuzz (docs/FUZZING.md): 10^5 programs (NIGHTLY_FUZZ_PROGRAMS) under a
 # seed that changes every night (the date, or NIGHTLY_FUZZ_SEED), every disagreement shrunk and
-# written, every 2000th agreeing case sampled; then JAX judges both (tools/fuzz_case_vs_jax.py).
+# written, every 2000th agreeing case sampled; then JAX judges both (tools/oracles/fuzz_case_vs_jax.py).
 # JAX is the tie-breaker: a case where the engine disagrees with JAX fails the night (exit 1);
 # one where the engine agrees with JAX and the reference or the tolerance was off is reported
 # (the residual rate, measured in docs/FUZZING.md) without failing it.
@@ -18,7 +18,7 @@ tail -n 5 "$out.log"
 shopt -s nullglob
 cases=("$out"/case-*.json "$out"/sample-*.json)
 (( ${#cases[@]} )) || { echo "nightly fuzz: nothing written under $out" >&2; exit 1; }
-"$python" "$root/tools/fuzz_case_vs_jax.py" "${cases[@]}" --quiet > "$out/jax.log" 2>&1
+"$python" "$root/tools/oracles/fuzz_case_vs_jax.py" "${cases[@]}" --quiet > "$out/jax.log" 2>&1
 jax_rc=$?
 tail -n 1 "$out/jax.log"
 case $jax_rc in

@@ -4,7 +4,7 @@ output projection and a residual connection. VMAP names the batch axis (the para
 shared, the tokens are batched on axis 0), so tandem checks its vmap of the program against
 the per-example loop.
 
-    tools/export_jax_program.py examples/attention_vmap.py --out /tmp/attn
+    tools/import/export_jax_program.py examples/attention_vmap.py --out /tmp/attn
     tandem check --program /tmp/attn
 """
 import jax

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The examples end to end, as a user runs them: each exported from JAX by
-# tools/export_jax_program.py, then `tandem run --program` (every case: forward and the import
+# tools/import/export_jax_program.py, then `tandem run --program` (every case: forward and the import
 # checked against JAX's own outputs, the vjp under every policy with JAX's saved residuals,
 # vmap, hoisting, every dot precision) must pass, and `tandem report` must draw its
 # memory–time front; the program using a primitive tandem lacks must be refused (exit 4)
@@ -13,7 +13,7 @@ rm -rf "$out" && mkdir -p "$out"
 "$python" -c "import jax" 2>/dev/null || { echo "skip: JAX is not installed for $python"; exit 77; }
 fail=0
 export_example() {  # NAME: exports examples/NAME.py into $out/NAME
-  "$python" "$src/tools/export_jax_program.py" "$src/examples/$1.py" --out "$out/$1" >"$out/$1.export.log" 2>&1 \
+  "$python" "$src/tools/import/export_jax_program.py" "$src/examples/$1.py" --out "$out/$1" >"$out/$1.export.log" 2>&1 \
     || { echo "FAIL: exporting $1: $(tail -3 "$out/$1.export.log")"; fail=1; return 1; }
 }
 # The committed exports (examples/exported/, what a machine without JAX — the GPU session —

@@ -3,7 +3,7 @@ it: the cell is a Python function scanned over time, the per-step predictions co
 stacked, and the loss masks the padded steps of each sequence (its length) and reduces
 outside the scan — the reduction tandem's hoisting pass can move into the scan.
 
-    tools/export_jax_program.py examples/lstm_scan.py --out /tmp/lstm
+    tools/import/export_jax_program.py examples/lstm_scan.py --out /tmp/lstm
     tandem check --program /tmp/lstm
 """
 import jax

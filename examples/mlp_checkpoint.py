@@ -3,7 +3,7 @@ layer is a jax.checkpoint'ed function whose pre-activation is named with checkpo
 the policy saves only those names, so the backward pass recomputes the tanh and keeps the
 matmul results. tandem differentiates `function` itself; export and check it with
 
-    tools/export_jax_program.py examples/mlp_checkpoint.py --out /tmp/mlp
+    tools/import/export_jax_program.py examples/mlp_checkpoint.py --out /tmp/mlp
     tandem check --program /tmp/mlp
 """
 import jax

@@ -2,7 +2,7 @@
 under its JAX name and says so on stderr; `tandem check --program` then refuses the program
 with exit 4, naming the equation, its source line here and the primitives tandem has.
 
-    tools/export_jax_program.py examples/unsupported_primitive.py --out /tmp/unsupported
+    tools/import/export_jax_program.py examples/unsupported_primitive.py --out /tmp/unsupported
     tandem check --program /tmp/unsupported     # exit 4: unknown primitive 'cumsum'
 """
 import jax.numpy as jnp

@@ -1,5 +1,5 @@
 // What a Program case hands an oracle outside tandem (`tandem dump-programs DIR`, then
-// tools/program_vs_jax.py): the Program as the case builds it, its host inputs and tandem's
+// tools/oracles/program_vs_jax.py): the Program as the case builds it, its host inputs and tandem's
 // own results on the CPU. A differentiating case gives its FORWARD program and the output
 // cotangents, so the oracle differentiates with its own autodiff (jax.vjp), not tandem's
 // VJP program; a vmap case gives its per-example program and the axes, so the oracle
@@ -32,7 +32,7 @@ struct OracleProgram {
   std::vector<Tensor> engine;
   std::string note;                // what tandem ran to get `engine`, for the reader
   // What tandem's vjp saved (a remat item), for jax.ad_checkpoint.saved_residuals to judge
-  // (tools/saved_residuals_vs_jax.py); unset: not compared.
+  // (tools/oracles/saved_residuals_vs_jax.py); unset: not compared.
   std::optional<std::vector<Residual>> residuals;
 };
 

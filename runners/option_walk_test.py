@@ -39,7 +39,7 @@ def option_table():
     rows = json.loads(subprocess.run([tandem], env=env, capture_output=True, text=True, check=True).stdout)
     out = [(r["sub"], r["name"], r["takes_value"], r["positional"]) for r in rows if not r.get("python")]
     sys.path.insert(0, src)
-    sys.path.insert(0, f"{src}/tools")
+    sys.path.insert(0, f"{src}/tools/import")
     from reports.__main__ import build_parser
     import export_jax_program  # `tandem import`'s door (runners/cli/python_commands.cc)
     todo, py = [("", build_parser()), ("import", export_jax_program.build_parser())], []
@@ -59,7 +59,7 @@ def source_floor():
     """Call sites that add an option: the table holds at least this many (never empty)."""
     files = [f"runners/cli/{f}" for f in os.listdir(f"{src}/runners/cli") if re.fullmatch(r".*(?<!_test)\.cc", f)]
     return sum(len(re.findall(r"add_(option|flag|argument)\(", open(f"{src}/{f}").read())) for f in files +
-               ["reports/__main__.py", "tools/export_jax_program.py"])
+               ["reports/__main__.py", "tools/import/export_jax_program.py"])
 
 
 def make_fixtures(fx):

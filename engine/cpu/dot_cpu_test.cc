@@ -119,7 +119,7 @@ TEST(DotCpu, OutputDtypeRules) {
 
 // As in JAX: a precision (not a preset) with preferred_element_type=f64 accumulates in f64,
 // so f16 products (exact in f64) sum exactly; an f32 accumulator would lose the 1 next to
-// 2^25 (found by tools/program_vs_jax.py, docs/JAX_ORACLE.md).
+// 2^25 (found by tools/oracles/program_vs_jax.py, docs/JAX_ORACLE.md).
 TEST(DotCpu, PreferredF64AccumulatesInF64) {
   Tensor l = Tensor::from_f64({2048, 1, -2048}, {1, 3}, DType::f16);
   Tensor r = Tensor::from_f64({16384, 1, 16384}, {3, 1}, DType::f16);

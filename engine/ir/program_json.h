@@ -1,4 +1,4 @@
-// A Program as JSON, for oracles outside C++ (tools/program_vs_jax.py evaluates it with
+// A Program as JSON, for oracles outside C++ (tools/oracles/program_vs_jax.py evaluates it with
 // JAX's lax primitives) and the schema an exporter from JAX targets; program_json_read.h
 // reads it back. The schema in full: docs/PROGRAM_JSON.md. Everything an equation carries is
 // written: its primitive's name, every param it holds (ints, floats, bools, strings, int

@@ -104,7 +104,7 @@ DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType in, DType
   DotAlgorithm a = resolve_dot_algorithm(precision, in, backend);
   // Without a preset, JAX's preferred_element_type is the accumulation type ("a hint to the
   // compiler to accumulate the dot product using this data type"): f32 operands with an f64
-  // result are accumulated in f64 (XLA:CPU does; tools/dot_vs_jax.py checks it).
+  // result are accumulated in f64 (XLA:CPU does; tools/oracles/dot_vs_jax.py checks it).
   const std::optional<DotAlgorithm> preset = parse_algorithm(precision);
   if ((!preset || *preset == DotAlgorithm::DEFAULT) && out == DType::f64 && is_floating(in)) return DotAlgorithm::F64_F64_F64;
   return a;

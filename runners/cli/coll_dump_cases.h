@@ -1,8 +1,9 @@
-// The cases `tandem collectives-dump` runs for the JAX oracle (tools/collectives_vs_jax.py):
+// The cases `tandem collectives-dump` runs for the JAX oracle (tools/oracles/collectives_vs_jax.py):
 // each collective op with the parameters JAX takes (axis, tiled, split/concat axes, perm …),
-// on seeded per-rank inputs, through the real engine (engine/comm) on this rank. Op names
-// and which group layouts an op takes come from the op table (suites/collectives/op_table.h);
-// this file adds only the parameter variants and the value sets the oracle needs.
+// on seeded per-rank inputs, through the real engine (engine/comm) on this rank. The ops,
+// their parameter variants, value sets and dtypes, and which group layouts an op takes are
+// the op table's rows (suites/collectives/op_table.h, each row's `dump`); this file adds the
+// inputs (seeded values, ragged_all_to_all's offsets) and the layouts' loop.
 #pragma once
 #include <nlohmann/json.hpp>
 

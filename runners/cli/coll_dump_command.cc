@@ -3,7 +3,7 @@
 // writes its inputs and output as .npy (STEM.NAME.rK.npy, STEM.out.rK.npy) and rank 0 writes
 // STEM.json (op, params, dtypes, groups) and manifest.json, all atomically. f16 / bf16 are
 // written as f32 and bool as i32 (both exact; the JSON names the real dtype), since .npy
-// I/O here takes f32, f64 and i32. tools/collectives_vs_jax.py runs the same ops in JAX.
+// I/O here takes f32, f64 and i32. tools/oracles/collectives_vs_jax.py runs the same ops in JAX.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -81,7 +81,7 @@ void add_collectives_dump_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<DumpOptions>();
   CLI::App* cmd = app.add_subcommand("collectives-dump",
       "run every collective op x dtype x group layout once under mpirun and write each rank's inputs and "
-      "outputs (.npy + JSON) for tools/collectives_vs_jax.py");
+      "outputs (.npy + JSON) for tools/oracles/collectives_vs_jax.py");
   cmd->add_option("--out", o->out, "directory for STEM.x.rK.npy, STEM.out.rK.npy, STEM.json, manifest.json")->required();
   cmd->add_option("--ops", o->ops, "comma-separated op table names to dump (default: all)")->delimiter(',');
   cmd->add_option("--seed", o->seed, "seed of the inputs (default 20261123)");

@@ -4,7 +4,7 @@
 // written as f32) and preferred_element_type are checked bit for bit against a plain loop;
 // bf16 rounding on load and f64 accumulation of an f64 result are checked on values that
 // show them; every kind of bad input exits 4 with a hint; and, where JAX is installed,
-// tools/dot_vs_jax.py checks every preset against JAX itself.
+// tools/oracles/dot_vs_jax.py checks every preset against JAX itself.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -242,7 +242,7 @@ TEST(DotCommand, BadInputExits4WithAHint) {
 TEST(DotCommand, MatchesJaxDotGeneral) {
   TempDir work("jax");
   const std::string log = (work.path / "log.txt").string();
-  const int status = std::system(cat(TANDEM_PYTHON " ", TANDEM_SOURCE_DIR, "/tools/dot_vs_jax.py ", TANDEM_BIN, " ",
+  const int status = std::system(cat(TANDEM_PYTHON " ", TANDEM_SOURCE_DIR, "/tools/oracles/dot_vs_jax.py ", TANDEM_BIN, " ",
                                      work.path.string(), " > ", log, " 2>&1").c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code == 77) GTEST_SKIP() << "JAX is not installed for " TANDEM_PYTHON " (ci/python_env.sh): " << slurp(log);
@@ -254,7 +254,7 @@ TEST(DotCommand, JaxOracleCatchesAnInjectedFault) {
   TempDir work("jaxfault");
   const std::string log = (work.path / "log.txt").string();
   const int status = std::system(cat("TANDEM_INJECT=dot_x3_single_pass " TANDEM_PYTHON " ", TANDEM_SOURCE_DIR,
-                                     "/tools/dot_vs_jax.py ", TANDEM_BIN, " ", work.path.string(),
+                                     "/tools/oracles/dot_vs_jax.py ", TANDEM_BIN, " ", work.path.string(),
                                      " --only 'mm_k4096/f32/algorithm:BF16_BF16_F32_X3$' > ", log, " 2>&1").c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code == 77) GTEST_SKIP() << "JAX is not installed for " TANDEM_PYTHON " (ci/python_env.sh): " << slurp(log);

@@ -1,5 +1,5 @@
 // `tandem dump-programs DIR`: for every selected Program case, what an outside oracle needs
-// to judge it (tools/program_vs_jax.py evaluates them with JAX): per oracle item
+// to judge it (tools/oracles/program_vs_jax.py evaluates them with JAX): per oracle item
 // (harness/oracle_program.h) a folder DIR/<nnn>_<case>/<label>/ with program.json
 // (engine/ir/program_json.h; each checked to read back to itself, program_json_read.h),
 // meta.json (case, label, dtypes, wrt, vmap axes, what tandem ran), in_<i>.npy, ct_<j>.npy
@@ -80,7 +80,7 @@ void write_item(const fs::path& dir, const std::string& case_name, const OracleP
   if (o.vmap) meta["vmap"] = {{"in_axes", axes_json(o.vmap->in_axes)}, {"out_axes", axes_json(o.vmap->out_axes)},
                               {"size", o.vmap->size}};
   write_file_atomically((dir / "meta.json").string(), meta.dump(1) + "\n");
-  if (o.residuals) {  // tandem's saved set, for tools/saved_residuals_vs_jax.py
+  if (o.residuals) {  // tandem's saved set, for tools/oracles/saved_residuals_vs_jax.py
     json res = json::array();
     for (const Residual& r : *o.residuals)
       res.push_back({{"type", r.type.str()}, {"bytes", r.bytes()}, {"source", r.source},
@@ -140,7 +140,7 @@ void add_dump_programs_command(CLI::App& app, int& exit_code) {
   auto out = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "dump-programs", "write the selected Program cases (program.json, inputs and tandem's CPU results as .npy) "
-                       "for an outside oracle: tools/program_vs_jax.py DIR");
+                       "for an outside oracle: tools/oracles/program_vs_jax.py DIR");
   add_selection_options(*cmd, *sel);
   cmd->add_option("dir", *out, "output directory")->required();
   cmd->callback([sel, out, &exit_code] { exit_code = dump(*sel, *out); });

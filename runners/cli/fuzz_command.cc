@@ -83,7 +83,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--out", a->run.out_dir, "write fuzz_summary.json and the shrunk cases here");
   cmd->add_option("--sample-every", a->run.sample_every,
-                  "with --out: also write every Nth agreeing case, for tools/fuzz_case_vs_jax.py (0: none)")
+                  "with --out: also write every Nth agreeing case, for tools/oracles/fuzz_case_vs_jax.py (0: none)")
       ->check(CLI::Range(int64_t(0), int64_t(100000000)))->needs("--out");
   cmd->add_option("--case-seed", a->case_seed, "check the one case generated from this seed (a failure's \"seed\")");
   cmd->add_option("--replay", a->replay, "check the case a file holds (written by --out) again")->excludes("--case-seed");

@@ -145,11 +145,11 @@ TEST(NpyIo, AgreesWithNumpyBothWays) {
   EXPECT_GE(files, 45);
 }
 
-// Runs `python tools/SCRIPT TANDEM_BIN WORKDIR`: its exit code (77: the framework is not
+// Runs `python tools/oracles/SCRIPT TANDEM_BIN WORKDIR`: its exit code (77: the framework is not
 // installed), its output in `log`.
 int run_comparison(const std::string& python, const std::string& script, const std::string& tag, std::string& log) {
   TempDir work(tag);
-  const int status = std::system(cat(python, " ", TANDEM_SOURCE_DIR, "/tools/", script, " ", TANDEM_BIN, " ",
+  const int status = std::system(cat(python, " ", TANDEM_SOURCE_DIR, "/tools/oracles/", script, " ", TANDEM_BIN, " ",
                                      work.path.string(), " > ", work / "log.txt", " 2>&1").c_str());
   log = cli_test::slurp(work / "log.txt");
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -167,7 +167,7 @@ TEST(LstmCommand, MatchesPyTorchNnLstm) {
 
 // JAX itself: jax.experimental.rnn's unpack_lstm_weights and lstm_ref, gradients by jax.vjp,
 // on 7 configurations (ragged, bidirectional, up to 3 layers, B = 1, T = 1); each array within
-// a bound derived from JAX's own f32 error against JAX in f64 (tools/lstm_vs_jax.py). Optional:
+// a bound derived from JAX's own f32 error against JAX in f64 (tools/oracles/lstm_vs_jax.py). Optional:
 // needs PyPI's jax in the project's Python, TANDEM_PYTHON (ci/python_env.sh installs it).
 TEST(LstmCommand, MatchesJaxLstmRef) {
   std::string log;

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr const char* kExportHint =
-    "tools/export_jax_program.py writes such a directory from a JAX function (docs/IMPORT.md)";
+    "tools/import/export_jax_program.py writes such a directory from a JAX function (docs/IMPORT.md)";
 
 json read_json(const fs::path& path) {
   std::ifstream in(path);
@@ -152,7 +152,7 @@ std::shared_ptr<ImportedProgram> load(const ProgramSelection& s) {
 void add_program_options(CLI::App& cmd, ProgramSelection& s) {
   auto* program = cmd.add_option("--program", s.path,
                                  "check your own program instead of the suites: a program.json, or the directory "
-                                 "tools/export_jax_program.py wrote from a JAX function (docs/IMPORT.md)");
+                                 "tools/import/export_jax_program.py wrote from a JAX function (docs/IMPORT.md)");
   cmd.add_option("--inputs", s.inputs, "with --program: a directory of arg_0.npy, arg_1.npy, ... (default PATH/inputs)")
       ->needs(program);
   cmd.add_option("--vmap-in-axes", s.vmap_in_axes, "with --program: the axis vmap maps per input, `none` for unmapped, e.g. 0,none")

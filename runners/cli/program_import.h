@@ -1,6 +1,6 @@
 // `--program PATH` of the case-running commands (run, check, list, bench, dump-programs): the
 // user's own Program as the cases of suite "program" (suites/program_fuzz/program_check.h).
-// PATH is a program.json, or a directory tools/export_jax_program.py wrote:
+// PATH is a program.json, or a directory tools/import/export_jax_program.py wrote:
 //   program.json               the Program (docs/PROGRAM_JSON.md), typechecked as it is read
 //   inputs/arg_<i>.npy         example inputs, one per program input (else seeded ones)
 //   jax/out_<i>.npy            JAX's outputs of the function on them (the import's check)

@@ -55,15 +55,15 @@ std::string project_python() {
   return py;
 }
 
-// `tandem import SPEC --out DIR ...`: tools/export_jax_program.py (a JAX function as Program
+// `tandem import SPEC --out DIR ...`: tools/import/export_jax_program.py (a JAX function as Program
 // JSON with its inputs and JAX's own results, docs/IMPORT.md), run with the project's Python,
 // which has JAX; the script puts its own folder on sys.path for its modules.
 int exec_exporter(const std::vector<std::string>& args) {
   std::string tried;
   const std::string root = python_root(&tried);
-  const std::string script = root + "/tools/export_jax_program.py";
+  const std::string script = root + "/tools/import/export_jax_program.py";
   if (root.empty() || access(script.c_str(), R_OK) != 0) {
-    std::cerr << "error: tools/export_jax_program.py is in none of: " << tried << "\n"
+    std::cerr << "error: tools/import/export_jax_program.py is in none of: " << tried << "\n"
               << "  hint: run tandem from its build tree, or install it (`cmake --install build --prefix P`)\n";
     return exit_code::infrastructure_error;
   }
@@ -106,7 +106,7 @@ void add_python_commands(CLI::App& app, int& exit_code) {
     cmd->callback([cmd, sub, &exit_code] { exit_code = exec_python(sub, cmd->remaining()); });
   }
   CLI::App* imp = app.add_subcommand("import", "Python tool: a JAX function as Program JSON for `tandem run --program` "
-                                               "(tools/export_jax_program.py --help; docs/IMPORT.md)");
+                                               "(tools/import/export_jax_program.py --help; docs/IMPORT.md)");
   imp->allow_extras();
   imp->prefix_command();
   imp->set_help_flag();

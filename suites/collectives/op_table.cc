@@ -11,6 +11,7 @@
 
 #include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
+#include "suites/collectives/op_dump.h"
 
 namespace tandem::coll {
 namespace {
@@ -33,17 +34,8 @@ double combine(ReduceOp op, int G, const std::function<double(int)>& at) {
   return v;
 }
 
-std::vector<std::pair<int, int>> case_ring(int n) {  // rank 0 is no destination: zeros
-  std::vector<std::pair<int, int>> p;
-  for (int r = 0; r + 1 < n; ++r) p.push_back({r, r + 1});
-  if (n == 1) p.push_back({0, 0});
-  return p;
-}
-std::vector<int> reversed(int n) {  // pshuffle: rank i takes rank n-1-i's input
-  std::vector<int> perm;
-  for (int i = n - 1; i >= 0; --i) perm.push_back(i);
-  return perm;
-}
+// r → r+1, rank 0 no destination (zeros); one rank sends to itself.
+Perm case_ring(int n) { return n == 1 ? ring_perm(1) : shift_perm(n); }
 // pgather's indices: the last member, the first, and one each side of the range (clamped).
 std::vector<int64_t> pgather_idx(int G) { return {G - 1, 0, G + 2, -1}; }
 ref::Groups rg(const CaseInputs& in) { return ref::Groups(in.groups.begin(), in.groups.end()); }
@@ -218,6 +210,7 @@ std::vector<CollOp> make_table() {
     CollOp o{name, summary, true, true, false};
     o.engine = [eng](comm::Collectives& c, const Tensor& x, const CaseInputs& in) { return eng(c, x, in.groups); };
     o.reference = [refop](const CaseInputs& in) { return refop(in.xs, rg(in)); };
+    o.dump = dump_reduction();
     return add(std::move(o));
   };
   CollOp* psum = reduction("psum", "all-reduce (sum; -o picks max/min as nccl-tests' all_reduce does)", comm::psum,
@@ -236,15 +229,15 @@ std::vector<CollOp> make_table() {
   using C = comm::Collectives;
   using I = CaseInputs;
   other("pargmax", "group position of the max", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmax(c, x, in.groups); },
-        [](const I& in) { return ref::pargmax(in.xs, rg(in)); });
+        [](const I& in) { return ref::pargmax(in.xs, rg(in)); })->dump = dump_arg_reduction();
   other("pargmin", "group position of the min", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmin(c, x, in.groups); },
-        [](const I& in) { return ref::pargmin(in.xs, rg(in)); });
+        [](const I& in) { return ref::pargmin(in.xs, rg(in)); })->dump = dump_arg_reduction();
   other("axis_index", "this rank's position in its group", true, [](C& c, const Tensor&, const I& in) { return comm::axis_index(c, in.groups); },
-        [](const I& in) { return ref::axis_index(in.n, rg(in)); });
+        [](const I& in) { return ref::axis_index(in.n, rg(in)); })->dump = dump_axis_index();
   CollOp* ag = other("all_gather", "all-gather (untiled in cases on axis 1; tiled on axis 0 in the sweep)", true,
                      [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, 1, false, in.groups); },
                      [](const I& in) { return ref::all_gather(in.xs, 1, false, rg(in)); });
-  ag->busfactor = factor_spread, ag->sweep = sweep_all_gather;
+  ag->busfactor = factor_spread, ag->sweep = sweep_all_gather, ag->dump = dump_all_gather();
   ag->raw_call = RawCalls{{"mpi", "MPI_Allgather"}, {"nccl", "ncclAllGather"}};
   other("all_gather_tiled", "all-gather, tiled, on the last axis", true,
         [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, -1, true, in.groups); },
@@ -252,7 +245,7 @@ std::vector<CollOp> make_table() {
   CollOp* rs = other("psum_scatter", "reduce-scatter (untiled in cases; tiled, sum, in the sweep)", true,
                      [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 0, false, in.groups); },
                      [](const I& in) { return ref::psum_scatter(in.xs, 0, false, rg(in)); });
-  rs->busfactor = factor_spread, rs->sweep = sweep_psum_scatter, rs->sweep_redop = true;
+  rs->busfactor = factor_spread, rs->sweep = sweep_psum_scatter, rs->sweep_redop = true, rs->dump = dump_psum_scatter();
   rs->raw_call = RawCalls{{"mpi", "MPI_Reduce_scatter_block"}, {"nccl", "ncclReduceScatter"}};
   other("psum_scatter_tiled", "reduce-scatter, tiled, on axis 1", true,
         [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 1, true, in.groups); },
@@ -260,7 +253,7 @@ std::vector<CollOp> make_table() {
   CollOp* a2a = other("all_to_all", "all-to-all (split 0, concat 1 in cases; tiled on axis 0 in the sweep)", true,
                       [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 0, 1, false, in.groups); },
                       [](const I& in) { return ref::all_to_all(in.xs, 0, 1, false, rg(in)); });
-  a2a->busfactor = factor_spread, a2a->sweep = kAllToAll;
+  a2a->busfactor = factor_spread, a2a->sweep = kAllToAll, a2a->dump = dump_all_to_all();
   a2a->raw_call = RawCalls{{"mpi", "MPI_Alltoall"}, {"nccl", "grouped ncclSend/ncclRecv"}};
   other("all_to_all_tiled", "all-to-all, tiled, split 1, concat 0", true,
         [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 1, 0, true, in.groups); },
@@ -268,20 +261,20 @@ std::vector<CollOp> make_table() {
   add_axis_grid(other);
   other("pswapaxes", "swap the group axis with axis 0", true,
         [](C& c, const Tensor& x, const I& in) { return comm::pswapaxes(c, x, 0, in.groups); },
-        [](const I& in) { return ref::pswapaxes(in.xs, 0, rg(in)); });
+        [](const I& in) { return ref::pswapaxes(in.xs, 0, rg(in)); })->dump = dump_pswapaxes();
   CollOp* pp = other("ppermute", "permutation (cases: r → r+1, rank 0 gets zeros; sweep: the ring)", true,
                      [](C& c, const Tensor& x, const I& in) { return comm::ppermute(c, x, case_ring(in.n)); },
                      [](const I& in) { return ref::ppermute(in.xs, case_ring(in.n)); });
-  pp->takes_groups = false, pp->busfactor = factor_one, pp->sweep = sweep_ppermute;
+  pp->takes_groups = false, pp->busfactor = factor_one, pp->sweep = sweep_ppermute, pp->dump = dump_ppermute();
   pp->raw_call = RawCalls{{"mpi", "MPI_Sendrecv"}, {"nccl", "ncclSend+ncclRecv"}};
   CollOp* sh = other("pshuffle", "rank i takes rank n-1-i's input", true,
                      [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, reversed(in.n)); },
                      [](const I& in) { return ref::pshuffle(in.xs, reversed(in.n)); });
-  sh->takes_groups = false;
+  sh->takes_groups = false, sh->dump = dump_pshuffle();
   CollOp* bc = other("pbroadcast", "broadcast (cases: from the last member; sweep: root 0)", true,
                      [](C& c, const Tensor& x, const I& in) { return comm::pbroadcast(c, x, in.G - 1, in.groups); },
                      [](const I& in) { return ref::pbroadcast(in.xs, in.G - 1, rg(in)); });
-  bc->busfactor = factor_one, bc->sweep = sweep_pbroadcast, bc->in_place = true;
+  bc->busfactor = factor_one, bc->sweep = sweep_pbroadcast, bc->in_place = true, bc->dump = dump_pbroadcast();
   bc->raw_call = RawCalls{{"mpi", "MPI_Bcast"}, {"nccl", "ncclBroadcast"}};
   CollOp* rag = other("ragged_all_to_all", "ragged all-to-all (sweep: one equal slice per peer)", true,
                       [](C& c, const Tensor&, const I& in) {
@@ -291,7 +284,7 @@ std::vector<CollOp> make_table() {
                                                        {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, in.groups);
                       },
                       [](const I& in) { return ref::ragged_all_to_all(in.ragged, rg(in)); });
-  rag->busfactor = factor_spread, rag->sweep = kRagged;
+  rag->busfactor = factor_spread, rag->sweep = kRagged, rag->dump = dump_ragged();
   rag->raw_call = RawCalls{{"mpi", "MPI_Alltoallv"}, {"nccl", "grouped ncclSend/ncclRecv"}};
   other("pgather", "x of the member at each index (clamped)", true,
         [](C& c, const Tensor& x, const I& in) {

@@ -4,8 +4,11 @@
 // the closed-form expected value per output element, nccl-tests' bus-bandwidth factor, and
 // the raw-library baseline on the same buffers keyed by the Communicator's backend. The
 // cases (collectives_cases.cc), the sweep (sweep.cc), the CLI's help and validation
-// (runners/cli/collectives_command.cc) and every hint read this table and nothing else.
+// (runners/cli/collectives_command.cc), the JAX oracle's dump (runners/cli/coll_dump_cases.cc,
+// its cases built by op_dump.h) and every hint read this table and nothing else.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <map>
 #include <string>
@@ -41,6 +44,19 @@ struct SweepRow {
   std::function<double(int64_t)> expected;  // element i of recv on this rank
 };
 
+// One case of the JAX oracle's dump: what JAX is called with, on which inputs, and the
+// engine call that must agree with it.
+struct DumpCase {
+  std::string op;         // the row whose group layouts apply: the op's own, or its "_tiled" twin
+  std::string variant;    // the parameters in the file stem, e.g. axis1-tiled
+  nlohmann::json params;  // what JAX takes besides the axis name
+  std::string values;     // random | special | ties
+  std::vector<DType> dtypes;
+  bool per_group_shape = true;  // x is [G, G, 2G] (false: [8, 16])
+  // The engine call (empty: inputs of its own, ragged_all_to_all's).
+  std::function<Tensor(comm::Collectives&, const Tensor&, const CaseInputs&)> run;
+};
+
 struct CollOp {
   std::string name;     // JAX's name (psum, all_gather, …); the case and sweep key
   std::string summary;  // one line for --help
@@ -56,6 +72,9 @@ struct CollOp {
   bool in_place = false;                        // the sweep has an in-place form
   bool axis_grid = false;  // a row of the axis grid ("all_gather/axis:-3"): f32 cases only
   bool sweep_redop = false;                     // the sweep's -o (reduction op) applies
+  // The JAX oracle's cases at world size n, JAX's op being this row's name (op_dump.h);
+  // empty: the op is not in `tandem collectives-dump`.
+  std::function<std::vector<DumpCase>(const CollOp& row, int n)> dump;
   bool sweepable() const { return bool(sweep); }
 };
 

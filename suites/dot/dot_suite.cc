@@ -129,7 +129,7 @@ void register_dot_suite(Registry& r) {
     r.add(accuracy_case({1, 9, 40, 11}, DType::bf16, preset, DType::f32, "quick", ""));
     r.add(accuracy_case({1, 9, 40, 11}, DType::f32, preset, DType::bf16, "quick", ""));
     r.add(accuracy_case({1, 9, 40, 11}, DType::f16, preset, DType::f64, "quick", ""));
-    // Without a preset an f64 result means f64 accumulation, as in JAX (tools/dot_vs_jax.py).
+    // Without a preset an f64 result means f64 accumulation, as in JAX (tools/oracles/dot_vs_jax.py).
     r.add(accuracy_case({1, 9, 40, 11}, DType::f32, preset, DType::f64, "quick", ""));
   }
   // f8 formats other than e4m3fn: e5m2 on both sides, and the e4m3fn × e5m2 mix of FP8 training.

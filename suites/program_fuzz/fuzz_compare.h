@@ -50,7 +50,7 @@ struct ResultKinds {
   bool extreme_arguments = false;
   // Cotangents (from first_cotangent on) of a forward that made a NaN or an infinity: a
   // finite/non-finite mismatch there is counted unstable (fuzz_oracle.h, nonfinite_forward;
-  // tools/fuzz_case_vs_jax.py judges such cases against JAX).
+  // tools/oracles/fuzz_case_vs_jax.py judges such cases against JAX).
   size_t first_cotangent = SIZE_MAX;
   bool nonfinite_forward = false;
 };

@@ -221,7 +221,7 @@ int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
 }
 
 // The engine's and the wide reference's results of a case, for an outside judge
-// (tools/fuzz_case_vs_jax.py puts JAX's beside them).
+// (tools/oracles/fuzz_case_vs_jax.py puts JAX's beside them).
 nlohmann::json case_with_results(const FuzzCase& c, const std::string& what) {
   json j = case_to_json(c, what);
   j["engine"] = json::array();

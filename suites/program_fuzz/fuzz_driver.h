@@ -23,7 +23,7 @@ struct FuzzRunOptions {
   int max_failures = 3;     // stop after this many disagreements
   int shrink_budget = 300;
   // Every Nth agreeing case is written too (sample-SEED.json, with the engine's and the
-  // reference's results), for an outside judge: tools/fuzz_case_vs_jax.py. 0: none.
+  // reference's results), for an outside judge: tools/oracles/fuzz_case_vs_jax.py. 0: none.
   int64_t sample_every = 0;
 };
 
@@ -59,7 +59,7 @@ int run_fuzz(const FuzzRunOptions& options, std::ostream& log);
 int replay_case(const FuzzCase& c, std::ostream& log);
 
 // The case as JSON with the engine's and the wide reference's results beside it, for an
-// outside judge (tools/fuzz_case_vs_jax.py puts JAX's next to them).
+// outside judge (tools/oracles/fuzz_case_vs_jax.py puts JAX's next to them).
 nlohmann::json case_with_results(const FuzzCase& c, const std::string& what);
 
 }  // namespace tandem::fuzz

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A sample of the fuzzer's agreeing cases (every 20th of 2000, seed 4) judged by JAX itself:
-# tools/fuzz_case_vs_jax.py runs each case's chain with jax.vjp / jax.vmap over the program
+# tools/oracles/fuzz_case_vs_jax.py runs each case's chain with jax.vjp / jax.vmap over the program
 # and must find the engine agreeing. Exit 77 (skip) when the Python lacks JAX.
 #   fuzz_vs_jax_test.sh TANDEM PYTHON JUDGE OUT
 set -uo pipefail

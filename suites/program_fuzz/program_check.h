@@ -1,5 +1,5 @@
 // `tandem check --program`: a user's own Program (read from Program JSON, e.g. one that
-// tools/export_jax_program.py wrote from a JAX function) made into the harness's cases, so it
+// tools/import/export_jax_program.py wrote from a JAX function) made into the harness's cases, so it
 // gets the records, exit codes, report and gate every suite gets. The checks reuse the
 // fuzzer's oracle (fuzz_oracle.h: the reference in f64, at the program's dtypes and under the
 // error model) and tolerance (fuzz_compare.h), since a user's program is a case like a
@@ -46,7 +46,7 @@ struct ImportedProgram {
 
 // The policies checked when the user names none: JAX's four without arguments, and when the
 // program names values (checkpoint_name), save_only_these_names and save_any_names_but_these
-// over all of them (sorted, joined by ","): the strings tools/export_jax_program.py uses.
+// over all of them (sorted, joined by ","): the strings tools/import/export_jax_program.py uses.
 std::vector<std::string> default_policies(const Program& p);
 
 std::vector<Case> program_check_cases(std::shared_ptr<const ImportedProgram> p);

@@ -35,7 +35,7 @@ CaseInstance forward_instance(const Setup& s, Device d) {
     }
     return r;
   };
-  // For tools/program_vs_jax.py (`tandem dump-programs --program`): the program as imported.
+  // For tools/oracles/program_vs_jax.py (`tandem dump-programs --program`): the program as imported.
   inst.oracle = [s] {
     return std::vector<OracleProgram>{oracle_eval("program", s.p->program, s.args, "Executor on the imported program")};
   };

@@ -16,7 +16,7 @@
 namespace tandem::program_check {
 namespace {
 
-// As tools/saved_residuals_vs_jax.py writes types: "f32[8,16]", "f32<host>[8]" when offloaded.
+// As tools/oracles/saved_residuals_vs_jax.py writes types: "f32[8,16]", "f32<host>[8]" when offloaded.
 std::string residual_type(const Residual& r) {
   std::string t = r.type.str();
   if (r.offloaded) t.insert(t.find('['), "<host>");
@@ -37,7 +37,7 @@ std::string multiset_difference(const std::vector<std::string>& tandem, const st
 // Where the saved sets may differ by rule rather than by policy: JAX's JVP rules save their
 // own derivative values (tanh's 1 - y and y, logistic's s·(1 − s) terms) where tandem's VJP
 // rules save the primal value they read, so under a policy that saves elementwise results the
-// counts differ (tools/saved_residuals_vs_jax.py and docs/JAX_ORACLE.md, "Saved residuals",
+// counts differ (tools/oracles/saved_residuals_vs_jax.py and docs/JAX_ORACLE.md, "Saved residuals",
 // list the same). A policy that saves no unnamed elementwise result must match exactly.
 constexpr const char* kRuleDifference =
     "JAX's JVP rules save derivative values (tanh: y and 1 - y), tandem's VJP rules the primal value, "
@@ -140,7 +140,7 @@ CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
     r.info["saved_residuals"] = format_saved_residuals(saved);
     return r;
   };
-  // For tools/program_vs_jax.py and tools/saved_residuals_vs_jax.py: the forward program, which
+  // For tools/oracles/program_vs_jax.py and tools/oracles/saved_residuals_vs_jax.py: the forward program, which
   // JAX differentiates itself, under jax.checkpoint with the same policy.
   inst.oracle = [s, v, policy] {
     OracleProgram o;

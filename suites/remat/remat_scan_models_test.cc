@@ -64,7 +64,7 @@ TEST(RematScanModels, ScanMlpResidualsFollowThePolicy) {
 }
 
 // A scan checkpointed whole saves what JAX 0.10's jax.ad_checkpoint.saved_residuals lists
-// for the same program (tools/saved_residuals_vs_jax.py on the dumped cases; JAX's scalar
+// for the same program (tools/oracles/saved_residuals_vs_jax.py on the dumped cases; JAX's scalar
 // literals left out, the closed-over seq_lengths counted as the argument it is): the inputs,
 // what the policy saves stacked over the steps, and what the loss outside reads; never the
 // carry entering each step, which the backward rebuilds by re-running the forward scan.

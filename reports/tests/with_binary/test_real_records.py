@@ -54,7 +54,7 @@ def torch_records(tmp_path_factory):
         return None
     root = tmp_path_factory.mktemp("torch")
     (root / "shapes.json").write_text(json.dumps([TORCH_SHAPE]))
-    p = subprocess.run([sys.executable, ROOT / "tools" / "torch_lstm_bench.py", "--shapes", root / "shapes.json",
+    p = subprocess.run([sys.executable, ROOT / "tools" / "perf" / "torch_lstm_bench.py", "--shapes", root / "shapes.json",
                         "--threads", "1", "--reps", "3", "--records", root / "torch.json"],
                        capture_output=True, text=True, timeout=300, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     assert p.returncode == 0, p.stderr

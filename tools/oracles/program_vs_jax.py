@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""tandem's Program cases against JAX itself. Reads what `tandem dump-programs DIR` wrote
+(runners/cli/dump_programs_command.cc): per oracle item a program.json (engine/ir/program_json.h),
+its inputs, the output cotangents of a differentiating case and tandem's CPU results. Each
+program is interpreted with JAX's own primitives (jax.lax.* per equation, lax.scan for scan,
+jax.checkpoint with the matching jax.checkpoint_policies for checkpoint, checkpoint_name from
+jax.ad_checkpoint); a differentiating item is differentiated by jax.vjp of the FORWARD program
+(not tandem's VJP program) and a vmap item batched by jax.vmap (not tandem's vmap pass).
+
+The bound comes from the data, as in tools/oracles/lstm_vs_jax.py: JAX runs every item twice, at the
+program's dtypes and with every floating type widened to f64 (jax_enable_x64). A floating
+output passes when tandem's largest error against JAX-f64 is at most 4x JAX's own error at the
+program's dtypes, or at most 16 ulps (of the output's dtype: f32, bf16, f16, f64) of the
+largest magnitude. Integer and bool outputs must equal JAX's exactly; NaNs must sit where
+JAX's are.
+
+    tools/oracles/program_vs_jax.py DUMPDIR [--filter REGEX]
+Prints one line per item output and a summary; exits 0 when all agree, 1 when one does not
+or a primitive is unknown to the interpreter (never skipped silently), 77 when JAX is not
+installed. Out of scope, listed as such: the collectives (psum ... axis_index; see
+docs/JAX_ORACLE.md "Collectives") and the fused LSTM (lstm_fwd / lstm_bwd; tools/oracles/lstm_vs_jax.py).
+"""
+import json
+import os
+import re
+import sys
+
+try:  # numpy too: a Python without it is a skip (77) naming what is missing, not a traceback
+    import numpy as np
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+    from jax.ad_checkpoint import checkpoint_name
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
+except ImportError as missing:
+    print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
+    sys.exit(77)
+
+jax.config.update("jax_enable_x64", True)
+SCHEMA_VERSION = 1  # program.json's (docs/PROGRAM_JSON.md); another is read by no rule here
+OUT_OF_SCOPE = {
+    **{p: "collective: checked by the collectives oracle (docs/JAX_ORACLE.md, Collectives)"
+       for p in ("psum", "pmean", "pmax", "pmin", "all_gather", "all_to_all", "psum_scatter",
+                 "ppermute", "axis_index")},
+    "lstm_fwd": "fused LSTM: checked by tools/oracles/lstm_vs_jax.py against jax.experimental.rnn",
+    "lstm_bwd": "fused LSTM: checked by tools/oracles/lstm_vs_jax.py against jax.experimental.rnn",
+}
+# DotAlgorithm presets JAX's CPU backend runs as their names say. The others XLA:CPU either
+# rejects ("not supported by dot_general on CPU") or runs without narrowing the inputs (BF16_BF16_F32
+# on f32 inputs gives plain f32 results), so JAX on CPU is no oracle for them.
+CPU_FAITHFUL_PRESETS = {"DEFAULT", "HIGH", "HIGHEST", "F32_F32_F32", "F64_F64_F64"}
+PRESET_SCOPE = ("DotAlgorithm preset {}: XLA:CPU rejects it or does not emulate its input rounding; "
+                "checked by the dot_general oracle (docs/JAX_ORACLE.md, dot_general)")
+# Disagreements found and understood (docs/JAX_ORACLE.md, Programs): printed as KNOWN, not
+# failures; one that starts to agree is printed as XPASS so the table can shrink.
+KNOWN = {
+    # r"^case/name \[label\] result 0$": "why tandem differs here",
+}
+
+
+class OutOfScope(Exception):
+    pass
+
+
+class UnknownPrimitive(Exception):
+    pass
+
+
+def number(v):
+    return float(v) if isinstance(v, str) else v
+
+
+def same_rank(a, b):
+    """tandem's binary ops broadcast a rank-0 operand; lax's want equal shapes."""
+    if a.shape == b.shape:
+        return a, b
+    if a.ndim == 0:
+        return lax.broadcast_in_dim(a, b.shape, ()), b
+    if b.ndim == 0:
+        return a, lax.broadcast_in_dim(b, a.shape, ())
+    raise ValueError(f"binary operands {a.shape} and {b.shape}")
+
+
+def binary(fn):
+    return lambda x, y, p, w: [fn(*same_rank(x, y))]
+
+
+def precision_of(name, wide):
+    """DEFAULT/HIGH/HIGHEST as lax.Precision, a DotAlgorithm preset as lax.DotAlgorithmPreset
+    (JAX takes either in `precision`). The wide run computes exactly: HIGHEST in f64."""
+    if wide or name == "HIGHEST":
+        return lax.Precision.HIGHEST
+    if name in ("DEFAULT", "HIGH"):
+        return lax.Precision[name]
+    return lax.DotAlgorithmPreset[name]
+
+
+def policy_of(spec):
+    """A tandem policy string (engine/ir/remat_policy.h) as the jax.checkpoint_policies one."""
+    cp = jax.checkpoint_policies
+    m = re.fullmatch(r"(\w+)(?:\((.*)\))?", spec)
+    name, arg = m.group(1), m.group(2)
+    names = lambda s: [n for n in s.split(",") if n]
+    if arg is None:
+        return getattr(cp, name)
+    if name == "save_from_both_policies":
+        a, b = arg.split(";", 1)
+        return cp.save_from_both_policies(policy_of(a), policy_of(b))
+    if name == "save_and_offload_only_these_names":
+        saved, offloaded = arg.split("|")
+        return cp.save_and_offload_only_these_names(
+            names_which_can_be_saved=names(saved), names_which_can_be_offloaded=names(offloaded),
+            offload_src="device", offload_dst="pinned_host")
+    if name == "offload_dot_with_no_batch_dims":
+        src, dst = arg.split(",")
+        return cp.offload_dot_with_no_batch_dims(src, dst)
+    return getattr(cp, name)(*names(arg))
+
+
+def eval_scan(args, p, wide):
+    body, nc, nk = p["body"]["program"], p["num_consts"], p["num_carry"]
+    consts, init, xs = args[:nc], args[nc:nc + nk], args[nc + nk:]
+
+    def step(carry, x):
+        out = interpret(body, list(consts) + list(carry) + list(x), wide)
+        return tuple(out[:nk]), tuple(out[nk:])
+
+    carry, ys = lax.scan(step, tuple(init), tuple(xs), length=p["length"],
+                         reverse=p.get("reverse", False), unroll=p.get("unroll", 1))
+    return list(carry) + list(ys)
+
+
+def eval_checkpoint(args, p, wide):
+    body = p["body"]["program"]
+    f = jax.checkpoint(lambda *a: tuple(interpret(body, list(a), wide)),
+                       policy=policy_of(p.get("policy", "nothing_saveable")),
+                       prevent_cse=p.get("prevent_cse", True))
+    return list(f(*args))
+
+
+def eval_dot(x, y, p, w):
+    pet = p.get("preferred_element_type")
+    return [lax.dot_general(
+        x, y, ((p["lhs_contracting_dimensions"], p["rhs_contracting_dimensions"]),
+               (p["lhs_batch_dimensions"], p["rhs_batch_dimensions"])),
+        precision=precision_of(p.get("precision", "DEFAULT"), w),
+        preferred_element_type=dtype_of(pet["dtype"], w) if pet else None)]
+
+
+UNARY = {"neg": lax.neg, "exp": lax.exp, "log": lax.log, "sin": lax.sin, "cos": lax.cos,
+         "tanh": lax.tanh, "logistic": lax.logistic, "sqrt": lax.sqrt, "erf": lax.erf,
+         "stop_gradient": lax.stop_gradient}
+COMPARE = {"eq": lax.eq, "ne": lax.ne, "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge}
+# name -> fn(*operands, params, wide) -> list of outputs. One row per tandem primitive.
+RULES = {
+    **{k: (lambda f: lambda x, p, w: [f(x)])(f) for k, f in UNARY.items()},
+    "integer_pow": lambda x, p, w: [lax.integer_pow(x, p["y"])],
+    "add": binary(lax.add), "sub": binary(lax.sub), "mul": binary(lax.mul), "div": binary(lax.div),
+    "max": binary(lax.max), "min": binary(lax.min),
+    "compare": lambda x, y, p, w: [COMPARE[p["direction"]](*same_rank(x, y))],
+    "select": lambda c, t, f, p, w: [lax.select(c, t, f)],
+    "convert_element_type": lambda x, p, w: [lax.convert_element_type(x, dtype_of(p["new_dtype"]["dtype"], w))],
+    "broadcast_in_dim": lambda x, p, w: [lax.broadcast_in_dim(x, p["shape"], p["broadcast_dimensions"])],
+    "reshape": lambda x, p, w: [lax.reshape(x, p["new_sizes"])],
+    "transpose": lambda x, p, w: [lax.transpose(x, p["permutation"])],
+    "slice": lambda x, p, w: [lax.slice(x, p["start_indices"], p["limit_indices"], p.get("strides") or None)],
+    # The primitives themselves: they clamp every start index into range. lax.dynamic_slice (the
+    # API) first wraps a negative index from the end, in equations of its own before the primitive.
+    "dynamic_slice": lambda x, *s, p, w: [lax.dynamic_slice_p.bind(x, *s, slice_sizes=tuple(p["slice_sizes"]))],
+    "dynamic_update_slice": lambda x, u, *s, p, w: [lax.dynamic_update_slice_p.bind(x, u, *s)],
+    # tandem's concatenate and reductions take negative axes as jnp.concatenate / jnp.sum do;
+    # lax's primitives take them canonical, so they are normalized here as jnp does.
+    "concatenate": lambda *xs, p, w: [lax.concatenate(xs, p["dimension"] % xs[0].ndim)],
+    "iota": lambda p, w: [lax.broadcasted_iota(dtype_of(p["dtype"]["dtype"], w), p["shape"], p["dimension"])],
+    "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
+    "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
+    "dot_general": eval_dot,
+    "scan": lambda *a, p, w: eval_scan(a, p, w),
+    "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
+    "checkpoint_name": lambda x, p, w: [checkpoint_name(x, p["name"])],
+    # A transfer between memory kinds (engine/prims/device_put.h): the identity on values.
+    "device_put": lambda x, p, w: [x],
+}
+
+
+def prims_in(prog, found):
+    for e in prog["eqns"]:
+        found.add(e["primitive"])
+        for v in e["params"].values():
+            if isinstance(v, dict) and "program" in v:
+                prims_in(v["program"], found)
+    return found
+
+
+def dot_presets(prog, found):
+    for e in prog["eqns"]:
+        if e["primitive"] == "dot_general":
+            found.add(e["params"].get("precision", "DEFAULT"))
+        for v in e["params"].values():
+            if isinstance(v, dict) and "program" in v:
+                dot_presets(v["program"], found)
+    return found
+
+
+def interpret(prog, args, wide):
+    env = {v["id"]: a for v, a in zip(prog["invars"], args)}
+
+    def read(atom):
+        if "var" in atom:
+            return env[atom["var"]]
+        return jnp.asarray(number(atom["literal"]), dtype_of(atom["dtype"], wide))
+
+    for e in prog["eqns"]:
+        name = e["primitive"]
+        ins = [read(a) for a in e["in"]]
+        outs = RULES[name](*ins, p=e["params"], w=wide)
+        for v, o in zip(e["out"], outs):
+            want = (tuple(v["shape"]), np.dtype(dtype_of(v["dtype"], wide)))
+            if (tuple(o.shape), o.dtype) != want:
+                raise AssertionError(f"{name}: JAX gives {o.dtype}{list(o.shape)}, tandem's type is {want}")
+            env[v["id"]] = o
+    return [read(a) for a in prog["outvars"]]
+
+
+def run_jax(prog, meta, arrays, cts, wide):
+    """The item's results in JAX: outputs, then (differentiated) the wrt inputs' cotangents."""
+    n_in = len(arrays)
+    wrt = [i for i, w in enumerate(meta.get("wrt", [])) if w]
+
+    def g(*args):
+        primal, ct = list(args[:n_in]), list(args[n_in:])
+        if not meta["differentiate"]:
+            return tuple(interpret(prog, primal, wide))
+
+        def h(*diff):
+            full = list(primal)
+            for i, d in zip(wrt, diff):
+                full[i] = d
+            return tuple(interpret(prog, full, wide))
+
+        outs, pullback = jax.vjp(h, *[primal[i] for i in wrt])
+        return tuple(outs) + tuple(pullback(tuple(ct)))
+
+    if "vmap" in meta:
+        vm = meta["vmap"]
+        g = jax.vmap(g, in_axes=tuple(vm["in_axes"]), out_axes=tuple(vm["out_axes"]), axis_size=vm["size"])
+    cast = lambda a, d: jnp.asarray(a, dtype_of(d, wide))
+    args = [cast(a, d) for a, d in zip(arrays, meta["inputs"])] + [cast(a, d) for a, d in zip(cts, meta["output_cts"])]
+    return [np.asarray(r) for r in jax.jit(g)(*args)]
+
+
+def compare(tandem, j_native, j_wide, dtype):
+    """(ok, text, ratio): ratio is tandem's error over the bound (<= 1 passes)."""
+    t = tandem.astype(np.float64)
+    a, b = np.asarray(j_native, np.float64), np.asarray(j_wide, np.float64)
+    if t.shape != b.shape:
+        return False, f"shape {t.shape} vs JAX {b.shape}", float("inf")
+    nan_t, nan_j = np.isnan(t), np.isnan(b)
+    if (nan_t != nan_j).any():
+        return False, f"NaN at {int((nan_t != nan_j).sum())} positions where JAX has none (or the reverse)", float("inf")
+    t, a, b = (np.where(nan_j, 0, x) for x in (t, a, b))
+    if not is_float(dtype):
+        bad = int((t != b).sum())
+        return bad == 0, f"exact: {bad} of {t.size} differ", 0.0 if bad == 0 else float("inf")
+    # Infinities must match; they are then left out of the error.
+    inf_bad = int((np.isinf(t) != np.isinf(b)).sum() + (np.isinf(b) & (t != b)).sum())
+    if inf_bad:
+        return False, f"{inf_bad} infinities differ", float("inf")
+    fin = ~np.isinf(b)
+    err_t = float(np.max(np.abs(t - b)[fin], initial=0.0))
+    err_j = float(np.max(np.abs(a - b)[fin], initial=0.0))
+    scale = float(np.max(np.abs(b)[fin], initial=0.0))
+    bound = headroom_bound(err_j, dtype, scale)
+    ratio = err_t / bound if bound > 0 else (0.0 if err_t == 0 else float("inf"))
+    return ratio <= 1, f"err {err_t:.3g} (JAX {dtype} {err_j:.3g}, |max| {scale:.3g}) ratio {ratio:.3g}", ratio
+
+
+def items(root):
+    for case_dir in sorted(os.listdir(root)):
+        p = os.path.join(root, case_dir)
+        if not os.path.isdir(p):
+            continue
+        for label in sorted(os.listdir(p)):
+            if os.path.exists(os.path.join(p, label, "meta.json")):
+                yield os.path.join(p, label)
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0].startswith("-"):
+        print("usage: tools/oracles/program_vs_jax.py DUMPDIR [--filter REGEX]\n"
+              "  hint: `tandem dump-programs DUMPDIR --suite remat` writes DUMPDIR", file=sys.stderr)
+        return 4
+    root, filt = args[0], re.compile(args[args.index("--filter") + 1]) if "--filter" in args else None
+    if not os.path.isdir(root):
+        print(f"error: {root} is not a directory\n  hint: write it with `tandem dump-programs {root}`", file=sys.stderr)
+        return 4
+    if not os.path.exists(os.path.join(root, "index.json")):
+        print(f"error: {root}/index.json is missing: the dump did not finish\n"
+              f"  hint: rerun `tandem dump-programs {root}`", file=sys.stderr)
+        return 4
+    n_items = n_out = n_bad = n_scope = n_known = 0
+    unknown, worst = set(), {}
+    for entry in json.load(open(os.path.join(root, "index.json"))):
+        if "error" in entry and not (filt and not filt.search(entry["case"])):
+            print(f"FAIL {entry['case']}: tandem could not build or run it: {entry['error'][:300]}")
+            n_bad += 1
+    for d in items(root):
+        meta = json.load(open(os.path.join(d, "meta.json")))
+        name = f"{meta['case']} [{meta['label']}]"
+        if filt and not filt.search(name):
+            continue
+        prog = json.load(open(os.path.join(d, "program.json")))
+        if prog.get("schema_version") != SCHEMA_VERSION:
+            print(f"FAIL {name}: program.json has schema_version {prog.get('schema_version')}, this tool reads "
+                  f"{SCHEMA_VERSION} (docs/PROGRAM_JSON.md)")
+            n_bad += 1
+            continue
+        used = prims_in(prog, set())
+        scope = sorted(used & OUT_OF_SCOPE.keys())
+        if scope:
+            print(f"OUT-OF-SCOPE {name}: {', '.join(f'{p} ({OUT_OF_SCOPE[p]})' for p in scope)}")
+            n_scope += 1
+            continue
+        presets = sorted(dot_presets(prog, set()) - CPU_FAITHFUL_PRESETS)
+        if presets:
+            print(f"OUT-OF-SCOPE {name}: {', '.join(PRESET_SCOPE.format(p) for p in presets)}")
+            n_scope += 1
+            continue
+        missing = sorted(used - RULES.keys())
+        if missing:
+            unknown.update(missing)
+            print(f"FAIL {name}: primitive(s) unknown to the interpreter: {', '.join(missing)}")
+            n_bad += 1
+            continue
+        load = lambda pre, k: [np.load(os.path.join(d, f"{pre}_{i}.npy")) for i in range(len(meta[k]))]
+        arrays, cts, got = load("in", "inputs"), load("ct", "output_cts"), load("engine", "engine")
+        try:
+            native = run_jax(prog, meta, arrays, cts, wide=False)
+            wide = run_jax(prog, meta, arrays, cts, wide=True)
+        except Exception as e:  # noqa: BLE001 — any JAX refusal is this item's failure, named
+            print(f"FAIL {name}: JAX could not run it: {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+            n_bad += 1
+            continue
+        n_items += 1
+        if len(native) != len(got):
+            print(f"FAIL {name}: tandem gives {len(got)} results, JAX {len(native)}")
+            n_bad += 1
+            continue
+        for k, (t, a, b, dt) in enumerate(zip(got, native, wide, meta["engine"])):
+            ok, text, ratio = compare(t, a, b, dt)
+            n_out += 1
+            what = f"{name} result {k}"
+            known = next((why for pat, why in KNOWN.items() if re.search(pat, what)), None)
+            if known:
+                print(f"{'KNOWN' if not ok else 'XPASS'} {what} ({dt}{list(t.shape)}): {text} [{known}]")
+                n_known += 1
+                continue
+            n_bad += not ok
+            kind = "float" if is_float(dt) else "exact"
+            if kind not in worst or ratio > worst[kind][0]:
+                worst[kind] = (ratio, f"{name} result {k}")
+            print(f"{'ok  ' if ok else 'FAIL'} {name} result {k} ({dt}{list(t.shape)}): {text}")
+    print(f"\n{n_items} items, {n_out} results compared, {n_bad} failed, {n_known} known disagreements, "
+          f"{n_scope} items out of scope")
+    for kind, (ratio, where) in sorted(worst.items()):
+        print(f"largest {kind} error/bound ratio: {ratio:.3g} at {where}")
+    if unknown:
+        print(f"primitives unknown to the interpreter: {', '.join(sorted(unknown))}")
+    if n_items == 0 and n_bad == 0:
+        print("error: no item was compared\n  hint: check DUMPDIR and --filter", file=sys.stderr)
+        return 4
+    return 1 if n_bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The interleaved LSTM measurement behind docs/PERFORMANCE.md "LSTM training on the reserve"
+# (issue 19): REPS rounds, each running every tool once (after its own warm-up) — sgemm,
+# tandem's kernel (with the old recompute-in-lstm_bwd mode beside it), tandem's primitive path
+# through the Executor, PyTorch's nn.LSTM — first at 1 thread, then at each tool's default
+# threads. Interleaving makes load drifts on a shared machine hit every tool alike;
+# tools/tables/lstm_interleaved_table.py takes the minimum per row over the rounds.
+#   tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]      (REPS default 5)
+# BUILD (default: build) is the build folder; the PyTorch rows need python3-torch.
+# THREADS="1 default" (the default) picks the thread settings; FIRST (default 1) numbers the
+# first round, so that more rounds can be added to an earlier run's folder.
+set -euo pipefail
+out=${1:?usage: tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
+reps=${2:-5}
+filter=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+build=${BUILD:-$here/../../build}
+bench=$build/tools/lstm_cpu_bench
+for t in "$bench" "$build/tools/blas_sgemm_compare"; do
+  [[ -x $t ]] || { echo "error: $t not built" >&2; echo "  hint: cmake --build build --target lstm_cpu_bench blas_sgemm_compare" >&2; exit 4; }
+done
+/usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "error: PyTorch not importable by /usr/bin/python3" >&2; echo "  hint: apt-get install python3-torch" >&2; exit 4; }
+mkdir -p "$out"
+log() { echo "$(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg): $*" | tee -a "$out/run.log" >&2; }
+log "start; $(lscpu | grep -m1 'Model name' | tr -s ' '); $(nproc) cpus; reps $reps; filter '${filter}'"
+"$bench" --list-shapes > "$out/shapes.json"
+f=()
+[[ -n $filter ]] && f=(--filter "$filter")
+first=${FIRST:-1}
+for ((r = first; r < first + reps; ++r)); do
+  for t in ${THREADS:-1 default}; do
+    env=()
+    [[ $t == 1 ]] && env=(OPENBLAS_NUM_THREADS=1)
+    tt=$([[ $t == 1 ]] && echo 1 || nproc)
+    log "round $r threads $t"
+    env "${env[@]}" "$build/tools/blas_sgemm_compare" libopenblas.so.0 > "$out/r${r}_sgemm_${t}.txt"
+    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --old-recompute "${f[@]}" > "$out/r${r}_kernel_${t}.json" 2>/dev/null
+    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path primitive "${f[@]}" > "$out/r${r}_primitive_${t}.json" 2>/dev/null
+    env "${env[@]}" /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
+      --threads "$([[ $t == 1 ]] && echo 1 || echo 0)" --reps 1 "${f[@]}" > "$out/r${r}_torch_${t}.json" 2>/dev/null
+  done
+done
+log "end"

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Each side at its best thread count (issue 19): reads the rounds that
+tools/perf/lstm_interleaved_run.sh wrote with THREADS="1 default" and prints a Markdown table of
+the minimum wall time per tool and thread setting (tools/tables/lstm_interleaved_table.py's
+minimum), and tandem's best (kernel and primitive path) against PyTorch's best as a speed
+ratio (> 1: tandem faster).
+    tools/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]
+"""
+import os
+import sys
+
+from lstm_interleaved_table import minimum
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: tools/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]")
+    folder, rounds = sys.argv[1], sys.argv[2:]
+    for r in rounds:
+        for tool in ("kernel", "primitive", "torch"):
+            for threads in ("1", "default"):
+                if not os.path.isfile(os.path.join(folder, f"r{r}_{tool}_{threads}.json")):
+                    sys.exit(f"error: {folder}/r{r}_{tool}_{threads}.json is missing\n"
+                             f"  hint: run tools/perf/lstm_interleaved_run.sh with THREADS=\"1 default\"")
+    t = {(tool, th): minimum(folder, tool, th, rounds=rounds)[0]
+         for tool in ("kernel", "primitive", "torch") for th in ("1", "default")}
+    print("| shape | mode | kernel 1t s | kernel 2t s | PyTorch 1t s | PyTorch 2t s "
+          "| kernel best vs PyTorch best (speed) | primitive best vs PyTorch best (speed) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    # Only modes PyTorch has (the kernel's old recompute mode has no counterpart).
+    shapes = sorted(k for k in t[("torch", "1")] if k in t[("primitive", "1")])
+    if not shapes:
+        sys.exit("error: no shape has both tandem and PyTorch rows in these rounds")
+    for k in shapes:
+        best = {tool: min(t[(tool, "1")][k], t[(tool, "default")][k]) for tool in ("kernel", "primitive", "torch")}
+        print(f"| {k[0]} | {k[1]} | {t[('kernel', '1')][k]:.4f} | {t[('kernel', 'default')][k]:.4f} "
+              f"| {t[('torch', '1')][k]:.4f} | {t[('torch', 'default')][k]:.4f} "
+              f"| {best['torch'] / best['kernel']:.2f}× | {best['torch'] / best['primitive']:.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
