@@ -2,7 +2,11 @@
 """Fails when a C++/CUDA source includes a header of a layer above its own.
 
 DESIGN.md's layers, which this table is the one statement of:
-  runners -> suites -> {engine, reference} -> common
+  runners -> suites -> harness -> bridge -> {engine, reference} -> common
+  bridge is the one place where engine and reference meet (reference rules, the reference
+  interpreters, ErrorSpec); harness runs cases (registry, timing, records, lockstep) and
+  checks Program cases through the bridge. Each has its CMake target (tandem_bridge,
+  tandem_harness), which links only the layers below it.
   inside engine: core <- {cpu, ir} <- prims <- passes; comm beside prims (core only);
   cuda is a backend: its kernels need only core, its impls attach to primitives (ir, prims).
   inside suites: common <- register_suites (top-level files) <- each suite; a suite never
@@ -10,6 +14,9 @@ DESIGN.md's layers, which this table is the one statement of:
 A test file (*_test.cc, *_test_util.h, ...) is a leaf nothing includes, so it is checked by
 component only: it may include any layer of its own component and whatever its component's
 layers may include (an engine test may build IR; it may not include suites).
+The link graph says the same by the same table: a library belongs to the component of the
+folder whose CMakeLists.txt adds it, and a target there (target_link_libraries, or the LIBS
+of tandem_add_test) may link only libraries of its own component or of those below it.
 
 Usage: check_layers.py [ROOT]   (exit 0: every include runs one way; 1: a list of violations)
 """
@@ -24,6 +31,9 @@ from pathlib import Path
 ENGINE = ["engine/core", "engine/cpu", "engine/ir", "engine/prims", "engine/passes",
           "engine/comm", "engine/cuda"]
 
+# Everything a suite stands on: the harness, the bridge, and what they stand on.
+BELOW_SUITES = ["harness", "bridge"] + ENGINE + ["reference", "common"]
+
 # layer -> the layers its files may include (besides their own). "suites/*" is every suite
 # folder, each a layer of its own. Folders not listed here are in no layer: a failure.
 LAYERS: dict[str, list[str]] = {
@@ -36,12 +46,14 @@ LAYERS: dict[str, list[str]] = {
     "engine/passes": ["engine/prims", "engine/ir", "engine/core", "common"],
     "engine/comm": ["engine/core", "common"],
     "engine/cuda": ["engine/prims", "engine/ir", "engine/cpu", "engine/core", "common"],
-    "suites/common": ENGINE + ["reference", "common"],
-    "suites": ["suites/common"] + ENGINE + ["reference", "common"],
-    "suites/*": ["suites", "suites/common"] + ENGINE + ["reference", "common"],
-    "runners": ["suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
-    "tools": ["runners", "suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
-    "ci": ["runners", "suites", "suites/*", "suites/common"] + ENGINE + ["reference", "common"],
+    "bridge": ENGINE + ["reference", "common"],
+    "harness": ["bridge"] + ENGINE + ["reference", "common"],
+    "suites/common": BELOW_SUITES,
+    "suites": ["suites/common"] + BELOW_SUITES,
+    "suites/*": ["suites", "suites/common"] + BELOW_SUITES,
+    "runners": ["suites", "suites/*", "suites/common"] + BELOW_SUITES,
+    "tools": ["runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
+    "ci": ["runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
 }
 
 # Known upward includes, each with the reason it is allowed (none today). Each entry must still match an include,
@@ -112,15 +124,47 @@ def table_problems() -> list[str]:
     return problems
 
 
-def source_files(root: Path):
+def project_files(root: Path, wanted):
     for dirpath, dirnames, filenames in os.walk(root):
         # Skip build trees, hidden folders (.git) and anything CMake configured.
         dirnames[:] = [d for d in dirnames if not d.startswith((".", "build"))
                        and not (Path(dirpath) / d / "CMakeCache.txt").exists()]
         for f in filenames:
             p = Path(dirpath) / f
-            if p.suffix in SOURCE_SUFFIXES:
+            if wanted(p):
                 yield p
+
+
+def source_files(root: Path):
+    return project_files(root, lambda p: p.suffix in SOURCE_SUFFIXES)
+
+
+ADD_LIBRARY = re.compile(r"\badd_library\(\s*(\w+)")
+LINKS = re.compile(r"\b(?:target_link_libraries|tandem_add_test)\(\s*(\w+)([^)]*)\)")
+
+
+def below(comp: str) -> set[str]:
+    """The components a component's files may use: its own and those its layers may include."""
+    return {comp} | {component(dst) for name, allowed in LAYERS.items() if component(name) == comp
+                     for dst in allowed}
+
+
+def link_problems(root: Path) -> list[str]:
+    """Every link of a project library runs down the table, as the includes do."""
+    lists = {}
+    for f in sorted(project_files(root, lambda p: p.name == "CMakeLists.txt")):
+        comp = f.parent.relative_to(root).as_posix().split("/")[0]
+        if comp in {component(n) for n in LAYERS}:
+            lists[f] = comp
+    owner = {m.group(1): comp for f, comp in lists.items() for m in ADD_LIBRARY.finditer(f.read_text())}
+    problems = []
+    for f, comp in lists.items():
+        for m in LINKS.finditer(f.read_text()):
+            for lib in m.group(2).split():
+                if lib in owner and owner[lib] not in below(comp):
+                    problems.append(f"{f.relative_to(root).as_posix()}: {m.group(1)} ({comp}) may not link "
+                                    f"{lib} ({owner[lib]}); {comp} may use: {', '.join(sorted(below(comp)))}")
+    return problems
 
 
 def resolve(root: Path, src: Path, target: str, quoted: bool) -> str | None:
@@ -165,7 +209,7 @@ def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[st
         if e not in used:
             problems.append(f"stale exception {e[0]} -> {e[1]}: no such include any more; "
                             "remove it from EXCEPTIONS")
-    return problems
+    return problems + link_problems(root)
 
 
 def main(argv: list[str]) -> int:
@@ -174,11 +218,11 @@ def main(argv: list[str]) -> int:
     for p in problems:
         print("FAIL:", p, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} include(s) against the layers (table: ci/check_layers.py); "
+        print(f"{len(problems)} include(s) or link(s) against the layers (table: ci/check_layers.py); "
               "hint: move the shared type to a lower layer, or the call to a higher one",
               file=sys.stderr)
         return 1
-    print("every include runs one way (ci/check_layers.py)")
+    print("every include and every link runs one way (ci/check_layers.py)")
     return 0
 
 

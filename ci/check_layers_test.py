@@ -1,6 +1,7 @@
 """The include-layer check (ci/check_layers.py) passes on this tree and fails on a copy of it
-with one bad include planted: an upward include, a sibling suite, a relative path, a folder
-in no layer, a stale exception. Run by ctest (ci/CMakeLists.txt)."""
+with one bad include planted: an upward include (bridge to harness among them), a sibling
+suite, a relative path, a folder in no layer, a stale exception, or a library linked up the
+layers. Run by ctest (ci/CMakeLists.txt)."""
 import shutil
 import subprocess
 import sys
@@ -69,8 +70,42 @@ def test_one_suite_may_not_include_another(tree):
 def test_tests_are_checked_by_component(tree):
     plant(tree, "engine/cpu/dot_cpu_test.cc", '#include "engine/passes/vjp.h"')
     assert check_layers.check(tree) == []  # an engine test may use any engine layer
-    plant(tree, "engine/cpu/dot_cpu_test.cc", '#include "suites/common/case.h"')
-    assert any("dot_cpu_test.cc" in p and "suites/common/case.h" in p for p in check_layers.check(tree))
+    plant(tree, "engine/cpu/dot_cpu_test.cc", '#include "harness/case.h"')
+    assert any("dot_cpu_test.cc" in p and "harness/case.h" in p for p in check_layers.check(tree))
+
+
+def test_bridge_may_not_include_harness_nor_harness_suites(tree):
+    # The wall crossing stays below the case machinery: not even its tests reach up.
+    plant(tree, "bridge/reference_bridge.cc", '#include "harness/case.h"')
+    plant(tree, "bridge/prims_vs_reference_test.cc", '#include "harness/program_case.h"')
+    plant(tree, "harness/records.cc", '#include "suites/register_suites.h"')
+    problems = check_layers.check(tree)
+    assert any(p.startswith("bridge/reference_bridge.cc:") and "bridge may not include harness/case.h" in p
+               for p in problems)
+    assert any(p.startswith("bridge/prims_vs_reference_test.cc:") for p in problems)
+    assert any(p.startswith("harness/records.cc:") and "harness may not include suites/register_suites.h" in p
+               for p in problems)
+
+
+def test_the_harness_may_use_the_bridge(tree):
+    plant(tree, "harness/records.cc", '#include "bridge/reference_bridge.h"')
+    assert check_layers.check(tree) == []
+
+
+def test_a_link_up_the_layers_fails(tree):
+    # The same order in the link graph: the CMakeLists define who owns each library.
+    for f in check_layers.project_files(ROOT, lambda p: p.name == "CMakeLists.txt"):
+        dst = tree / f.relative_to(ROOT)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dst)
+    assert check_layers.check(tree) == []
+    plant(tree, "bridge/CMakeLists.txt", "target_link_libraries(tandem_bridge PUBLIC tandem_harness)")
+    plant(tree, "harness/CMakeLists.txt", "tandem_add_test(planted_test SOURCES records_test.cc LIBS tandem_suites)")
+    problems = check_layers.check(tree)
+    assert any(p.startswith("bridge/CMakeLists.txt: tandem_bridge (bridge) may not link tandem_harness (harness)")
+               for p in problems), problems
+    assert any(p.startswith("harness/CMakeLists.txt: planted_test (harness) may not link tandem_suites (suites)")
+               for p in problems), problems
 
 
 def test_reference_stays_independent(tree):

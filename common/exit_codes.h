@@ -9,5 +9,6 @@ inline constexpr int performance_regression = 2;
 inline constexpr int inconclusive = 3;
 inline constexpr int bad_input = 4;
 inline constexpr int infrastructure_error = 5;
-inline constexpr int incomplete = 6;  // the gate only: cases missing or newly skipped, run not complete
+inline constexpr int incomplete = 6;  // gate: cases missing or newly skipped, run not complete;
+                                       // ci/quick_run.sh: a promised plot not drawn although MPI ran
 }  // namespace tandem::exit_code

@@ -1,6 +1,8 @@
 // tandem::ref, the oracle: a clean, minimal, independent implementation of every op that
 // tandem checks the engine against. Plain loops, f64 (or wider) accumulation, no BLAS, no
-// SIMD, no threads. It never includes engine/ and shares only common/dtype.h with it.
+// SIMD; threads only where they cannot change a bit (dot_general splits output rows across
+// std::threads, each element's sum in the plain loop's order: dot.cc). It never includes
+// engine/ and shares only common/dtype.h with it; the two meet only in bridge/.
 #pragma once
 #include "reference/array.h"
 #include "reference/dot.h"

@@ -28,7 +28,7 @@ def write_bytes(path, data):
 
 @contextlib.contextmanager
 def out_dir_lock(folder, command):
-    """Holds the flock `tandem run` takes on its --out (suites/common/out_dir_lock.h), so no
+    """Holds the flock `tandem run` takes on its --out (harness/out_dir_lock.h), so no
     other tandem writes into `folder` meanwhile (issue 31 #1); the kernel drops it on exit."""
     Path(folder).mkdir(parents=True, exist_ok=True)
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)

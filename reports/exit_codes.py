@@ -7,7 +7,8 @@ PERFORMANCE_REGRESSION = 2
 INCONCLUSIVE = 3
 BAD_INPUT = 4
 INFRASTRUCTURE_ERROR = 5
-INCOMPLETE = 6  # gate only: baseline cases missing or newly skipped, or the run did not complete
+INCOMPLETE = 6  # gate: baseline cases missing or newly skipped, or the run did not complete;
+#                ci/quick_run.sh: a promised plot not drawn although MPI ran
 
 NAMES = {
     PASS: "pass",

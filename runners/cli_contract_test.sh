@@ -43,7 +43,7 @@ expect 4 "merge of a folder that holds no run is bad input" -- "$tandem" merge "
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 grep -q "hint: use RE2 syntax" "$out/stderr" || { echo "FAIL: bad regex without the RE2 hint"; fail=1; }
 # Issue 31 #9: std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case
-# names (minutes); RE2 (name_matcher, suites/common/case.h) is linear.
+# names (minutes); RE2 (name_matcher, harness/case.h) is linear.
 expect 0 "a pathological --filter lists at once" -- timeout 10 "$tandem" list --filter '(.*.*)*y'
 expect 0 "a pathological --filter runs at once" -- timeout 10 \
   "$tandem" check -q --filter '(.*.*)*M:17/K:33/N:9/in:f32/alg:F64' --out "$out/re"

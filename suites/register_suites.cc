@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "engine/prims/register_all.h"
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 namespace tandem {
 

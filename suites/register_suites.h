@@ -1,5 +1,5 @@
 // Each suite's registration function, and register_all_suites() which the top layer (the
-// CLI's main, tandem_suites_test_main) calls once to fill registry(). suites/common never
+// CLI's main, tandem_suites_test_main) calls once to fill registry(). harness/ never
 // calls it: the case registry does not depend on the suites that fill it.
 #pragma once
 

@@ -23,10 +23,10 @@
 #include "engine/passes/hoist_scan_accumulations.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/register_all.h"
-#include "suites/common/context.h"
+#include "harness/context.h"
+#include "harness/program_case.h"
+#include "harness/timing.h"
 #include "suites/common/lstm_program.h"
-#include "suites/common/program_case.h"
-#include "suites/common/timing.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
 

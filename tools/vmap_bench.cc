@@ -16,9 +16,9 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vmap.h"
 #include "engine/prims/register_all.h"
-#include "suites/common/context.h"
-#include "suites/common/program_case.h"
-#include "suites/common/timing.h"
+#include "harness/context.h"
+#include "harness/program_case.h"
+#include "harness/timing.h"
 
 namespace tandem {
 namespace {

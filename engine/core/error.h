@@ -23,7 +23,7 @@ class Error : public std::runtime_error {
   std::string message_, hint_;
 };
 
-// Builds a message from stream pieces: fail_bad_input("rank ", r, " out of range").
+// Builds a message from stream pieces: throw_bad_input(cat("rank ", r, " out of range")).
 template <class... A>
 std::string cat(const A&... a) {
   std::ostringstream os;

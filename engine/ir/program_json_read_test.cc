@@ -1,7 +1,7 @@
 // program_from_json: every Program program_to_json writes reads back to one that writes the
 // same JSON, to the byte (sub-programs, collectives, f8 and preset dots, every param kind, 2
 // against 2.0), and malformed JSON is a bad-input Error naming the equation and what was
-// expected. The suites' own programs: suites/common/program_json_cases_test.cc.
+// expected. The suites' own programs: suites/program_json_cases_test.cc.
 #include <gtest/gtest.h>
 
 #include <cmath>

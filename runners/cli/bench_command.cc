@@ -11,13 +11,13 @@
 #include <iostream>
 #include <memory>
 
+#include "common/exit_codes.h"
 #include "engine/core/error.h"
+#include "harness/harness.h"
+#include "harness/timing.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/gbench_flags.h"
-#include "common/exit_codes.h"
 #include "runners/cli/selection.h"
-#include "suites/common/harness.h"
-#include "suites/common/timing.h"
 
 namespace tandem {
 namespace {

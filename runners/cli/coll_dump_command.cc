@@ -15,9 +15,9 @@
 
 #include "common/exit_codes.h"
 #include "engine/core/error.h"
+#include "harness/atomic_file.h"
+#include "harness/out_dir_lock.h"
 #include "runners/cli/npy_io.h"
-#include "suites/common/atomic_file.h"
-#include "suites/common/out_dir_lock.h"
 #ifdef TANDEM_HAVE_MPI
 #include "engine/comm/mpi_communicator.h"
 #include "engine/comm/validate.h"

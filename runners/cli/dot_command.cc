@@ -17,11 +17,11 @@
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "engine/prims/dot_general.h"
+#include "harness/atomic_file.h"
+#include "harness/out_dir_lock.h"
 #include "runners/cli/npy_io.h"
 #include "runners/cli/option_checks.h"
 #include "runners/cli/selection.h"
-#include "suites/common/atomic_file.h"
-#include "suites/common/out_dir_lock.h"
 
 namespace tandem {
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 // `tandem dump-programs DIR`: for every selected Program case, what an outside oracle needs
 // to judge it (tools/program_vs_jax.py evaluates them with JAX): per oracle item
-// (suites/common/oracle_program.h) a folder DIR/<nnn>_<case>/<label>/ with program.json
+// (harness/oracle_program.h) a folder DIR/<nnn>_<case>/<label>/ with program.json
 // (engine/ir/program_json.h; each checked to read back to itself, program_json_read.h),
 // meta.json (case, label, dtypes, wrt, vmap axes, what tandem ran), in_<i>.npy, ct_<j>.npy
 // (output cotangents of a differentiating case), engine_<k>.npy (tandem's CPU results:
@@ -19,10 +19,10 @@
 #include "engine/core/faults.h"
 #include "engine/ir/program_json.h"
 #include "engine/ir/program_json_read.h"
+#include "harness/atomic_file.h"
+#include "harness/out_dir_lock.h"
 #include "runners/cli/npy_io.h"
 #include "runners/cli/selection.h"
-#include "suites/common/atomic_file.h"
-#include "suites/common/out_dir_lock.h"
 
 namespace tandem {
 namespace {

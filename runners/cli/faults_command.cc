@@ -19,13 +19,13 @@
 #include "common/exit_codes.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "harness/atomic_file.h"
+#include "harness/case.h"
+#include "harness/context.h"
+#include "harness/out_dir_lock.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/faults_child.h"
 #include "runners/cli/option_checks.h"
-#include "suites/common/atomic_file.h"
-#include "suites/common/case.h"
-#include "suites/common/context.h"
-#include "suites/common/out_dir_lock.h"
 
 namespace tandem {
 namespace {

@@ -9,8 +9,8 @@
 #include "common/exit_codes.h"
 #include "engine/core/faults.h"
 #include "engine/ir/printer.h"
+#include "harness/atomic_file.h"
 #include "runners/cli/option_checks.h"
-#include "suites/common/atomic_file.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_driver.h"
 

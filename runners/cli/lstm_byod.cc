@@ -15,11 +15,11 @@
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
 #include "engine/prims/lstm.h"
+#include "harness/atomic_file.h"
+#include "harness/out_dir_lock.h"
 #include "runners/cli/npy_io.h"
 #include "runners/cli/selection.h"
-#include "suites/common/atomic_file.h"
 #include "suites/common/lstm_program.h"
-#include "suites/common/out_dir_lock.h"
 
 namespace tandem {
 namespace fs = std::filesystem;

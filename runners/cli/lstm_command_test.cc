@@ -17,9 +17,9 @@
 
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
+#include "harness/atomic_file.h"
 #include "runners/cli/cli_test_support.h"
 #include "runners/cli/npy_io.h"
-#include "suites/common/atomic_file.h"
 #include "suites/lstm/lstm_check.h"
 
 namespace tandem {

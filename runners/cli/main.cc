@@ -4,14 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "common/exit_codes.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/core/rank_env.h"
-#include "common/exit_codes.h"
+#include "harness/context.h"
 #include "runners/cli/case_workers.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/option_checks.h"
-#include "suites/common/context.h"
 #include "suites/register_suites.h"
 #ifdef TANDEM_HAVE_MPI
 #include "engine/comm/job.h"

@@ -18,7 +18,7 @@
 #include <xtensor/xnpy.hpp>
 
 #include "engine/core/error.h"
-#include "suites/common/atomic_file.h"
+#include "harness/atomic_file.h"
 
 namespace tandem {
 namespace {

@@ -14,7 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 namespace tandem {
 

@@ -10,19 +10,19 @@
 #include <optional>
 #include <sstream>
 
-#include "engine/core/rank_env.h"
+#include "common/exit_codes.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "engine/core/rank_env.h"
+#include "harness/gbench_json.h"
+#include "harness/harness.h"
+#include "harness/out_dir_lock.h"
+#include "harness/rank_lockstep.h"
+#include "harness/records.h"
+#include "harness/timing.h"
 #include "runners/cli/case_workers.h"
 #include "runners/cli/option_checks.h"
-#include "common/exit_codes.h"
 #include "runners/cli/selection.h"
-#include "suites/common/gbench_json.h"
-#include "suites/common/harness.h"
-#include "suites/common/out_dir_lock.h"
-#include "suites/common/rank_lockstep.h"
-#include "suites/common/records.h"
-#include "suites/common/timing.h"
 
 namespace tandem {
 namespace {
@@ -166,7 +166,7 @@ int run(const RunArgs& a, bool timed) {
   }
   RecordWriter writer(a.out + "/records.json");
   // Under mpirun/srun with more than one rank the ranks run in lockstep and rank 0 writes
-  // the agreed records (suites/common/rank_lockstep.h); without MPI every rank runs alone
+  // the agreed records (harness/rank_lockstep.h); without MPI every rank runs alone
   // and only rank 0 prints and writes files.
   std::unique_ptr<RankLockstep> lockstep;
   if (launched_multi_rank()) {

@@ -6,8 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/case.h"
 #include "runners/cli/program_import.h"
-#include "suites/common/case.h"
 
 namespace tandem {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fault on one rank of a multi-rank `tandem run` (suites/common/rank_lockstep.h) ends the
+# A fault on one rank of a multi-rank `tandem run` (harness/rank_lockstep.h) ends the
 # whole job with the contract's exit code and the rank named, never a hang; each job runs at
 # 2 ranks through runners/launch/mpirun.sh, bounded by `timeout` (124: a hang, FAIL).
 #   fail_rank1   rank 1 alone runs with an injected LSTM fault (TANDEM_INJECT), so its check

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `tandem run` on NP ranks through runners/launch/mpirun.sh: a quick subset of the dot and
-# LSTM perf cases, run in lockstep (suites/common/rank_lockstep.h). Checks the records rank
+# LSTM perf cases, run in lockstep (harness/rank_lockstep.h). Checks the records rank
 # 0 wrote: one complete records.json holding each case once (not once per rank), every
 # record passed, named ".../ranks:NP", with params.ranks and context.ranks = NP and NP
 # per-rank entries (ranks 0..NP-1); the reduced timing (per-iteration max over ranks) is at

@@ -5,13 +5,13 @@
 
 #include <memory>
 
+#include "bridge/error_spec.h"
+#include "bridge/reference_bridge.h"
 #include "engine/comm/by_design_skip.h"
 #include "engine/comm/mpi_communicator.h"
 #include "engine/comm/nccl_communicator.h"
 #include "engine/core/error.h"
 #include "reference/collectives.h"
-#include "suites/common/error_spec.h"
-#include "suites/common/reference_bridge.h"
 
 namespace tandem::coll {
 

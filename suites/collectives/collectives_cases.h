@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/comm/collectives.h"
+#include "harness/case.h"
 #include "suites/collectives/op_table.h"
-#include "suites/common/case.h"
 
 namespace tandem::coll {
 

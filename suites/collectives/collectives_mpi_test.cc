@@ -3,7 +3,7 @@
 // the world size skips, and so does NCCL without a GPU.
 #include <gtest/gtest.h>
 
-#include "suites/common/harness.h"
+#include "harness/harness.h"
 #include "suites/register_suites.h"
 
 namespace tandem {

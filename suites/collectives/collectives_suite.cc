@@ -7,8 +7,8 @@
 
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/error.h"
+#include "harness/harness.h"
 #include "suites/collectives/collectives_cases.h"
-#include "suites/common/harness.h"
 #include "suites/register_suites.h"
 
 namespace tandem {

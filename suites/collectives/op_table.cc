@@ -9,8 +9,8 @@
 #include <memory>
 #include <tuple>
 
+#include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
-#include "suites/common/reference_bridge.h"
 
 namespace tandem::coll {
 namespace {

@@ -24,17 +24,17 @@
 #include "engine/comm/validate.h"
 #include "engine/comm/watchdog.h"
 #include "engine/core/error.h"
+#include "harness/atomic_file.h"
+#include "harness/context.h"
+#include "harness/gbench_json.h"
+#include "harness/out_dir_lock.h"
+#include "harness/records.h"
+#include "harness/timing.h"
 #include "suites/collectives/collectives_cases.h"
 #include "suites/collectives/nccl_tests_json.h"
 #include "suites/collectives/op_table.h"
 #include "suites/collectives/sweep_agree.h"
 #include "suites/collectives/sweep_format.h"
-#include "suites/common/atomic_file.h"
-#include "suites/common/context.h"
-#include "suites/common/gbench_json.h"
-#include "suites/common/out_dir_lock.h"
-#include "suites/common/records.h"
-#include "suites/common/timing.h"
 
 namespace tandem::coll {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
+#include "harness/case.h"
 #include "reference/reference.h"
-#include "suites/common/case.h"
 
 namespace tandem {
 class Registry;

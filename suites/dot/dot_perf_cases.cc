@@ -20,12 +20,12 @@
 
 #include <cmath>
 
+#include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
-#include "suites/common/case.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
+#include "harness/case.h"
+#include "harness/program_case.h"
 #include "suites/dot/dot_cases.h"
 #include "suites/dot/dot_tolerance.h"
 

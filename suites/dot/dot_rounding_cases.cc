@@ -18,17 +18,17 @@
 #include <memory>
 #include <optional>
 
+#include "bridge/error_spec.h"
+#include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
 #include "engine/core/half.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "engine/prims/dot_algorithm.h"
+#include "harness/case.h"
+#include "harness/program_case.h"
 #include "reference/f8.h"
 #include "reference/rounding.h"
-#include "suites/common/case.h"
-#include "suites/common/error_spec.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
 #include "suites/dot/dot_cases.h"
 #include "suites/dot/dot_tolerance.h"
 

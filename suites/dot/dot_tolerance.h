@@ -9,8 +9,8 @@
 #pragma once
 #include <string>
 
+#include "bridge/error_spec.h"
 #include "engine/prims/dot_algorithm.h"
-#include "suites/common/error_spec.h"
 
 namespace tandem {
 

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "engine/core/error.h"
-#include "suites/common/program_case.h"
+#include "harness/program_case.h"
 #include "suites/lstm/lstm_bound.h"
 
 namespace tandem {

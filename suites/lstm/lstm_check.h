@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "bridge/error_spec.h"
 #include "engine/core/tensor.h"
 #include "engine/prims/lstm.h"
+#include "harness/case.h"
 #include "reference/lstm_ref.h"
-#include "suites/common/case.h"
-#include "suites/common/error_spec.h"
 
 namespace tandem {
 

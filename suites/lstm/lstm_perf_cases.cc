@@ -18,10 +18,10 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/lstm.h"
-#include "suites/common/case.h"
+#include "harness/case.h"
+#include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
-#include "suites/common/lstm_program.h"
 
 namespace tandem {
 namespace {

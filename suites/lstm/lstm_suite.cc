@@ -9,12 +9,12 @@
 // primitives (as cuDNN does); the Program path cannot raise on data, and its mask gives
 // y = 0, h_n = h0, c_n = c0 for such a row, which the "zero" case checks.
 #include "engine/core/error.h"
+#include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
-#include "engine/cuda/cuda_info.h"
-#include "suites/common/case.h"
-#include "suites/lstm/lstm_check.h"
+#include "harness/case.h"
 #include "suites/common/lstm_program.h"
+#include "suites/lstm/lstm_check.h"
 
 namespace tandem {
 void register_lstm_perf_cases(Registry& r);

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "engine/core/error.h"
-#include "suites/common/atomic_file.h"
+#include "harness/atomic_file.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_engine.h"
 #include "suites/program_fuzz/fuzz_limits.h"

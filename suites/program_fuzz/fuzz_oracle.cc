@@ -8,12 +8,12 @@
 #include <optional>
 #include <unordered_map>
 
+#include "bridge/reference_bridge.h"
+#include "bridge/reference_collectives.h"
+#include "bridge/reference_rules.h"
+#include "bridge/reference_vjp.h"
 #include "engine/core/error.h"
 #include "reference/rounding.h"
-#include "suites/common/reference_bridge.h"
-#include "suites/common/reference_collectives.h"
-#include "suites/common/reference_rules.h"
-#include "suites/common/reference_vjp.h"
 
 namespace tandem::fuzz {
 namespace {

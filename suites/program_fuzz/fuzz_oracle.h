@@ -1,5 +1,5 @@
 // The fuzzer's oracle: what a case's chain must produce, computed by the independent
-// reference (suites/common/reference_bridge.h, reference_vjp.h, reference_collectives.h) from
+// reference (bridge/reference_bridge.h, reference_vjp.h, reference_collectives.h) from
 // the untransformed program — vmap by a loop over the examples (a mesh of members when the
 // program's collectives run over the vmapped axis), reverse mode by the reference's tape, the
 // hoisting pass and every checkpoint policy by the program they must equal.

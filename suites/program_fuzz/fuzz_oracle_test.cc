@@ -3,7 +3,7 @@
 // them passes a correct engine and fails a wrong one.
 #include <gtest/gtest.h>
 
-#include "suites/common/reference_bridge.h"
+#include "bridge/reference_bridge.h"
 #include "suites/program_fuzz/fuzz_compare.h"
 #include "suites/program_fuzz/fuzz_oracle.h"
 

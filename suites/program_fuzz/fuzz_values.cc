@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "bridge/reference_bridge.h"
 #include "reference/array.h"
-#include "suites/common/reference_bridge.h"
 #include "suites/program_fuzz/fuzz_limits.h"
 
 namespace tandem::fuzz {

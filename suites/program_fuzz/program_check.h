@@ -25,7 +25,7 @@
 
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 namespace tandem {
 

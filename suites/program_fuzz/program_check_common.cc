@@ -4,9 +4,9 @@
 
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
+#include "harness/program_case.h"
+#include "harness/timing.h"
 #include "suites/program_fuzz/fuzz_engine.h"
-#include "suites/common/program_case.h"
-#include "suites/common/timing.h"
 #include "suites/program_fuzz/gen_state.h"
 #include "suites/program_fuzz/program_check_parts.h"
 

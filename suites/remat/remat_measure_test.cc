@@ -14,8 +14,8 @@
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/passes/saved_residuals.h"
-#include "suites/common/harness.h"
-#include "suites/common/program_case.h"
+#include "harness/harness.h"
+#include "harness/program_case.h"
 #include "suites/remat/remat_models.h"
 
 namespace tandem {

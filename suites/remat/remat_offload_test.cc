@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "suites/common/harness.h"
+#include "harness/harness.h"
 
 namespace tandem {
 namespace {

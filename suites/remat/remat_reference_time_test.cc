@@ -9,9 +9,9 @@
 #include <chrono>
 #include <cstdio>
 
+#include "bridge/reference_vjp.h"
 #include "engine/core/error.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_vjp.h"
+#include "harness/program_case.h"
 #include "suites/remat/remat_models.h"
 
 namespace tandem {

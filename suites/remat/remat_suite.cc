@@ -14,17 +14,17 @@
 #include <memory>
 #include <mutex>
 
+#include "bridge/error_spec.h"
+#include "bridge/reference_bridge.h"
+#include "bridge/reference_vjp.h"
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
 #include "engine/passes/saved_residuals.h"
+#include "harness/case.h"
+#include "harness/program_case.h"
 #include "reference/grad.h"
-#include "suites/common/case.h"
-#include "suites/common/error_spec.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
 #include "suites/remat/policy_statement.h"
 #include "suites/remat/remat_models.h"
-#include "suites/common/reference_vjp.h"
 
 namespace tandem {
 namespace {
@@ -291,7 +291,7 @@ CaseResult check_remat(const Model& m, const std::string& policy, const std::str
   return r;
 }
 
-// The forward program with its checkpoint policies, for jax.vjp (suites/common/oracle_program.h).
+// The forward program with its checkpoint policies, for jax.vjp (harness/oracle_program.h).
 std::vector<OracleProgram> remat_oracle(const Model& m, const std::string& policy, const VjpProgram& v,
                                         const std::vector<Tensor>& host) {
   OracleProgram o;

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
 #include "engine/ir/printer.h"
 #include "engine/ir/typecheck.h"
-#include "suites/common/reference_bridge.h"
 #include "suites/scan_hoist/scan_hoist_measure.h"
 
 namespace tandem {

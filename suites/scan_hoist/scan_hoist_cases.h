@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suites/common/case.h"
+#include "harness/case.h"
 #include "suites/scan_hoist/scan_hoist_workloads.h"
 
 namespace tandem {

@@ -15,9 +15,9 @@
 #include "engine/ir/typecheck.h"
 #include "engine/passes/saved_residuals.h"
 #include "engine/passes/vjp.h"
+#include "harness/timing.h"
 #include "suites/scan_hoist/scan_hoist_cases.h"
 #include "suites/scan_hoist/scan_hoist_grad.h"
-#include "suites/common/timing.h"
 #include "suites/scan_hoist/scan_hoist_measure.h"
 
 namespace tandem {

@@ -7,7 +7,7 @@
 
 #include "engine/core/tensor.h"
 #include "engine/passes/saved_residuals.h"
-#include "suites/common/case.h"
+#include "harness/case.h"
 
 namespace tandem {
 

@@ -8,7 +8,7 @@
 #include "engine/core/allocator.h"
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
-#include "suites/common/timing.h"
+#include "harness/timing.h"
 #include "suites/scan_hoist/scan_hoist_workloads.h"
 
 namespace tandem {

@@ -21,7 +21,7 @@ struct Measured {
 
 // The inputs are copied to `d` first (outside the peak window and the timed region); then
 // one untimed run (its peak is recorded: the executor's allocations are deterministic),
-// then `reps` timed runs (CUDA events on a GPU, suites/common/timing.h).
+// then `reps` timed runs (CUDA events on a GPU, harness/timing.h).
 Measured measure_program(const Program& p, const std::vector<Tensor>& inputs, int reps, Device d);
 
 // Copies of host tensors on device d (the same tensors when d is the CPU).

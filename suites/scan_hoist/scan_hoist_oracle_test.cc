@@ -7,7 +7,7 @@
 
 #include "engine/ir/executor.h"
 
-#include "suites/common/reference_bridge.h"
+#include "bridge/reference_bridge.h"
 #include "suites/scan_hoist/scan_hoist_cases.h"
 #include "suites/scan_hoist/scan_hoist_measure.h"
 

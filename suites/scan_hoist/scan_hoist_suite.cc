@@ -5,7 +5,7 @@
 // the programs it must decline; and the length × batch sweep. Quick cases run in well under
 // a second each; nightly holds the big ones (L·E up to ~10^8, about 0.4 GB per stacked f32).
 #include "engine/core/error.h"
-#include "suites/common/case.h"
+#include "harness/case.h"
 #include "suites/scan_hoist/scan_hoist_cases.h"
 #include "suites/scan_hoist/scan_hoist_grad.h"
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "bridge/error_spec.h"
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
 #include "engine/passes/hoist_scan_reductions.h"
-#include "suites/common/error_spec.h"
 
 namespace tandem {
 

@@ -4,12 +4,12 @@
 // "error" verdict, exit code 5). The CLI contract test uses them to prove the exit codes.
 #include <cstdlib>
 
+#include "bridge/error_spec.h"
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
-#include "suites/common/case.h"
-#include "suites/common/error_spec.h"
-#include "suites/common/program_case.h"
+#include "harness/case.h"
+#include "harness/program_case.h"
 #include "suites/register_suites.h"
 
 namespace tandem {

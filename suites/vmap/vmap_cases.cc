@@ -9,13 +9,13 @@
 #include <cmath>
 #include <memory>
 
+#include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
 #include "engine/ir/typecheck.h"
 #include "engine/passes/vjp.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
+#include "harness/program_case.h"
 
 namespace tandem::vmap_suite {
 namespace {

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "suites/common/case.h"
+#include "harness/case.h"
 #include "suites/vmap/vmap_programs.h"
 
 namespace tandem::vmap_suite {

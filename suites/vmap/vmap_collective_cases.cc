@@ -1,5 +1,5 @@
 // Collectives under vmap (issue 15 §2). The examples of a vmap with axis_name are the
-// members of that axis, so the reference is the mesh model (suites/common/
+// members of that axis, so the reference is the mesh model (bridge/
 // reference_collectives.h) with one virtual rank per example:
 //  - vmap/coll/<program>/axes:<lead|last>/n:<n>: vmap(f, axis_name "batch") on the engine
 //    (its collectives become array ops) against every virtual rank's f on the reference;
@@ -12,17 +12,17 @@
 #include <cmath>
 #include <functional>
 
+#include "bridge/error_spec.h"
+#include "bridge/reference_bridge.h"
+#include "bridge/reference_collectives.h"
+#include "bridge/reference_vjp.h"
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/passes/vmap.h"
 #include "engine/prims/collective_prims.h"
-#include "suites/common/error_spec.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
-#include "suites/common/reference_collectives.h"
-#include "suites/common/reference_vjp.h"
+#include "harness/program_case.h"
 #include "suites/vmap/vmap_cases.h"
 #include "suites/vmap/vmap_collective_programs.h"
 

@@ -8,16 +8,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bridge/reference_bridge.h"
+#include "bridge/reference_collectives.h"
 #include "engine/comm/comm_axis.h"
-#include "engine/core/error.h"
 #include "engine/comm/mpi_test_world.h"
 #include "engine/comm/nccl_communicator.h"
+#include "engine/core/error.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vmap.h"
 #include "engine/prims/register_all.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
-#include "suites/common/reference_collectives.h"
+#include "harness/program_case.h"
 #include "suites/vmap/vmap_collective_programs.h"
 
 namespace tandem {

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "bridge/error_spec.h"
 #include "engine/passes/vmap.h"
-#include "suites/common/error_spec.h"
 
 namespace tandem::vmap_suite {
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "bridge/reference_bridge.h"
 #include "common/dtype.h"
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
@@ -14,9 +15,8 @@
 #include "engine/passes/vmap.h"
 #include "engine/passes/vmap_ragged.h"
 #include "engine/prims/lstm.h"
+#include "harness/program_case.h"
 #include "reference/lstm_ref.h"
-#include "suites/common/program_case.h"
-#include "suites/common/reference_bridge.h"
 #include "suites/vmap/vmap_cases.h"
 
 namespace tandem::vmap_suite {

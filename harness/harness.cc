@@ -1,0 +1,64 @@
+// Case harness.
+#include "harness/harness.h"
+
+#include <optional>
+
+#include "engine/core/error.h"
+#include "harness/timing.h"
+
+namespace tandem {
+
+namespace {
+// Runs f; an exception becomes the case's verdict (unsupported: skip, anything else: error),
+// so one broken case never stops the others.
+template <class F>
+void guarded(CaseResult& r, F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    r.verdict = e.kind() == ErrorKind::unsupported ? Verdict::skip : Verdict::error;
+    r.message = e.what();
+  } catch (const std::exception& e) {
+    r.verdict = Verdict::error;
+    r.message = e.what();
+  }
+}
+}  // namespace
+
+CaseResult run_case(const Case& c, const RunOptions& opts) {
+  CaseResult r;
+  // Under a multi-rank run every rank reaches opts.before_timing exactly once per timed case,
+  // whatever happened to it before (skip, failed check, exception), so the ranks stay in
+  // lockstep; its own failures (MPI) propagate: the rank cannot stay in step any more.
+  auto agree_to_time = [&] {
+    if (!opts.time) return false;
+    const bool mine = r.verdict == Verdict::pass;
+    return opts.before_timing ? opts.before_timing(r) && mine : mine;
+  };
+  std::string why = c.agrees_across_ranks ? std::string() : device_unavailable_reason(opts.device);
+  if (!why.empty()) {
+    r.verdict = Verdict::skip;
+    r.message = why;
+    agree_to_time();
+    return r;
+  }
+  std::optional<CaseInstance> inst;
+  guarded(r, [&] {
+    inst = c.instantiate(opts.device);
+    if (opts.check) r = inst->check();
+    r.info.update(inst->info);
+  });
+  if (!agree_to_time()) return r;
+  guarded(r, [&] {
+    std::vector<double> wall, cpu;
+    wall = time_repeated(inst->body, opts.warmup, opts.repetitions, opts.min_time_s, opts.device, &cpu);
+    r.samples_s = std::move(wall), r.cpu_samples_s = std::move(cpu);  // only a complete timing is kept
+    TimingStats t = summarize(r.samples_s);
+    if (c.flops > 0 && t.median > 0)
+      r.metrics.push_back({"gflops", c.flops / t.median * 1e-9, "GFLOP/s", "higher"});
+    r.metrics.push_back({"time_median", t.median, "s", "lower"});
+  });
+  return r;
+}
+
+}  // namespace tandem

@@ -1,0 +1,113 @@
+// Records: the JSON carries what DESIGN.md lists, files are replaced atomically and every
+// record written so far survives, and the Google Benchmark JSON has its expected shape.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/gbench_json.h"
+#include "harness/records.h"
+
+namespace tandem {
+namespace {
+
+Case fake_case() {
+  Case c;
+  c.suite = "dot";
+  c.name = "dot/M:2/K:3/N:4/alg:F32_F32_F32";
+  c.params = {{"m", 2}};
+  return c;
+}
+
+TEST(Records, CarriesDesignFields) {
+  CaseResult r;
+  r.samples_s = {0.002, 0.001, 0.003};
+  r.metrics.push_back({"gflops", 1.5, "GFLOP/s", "higher"});
+  nlohmann::json j = make_record(fake_case(), "cpu", "cpu", r);
+  for (const char* k : {"schema", "suite", "case", "params", "backend", "device", "verdict",
+                        "correctness", "timing", "metrics", "context"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["case"], "dot/M:2/K:3/N:4/alg:F32_F32_F32/cpu");
+  EXPECT_EQ(j["timing"]["median"], 0.002);
+  EXPECT_EQ(j["timing"]["min"], 0.001);
+  EXPECT_TRUE(j["context"].contains("git_sha"));
+  EXPECT_TRUE(j["context"].contains("blas"));
+}
+
+TEST(Records, WriterKeepsEveryRecordAndLeavesNoTempFiles) {
+  auto dir = std::filesystem::temp_directory_path() / "tandem_records_test";
+  std::filesystem::remove_all(dir);
+  std::string path = (dir / "records.json").string();
+  RecordWriter w(path);
+  CaseResult ok, bad;
+  bad.verdict = Verdict::fail;
+  w.add(make_record(fake_case(), "cpu", "cpu", ok));
+  w.add(make_record(fake_case(), "cuda", "cuda:0", bad));
+  std::ifstream f(path);
+  nlohmann::json doc = nlohmann::json::parse(f);
+  EXPECT_EQ(doc["schema"], kRecordSchema);
+  ASSERT_EQ(doc["records"].size(), 2u);
+  EXPECT_EQ(doc["records"][1]["verdict"], "fail");
+  int files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) { (void)e; ++files; }
+  EXPECT_EQ(files, 1);
+}
+
+// What Google Benchmark's compare.py reads: per repetition real_time and cpu_time under one
+// name (its U test), aggregates under name_<aggregate> with run_type/aggregate_name.
+TEST(Records, GoogleBenchmarkRepetitionsAndAggregates) {
+  CaseResult r;
+  r.samples_s = {0.002, 0.001, 0.003};
+  r.cpu_samples_s = {0.004, 0.002, 0.006};
+  r.metrics.push_back({"gflops", 1.5, "GFLOP/s", "higher"});
+  auto gb = google_benchmark_json({make_record(fake_case(), "cpu", "cpu", r)});
+  const std::string name = "dot/M:2/K:3/N:4/alg:F32_F32_F32/cpu";
+  const auto& b = gb["benchmarks"];
+  ASSERT_EQ(b.size(), 3u + 4u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(b[i]["name"], name);
+    EXPECT_EQ(b[i]["run_type"], "iteration");
+    EXPECT_EQ(b[i]["repetition_index"], i);
+    EXPECT_EQ(b[i]["time_unit"], "ns");
+    EXPECT_DOUBLE_EQ(b[i]["real_time"].get<double>(), r.samples_s[i] * 1e9);
+    EXPECT_DOUBLE_EQ(b[i]["cpu_time"].get<double>(), r.cpu_samples_s[i] * 1e9);
+  }
+  EXPECT_EQ(b[4]["name"], name + "_median");
+  EXPECT_EQ(b[4]["run_type"], "aggregate");
+  EXPECT_EQ(b[4]["aggregate_name"], "median");
+  EXPECT_DOUBLE_EQ(b[4]["real_time"].get<double>(), 2e6);
+  EXPECT_DOUBLE_EQ(b[4]["cpu_time"].get<double>(), 4e6);
+  EXPECT_EQ(b[4]["gflops"], 1.5);
+  for (const char* k : {"date", "num_cpus", "mhz_per_cpu", "caches", "load_avg", "host_name"})
+    EXPECT_TRUE(gb["context"].contains(k)) << k;
+  EXPECT_GT(gb["context"]["num_cpus"].get<int>(), 0);
+}
+
+TEST(Records, ContextSaysWhenWhereAndWhat) {
+  nlohmann::json c = make_record(fake_case(), "cpu", "cpu", CaseResult{})["context"];
+  for (const char* k : {"date", "cpu_model", "cpu_cores", "cpu_threads", "load_avg_start", "git_sha",
+                        "git_sha_source", "command_line"})
+    EXPECT_TRUE(c.contains(k)) << k;
+  EXPECT_EQ(c["date"].get<std::string>().size(), std::string("2026-11-23T12:41:49Z").size());
+  EXPECT_NE(c["command_line"].get<std::string>().find("harness_test"), std::string::npos);
+  EXPECT_FALSE(c.contains("load_avg_end"));
+}
+
+TEST(Records, FinishStampsTheEndAndCompletes) {
+  auto dir = std::filesystem::temp_directory_path() / ("tandem_finish_" + std::to_string(::getpid()));
+  RecordWriter w((dir / "records.json").string());
+  w.add(make_record(fake_case(), "cpu", "cpu", CaseResult{}));
+  auto read = [&] { return nlohmann::json::parse(std::ifstream(dir / "records.json")); };
+  EXPECT_FALSE(read().contains("complete"));
+  w.finish();
+  nlohmann::json doc = read();
+  EXPECT_EQ(doc["complete"], true);
+  EXPECT_TRUE(doc["records"][0]["context"].contains("load_avg_end"));
+  EXPECT_TRUE(doc["records"][0]["context"].contains("date_end"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tandem
