@@ -128,87 +128,94 @@ void add_collective_rows(Add& add) {
   row("axis_index", [](Builder& b, Value x) { return x + convert_element_type(axis_index(b, "i"), DType::f32); });
 }
 
-std::map<std::string, std::vector<Row>> build_rows() {
-  std::map<std::string, std::vector<Row>> r;
-  auto add = [&r](const std::string& prim, Row row) { r[prim].push_back(std::move(row)); };
-  for (DType t : kFloats) {
-    std::string d(dtype_name(t));
-    // Unary and binary elementwise primitives get their rows from their trait: a new one is
-    // checked here (values and vjp) without a line in this file.
-    for (const std::string& op : primitive_names()) {
-      if (primitive(op).has(kElementwiseUnary)) {
-        auto [lo, hi] = kPositiveDomain.count(op) ? std::pair{0.1, 4.0} : std::pair{-2.0, 2.0};
-        add(op, {cat(op, "/", d), {AType{{3, 5}, t}}, [op](Builder& b, const V& a) { return V{b.bind1(op, {a[0]})}; },
-                 lo, hi});
-      }
-      if (primitive(op).has(kElementwiseBinary))
-        add(op, {cat(op, "/", d), {AType{{2, 3}, t}, AType{{2, 3}, t}},
-                 [op](Builder& b, const V& a) { return V{b.bind1(op, {a[0], a[1]})}; }});
+// The rows of every floating dtype t: elementwise ops from their traits, reductions, dot,
+// converts (with the exact ties of each narrower format), checkpointing, device_put.
+template <class Add>
+void add_float_rows(Add& add, DType t) {
+  std::string d(dtype_name(t));
+  // Unary and binary elementwise primitives get their rows from their trait: a new one is
+  // checked here (values and vjp) without a line in this file.
+  for (const std::string& op : primitive_names()) {
+    if (primitive(op).has(kElementwiseUnary)) {
+      auto [lo, hi] = kPositiveDomain.count(op) ? std::pair{0.1, 4.0} : std::pair{-2.0, 2.0};
+      add(op, {cat(op, "/", d), {AType{{3, 5}, t}}, [op](Builder& b, const V& a) { return V{b.bind1(op, {a[0]})}; },
+               lo, hi});
     }
-    add("integer_pow", {"integer_pow/" + d, {AType{{6}, t}}, [](Builder&, const V& a) {
-                          return V{integer_pow(a[0], 3), integer_pow(a[0], -2), integer_pow(a[0], 0)}; }, 0.5, 2});
-    add("mul", {"scalar_literal/" + d, {AType{{4}, t}}, [](Builder&, const V& a) { return V{a[0] * 3.0 + 1.0}; }});
-    add("select", {"compare_select/" + d, {AType{{5}, t}, AType{{5}, t}}, [](Builder&, const V& a) {
-                     return V{select(compare(a[0], a[1], "lt"), a[0], a[1])}; }});
-    add("compare", {"compare/" + d, {AType{{5}, t}, AType{{5}, t}}, [](Builder&, const V& a) {
-                      return V{compare(a[0], a[1], "ge"), compare(a[0], a[1], "ne")}; }});
-    add("reduce_sum", {"reduce/" + d, {AType{{3, 4, 5}, t}}, [](Builder&, const V& a) {
-                         return V{reduce_sum(a[0], {0, 2}), reduce_max(a[0], {-1}), reduce_sum(a[0], {}),
-                                  reduce_sum(a[0], {0, 1, 2})}; }});
-    add("reduce_max", {"reduce_zero_size/" + d, {AType{{0, 3}, t}}, [](Builder&, const V& a) {
-                         return V{reduce_sum(a[0], {0}), reduce_max(a[0], {0})}; }});
-    add("dot_general", {"dot/" + d, {AType{{2, 3, 4}, t}, AType{{2, 4, 5}, t}}, [](Builder&, const V& a) {
-                          return V{dot_general(a[0], a[1], {{2}, {1}, {0}, {0}})}; }});
-    // No contracting axis (JAX's empty dimension numbers): an outer product, [2,3]·[4,5] ->
-    // [2,3,4,5], and with a batch axis [2,3]·[2,5] -> [2,3,5].
-    add("dot_general", {"dot_outer/" + d, {AType{{2, 3}, t}, AType{{4, 5}, t}}, [](Builder&, const V& a) {
-                          return V{dot_general(a[0], a[1], {{}, {}, {}, {}})}; }});
-    add("dot_general", {"dot_batch_outer/" + d, {AType{{2, 3}, t}, AType{{2, 5}, t}}, [](Builder&, const V& a) {
-                          return V{dot_general(a[0], a[1], {{}, {}, {0}, {0}})}; }});
-    for (DType to : {DType::f64, DType::f32, DType::bf16, DType::f16, DType::i32, DType::pred})
-      add("convert_element_type", {cat("convert/", d, "->", dtype_name(to)), {AType{{9}, t}},
-                                   [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; }, -100, 100});
-    // Exact ties of each narrower float format that this dtype holds, both directions of
-    // rounding, both signs, the overflow tie, the subnormal ties: the result must be the
-    // reference's round-half-to-even exactly (0 ulps), as JAX's convert is
-    // (runners/cli/dot_ties_vs_ml_dtypes_test.py records JAX's answers on the same grid).
-    for (DType to : {DType::f32, DType::bf16, DType::f16}) {
-      std::vector<double> ties;
-      for (double v : ref::tie_points(to))
-        if (to != t && ref::round_to(t, v) == v) ties.push_back(v);
-      if (!ties.empty())
-        add("convert_element_type", {cat("convert_ties/", d, "->", dtype_name(to)), {AType{{int64_t(ties.size())}, t}},
-                                     [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; },
-                                     0, 0, 0, 0, {}, {ties}});
-    }
-    add("checkpoint", {"checkpoint/" + d, {AType{{4}, t}, AType{{4}, t}}, [t](Builder&, const V& a) {
-                         Program body = trace({AType{{4}, t}, AType{{4}, t}}, [](Builder&, const V& v) {
-                           return V{checkpoint_name(sin(v[0]) * v[1], "h") + v[0]}; });
-                         return checkpoint(body, a, "nothing_saveable"); }});
-    add("checkpoint_name", {"checkpoint_name/" + d, {AType{{3}, t}}, [](Builder&, const V& a) {
-                              return V{checkpoint_name(a[0] * a[0], "sq")}; }});
-    add("device_put", {"device_put/" + d, {AType{{3}, t}}, [](Builder&, const V& a) {
-                         Value host = device_put(a[0] * a[0], MemoryKind::pinned_host);
-                         return V{device_put(host, MemoryKind::device, MemoryKind::pinned_host) + a[0]}; }});
+    if (primitive(op).has(kElementwiseBinary))
+      add(op, {cat(op, "/", d), {AType{{2, 3}, t}, AType{{2, 3}, t}},
+               [op](Builder& b, const V& a) { return V{b.bind1(op, {a[0], a[1]})}; }});
   }
-  for (DType t : {DType::f32, DType::i32, DType::bf16}) {
-    std::string d(dtype_name(t));
-    add("broadcast_in_dim", {"broadcast/" + d, {AType{{3, 1}, t}}, [](Builder&, const V& a) {
-                               return V{broadcast_in_dim(a[0], {2, 3, 4}, {1, 2})}; }});
-    add("broadcast_in_dim", {"broadcast_scalar/" + d, {AType{{}, t}}, [](Builder&, const V& a) {
-                               return V{broadcast_in_dim(a[0], {2, 2}, {})}; }});
-    add("transpose", {"reshape_transpose/" + d, {AType{{2, 3, 4}, t}}, [](Builder&, const V& a) {
-                        return V{transpose(a[0], {2, 0, 1}), reshape(a[0], {4, 6}), reshape(a[0], {24})}; }});
-    add("reshape", {"reshape/" + d, {AType{{2, 3}, t}}, [](Builder&, const V& a) { return V{reshape(a[0], {3, 1, 2})}; }});
-    add("slice", {"slice/" + d, {AType{{7, 5}, t}}, [](Builder&, const V& a) {
-                    return V{slice(a[0], {1, 0}, {6, 5}, {2, 3}), slice(a[0], {2, 2}, {2, 4})}; }});
-    add("concatenate", {"concatenate/" + d, {AType{{2, 3}, t}, AType{{2, 1}, t}, AType{{2, 0}, t}},
-                        [](Builder&, const V& a) { return V{concatenate({a[0], a[1], a[2]}, -1)}; }});
-    add("iota", {"iota/" + d, {}, [t](Builder& b, const V&) {
-                   return V{iota(b, t == DType::bf16 ? DType::f32 : t, {3, 4}, 1)}; }});
-    add("neg", {"int_ops/" + d, {AType{{6}, t}, AType{{6}, t}}, [](Builder&, const V& a) {
-                  return V{a[0] + a[1], a[0] * a[1], max(a[0], a[1]), -a[0]}; }, -50, 50});
+  add("integer_pow", {"integer_pow/" + d, {AType{{6}, t}}, [](Builder&, const V& a) {
+                        return V{integer_pow(a[0], 3), integer_pow(a[0], -2), integer_pow(a[0], 0)}; }, 0.5, 2});
+  add("mul", {"scalar_literal/" + d, {AType{{4}, t}}, [](Builder&, const V& a) { return V{a[0] * 3.0 + 1.0}; }});
+  add("select", {"compare_select/" + d, {AType{{5}, t}, AType{{5}, t}}, [](Builder&, const V& a) {
+                   return V{select(compare(a[0], a[1], "lt"), a[0], a[1])}; }});
+  add("compare", {"compare/" + d, {AType{{5}, t}, AType{{5}, t}}, [](Builder&, const V& a) {
+                    return V{compare(a[0], a[1], "ge"), compare(a[0], a[1], "ne")}; }});
+  add("reduce_sum", {"reduce/" + d, {AType{{3, 4, 5}, t}}, [](Builder&, const V& a) {
+                       return V{reduce_sum(a[0], {0, 2}), reduce_max(a[0], {-1}), reduce_sum(a[0], {}),
+                                reduce_sum(a[0], {0, 1, 2})}; }});
+  add("reduce_max", {"reduce_zero_size/" + d, {AType{{0, 3}, t}}, [](Builder&, const V& a) {
+                       return V{reduce_sum(a[0], {0}), reduce_max(a[0], {0})}; }});
+  add("dot_general", {"dot/" + d, {AType{{2, 3, 4}, t}, AType{{2, 4, 5}, t}}, [](Builder&, const V& a) {
+                        return V{dot_general(a[0], a[1], {{2}, {1}, {0}, {0}})}; }});
+  // No contracting axis (JAX's empty dimension numbers): an outer product, [2,3]·[4,5] ->
+  // [2,3,4,5], and with a batch axis [2,3]·[2,5] -> [2,3,5].
+  add("dot_general", {"dot_outer/" + d, {AType{{2, 3}, t}, AType{{4, 5}, t}}, [](Builder&, const V& a) {
+                        return V{dot_general(a[0], a[1], {{}, {}, {}, {}})}; }});
+  add("dot_general", {"dot_batch_outer/" + d, {AType{{2, 3}, t}, AType{{2, 5}, t}}, [](Builder&, const V& a) {
+                        return V{dot_general(a[0], a[1], {{}, {}, {0}, {0}})}; }});
+  for (DType to : {DType::f64, DType::f32, DType::bf16, DType::f16, DType::i32, DType::pred})
+    add("convert_element_type", {cat("convert/", d, "->", dtype_name(to)), {AType{{9}, t}},
+                                 [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; }, -100, 100});
+  // Exact ties of each narrower float format that this dtype holds, both directions of
+  // rounding, both signs, the overflow tie, the subnormal ties: the result must be the
+  // reference's round-half-to-even exactly (0 ulps), as JAX's convert is
+  // (runners/cli/dot_ties_vs_ml_dtypes_test.py records JAX's answers on the same grid).
+  for (DType to : {DType::f32, DType::bf16, DType::f16}) {
+    std::vector<double> ties;
+    for (double v : ref::tie_points(to))
+      if (to != t && ref::round_to(t, v) == v) ties.push_back(v);
+    if (!ties.empty())
+      add("convert_element_type", {cat("convert_ties/", d, "->", dtype_name(to)), {AType{{int64_t(ties.size())}, t}},
+                                   [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; },
+                                   0, 0, 0, 0, {}, {ties}});
   }
+  add("checkpoint", {"checkpoint/" + d, {AType{{4}, t}, AType{{4}, t}}, [t](Builder&, const V& a) {
+                       Program body = trace({AType{{4}, t}, AType{{4}, t}}, [](Builder&, const V& v) {
+                         return V{checkpoint_name(sin(v[0]) * v[1], "h") + v[0]}; });
+                       return checkpoint(body, a, "nothing_saveable"); }});
+  add("checkpoint_name", {"checkpoint_name/" + d, {AType{{3}, t}}, [](Builder&, const V& a) {
+                            return V{checkpoint_name(a[0] * a[0], "sq")}; }});
+  add("device_put", {"device_put/" + d, {AType{{3}, t}}, [](Builder&, const V& a) {
+                       Value host = device_put(a[0] * a[0], MemoryKind::pinned_host);
+                       return V{device_put(host, MemoryKind::device, MemoryKind::pinned_host) + a[0]}; }});
+}
+
+// Layout and integer rows of f32, i32 and bf16: broadcast, reshape, transpose, slice,
+// concatenate, iota and integer arithmetic.
+template <class Add>
+void add_layout_rows(Add& add, DType t) {
+  std::string d(dtype_name(t));
+  add("broadcast_in_dim", {"broadcast/" + d, {AType{{3, 1}, t}}, [](Builder&, const V& a) {
+                             return V{broadcast_in_dim(a[0], {2, 3, 4}, {1, 2})}; }});
+  add("broadcast_in_dim", {"broadcast_scalar/" + d, {AType{{}, t}}, [](Builder&, const V& a) {
+                             return V{broadcast_in_dim(a[0], {2, 2}, {})}; }});
+  add("transpose", {"reshape_transpose/" + d, {AType{{2, 3, 4}, t}}, [](Builder&, const V& a) {
+                      return V{transpose(a[0], {2, 0, 1}), reshape(a[0], {4, 6}), reshape(a[0], {24})}; }});
+  add("reshape", {"reshape/" + d, {AType{{2, 3}, t}}, [](Builder&, const V& a) { return V{reshape(a[0], {3, 1, 2})}; }});
+  add("slice", {"slice/" + d, {AType{{7, 5}, t}}, [](Builder&, const V& a) {
+                  return V{slice(a[0], {1, 0}, {6, 5}, {2, 3}), slice(a[0], {2, 2}, {2, 4})}; }});
+  add("concatenate", {"concatenate/" + d, {AType{{2, 3}, t}, AType{{2, 1}, t}, AType{{2, 0}, t}},
+                      [](Builder&, const V& a) { return V{concatenate({a[0], a[1], a[2]}, -1)}; }});
+  add("iota", {"iota/" + d, {}, [t](Builder& b, const V&) {
+                 return V{iota(b, t == DType::bf16 ? DType::f32 : t, {3, 4}, 1)}; }});
+  add("neg", {"int_ops/" + d, {AType{{6}, t}, AType{{6}, t}}, [](Builder&, const V& a) {
+                return V{a[0] + a[1], a[0] * a[1], max(a[0], a[1]), -a[0]}; }, -50, 50});
+}
+
+template <class Add>
+void add_axis_grid_rows(Add& add) {
   // Every valid axis of a rank-3 operand, both forms where JAX's API takes negative ones
   // (jnp.sum / jnp.concatenate; lax's iota and transpose take none): values and vjp.
   for (int64_t a = -3; a <= 2; ++a) {
@@ -226,6 +233,10 @@ std::map<std::string, std::vector<Row>> build_rows() {
   for (std::vector<int64_t> perm : {std::vector<int64_t>{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}})
     add("transpose", {cat("axis_grid/transpose/perm:", perm[0], perm[1], perm[2]), {AType{{2, 3, 4}, DType::f32}},
                       [perm](Builder&, const V& v) { return V{transpose(v[0], perm)}; }});
+}
+
+template <class Add>
+void add_dynamic_slice_and_scan_rows(Add& add) {
   // dynamic_slice / dynamic_update_slice with in-range and clamped starts.
   for (int start : {1, 7, -3})
     for (DType t : {DType::f64, DType::f32}) {
@@ -250,7 +261,11 @@ std::map<std::string, std::vector<Row>> build_rows() {
       add("scan", {cat("scan/reverse:", reverse, "/", dtype_name(t)), {v3, v3, s, AType{{5, 3}, t}},
                    [body, reverse](Builder&, const V& a) { return scan(body, {a[0]}, {a[1], a[2]}, {a[3]}, 5, reverse); }});
     }
-  add_collective_rows(add);
+}
+
+// lstm_fwd, and lstm_bwd on the reserve of a training forward.
+template <class Add>
+void add_lstm_rows(Add& add) {
   add("lstm_fwd", {"lstm_fwd", lstm_operands(), [](Builder& b, const V& a) {
                      return b.bind("lstm_fwd", {a[0], a[1], a[2], a[3], lstm_lengths(b)}, lstm_params(kLstm)); },
                    -0.5, 0.5, kLstmFwdUlps, kLstmBwdUlps});
@@ -265,6 +280,17 @@ std::map<std::string, std::vector<Row>> build_rows() {
                      V f = b.bind("lstm_fwd", {a[3], a[4], a[5], a[6], lstm_lengths(b)}, tp);
                      return b.bind("lstm_bwd", {a[0], a[1], a[2], a[3], a[4], a[5], a[6], lstm_lengths(b), f[0], f[3]}, tp); },
                    -0.5, 0.5, kLstmBwdUlps, 0});  // first-order only: no vjp to compare
+}
+
+std::map<std::string, std::vector<Row>> build_rows() {
+  std::map<std::string, std::vector<Row>> r;
+  auto add = [&r](const std::string& prim, Row row) { r[prim].push_back(std::move(row)); };
+  for (DType t : kFloats) add_float_rows(add, t);
+  for (DType t : {DType::f32, DType::i32, DType::bf16}) add_layout_rows(add, t);
+  add_axis_grid_rows(add);
+  add_dynamic_slice_and_scan_rows(add);
+  add_collective_rows(add);
+  add_lstm_rows(add);
   return r;
 }
 

@@ -71,6 +71,119 @@ int world_rank_of(const Groups& g, int me, int i) {
   return i;
 }
 
+// The arguments checked (on every rank, the verdict agreed under ctx.validate): K slices, a
+// multiple of the group size G; both tensors on the communicator's device, [N,...] and
+// [M,...] alike beyond the first axis; every slice inside the operand.
+void check_arguments(Collectives& c, const Tensor& operand, const Tensor& out, const RaggedOffsets& o,
+                     const Shape& trailing, int G) {
+  const char* op = "ragged_all_to_all";
+  const size_t K = o.input_offsets.size();
+  if (K < 1 || o.send_sizes.size() != K || o.output_offsets.size() != K || o.recv_sizes.size() != K)
+    throw_bad_input(cat(op, ": input_offsets, send_sizes, output_offsets and recv_sizes must have one length >= 1"));
+  if (K % size_t(G) != 0)
+    throw_bad_input(cat(op, ": the offset arrays have length ", K, ", not divisible by the group size ", G));
+  Shape ot = operand.shape();
+  if (operand.device() != c.world().device() || out.device() != c.world().device())
+    throw_bad_input(cat(op, ": operand on ", operand.device().str(), " and output on ", out.device().str(),
+                        ", but the ", c.world().backend(), " communicator's buffers live on ", c.world().device().str()),
+                    "move both to the communicator's device first (Tensor::to)");
+  if (ot.empty() || out.rank() < 1 || operand.dtype() != out.dtype() ||
+      !std::equal(ot.begin() + 1, ot.end(), trailing.begin(), trailing.end()))
+    throw_bad_input(cat(op, ": operand ", operand.type().str(), " and output ", out.type().str(),
+                        " must be [N,...] and [M,...] with the same trailing dims and dtype"));
+  for (size_t k = 0; k < K; ++k)
+    if (o.send_sizes[k] < 0 || o.input_offsets[k] < 0 || o.input_offsets[k] + o.send_sizes[k] > ot[0])
+      throw_bad_input(cat(op, ": slice ", k, " [", o.input_offsets[k], ", +", o.send_sizes[k],
+                          ") is outside the operand's ", ot[0], " rows"));
+}
+
+// One call past its argument checks: the group's size G and this rank's position q in it
+// (me in the world), slices per peer, elements per row, the output's rows, and the metadata
+// received: block s holds (rows, output offset) of each slice member s sends here.
+struct RaggedCall {
+  const RaggedOffsets& o;
+  const Groups& g;
+  int G, q, me;
+  int64_t per, row, M, row_bytes;
+  const std::vector<int64_t>& meta_in;
+  int64_t rows_in(int s, int64_t l) const { return meta_in[size_t(2 * (s * per + l))]; }
+  int64_t offset_in(int s, int64_t l) const { return meta_in[size_t(2 * (s * per + l) + 1)]; }
+};
+
+// Metadata: block p carries (send_sizes[k], output_offsets[k]) of the slices k for peer p.
+void exchange_metadata(Communicator& gc, const RaggedOffsets& o, int64_t per, std::vector<int64_t>& meta_out,
+                       std::vector<int64_t>& meta_in) {
+  const size_t K = o.input_offsets.size();
+  meta_out.resize(2 * K);
+  meta_in.resize(2 * K);
+  const int64_t early = fault_on(Fault::coll_ragged_output_offset_off_by_one) ? 1 : 0;  // fault: one row early
+  for (size_t k = 0; k < K; ++k)
+    meta_out[2 * k] = o.send_sizes[k], meta_out[2 * k + 1] = std::max<int64_t>(0, o.output_offsets[k] - early);
+  gc.host_all_to_all(meta_out.data(), meta_in.data(), int64_t(2 * per * sizeof(int64_t)));
+}
+
+// Each slice coming here matches its recv_sizes entry and lands inside the output.
+void check_received(const RaggedCall& r) {
+  const char* op = "ragged_all_to_all";
+  for (int s = 0; s < r.G; ++s)
+    for (int64_t l = 0; l < r.per; ++l) {
+      const int64_t j = s * r.per + l, n = r.rows_in(s, l), at = r.offset_in(s, l);
+      if (n != r.o.recv_sizes[size_t(j)])
+        throw_bad_input(cat(op, ": rank ", world_rank_of(r.g, r.me, s), " sends ", n, " rows as slice ", r.q * r.per + l,
+                            " but rank ", r.me, " expects recv_sizes[", j, "] = ", r.o.recv_sizes[size_t(j)]),
+                        "send_sizes must equal all_to_all(recv_sizes, tiled=True)");
+      if (at < 0 || at + n > r.M)
+        throw_bad_input(cat(op, ": rank ", world_rank_of(r.g, r.me, s), " writes rows [", at, ", +", n, ") of rank ",
+                            r.me, "'s output, which has ", r.M, " rows"));
+    }
+}
+
+// check_received, agreed under ctx.validate. Unvalidated calls (arguments agreed before, e.g.
+// a timed loop) still refuse to write out of bounds, but only on the rank that sees it; that
+// rank still takes part in the data exchange (into scratch, with the senders' counts) so its
+// peers do not hang: its refusal is returned, to throw after the exchange.
+std::exception_ptr received_verdict(Collectives& c, const RaggedCall& r) {
+  if (c.validate) {
+    agree_verdict(c.world(), [&] { check_received(r); });
+    return nullptr;
+  }
+  try {
+    check_received(r);
+  } catch (const Error&) {
+    return std::current_exception();
+  }
+  return nullptr;
+}
+
+// The slices to send in (peer, slice) order, back to back, in a staging buffer.
+Tensor stage_send(Communicator& gc, const RaggedCall& r, const Tensor& operand, const Tensor& out,
+                  const std::vector<int64_t>& sc, const std::vector<int64_t>& sd, std::vector<CopySpan>& spans) {
+  Tensor stage = Tensor::empty({sd.back() + sc.back()}, out.dtype(), out.device());
+  char* dst = stage.data<char>();
+  spans.clear();
+  for (size_t k = 0; k < r.o.input_offsets.size(); ++k) {
+    const int64_t n = r.o.send_sizes[k] * r.row_bytes;
+    spans.push_back({operand.data<char>() + r.o.input_offsets[k] * r.row_bytes, dst, n});
+    dst += n;
+  }
+  gc.local().copy(spans);
+  return stage;
+}
+
+// The slices received in a staging buffer, each copied to its output offset.
+void unstage_recv(Communicator& gc, const RaggedCall& r, const Tensor& stage, const Tensor& out,
+                  std::vector<CopySpan>& spans) {
+  const char* src = stage.data<char>();
+  spans.clear();
+  for (int s = 0; s < r.G; ++s)
+    for (int64_t l = 0; l < r.per; ++l) {
+      const int64_t n = r.rows_in(s, l) * r.row_bytes;
+      spans.push_back({src, out.data<char>() + r.offset_in(s, l) * r.row_bytes, n});
+      src += n;
+    }
+  gc.local().copy(spans);
+}
+
 }  // namespace
 
 void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor& out, const RaggedOffsets& o,
@@ -80,77 +193,26 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
   Shape trailing = out.shape();
   if (!trailing.empty()) trailing.erase(trailing.begin());
   Communicator& gc = prepare(c, op, c.validate ? cat(op, " ", dtype_name(out.dtype()), "[*,", shape_str(trailing), "] K=", K,
-                                        " groups=", groups_str(g)) : std::string(), g, true, [&](int G) {
-    if (K < 1 || o.send_sizes.size() != K || o.output_offsets.size() != K || o.recv_sizes.size() != K)
-      throw_bad_input(cat(op, ": input_offsets, send_sizes, output_offsets and recv_sizes must have one length >= 1"));
-    if (K % size_t(G) != 0)
-      throw_bad_input(cat(op, ": the offset arrays have length ", K, ", not divisible by the group size ", G));
-    Shape ot = operand.shape();
-    if (operand.device() != c.world().device() || out.device() != c.world().device())
-      throw_bad_input(cat(op, ": operand on ", operand.device().str(), " and output on ", out.device().str(),
-                          ", but the ", c.world().backend(), " communicator's buffers live on ", c.world().device().str()),
-                      "move both to the communicator's device first (Tensor::to)");
-    if (ot.empty() || out.rank() < 1 || operand.dtype() != out.dtype() ||
-        !std::equal(ot.begin() + 1, ot.end(), trailing.begin(), trailing.end()))
-      throw_bad_input(cat(op, ": operand ", operand.type().str(), " and output ", out.type().str(),
-                          " must be [N,...] and [M,...] with the same trailing dims and dtype"));
-    for (size_t k = 0; k < K; ++k)
-      if (o.send_sizes[k] < 0 || o.input_offsets[k] < 0 || o.input_offsets[k] + o.send_sizes[k] > ot[0])
-        throw_bad_input(cat(op, ": slice ", k, " [", o.input_offsets[k], ", +", o.send_sizes[k],
-                            ") is outside the operand's ", ot[0], " rows"));
-  });
-  const int G = gc.size(), q = gc.rank(), me = c.world().rank();
-  const int64_t per = int64_t(K) / G, row = num_elements(trailing), M = out.shape()[0];
-  const int64_t row_bytes = row * dtype_size(out.dtype());
+                                        " groups=", groups_str(g)) : std::string(), g, true,
+                             [&](int G) { check_arguments(c, operand, out, o, trailing, G); });
   // One watch over the metadata exchange, the agreement and the data exchange: all of it is
   // this op, and one arm per call is cheaper than three.
   WatchScope watch(c.watchdog, what(op, operand, g));
-
-  // Metadata: block p carries (send_sizes[k], output_offsets[k]) of the slices k for peer p;
-  // block s received holds what member s sends here. Scratch reused across calls: the
-  // per-call cost is what this op adds to the transport's.
+  // Scratch reused across calls: the per-call cost is what this op adds to the transport's.
   thread_local std::vector<int64_t> meta_out, meta_in, sc, sd, rc, rd;
-  meta_out.resize(2 * K);
-  meta_in.resize(2 * K);
-  const int64_t early = fault_on(Fault::coll_ragged_output_offset_off_by_one) ? 1 : 0;  // fault: one row early
-  for (size_t k = 0; k < K; ++k)
-    meta_out[2 * k] = o.send_sizes[k], meta_out[2 * k + 1] = std::max<int64_t>(0, o.output_offsets[k] - early);
-  gc.host_all_to_all(meta_out.data(), meta_in.data(), int64_t(2 * per * sizeof(int64_t)));
-  auto rows_in = [&](int s, int64_t l) { return meta_in[size_t(2 * (s * per + l))]; };
-  auto offset_in = [&](int s, int64_t l) { return meta_in[size_t(2 * (s * per + l) + 1)]; };
-  auto check_received = [&] {
-    for (int s = 0; s < G; ++s)
-      for (int64_t l = 0; l < per; ++l) {
-        const int64_t j = s * per + l, n = rows_in(s, l), at = offset_in(s, l);
-        if (n != o.recv_sizes[size_t(j)])
-          throw_bad_input(cat(op, ": rank ", world_rank_of(g, me, s), " sends ", n, " rows as slice ", q * per + l,
-                              " but rank ", me, " expects recv_sizes[", j, "] = ", o.recv_sizes[size_t(j)]),
-                          "send_sizes must equal all_to_all(recv_sizes, tiled=True)");
-        if (at < 0 || at + n > M)
-          throw_bad_input(cat(op, ": rank ", world_rank_of(g, me, s), " writes rows [", at, ", +", n, ") of rank ",
-                              me, "'s output, which has ", M, " rows"));
-      }
-  };
-  // Unvalidated calls (arguments agreed before, e.g. a timed loop) still refuse to write out
-  // of bounds, but only on the rank that sees it; that rank still takes part in the data
-  // exchange (into scratch, with the senders' counts) so its peers do not hang.
-  std::exception_ptr refused;
-  if (c.validate) {
-    agree_verdict(c.world(), check_received);
-  } else {
-    try {
-      check_received();
-    } catch (const Error&) {
-      refused = std::current_exception();
-    }
-  }
+  const int G = gc.size();
+  const int64_t per = int64_t(K) / G, row = num_elements(trailing);
+  exchange_metadata(gc, o, per, meta_out, meta_in);
+  const RaggedCall r{o, g, G, gc.rank(), c.world().rank(), per, row, out.shape()[0],
+                     row * dtype_size(out.dtype()), meta_in};
+  const std::exception_ptr refused = received_verdict(c, r);
 
   bool send_direct = peer_layout(G, per, row, [&](int p, int64_t l) {
     const size_t k = size_t(p * per + l);
     return std::pair{o.input_offsets[k], o.send_sizes[k]};
   }, sc, sd);
   bool recv_direct = peer_layout(G, per, row, [&](int s, int64_t l) {
-    return std::pair{offset_in(s, l), std::max<int64_t>(0, rows_in(s, l))};
+    return std::pair{r.offset_in(s, l), std::max<int64_t>(0, r.rows_in(s, l))};
   }, rc, rd);
   if (recv_direct && refused) {
     recv_direct = false;
@@ -161,39 +223,13 @@ void ragged_all_to_all_into(Collectives& c, const Tensor& operand, const Tensor&
     pack_displs(sc, sd);
   }
 
-  Tensor send_stage, recv_stage;
-  const void* send = operand.raw();
-  void* recv = out.raw();
   thread_local std::vector<CopySpan> spans;
-  if (!send_direct) {  // slices in (peer, slice) order, back to back
-    send_stage = Tensor::empty({sd.back() + sc.back()}, out.dtype(), out.device());
-    char* dst = send_stage.data<char>();
-    spans.clear();
-    for (size_t k = 0; k < K; ++k) {
-      const int64_t n = o.send_sizes[k] * row_bytes;
-      spans.push_back({operand.data<char>() + o.input_offsets[k] * row_bytes, dst, n});
-      dst += n;
-    }
-    gc.local().copy(spans);
-    send = send_stage.raw();
-  }
-  if (!recv_direct) {
-    recv_stage = Tensor::empty({rd.back() + rc.back()}, out.dtype(), out.device());
-    recv = recv_stage.raw();
-  }
-  gc.all_to_all_v(send, sc, sd, recv, rc, rd, out.dtype());
+  const Tensor send_stage = send_direct ? Tensor() : stage_send(gc, r, operand, out, sc, sd, spans);
+  const Tensor recv_stage = recv_direct ? Tensor() : Tensor::empty({rd.back() + rc.back()}, out.dtype(), out.device());
+  gc.all_to_all_v(send_direct ? operand.raw() : send_stage.raw(), sc, sd, recv_direct ? out.raw() : recv_stage.raw(),
+                  rc, rd, out.dtype());
   if (refused) std::rethrow_exception(refused);
-  if (!recv_direct) {
-    const char* src = recv_stage.data<char>();
-    spans.clear();
-    for (int s = 0; s < G; ++s)
-      for (int64_t l = 0; l < per; ++l) {
-        const int64_t n = rows_in(s, l) * row_bytes;
-        spans.push_back({src, out.data<char>() + offset_in(s, l) * row_bytes, n});
-        src += n;
-      }
-    gc.local().copy(spans);
-  }
+  if (!recv_direct) unstage_recv(gc, r, recv_stage, out, spans);
 }
 
 Tensor ragged_all_to_all(Collectives& c, const Tensor& operand, const Tensor& output, const RaggedOffsets& o,

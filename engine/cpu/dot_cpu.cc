@@ -217,84 +217,85 @@ DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>&
   return p;
 }
 
-Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAlgorithm alg,
-                   DType out_dtype, const F8Operands& f8) {
-  const AlgorithmInfo& info = algorithm_info(alg);
-  if (p.batch * p.m * p.n == 0) return Tensor::empty(p.out_shape, out_dtype);
-  if (p.k == 0) return Tensor::zeros(p.out_shape, out_dtype);
-  if (alg == DotAlgorithm::DEFAULT) return cast_result(integer_dot(lhs, rhs, p, out_dtype), out_dtype);
+namespace {
 
-  auto mats = [&](auto tag, bool zero_copy, auto fn, Tensor& hl, Tensor& hr) {
-    using T = decltype(tag);
-    auto a = as_matrix<T>(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, p.m, p.k, zero_copy, fn, hl);
-    auto b = as_matrix<T>(rhs, p.rhs_perm, p.n_batch, p.n_contract, p.k, p.n, zero_copy, fn, hr);
-    return std::pair{a, b};
-  };
-  Tensor hl, hr;
-  if (info.accumulation == DType::f64) {
-    auto [a, b] = mats(double{}, true, [](double v) { return v; }, hl, hr);
-    Tensor acc = Tensor::empty(p.out_shape, DType::f64);
-    dgemm_batched(a, b, acc.data<double>(), p);
-    return cast_result(acc, out_dtype);
-  }
-  Tensor acc = Tensor::empty(p.out_shape, DType::f32);
-  float* c = acc.data<float>();
-  if (info.f8_inputs) {
-    // Each operand rounded to its own f8 format (from the element's value, not via f32); f8
-    // products are exact in f32 (at most 8 significant bits), the sum is sgemm's f32 one.
-    // Fault: the conversion drops the low bits (truncates) before rounding, so it never rounds up.
-    const bool truncate = fault_on(Fault::dot_f8_truncate);
-    auto to_f8 = [truncate](F8Format f) {
-      return [f, truncate](double v) {
-        if (truncate) {
-          uint64_t u;
-          std::memcpy(&u, &v, sizeof u);
-          u &= ~((uint64_t(1) << (52 - f8_info(f).mantissa_bits)) - 1);
-          std::memcpy(&v, &u, sizeof v);
-        }
-        return float(round_to_f8(v, f));
-      };
+// lhs and rhs as batched matrices of T, each element through fn; zero_copy: the tensor's own
+// data where its layout allows, else a copy held in hl / hr.
+template <class T, class F>
+std::pair<MatOperand<T>, MatOperand<T>> matrices(const Tensor& lhs, const Tensor& rhs, const DotPlan& p,
+                                                 bool zero_copy, F fn, Tensor& hl, Tensor& hr) {
+  auto a = as_matrix<T>(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, p.m, p.k, zero_copy, fn, hl);
+  auto b = as_matrix<T>(rhs, p.rhs_perm, p.n_batch, p.n_contract, p.k, p.n, zero_copy, fn, hr);
+  return {a, b};
+}
+
+// The operands' converted copies, held until the result is cast.
+struct Held {
+  Tensor l, r;
+  std::vector<Tensor> parts_l, parts_r;  // split algorithms: one per part
+};
+
+// f8 operands: each rounded to its own f8 format (from the element's value, not via f32); f8
+// products are exact in f32 (at most 8 significant bits), the sum is sgemm's f32 one.
+void f8_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const F8Operands& f8, float* c, Held& h) {
+  // Fault: the conversion drops the low bits (truncates) before rounding, so it never rounds up.
+  const bool truncate = fault_on(Fault::dot_f8_truncate);
+  auto to_f8 = [truncate](F8Format f) {
+    return [f, truncate](double v) {
+      if (truncate) {
+        uint64_t u;
+        std::memcpy(&u, &v, sizeof u);
+        u &= ~((uint64_t(1) << (52 - f8_info(f).mantissa_bits)) - 1);
+        std::memcpy(&v, &u, sizeof v);
+      }
+      return float(round_to_f8(v, f));
     };
-    auto a = as_matrix<float>(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, p.m, p.k, false, to_f8(f8.lhs), hl);
-    auto b = as_matrix<float>(rhs, p.rhs_perm, p.n_batch, p.n_contract, p.k, p.n, false, to_f8(f8.rhs), hr);
-    sgemm_batched(a, b, c, p, 0.0f);
-    return cast_result(acc, out_dtype);
+  };
+  auto a = as_matrix<float>(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, p.m, p.k, false, to_f8(f8.lhs), h.l);
+  auto b = as_matrix<float>(rhs, p.rhs_perm, p.n_batch, p.n_contract, p.k, p.n, false, to_f8(f8.rhs), h.r);
+  sgemm_batched(a, b, c, p, 0.0f);
+}
+
+// Split operands: each becomes `parts` f32 arrays; products are accumulated smallest first.
+void split_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const AlgorithmInfo& info, float* c,
+               int64_t numel, Held& h) {
+  h.parts_l.resize(size_t(info.parts)), h.parts_r.resize(size_t(info.parts));
+  std::vector<MatOperand<float>> al, br;
+  for (int part = 0; part < info.parts; ++part) {
+    auto take = [&, part](float v) {
+      float s[3];
+      split_value(v, info.split, info.parts, s);
+      return s[part];
+    };
+    auto [a, b] = matrices<float>(lhs, rhs, p, false, take, h.parts_l[size_t(part)], h.parts_r[size_t(part)]);
+    al.push_back(a);
+    br.push_back(b);
   }
-  if (info.split != SplitFormat::none) {
-    // Each operand becomes `parts` arrays; products are accumulated smallest first.
-    std::vector<Tensor> hold_l(size_t(info.parts)), hold_r(size_t(info.parts));
-    std::vector<MatOperand<float>> al, br;
-    for (int part = 0; part < info.parts; ++part) {
-      auto take = [&, part](float v) {
-        float s[3];
-        split_value(v, info.split, info.parts, s);
-        return s[part];
-      };
-      auto [a, b] = mats(float{}, false, take, hold_l[size_t(part)], hold_r[size_t(part)]);
-      al.push_back(a);
-      br.push_back(b);
-    }
-    // Sum the small cross terms, then zero their NaNs before adding hi·hi: an Inf in hi
-    // meets a zero lo in a cross term (Inf·0 = NaN) and must not poison the result, while a
-    // real NaN or Inf still arrives through hi·hi (the guard XLA's and Triton's splits use).
-    auto products = split_products(info.parts, info.products);
-    // Faults: X3 as a single hi*hi pass; X6 with only X3's three products.
-    if (info.products == 3 && fault_on(Fault::dot_x3_single_pass)) {
-      products = {{0, 0}};
-      std::fill(c, c + acc.numel(), 0.0f);
-    }
-    if (info.products == 6 && fault_on(Fault::dot_x6_as_x3)) products = {{1, 0}, {0, 1}, {0, 0}};
-    float beta = 0.0f;
-    for (size_t t = 0; t + 1 < products.size(); ++t) {
-      sgemm_batched(al[size_t(products[t].first)], br[size_t(products[t].second)], c, p, beta);
-      beta = 1.0f;
-    }
-    const int64_t guarded = fault_on(Fault::dot_split_nan_guard_dropped) ? 0 : acc.numel();  // fault: no guard
-    for (int64_t i = 0; i < guarded; ++i)
-      if (std::isnan(c[i])) c[i] = 0.0f;
-    sgemm_batched(al[0], br[0], c, p, 1.0f);
-    return cast_result(acc, out_dtype);
+  // Sum the small cross terms, then zero their NaNs before adding hi·hi: an Inf in hi
+  // meets a zero lo in a cross term (Inf·0 = NaN) and must not poison the result, while a
+  // real NaN or Inf still arrives through hi·hi (the guard XLA's and Triton's splits use).
+  auto products = split_products(info.parts, info.products);
+  // Faults: X3 as a single hi*hi pass; X6 with only X3's three products.
+  if (info.products == 3 && fault_on(Fault::dot_x3_single_pass)) {
+    products = {{0, 0}};
+    std::fill(c, c + numel, 0.0f);
   }
+  if (info.products == 6 && fault_on(Fault::dot_x6_as_x3)) products = {{1, 0}, {0, 1}, {0, 0}};
+  float beta = 0.0f;
+  for (size_t t = 0; t + 1 < products.size(); ++t) {
+    sgemm_batched(al[size_t(products[t].first)], br[size_t(products[t].second)], c, p, beta);
+    beta = 1.0f;
+  }
+  const int64_t guarded = fault_on(Fault::dot_split_nan_guard_dropped) ? 0 : numel;  // fault: no guard
+  for (int64_t i = 0; i < guarded; ++i)
+    if (std::isnan(c[i])) c[i] = 0.0f;
+  sgemm_batched(al[0], br[0], c, p, 1.0f);
+}
+
+// f32 operands, rounded first to the algorithm's storage (TF32, bf16, f16) where it has one,
+// then accumulated in f32 (sgemm) or a narrow type.
+void rounded_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const AlgorithmInfo& info, float* c,
+                 Held& h) {
   float (*round_in)(float) = nullptr;
   if (info.tf32_inputs) round_in = round_to_tf32;
   else if (info.storage == DType::bf16) round_in = round_to_bf16;
@@ -303,12 +304,33 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAl
   if (round_in == round_to_bf16 && fault_on(Fault::dot_bf16_truncate)) round_in = [](float v) { return truncate_bits(v, 16); };
   else if (info.storage == DType::f16) round_in = round_to_f16;
   bool plain = round_in == nullptr;
-  auto [a, b] = mats(float{}, plain, [&](float v) { return plain ? v : round_in(v); }, hl, hr);
+  auto [a, b] = matrices<float>(lhs, rhs, p, plain, [&](float v) { return plain ? v : round_in(v); }, h.l, h.r);
   if (info.accumulation == DType::f32) sgemm_batched(a, b, c, p, 0.0f);
   // Fault: the F16 accumulator is rounded as bf16 (the wrong narrow type).
   else if (info.accumulation == DType::f16 && !fault_on(Fault::dot_f16_accumulator_as_bf16))
     narrow_accumulate(a, b, c, p, round_to_f16);
   else narrow_accumulate(a, b, c, p, round_to_bf16);
+}
+
+}  // namespace
+
+Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DotAlgorithm alg,
+                   DType out_dtype, const F8Operands& f8) {
+  const AlgorithmInfo& info = algorithm_info(alg);
+  if (p.batch * p.m * p.n == 0) return Tensor::empty(p.out_shape, out_dtype);
+  if (p.k == 0) return Tensor::zeros(p.out_shape, out_dtype);
+  if (alg == DotAlgorithm::DEFAULT) return cast_result(integer_dot(lhs, rhs, p, out_dtype), out_dtype);
+  Held h;
+  if (info.accumulation == DType::f64) {
+    auto [a, b] = matrices<double>(lhs, rhs, p, true, [](double v) { return v; }, h.l, h.r);
+    Tensor acc = Tensor::empty(p.out_shape, DType::f64);
+    dgemm_batched(a, b, acc.data<double>(), p);
+    return cast_result(acc, out_dtype);
+  }
+  Tensor acc = Tensor::empty(p.out_shape, DType::f32);
+  if (info.f8_inputs) f8_dot(lhs, rhs, p, f8, acc.data<float>(), h);
+  else if (info.split != SplitFormat::none) split_dot(lhs, rhs, p, info, acc.data<float>(), acc.numel(), h);
+  else rounded_dot(lhs, rhs, p, info, acc.data<float>(), h);
   return cast_result(acc, out_dtype);
 }
 

@@ -96,6 +96,61 @@ void reduction(const std::string& name, AxisReduce op) {
       });
 }
 
+// all_gather's result: the axis grows by the group size (tiled) or a new axis of that size.
+std::vector<AType> all_gather_type(const std::vector<AType>& in, const Params& p) {
+  AType t = one(in, "all_gather");
+  names_of(p, "all_gather", false);
+  int64_t g = group_size(p, "all_gather");
+  if (p.get_bool("tiled", false)) {
+    t.shape[size_t(normalize_axis(p.get_int("axis"), t.rank(), "all_gather"))] *= g;
+  } else {
+    int a = normalize_axis(p.get_int("axis"), t.rank() + 1, "all_gather");
+    t.shape.insert(t.shape.begin() + a, g);
+  }
+  return std::vector<AType>{t};
+}
+
+// psum_scatter's result: the scatter dimension divided among the members (tiled) or dropped.
+std::vector<AType> psum_scatter_type(const std::vector<AType>& in, const Params& p) {
+  AType t = one(in, "psum_scatter");
+  names_of(p, "psum_scatter", false);
+  int64_t g = group_size(p, "psum_scatter");
+  refuse_negative(p, "scatter_dimension", "psum_scatter");
+  int d = normalize_axis(p.get_int("scatter_dimension"), t.rank(), "psum_scatter");
+  int64_t n = t.shape[size_t(d)];
+  bool tiled = p.get_bool("tiled", false);
+  if (tiled ? n % g != 0 : n != g)
+    throw_bad_input(cat("psum_scatter: scatter_dimension ", d, " has size ", n, ", the axis has ", g, " members"),
+                    tiled ? "tiled: the dimension must divide evenly among the members" : "untiled: the dimension's size must equal the axis size");
+  if (tiled) t.shape[size_t(d)] = n / g;
+  else t.shape.erase(t.shape.begin() + d);
+  return std::vector<AType>{t};
+}
+
+// all_to_all's result: the split axis divided among the members, the concat axis grown by
+// them (tiled); untiled, the split axis (its size the group's) moves to the concat position.
+std::vector<AType> all_to_all_type(const std::vector<AType>& in, const Params& p) {
+  AType t = one(in, "all_to_all");
+  names_of(p, "all_to_all", false);
+  int64_t g = group_size(p, "all_to_all");
+  refuse_negative(p, "split_axis", "all_to_all");
+  refuse_negative(p, "concat_axis", "all_to_all");
+  int s = normalize_axis(p.get_int("split_axis"), t.rank(), "all_to_all");
+  int64_t n = t.shape[size_t(s)];
+  bool tiled = p.get_bool("tiled", false);
+  if (tiled ? n % g != 0 : n != g)
+    throw_bad_input(cat("all_to_all: split_axis ", s, " has size ", n, ", the axis has ", g, " members"),
+                    tiled ? "tiled: the split axis must divide evenly among the members" : "untiled: the split axis's size must equal the axis size");
+  if (tiled) {
+    t.shape[size_t(s)] = n / g;
+    t.shape[size_t(normalize_axis(p.get_int("concat_axis"), t.rank(), "all_to_all"))] *= g;
+  } else {
+    t.shape.erase(t.shape.begin() + s);
+    t.shape.insert(t.shape.begin() + normalize_axis(p.get_int("concat_axis"), t.rank() + 1, "all_to_all"), g);
+  }
+  return std::vector<AType>{t};
+}
+
 }  // namespace
 
 std::vector<std::pair<int, int>> perm_pairs(const Params& p) {
@@ -111,65 +166,17 @@ void register_collective_primitives() {
   reduction("pmean", AxisReduce::mean);
   reduction("pmax", AxisReduce::max);
   reduction("pmin", AxisReduce::min);
-  reg("all_gather",
-      [](const std::vector<AType>& in, const Params& p) {
-        AType t = one(in, "all_gather");
-        names_of(p, "all_gather", false);
-        int64_t g = group_size(p, "all_gather");
-        if (p.get_bool("tiled", false)) {
-          t.shape[size_t(normalize_axis(p.get_int("axis"), t.rank(), "all_gather"))] *= g;
-        } else {
-          int a = normalize_axis(p.get_int("axis"), t.rank() + 1, "all_gather");
-          t.shape.insert(t.shape.begin() + a, g);
-        }
-        return std::vector<AType>{t};
-      },
+  reg("all_gather", all_gather_type,
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound_sized(ctx, p, "all_gather").all_gather(in[0], p.get_int("axis"), p.get_bool("tiled", false))};
       },
       {"axis", "tiled"});
-  reg("psum_scatter",
-      [](const std::vector<AType>& in, const Params& p) {
-        AType t = one(in, "psum_scatter");
-        names_of(p, "psum_scatter", false);
-        int64_t g = group_size(p, "psum_scatter");
-        refuse_negative(p, "scatter_dimension", "psum_scatter");
-        int d = normalize_axis(p.get_int("scatter_dimension"), t.rank(), "psum_scatter");
-        int64_t n = t.shape[size_t(d)];
-        bool tiled = p.get_bool("tiled", false);
-        if (tiled ? n % g != 0 : n != g)
-          throw_bad_input(cat("psum_scatter: scatter_dimension ", d, " has size ", n, ", the axis has ", g, " members"),
-                          tiled ? "tiled: the dimension must divide evenly among the members" : "untiled: the dimension's size must equal the axis size");
-        if (tiled) t.shape[size_t(d)] = n / g;
-        else t.shape.erase(t.shape.begin() + d);
-        return std::vector<AType>{t};
-      },
+  reg("psum_scatter", psum_scatter_type,
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound_sized(ctx, p, "psum_scatter").psum_scatter(in[0], p.get_int("scatter_dimension"), p.get_bool("tiled", false))};
       },
       {"scatter_dimension", "tiled"});
-  reg("all_to_all",
-      [](const std::vector<AType>& in, const Params& p) {
-        AType t = one(in, "all_to_all");
-        names_of(p, "all_to_all", false);
-        int64_t g = group_size(p, "all_to_all");
-        refuse_negative(p, "split_axis", "all_to_all");
-        refuse_negative(p, "concat_axis", "all_to_all");
-        int s = normalize_axis(p.get_int("split_axis"), t.rank(), "all_to_all");
-        int64_t n = t.shape[size_t(s)];
-        bool tiled = p.get_bool("tiled", false);
-        if (tiled ? n % g != 0 : n != g)
-          throw_bad_input(cat("all_to_all: split_axis ", s, " has size ", n, ", the axis has ", g, " members"),
-                          tiled ? "tiled: the split axis must divide evenly among the members" : "untiled: the split axis's size must equal the axis size");
-        if (tiled) {
-          t.shape[size_t(s)] = n / g;
-          t.shape[size_t(normalize_axis(p.get_int("concat_axis"), t.rank(), "all_to_all"))] *= g;
-        } else {
-          t.shape.erase(t.shape.begin() + s);
-          t.shape.insert(t.shape.begin() + normalize_axis(p.get_int("concat_axis"), t.rank() + 1, "all_to_all"), g);
-        }
-        return std::vector<AType>{t};
-      },
+  reg("all_to_all", all_to_all_type,
       [](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
         return std::vector<Tensor>{bound_sized(ctx, p, "all_to_all").all_to_all(in[0], p.get_int("split_axis"), p.get_int("concat_axis"), p.get_bool("tiled", false))};
       },

@@ -122,29 +122,28 @@ bool has(const LstmRunOptions& o, const char* name) {
   return fs::exists(fs::symlink_status(in_path(o, name), ec));
 }
 
-}  // namespace
-
-void run_lstm_on_files(const LstmRunOptions& o) {
+// x.npy: batch-first [batch, seq, input_size], every size >= 1.
+Tensor load_x(const LstmRunOptions& o) {
   if (!fs::is_directory(o.in_dir))
     throw_bad_input(cat("lstm: --in ", o.in_dir, " is not a directory"), "docs/LSTM_DATA.md lists the files it holds");
   Tensor x = load_npy_tensor(in_path(o, "x.npy"), DType::f32, "x.npy");
   if (x.rank() != 3 || x.shape()[0] < 1 || x.shape()[1] < 1 || x.shape()[2] < 1)
     throw_bad_input(cat("x.npy has shape [", shape_str(x.shape()), "], expected [batch, seq, input_size] "
                         "with every size >= 1"), "x is batch-first, as in jax.experimental.rnn.lstm");
-  Resolved r = resolve(o, x.shape()[2]);
-  LstmConfig& c = r.c;
-  c.batch = x.shape()[0];
-  c.seq = x.shape()[1];
-  const Shape state{c.pseudo_layers(), c.batch, c.hidden}, yshape{c.batch, c.seq, c.dirs() * c.hidden};
-  const std::string state_meaning = cat("[num_layers * num_directions, batch, hidden] = [", shape_str(state),
-                                        "] for this config and x");
-  auto optional_state = [&](const char* name) {
-    if (!has(o, name)) return Tensor::zeros(state, DType::f32);
-    Tensor t = load_npy_tensor(in_path(o, name), DType::f32, name);
-    expect_shape(t, state, name, state_meaning);
-    return t;
-  };
+  return x;
+}
 
+// A state or its cotangent (h0, c0, dh_n, dc_n): zeros when its file is absent.
+Tensor optional_state(const LstmRunOptions& o, const char* name, const Shape& state) {
+  if (!has(o, name)) return Tensor::zeros(state, DType::f32);
+  Tensor t = load_npy_tensor(in_path(o, name), DType::f32, name);
+  expect_shape(t, state, name, cat("[num_layers * num_directions, batch, hidden] = [", shape_str(state),
+                                   "] for this config and x"));
+  return t;
+}
+
+// w.npy: the packed weights, as many as the config has.
+Tensor load_weights(const LstmRunOptions& o, const LstmConfig& c) {
   Tensor w = load_npy_tensor(in_path(o, "w.npy"), DType::f32, "w.npy");
   const int64_t n = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
   if (w.rank() != 1 || w.numel() != n)
@@ -153,57 +152,42 @@ void run_lstm_on_files(const LstmRunOptions& o) {
                         c.bidirectional ? "bidirectional" : "unidirectional"),
                     "check --hidden-size/--num-layers/--bidirectional; the layout is in docs/LSTM_DATA.md "
                     "(jax.experimental.rnn.get_num_params_in_lstm gives the count)");
+  return w;
+}
 
-  // (The weight count is checked before the states: it is the most telling sign of a config
-  // — --hidden-size, --num-layers, --bidirectional — that does not match the data.)
-  Tensor h0 = optional_state("h0.npy"), c0 = optional_state("c0.npy");
+// seq_lengths.npy, each in [1, seq]; every row the whole seq when absent.
+Tensor load_lengths(const LstmRunOptions& o, const LstmConfig& c) {
+  if (!has(o, "seq_lengths.npy"))
+    return Tensor::from_f64(std::vector<double>(size_t(c.batch), double(c.seq)), {c.batch}, DType::i32);
+  Tensor lens = load_npy_tensor(in_path(o, "seq_lengths.npy"), DType::i32, "seq_lengths.npy");
+  expect_shape(lens, {c.batch}, "seq_lengths.npy", cat("one int32 length per batch row: [", c.batch, "]"));
+  const int32_t* v = lens.data<int32_t>();
+  for (int64_t b = 0; b < c.batch; ++b)
+    if (v[b] < 1 || v[b] > c.seq)
+      throw_bad_input(cat("seq_lengths.npy: seq_lengths[", b, "] = ", v[b], " is outside [1, ", c.seq, "]"),
+                      "every length must be between 1 and x's seq axis; tandem rejects length 0 "
+                      "(as cuDNN does): drop empty sequences from the batch");
+  return lens;
+}
 
-  Tensor lens;
-  if (has(o, "seq_lengths.npy")) {
-    lens = load_npy_tensor(in_path(o, "seq_lengths.npy"), DType::i32, "seq_lengths.npy");
-    expect_shape(lens, {c.batch}, "seq_lengths.npy", cat("one int32 length per batch row: [", c.batch, "]"));
-    const int32_t* v = lens.data<int32_t>();
-    for (int64_t b = 0; b < c.batch; ++b)
-      if (v[b] < 1 || v[b] > c.seq)
-        throw_bad_input(cat("seq_lengths.npy: seq_lengths[", b, "] = ", v[b], " is outside [1, ", c.seq, "]"),
-                        "every length must be between 1 and x's seq axis; tandem rejects length 0 "
-                        "(as cuDNN does): drop empty sequences from the batch");
-  } else {
-    lens = Tensor::from_f64(std::vector<double>(size_t(c.batch), double(c.seq)), {c.batch}, DType::i32);
+// The cotangents {dy, dh_n, dc_n} when any is given (the missing ones zeros); none when no
+// cotangent is given: then only the forward runs.
+std::vector<Tensor> load_cotangents(const LstmRunOptions& o, const LstmConfig& c, const Shape& state) {
+  if (!has(o, "dy.npy") && !has(o, "dh_n.npy") && !has(o, "dc_n.npy")) return {};
+  const Shape yshape{c.batch, c.seq, c.dirs() * c.hidden};
+  Tensor dy = Tensor::zeros(yshape, DType::f32);
+  if (has(o, "dy.npy")) {
+    dy = load_npy_tensor(in_path(o, "dy.npy"), DType::f32, "dy.npy");
+    expect_shape(dy, yshape, "dy.npy", cat("the cotangent of y: [batch, seq, num_directions * hidden] = [",
+                                           shape_str(yshape), "]"));
   }
+  Tensor dhn = optional_state(o, "dh_n.npy", state);
+  return {dy, dhn, optional_state(o, "dc_n.npy", state)};
+}
 
-  // The backward runs when any cotangent is given; the missing ones are zeros.
-  const bool backward = has(o, "dy.npy") || has(o, "dh_n.npy") || has(o, "dc_n.npy");
-  Tensor dy, dhn, dcn;
-  if (backward) {
-    if (has(o, "dy.npy")) {
-      dy = load_npy_tensor(in_path(o, "dy.npy"), DType::f32, "dy.npy");
-      expect_shape(dy, yshape, "dy.npy", cat("the cotangent of y: [batch, seq, num_directions * hidden] = [",
-                                             shape_str(yshape), "]"));
-    } else {
-      dy = Tensor::zeros(yshape, DType::f32);
-    }
-    dhn = optional_state("dh_n.npy");
-    dcn = optional_state("dc_n.npy");
-  }
-
-  const Device dev = single_device("lstm", r.backend);
-  if (o.threads > 0) cpu::set_lstm_threads(o.threads);
-
-  std::vector<Tensor> in = {x, h0, c0, w, lens};
-  if (backward) in.insert(in.end(), {dy, dhn, dcn});
-  for (Tensor& t : in) t = t.to(dev);
-  Program prog = backward ? lstm_train_program(c, r.precision) : lstm_fwd_program(c, r.precision);
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Tensor> out = Executor(dev).run(prog, in);
-  if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  // The outputs of one run are one unit (issue 20 #14): no other run writes into --out meanwhile
-  // (OutDirLock), run.json goes first and comes back last as the manifest naming this run's
-  // files, and the arrays of an earlier run this one does not write (dx ... dw of a backward
-  // run before a forward-only one) are removed rather than left to pass for this run's.
-  OutDirLock lock(o.out_dir, "lstm");
+// The arrays of one run into --out, an earlier run's that this one does not write removed
+// first (with run.json, written last); returns the files written.
+nlohmann::json write_arrays(const LstmRunOptions& o, const std::vector<Tensor>& out) {
   const char* names[] = {"y", "h_n", "c_n", "dx", "dh0", "dc0", "dw"};
   std::error_code ec;
   fs::remove(fs::path(o.out_dir) / "run.json", ec);
@@ -219,6 +203,44 @@ void run_lstm_on_files(const LstmRunOptions& o) {
     save_npy_tensor((fs::path(o.out_dir) / file).string(), out[i].to(Device::cpu()));
     files.push_back(file);
   }
+  return files;
+}
+
+}  // namespace
+
+void run_lstm_on_files(const LstmRunOptions& o) {
+  Tensor x = load_x(o);
+  Resolved r = resolve(o, x.shape()[2]);
+  LstmConfig& c = r.c;
+  c.batch = x.shape()[0];
+  c.seq = x.shape()[1];
+  const Shape state{c.pseudo_layers(), c.batch, c.hidden};
+  Tensor w = load_weights(o, c);
+  // (The weight count is checked before the states: it is the most telling sign of a config
+  // — --hidden-size, --num-layers, --bidirectional — that does not match the data.)
+  Tensor h0 = optional_state(o, "h0.npy", state), c0 = optional_state(o, "c0.npy", state);
+  Tensor lens = load_lengths(o, c);
+  const std::vector<Tensor> cts = load_cotangents(o, c, state);
+  const bool backward = !cts.empty();
+
+  const Device dev = single_device("lstm", r.backend);
+  if (o.threads > 0) cpu::set_lstm_threads(o.threads);
+
+  std::vector<Tensor> in = {x, h0, c0, w, lens};
+  in.insert(in.end(), cts.begin(), cts.end());
+  for (Tensor& t : in) t = t.to(dev);
+  Program prog = backward ? lstm_train_program(c, r.precision) : lstm_fwd_program(c, r.precision);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Tensor> out = Executor(dev).run(prog, in);
+  if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // The outputs of one run are one unit (issue 20 #14): no other run writes into --out meanwhile
+  // (OutDirLock), run.json goes first and comes back last as the manifest naming this run's
+  // files, and the arrays of an earlier run this one does not write (dx ... dw of a backward
+  // run before a forward-only one) are removed rather than left to pass for this run's.
+  OutDirLock lock(o.out_dir, "lstm");
+  nlohmann::json files = write_arrays(o, out);
   nlohmann::json meta = {
       {"batch", c.batch}, {"seq", c.seq}, {"input_size", c.input}, {"hidden_size", c.hidden},
       {"num_layers", c.layers}, {"bidirectional", c.bidirectional}, {"precision", r.precision},

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <regex>
 
 #include <xtensor/xadapt.hpp>
@@ -83,61 +84,70 @@ std::string shape_text(const std::vector<size_t>& shape) {
   return s;
 }
 
-}  // namespace
+// One .npy file being read: its names for messages, the hint every failure carries, its
+// stream and size.
+struct NpyFile {
+  std::string path, what, hint;
+  std::ifstream in;
+  uint64_t bytes = 0;
+  [[noreturn]] void malformed(const std::string& why) const {
+    throw_bad_input(cat(what, ": ", path, " is not a valid .npy file: ", why), hint);
+  }
+};
 
-Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& what) {
-  return load_npy_tensor_of(path, {dtype}, what);
+// Opens the file; only a regular file (or a symlink to one) is data: a dangling symlink, a
+// FIFO (which would block the read) or a device (/dev/zero never ends) is bad input, not an
+// absent file.
+void open_regular_file(NpyFile& f) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(f.path, ec);
+  if (!std::filesystem::exists(std::filesystem::symlink_status(f.path, ec)))
+    throw_bad_input(cat(f.what, ": no such file ", f.path), cat("the input directory must hold ", f.what, "; ", f.hint));
+  if (!std::filesystem::is_regular_file(st))
+    throw_bad_input(cat(f.what, ": ", f.path, " is not a regular file (",
+                        std::filesystem::exists(st) ? "a directory, FIFO or device" : "a dangling symlink", ")"),
+                    cat("replace it with the .npy file itself; ", f.hint));
+  f.bytes = std::filesystem::file_size(f.path, ec);
+  if (ec) throw_bad_input(cat(f.what, ": cannot read the size of ", f.path, ": ", ec.message()), "check the file's permissions");
+  f.in.open(f.path, std::ios::binary);
+  if (!f.in) throw_bad_input(cat(f.what, ": cannot open ", f.path), "check the file's permissions");
 }
 
-Tensor load_npy_tensor_of(const std::string& path, const std::vector<DType>& accepted, const std::string& what) {
-  TANDEM_CHECK(!accepted.empty(), "load_npy_tensor_of: no accepted dtype");
-  DType dtype = accepted.front();
-  const std::string hint = npy_hint(dtype);
-  std::error_code ec;
-  // Only a regular file (or a symlink to one) is data: a dangling symlink, a FIFO (which would
-  // block the read) or a device (/dev/zero never ends) is bad input, not an absent file.
-  const std::filesystem::file_status st = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
-    throw_bad_input(cat(what, ": no such file ", path), cat("the input directory must hold ", what, "; ", hint));
-  if (!std::filesystem::is_regular_file(st))
-    throw_bad_input(cat(what, ": ", path, " is not a regular file (",
-                        std::filesystem::exists(st) ? "a directory, FIFO or device" : "a dangling symlink", ")"),
-                    cat("replace it with the .npy file itself; ", hint));
-  const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
-  if (ec) throw_bad_input(cat(what, ": cannot read the size of ", path, ": ", ec.message()), "check the file's permissions");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw_bad_input(cat(what, ": cannot open ", path), "check the file's permissions");
-  auto malformed = [&](const std::string& why) {
-    throw_bad_input(cat(what, ": ", path, " is not a valid .npy file: ", why), hint);
-  };
-  // Preamble: "\x93NUMPY", major, minor, header length (u16 LE in v1, u32 LE in v2/v3).
+// The preamble — "\x93NUMPY", major, minor, header length (u16 LE in v1, u32 LE in v2/v3) —
+// and the header it announces; *data_offset: where the data starts.
+std::string read_header(NpyFile& f, uint64_t* data_offset) {
   unsigned char pre[8] = {};
-  in.read(reinterpret_cast<char*>(pre), 8);
-  if (!in || std::memcmp(pre, "\x93NUMPY", 6) != 0) malformed("missing the \\x93NUMPY magic");
+  f.in.read(reinterpret_cast<char*>(pre), 8);
+  if (!f.in || std::memcmp(pre, "\x93NUMPY", 6) != 0) f.malformed("missing the \\x93NUMPY magic");
   const int major = pre[6];
   if (major < 1 || major > 3 || pre[7] != 0)  // numpy.lib.format knows these three versions only
-    malformed(cat("unsupported format version ", major, ".", int(pre[7]), " (NumPy writes 1.0, 2.0 and 3.0)"));
+    f.malformed(cat("unsupported format version ", major, ".", int(pre[7]), " (NumPy writes 1.0, 2.0 and 3.0)"));
   const int len_bytes = major == 1 ? 2 : 4;
   unsigned char len_le[4] = {};
-  in.read(reinterpret_cast<char*>(len_le), len_bytes);
-  if (!in) malformed("truncated header");
+  f.in.read(reinterpret_cast<char*>(len_le), len_bytes);
+  if (!f.in) f.malformed("truncated header");
   uint64_t header_len = 0;
   for (int i = len_bytes - 1; i >= 0; --i) header_len = (header_len << 8) | len_le[i];
   // NumPy itself refuses headers over 10,000 bytes (numpy.load's max_header_size).
-  if (header_len > 10000) malformed(cat("a header of ", header_len, " bytes (NumPy writes at most 10000)"));
-  const uint64_t data_offset = 8 + uint64_t(len_bytes) + header_len;
-  if (data_offset > file_bytes) malformed("truncated header");
+  if (header_len > 10000) f.malformed(cat("a header of ", header_len, " bytes (NumPy writes at most 10000)"));
+  *data_offset = 8 + uint64_t(len_bytes) + header_len;
+  if (*data_offset > f.bytes) f.malformed("truncated header");
   std::string header(size_t(header_len), '\0');
-  in.read(header.data(), std::streamsize(header_len));
-  if (!in) malformed("truncated header");
+  f.in.read(header.data(), std::streamsize(header_len));
+  if (!f.in) f.malformed("truncated header");
+  return header;
+}
 
+// The header's dictionary, checked as strictly as numpy.load reads it, then parsed.
+void parse_header(const NpyFile& f, const std::string& header, std::string& descr, bool& fortran,
+                  std::vector<size_t>& shape) {
   // xnpy reads each shape entry with `stream >> size_t` and keeps whatever it gets, so a
   // non-numeric entry would become an unset value: only digits, commas and spaces may appear.
   const size_t shape_at = header.find("'shape'"), open_at = header.find('(', shape_at);
   const size_t close_at = header.find(')', open_at);
   if (shape_at == std::string::npos || open_at == std::string::npos || close_at == std::string::npos ||
       header.find_first_not_of("0123456789, ", open_at + 1) != close_at)
-    malformed(cat("bad shape in header: ", header));
+    f.malformed(cat("bad shape in header: ", header));
   // xnpy's parser takes back() of pieces it cuts from the header, undefined behaviour on an
   // empty piece (UBSan, found by runners/fuzz/npy_fuzz): only the dictionary NumPy writes —
   // descr, fortran_order, shape (a Python tuple) in that order — reaches it. It deletes every
@@ -148,43 +158,69 @@ Tensor load_npy_tensor_of(const std::string& path, const std::vector<DType>& acc
                                        kInt + "(," + kInt + R"()+,?)\),?\}\n)");
   const std::string compact = drop_spaces_beside_punctuation(header);
   if (!std::regex_match(compact, kNumpyHeader))
-    malformed(cat("bad header (not {'descr': ..., 'fortran_order': ..., 'shape': (...)} as NumPy writes it): ", header));
-  std::string descr;
-  bool fortran = false;
-  std::vector<size_t> shape;
+    f.malformed(cat("bad header (not {'descr': ..., 'fortran_order': ..., 'shape': (...)} as NumPy writes it): ", header));
   try {
     xt::detail::parse_header(compact, descr, &fortran, shape);
   } catch (const std::exception& e) {
-    malformed(cat("bad header (", e.what(), "): ", header));
+    f.malformed(cat("bad header (", e.what(), "): ", header));
   }
+}
+
+// The accepted dtype the header's descr names.
+DType accepted_dtype(const NpyFile& f, const std::string& descr, const std::vector<DType>& accepted) {
   std::string expected;
-  bool found = false;
+  std::optional<DType> found;
   for (DType d : accepted) {
     expected += cat(expected.empty() ? "" : " or ", numpy_name(descr_of(d)));
-    if (descr == descr_of(d)) dtype = d, found = true;
+    if (descr == descr_of(d)) found = d;
   }
-  if (!found) throw_bad_input(cat(what, " is ", numpy_name(descr), ", expected ", expected, " (", path, ")"), hint);
-  // The data must be exactly prod(shape) elements: fewer is a truncated file, more is not .npy.
-  // Every product is overflow-checked: a wrapped count could match a small file and make a
-  // huge tensor read a few bytes (a heap overrun), and a shape entry must fit in int64.
+  if (found) return *found;
+  throw_bad_input(cat(f.what, " is ", numpy_name(descr), ", expected ", expected, " (", f.path, ")"), f.hint);
+}
+
+// The data bytes the shape needs, which must be exactly what the file holds after the header:
+// fewer is a truncated file, more is not .npy. Every product is overflow-checked: a wrapped
+// count could match a small file and make a huge tensor read a few bytes (a heap overrun), and
+// a shape entry must fit in int64.
+uint64_t data_bytes(const NpyFile& f, const std::vector<size_t>& shape, DType dtype, uint64_t data_offset) {
   uint64_t count = 1, want = 0;
   for (size_t d : shape) {
     if (d > uint64_t(std::numeric_limits<int64_t>::max()))
-      malformed(cat("shape entry ", d, " is larger than 2^63-1"));
+      f.malformed(cat("shape entry ", d, " is larger than 2^63-1"));
     if (__builtin_mul_overflow(count, uint64_t(d), &count))
-      malformed(cat("the header's shape (", shape_text(shape), ") has more than 2^64 elements"));
+      f.malformed(cat("the header's shape (", shape_text(shape), ") has more than 2^64 elements"));
   }
   if (__builtin_mul_overflow(count, uint64_t(dtype_size(dtype)), &want) ||
       want > uint64_t(std::numeric_limits<int64_t>::max()))
-    malformed(cat("the header's shape (", shape_text(shape), ") needs more than 2^63 data bytes"));
-  const uint64_t have = file_bytes - data_offset;
+    f.malformed(cat("the header's shape (", shape_text(shape), ") needs more than 2^63 data bytes"));
+  const uint64_t have = f.bytes - data_offset;
   if (have != want)
-    malformed(cat("the header's shape (", shape_text(shape), ") needs ", want, " data bytes but the file holds ",
-                  have, have < want ? " (truncated?)" : " (trailing bytes)"));
+    f.malformed(cat("the header's shape (", shape_text(shape), ") needs ", want, " data bytes but the file holds ",
+                    have, have < want ? " (truncated?)" : " (trailing bytes)"));
+  return want;
+}
 
+}  // namespace
+
+Tensor load_npy_tensor(const std::string& path, DType dtype, const std::string& what) {
+  return load_npy_tensor_of(path, {dtype}, what);
+}
+
+Tensor load_npy_tensor_of(const std::string& path, const std::vector<DType>& accepted, const std::string& what) {
+  TANDEM_CHECK(!accepted.empty(), "load_npy_tensor_of: no accepted dtype");
+  NpyFile f{path, what, npy_hint(accepted.front())};
+  open_regular_file(f);
+  uint64_t data_offset = 0;
+  const std::string header = read_header(f, &data_offset);
+  std::string descr;
+  bool fortran = false;
+  std::vector<size_t> shape;
+  parse_header(f, header, descr, fortran, shape);
+  const DType dtype = accepted_dtype(f, descr, accepted);
+  const uint64_t want = data_bytes(f, shape, dtype, data_offset);
   std::vector<char> bytes(static_cast<size_t>(want));
-  in.read(bytes.data(), std::streamsize(want));
-  if (!in) malformed("could not read the data");
+  f.in.read(bytes.data(), std::streamsize(want));
+  if (!f.in) f.malformed("could not read the data");
   if (fortran && shape.size() > 1) {
     if (dtype == DType::f32) to_row_major<float>(bytes, shape);
     else if (dtype == DType::f64) to_row_major<double>(bytes, shape);

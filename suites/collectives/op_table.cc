@@ -202,97 +202,134 @@ void add_axis_grid(Other& other) {
          [s, cc, tiled](const I& in) { return ref::all_to_all(in.xs, s, cc, tiled, rg(in)); });
 }
 
-std::vector<CollOp> make_table() {
-  std::vector<CollOp> t;
-  t.reserve(32);  // add() returns a pointer into t, filled in before the next add
-  auto add = [&](CollOp op) { t.push_back(std::move(op)); return &t.back(); };
-  auto reduction = [&](const char* name, const char* summary, auto eng, auto refop) {
+// The table being built; add() returns a pointer into it, filled in before the next add.
+struct TableBuilder {
+  std::vector<CollOp>& t;
+  CollOp* add(CollOp op) {
+    t.push_back(std::move(op));
+    return &t.back();
+  }
+  // A reduction: the engine op and the reference take the inputs and the groups.
+  template <class E, class R>
+  CollOp* reduction(const char* name, const char* summary, E eng, R refop) {
     CollOp o{name, summary, true, true, false};
     o.engine = [eng](comm::Collectives& c, const Tensor& x, const CaseInputs& in) { return eng(c, x, in.groups); };
     o.reference = [refop](const CaseInputs& in) { return refop(in.xs, rg(in)); };
     o.dump = dump_reduction();
     return add(std::move(o));
-  };
-  CollOp* psum = reduction("psum", "all-reduce (sum; -o picks max/min as nccl-tests' all_reduce does)", comm::psum,
-                           [](const auto& xs, const auto& g) { return ref::psum(xs, g); });
-  psum->busfactor = factor_allreduce, psum->sweep = sweep_psum, psum->in_place = true, psum->sweep_redop = true;
-  psum->raw_call = RawCalls{{"mpi", "MPI_Allreduce"}, {"nccl", "ncclAllReduce"}};
-  reduction("pmax", "elementwise max over the group", comm::pmax, [](const auto& xs, const auto& g) { return ref::pmax(xs, g); });
-  reduction("pmin", "elementwise min over the group", comm::pmin, [](const auto& xs, const auto& g) { return ref::pmin(xs, g); });
-  reduction("pmean", "mean over the group", comm::pmean, [](const auto& xs, const auto& g) { return ref::pmean(xs, g); });
-  auto other = [&](const char* name, const char* summary, bool per_group, auto eng, auto refop) {
+  }
+  template <class E, class R>
+  CollOp* other(const char* name, const char* summary, bool per_group, E eng, R refop) {
     CollOp o{name, summary, false, true, per_group};
     o.engine = eng;
     o.reference = refop;
     return add(std::move(o));
-  };
-  using C = comm::Collectives;
-  using I = CaseInputs;
-  other("pargmax", "group position of the max", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmax(c, x, in.groups); },
-        [](const I& in) { return ref::pargmax(in.xs, rg(in)); })->dump = dump_arg_reduction();
-  other("pargmin", "group position of the min", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmin(c, x, in.groups); },
-        [](const I& in) { return ref::pargmin(in.xs, rg(in)); })->dump = dump_arg_reduction();
-  other("axis_index", "this rank's position in its group", true, [](C& c, const Tensor&, const I& in) { return comm::axis_index(c, in.groups); },
-        [](const I& in) { return ref::axis_index(in.n, rg(in)); })->dump = dump_axis_index();
-  CollOp* ag = other("all_gather", "all-gather (untiled in cases on axis 1; tiled on axis 0 in the sweep)", true,
-                     [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, 1, false, in.groups); },
-                     [](const I& in) { return ref::all_gather(in.xs, 1, false, rg(in)); });
+  }
+};
+
+using C = comm::Collectives;
+using I = CaseInputs;
+
+// psum (the sweep's all-reduce), pmax, pmin, pmean, and the positions of the max and min.
+void add_reductions(TableBuilder& b) {
+  CollOp* psum = b.reduction("psum", "all-reduce (sum; -o picks max/min as nccl-tests' all_reduce does)", comm::psum,
+                             [](const auto& xs, const auto& g) { return ref::psum(xs, g); });
+  psum->busfactor = factor_allreduce, psum->sweep = sweep_psum, psum->in_place = true, psum->sweep_redop = true;
+  psum->raw_call = RawCalls{{"mpi", "MPI_Allreduce"}, {"nccl", "ncclAllReduce"}};
+  b.reduction("pmax", "elementwise max over the group", comm::pmax, [](const auto& xs, const auto& g) { return ref::pmax(xs, g); });
+  b.reduction("pmin", "elementwise min over the group", comm::pmin, [](const auto& xs, const auto& g) { return ref::pmin(xs, g); });
+  b.reduction("pmean", "mean over the group", comm::pmean, [](const auto& xs, const auto& g) { return ref::pmean(xs, g); });
+  b.other("pargmax", "group position of the max", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmax(c, x, in.groups); },
+          [](const I& in) { return ref::pargmax(in.xs, rg(in)); })->dump = dump_arg_reduction();
+  b.other("pargmin", "group position of the min", false, [](C& c, const Tensor& x, const I& in) { return comm::pargmin(c, x, in.groups); },
+          [](const I& in) { return ref::pargmin(in.xs, rg(in)); })->dump = dump_arg_reduction();
+}
+
+// axis_index, then the ops that move data along an axis: all_gather, psum_scatter and
+// all_to_all (untiled and tiled), their axis grid, pswapaxes.
+void add_axis_ops(TableBuilder& b) {
+  b.other("axis_index", "this rank's position in its group", true, [](C& c, const Tensor&, const I& in) { return comm::axis_index(c, in.groups); },
+          [](const I& in) { return ref::axis_index(in.n, rg(in)); })->dump = dump_axis_index();
+  CollOp* ag = b.other("all_gather", "all-gather (untiled in cases on axis 1; tiled on axis 0 in the sweep)", true,
+                       [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, 1, false, in.groups); },
+                       [](const I& in) { return ref::all_gather(in.xs, 1, false, rg(in)); });
   ag->busfactor = factor_spread, ag->sweep = sweep_all_gather, ag->dump = dump_all_gather();
   ag->raw_call = RawCalls{{"mpi", "MPI_Allgather"}, {"nccl", "ncclAllGather"}};
-  other("all_gather_tiled", "all-gather, tiled, on the last axis", true,
-        [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, -1, true, in.groups); },
-        [](const I& in) { return ref::all_gather(in.xs, -1, true, rg(in)); });
-  CollOp* rs = other("psum_scatter", "reduce-scatter (untiled in cases; tiled, sum, in the sweep)", true,
-                     [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 0, false, in.groups); },
-                     [](const I& in) { return ref::psum_scatter(in.xs, 0, false, rg(in)); });
+  b.other("all_gather_tiled", "all-gather, tiled, on the last axis", true,
+          [](C& c, const Tensor& x, const I& in) { return comm::all_gather(c, x, -1, true, in.groups); },
+          [](const I& in) { return ref::all_gather(in.xs, -1, true, rg(in)); });
+  CollOp* rs = b.other("psum_scatter", "reduce-scatter (untiled in cases; tiled, sum, in the sweep)", true,
+                       [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 0, false, in.groups); },
+                       [](const I& in) { return ref::psum_scatter(in.xs, 0, false, rg(in)); });
   rs->busfactor = factor_spread, rs->sweep = sweep_psum_scatter, rs->sweep_redop = true, rs->dump = dump_psum_scatter();
   rs->raw_call = RawCalls{{"mpi", "MPI_Reduce_scatter_block"}, {"nccl", "ncclReduceScatter"}};
-  other("psum_scatter_tiled", "reduce-scatter, tiled, on axis 1", true,
-        [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 1, true, in.groups); },
-        [](const I& in) { return ref::psum_scatter(in.xs, 1, true, rg(in)); });
-  CollOp* a2a = other("all_to_all", "all-to-all (split 0, concat 1 in cases; tiled on axis 0 in the sweep)", true,
-                      [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 0, 1, false, in.groups); },
-                      [](const I& in) { return ref::all_to_all(in.xs, 0, 1, false, rg(in)); });
+  b.other("psum_scatter_tiled", "reduce-scatter, tiled, on axis 1", true,
+          [](C& c, const Tensor& x, const I& in) { return comm::psum_scatter(c, x, 1, true, in.groups); },
+          [](const I& in) { return ref::psum_scatter(in.xs, 1, true, rg(in)); });
+  CollOp* a2a = b.other("all_to_all", "all-to-all (split 0, concat 1 in cases; tiled on axis 0 in the sweep)", true,
+                        [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 0, 1, false, in.groups); },
+                        [](const I& in) { return ref::all_to_all(in.xs, 0, 1, false, rg(in)); });
   a2a->busfactor = factor_spread, a2a->sweep = kAllToAll, a2a->dump = dump_all_to_all();
   a2a->raw_call = RawCalls{{"mpi", "MPI_Alltoall"}, {"nccl", "grouped ncclSend/ncclRecv"}};
-  other("all_to_all_tiled", "all-to-all, tiled, split 1, concat 0", true,
-        [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 1, 0, true, in.groups); },
-        [](const I& in) { return ref::all_to_all(in.xs, 1, 0, true, rg(in)); });
+  b.other("all_to_all_tiled", "all-to-all, tiled, split 1, concat 0", true,
+          [](C& c, const Tensor& x, const I& in) { return comm::all_to_all(c, x, 1, 0, true, in.groups); },
+          [](const I& in) { return ref::all_to_all(in.xs, 1, 0, true, rg(in)); });
+  auto other = [&b](const char* name, const char* summary, bool per_group, auto eng, auto refop) {
+    return b.other(name, summary, per_group, eng, refop);
+  };
   add_axis_grid(other);
-  other("pswapaxes", "swap the group axis with axis 0", true,
-        [](C& c, const Tensor& x, const I& in) { return comm::pswapaxes(c, x, 0, in.groups); },
-        [](const I& in) { return ref::pswapaxes(in.xs, 0, rg(in)); })->dump = dump_pswapaxes();
-  CollOp* pp = other("ppermute", "permutation (cases: r → r+1, rank 0 gets zeros; sweep: the ring)", true,
-                     [](C& c, const Tensor& x, const I& in) { return comm::ppermute(c, x, case_ring(in.n)); },
-                     [](const I& in) { return ref::ppermute(in.xs, case_ring(in.n)); });
+  b.other("pswapaxes", "swap the group axis with axis 0", true,
+          [](C& c, const Tensor& x, const I& in) { return comm::pswapaxes(c, x, 0, in.groups); },
+          [](const I& in) { return ref::pswapaxes(in.xs, 0, rg(in)); })->dump = dump_pswapaxes();
+}
+
+// The ops that move whole inputs between ranks: ppermute, pshuffle, pbroadcast.
+void add_permutations(TableBuilder& b) {
+  CollOp* pp = b.other("ppermute", "permutation (cases: r → r+1, rank 0 gets zeros; sweep: the ring)", true,
+                       [](C& c, const Tensor& x, const I& in) { return comm::ppermute(c, x, case_ring(in.n)); },
+                       [](const I& in) { return ref::ppermute(in.xs, case_ring(in.n)); });
   pp->takes_groups = false, pp->busfactor = factor_one, pp->sweep = sweep_ppermute, pp->dump = dump_ppermute();
   pp->raw_call = RawCalls{{"mpi", "MPI_Sendrecv"}, {"nccl", "ncclSend+ncclRecv"}};
-  CollOp* sh = other("pshuffle", "rank i takes rank n-1-i's input", true,
-                     [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, reversed(in.n)); },
-                     [](const I& in) { return ref::pshuffle(in.xs, reversed(in.n)); });
+  CollOp* sh = b.other("pshuffle", "rank i takes rank n-1-i's input", true,
+                       [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, reversed(in.n)); },
+                       [](const I& in) { return ref::pshuffle(in.xs, reversed(in.n)); });
   sh->takes_groups = false, sh->dump = dump_pshuffle();
-  CollOp* bc = other("pbroadcast", "broadcast (cases: from the last member; sweep: root 0)", true,
-                     [](C& c, const Tensor& x, const I& in) { return comm::pbroadcast(c, x, in.G - 1, in.groups); },
-                     [](const I& in) { return ref::pbroadcast(in.xs, in.G - 1, rg(in)); });
+  CollOp* bc = b.other("pbroadcast", "broadcast (cases: from the last member; sweep: root 0)", true,
+                       [](C& c, const Tensor& x, const I& in) { return comm::pbroadcast(c, x, in.G - 1, in.groups); },
+                       [](const I& in) { return ref::pbroadcast(in.xs, in.G - 1, rg(in)); });
   bc->busfactor = factor_one, bc->sweep = sweep_pbroadcast, bc->in_place = true, bc->dump = dump_pbroadcast();
   bc->raw_call = RawCalls{{"mpi", "MPI_Bcast"}, {"nccl", "ncclBroadcast"}};
-  CollOp* rag = other("ragged_all_to_all", "ragged all-to-all (sweep: one equal slice per peer)", true,
-                      [](C& c, const Tensor&, const I& in) {
-                        const ref::RaggedArgs& a = in.ragged[size_t(c.world().rank())];
-                        const Device dev = c.world().device();
-                        return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
-                                                       {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, in.groups);
-                      },
-                      [](const I& in) { return ref::ragged_all_to_all(in.ragged, rg(in)); });
+}
+
+// The ops whose pieces are picked by index: ragged_all_to_all and pgather.
+void add_indexed(TableBuilder& b) {
+  CollOp* rag = b.other("ragged_all_to_all", "ragged all-to-all (sweep: one equal slice per peer)", true,
+                        [](C& c, const Tensor&, const I& in) {
+                          const ref::RaggedArgs& a = in.ragged[size_t(c.world().rank())];
+                          const Device dev = c.world().device();
+                          return comm::ragged_all_to_all(c, from_ref(a.operand).to(dev), from_ref(a.output).to(dev),
+                                                         {a.input_offsets, a.send_sizes, a.output_offsets, a.recv_sizes}, in.groups);
+                        },
+                        [](const I& in) { return ref::ragged_all_to_all(in.ragged, rg(in)); });
   rag->busfactor = factor_spread, rag->sweep = kRagged, rag->dump = dump_ragged();
   rag->raw_call = RawCalls{{"mpi", "MPI_Alltoallv"}, {"nccl", "grouped ncclSend/ncclRecv"}};
-  other("pgather", "x of the member at each index (clamped)", true,
-        [](C& c, const Tensor& x, const I& in) {
-          std::vector<double> idx;
-          for (int64_t k : pgather_idx(in.G)) idx.push_back(double(k));
-          return comm::pgather(c, x, Tensor::from_f64(idx, {2, 2}, DType::i32), in.groups);
-        },
-        [](const I& in) { return ref::pgather(in.xs, {2, 2}, pgather_idx(in.G), rg(in)); });
+  b.other("pgather", "x of the member at each index (clamped)", true,
+          [](C& c, const Tensor& x, const I& in) {
+            std::vector<double> idx;
+            for (int64_t k : pgather_idx(in.G)) idx.push_back(double(k));
+            return comm::pgather(c, x, Tensor::from_f64(idx, {2, 2}, DType::i32), in.groups);
+          },
+          [](const I& in) { return ref::pgather(in.xs, {2, 2}, pgather_idx(in.G), rg(in)); });
+}
+
+std::vector<CollOp> make_table() {
+  std::vector<CollOp> t;
+  t.reserve(32);  // add() returns a pointer into t, filled in before the next add
+  TableBuilder b{t};
+  add_reductions(b);
+  add_axis_ops(b);
+  add_permutations(b);
+  add_indexed(b);
   return t;
 }
 

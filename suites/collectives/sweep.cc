@@ -41,13 +41,6 @@ namespace {
 
 using comm::ReduceOp;
 
-struct Redop {
-  const char* name;
-  ReduceOp op;
-};
-// -o: nccl-tests' names of the reductions JAX's collectives have (psum, pmax, pmin).
-const Redop kRedops[] = {{"sum", ReduceOp::sum}, {"max", ReduceOp::max}, {"min", ReduceOp::min}};
-
 struct Row {
   bool raw = false, inplace = false;
   SweepRow s;
@@ -71,48 +64,6 @@ int64_t count_wrong(const SweepRow& s) {
   int64_t bad = 0;
   for (size_t i = 0; i < got.size(); ++i) bad += got[i] != s.expected(int64_t(i));
   return bad;
-}
-
-struct Validated {
-  std::vector<DType> dtypes;
-  std::vector<Redop> redops;
-  std::vector<const CollOp*> ops;
-};
-
-Validated validate(const SweepOptions& o, int world_size) {
-  Validated v;
-  const auto ts = parse_sweep_dtypes(o.dtype);
-  if (!ts) throw_bad_input(cat("-d ", o.dtype, ": unknown dtype"), "one of float half bfloat16 double int32 all");
-  v.dtypes = *ts;
-  if (o.backend != "mpi" && o.backend != "nccl")
-    throw_bad_input(cat("--backend ", o.backend, ": unknown"), "mpi (host buffers) or nccl (device buffers, one GPU per rank)");
-  for (const Redop& r : kRedops)
-    if (o.redop == r.name || o.redop == "all") v.redops.push_back(r);
-  if (v.redops.empty()) throw_bad_input(cat("-o ", o.redop, ": unknown reduction op"), "one of sum max min all");
-  if (o.min_bytes < 1 || o.max_bytes < o.min_bytes || o.factor <= 1) throw_bad_input("need 1 <= -b <= -e and -f > 1");
-  if (o.iters < 1 || o.warmup < 0) throw_bad_input("need -n >= 1 and -w >= 0");
-  if (o.time_reduce != "max" && o.time_reduce != "avg" && o.time_reduce != "min")
-    throw_bad_input("--time-reduce must be max, avg or min");
-  if (o.per_iter && o.json_out.empty())
-    throw_bad_input("-I 1 records per-iteration times in the -J file", "add -J out.json (--percentiles prints p50/p99)");
-  if (o.per_iter_skip > 0 && (!o.per_iter || o.per_iter_skip >= o.iters))
-    throw_bad_input(cat("-K ", o.per_iter_skip, " skips leading iterations of -I 1's summary"), "give -I 1 and -K < -n");
-  if (o.ops.empty()) throw_bad_input("--ops is empty", "e.g. --ops psum,all_gather (one of " + op_list(true) + ")");
-  const bool all = std::count(o.ops.begin(), o.ops.end(), "all") > 0;
-  if (all && o.ops.size() > 1) throw_bad_input("--ops all lists every op: give it alone", "e.g. --ops all");
-  const std::vector<std::string> names = all ? op_names(true) : o.ops;
-  for (const std::string& name : names) {
-    const CollOp* op = find_op(name);
-    if (!op || !op->sweepable()) throw_bad_input(cat("--ops ", name, ": not an op of the sweep"), "one of " + op_list(true));
-    if (std::count(names.begin(), names.end(), name) > 1)
-      throw_bad_input(cat("--ops lists ", name, " twice"), "list each op once, e.g. --ops psum,all_gather");
-    std::string why;
-    layout_groups(o.groups, world_size, name, &why);
-    if (!why.empty()) throw_bad_input(why, all ? "use --groups all, or list the ops that fit in --ops"
-                                              : "use --groups all, or leave this op out of --ops");
-    v.ops.push_back(op);
-  }
-  return v;
 }
 
 // What names a row besides its own fields: the op, dtype, reduction and the raw call's name.
@@ -246,21 +197,149 @@ NtSide nt_side(const Row& row) {
   return s;
 }
 
-}  // namespace
+// One sweep's state on this rank: its communicators, outputs and running totals.
+struct Sweep {
+  Sweep(const SweepOptions& opts, comm::Communicator& w, comm::Collectives& c, comm::Watchdog& d)
+      : o(opts), world(w), ctx(c), dog(d) {}
+  const SweepOptions& o;
+  comm::Communicator& world;  // the control plane, whatever the data backend
+  comm::Collectives& ctx;
+  comm::Watchdog& dog;
+  bool nccl = false, root = false;
+  std::string backend, device;
+  SweepResult result;
+  std::optional<OutDirLock> lock;  // rank 0 holds --out for the job: one writer at a time (issue 31 #1)
+  std::unique_ptr<RecordWriter> writer;
+  std::optional<OrderedJson> nt;  // -J: rank 0's nccl-tests document
+  nlohmann::json context;
+  std::string why_none;  // the last reason rows were skipped, for a sweep that timed nothing
+  double bus_sum = 0, raw_bus_sum = 0;
+  int bus_n = 0, raw_bus_n = 0;
+};
 
-std::vector<std::string> sweep_redop_names() {
-  std::vector<std::string> v;
-  for (const Redop& r : kRedops) v.push_back(r.name);
-  v.push_back("all");
-  return v;
+// The lock on --out, the record writer, the opening lines and the devices (printed and,
+// with -J, in the nccl-tests document).
+void open_outputs(Sweep& s, comm::Communicator& data) {
+  comm::agree_verdict(s.world, [&] {  // a bad or busy --out fails every rank, not only rank 0
+    if (s.root) s.lock.emplace(s.o.out, "collectives");
+  });
+  if (s.root) {
+    s.writer = std::make_unique<RecordWriter>(s.result.records);
+    std::printf("%s", sweep_banner(s.o, s.world.size(), s.backend).c_str());
+  }
+  std::vector<std::string> hosts;
+  watched(s.dog, "host names", [&] { hosts = comm::all_gather_strings(s.world, comm::host_name()); });
+  if (s.root) std::printf("%s", devices_table(hosts, s.world.rank(), s.device, s.nccl, s.backend).c_str());
+  if (!s.o.json_out.empty()) {
+    const std::vector<NtDevice> devs = nt_devices(s.world, s.dog, hosts, data.device());
+    if (s.root) s.nt = nt_document(s.o, devs);
+  }
+  s.context = run_context();
+  s.context["ranks"] = s.world.size();
 }
+
+// One op × dtype × reduction across the sizes: what names its rows, and what it printed.
+struct OpSweep {
+  Table tb;
+  comm::Groups groups;
+  ReduceOp redop;
+  std::string raw_rows, skipped;
+  bool header = false;  // printed before the first row, so an op with none shows only why
+  int64_t last = -1;    // the last timed size after rounding to whole elements
+};
+
+// One size's timed rows into the totals and records; their sides for the table and -J.
+void account_rows(Sweep& s, const OpSweep& p, const std::vector<Row>& rows, Side (&sides)[2][2], NtResult (&ntr)[2]) {
+  for (const Row& row : rows) {
+    ntr[row.raw].side[row.inplace] = nt_side(row);
+    sides[row.raw][row.inplace] = {true, row.ts.mean, row.algbw, row.busbw, row.ts.median, row.ts.p99, row.wrong};
+    s.result.rows++;
+    s.result.failed_rows += row.wrong > 0;
+    s.result.wrong += std::max<int64_t>(0, row.wrong);
+    (row.raw ? s.raw_bus_sum : s.bus_sum) += row.busbw;
+    (row.raw ? s.raw_bus_n : s.bus_n)++;
+    if (s.root) s.writer->add(row_record(row, p.tb, s.o, s.world.size(), s.context, s.device));
+  }
+}
+
+// Rank 0: one size's -J results, its tandem row printed and its raw row kept for later.
+void report_size(Sweep& s, OpSweep& p, const SweepRow& r, const Side (&sides)[2][2], NtResult (&ntr)[2]) {
+  const Table& tb = p.tb;
+  for (int raw = 0; s.nt && raw < 2; ++raw) {
+    NtResult& n = ntr[raw];
+    if (!n.side[0].present && !n.side[1].present) continue;
+    n.bytes = r.bytes, n.count = r.count, n.type = nccl_type_name(tb.t), n.redop = tb.redop, n.root = r.root;
+    n.name = raw ? cat(tb.op->name, " raw ", tb.raw_name) : tb.op->name;
+    (*s.nt)["results"].push_back(nt_result(n, s.o));
+  }
+  if (!p.header)
+    std::printf("# %s (tandem), %s, redop %s\n%s", tb.op->name.c_str(), nccl_type_name(tb.t).c_str(),
+                tb.redop.c_str(), table_header(s.o.percentiles).c_str());
+  p.header = true;
+  std::printf("%s\n", table_row(r.bytes, r.count, tb.t, tb.redop, r.root, sides[0][0], sides[0][1], s.o.percentiles).c_str());
+  std::fflush(stdout);
+  if (sides[1][0].present || sides[1][1].present)
+    p.raw_rows += table_row(r.bytes, r.count, tb.t, tb.redop, r.root, sides[1][0], sides[1][1], s.o.percentiles) + "\n";
+}
+
+// One op × dtype × reduction: every size built, checked, timed, recorded and printed.
+void sweep_op(Sweep& s, const CollOp* op, DType t, const Redop& redop) {
+  const SweepOptions& o = s.o;
+  OpSweep p;
+  p.groups = [&] { std::string why; return layout_groups(o.groups, s.world.size(), op->name, &why); }();
+  p.redop = redop.op;
+  const auto raw_it = op->raw_call.find(s.backend);
+  p.tb = Table{op, t, op->sweep_redop ? redop.name : "none", raw_it == op->raw_call.end() ? "" : raw_it->second,
+               s.backend, op->takes_groups ? s.ctx.group(p.groups).size() : s.world.size()};  // the split is cached
+  for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes;
+       bytes = std::max(bytes + 1, int64_t(std::llround(double(bytes) * o.factor)))) {
+    std::vector<Row> rows = build_rows(s.ctx, s.dog, p.groups, p.tb, o, bytes, p.redop, &p.skipped);
+    if (rows.empty()) break;
+    // Sizes that round to one already timed (-b 1, -f 1.2 on doubles) would repeat a case
+    // name the gate refuses (issue 31 #2); rounding is the same on every rank.
+    if (rows.front().s.bytes == p.last) continue;
+    p.last = rows.front().s.bytes;
+    if (o.check) check_rows(rows, s.ctx, s.world, s.dog);
+    time_rows(rows, o, s.world, s.dog, op->busfactor(p.tb.G));
+    Side sides[2][2];  // [raw][inplace]
+    NtResult ntr[2];   // [raw]
+    account_rows(s, p, rows, sides, ntr);
+    if (s.root) report_size(s, p, rows.front().s, sides, ntr);
+  }
+  if (!p.skipped.empty()) s.why_none = p.skipped;
+  if (s.root && !p.skipped.empty()) std::printf("%s", skipped_line(op->name, t, p.tb.redop, p.skipped).c_str());
+  if (s.root && !p.raw_rows.empty())
+    std::printf("%s", raw_table(op->name, p.tb.raw_name, t, p.tb.redop, o.percentiles, p.raw_rows).c_str());
+}
+
+// The records' benchmark.json, the closing lines and the -J file.
+void close_outputs(Sweep& s) {
+  if (s.writer) {  // benchmark.json too, as `tandem run` writes it: a sweep merges into a run (tandem merge)
+    s.writer->finish();
+    write_file_atomically(s.o.out + "/benchmark.json", google_benchmark_json(s.writer->records()).dump(1) + "\n");
+  }
+  if (!s.root) return;
+  // The closing lines cover the tandem rows, as nccl-tests' cover its own; the raw calls'
+  // mean is on a line of its own that a parser of "Avg bus bandwidth" does not match.
+  std::printf("%s", table_footer(s.result.wrong, s.bus_n ? s.bus_sum / s.bus_n : 0).c_str());
+  if (s.raw_bus_n) std::printf("# Raw calls' mean busbw : %g\n", s.raw_bus_sum / s.raw_bus_n);
+  if (s.nt) {  // written once, whole: a reader never sees a half-written file
+    nt_finish(*s.nt, s.result.wrong, s.bus_n ? s.bus_sum / s.bus_n : 0);
+    write_file_atomically(s.o.json_out, s.nt->dump(1) + "\n");
+    std::printf("# Writing JSON output to %s\n", s.o.json_out.c_str());
+  }
+  std::printf("# %d row(s), %d failed the check; records: %s\n", s.result.rows, s.result.failed_rows,
+              s.result.records.c_str());
+}
+
+}  // namespace
 
 SweepResult run_sweep(const SweepOptions& o) {
   comm::set_job_timeout(o.watchdog_s);  // every blocking call from MPI_Init on is watched
   auto& world = comm::mpi_world();  // the control plane, whatever the data backend
   // Same options on every rank before any other check, then the checks' verdict agreed.
   Validated v;
-  agree_on_sweep(world, o, [&] { v = validate(o, world.size()); });
+  agree_on_sweep(world, o, [&] { v = validate_sweep(o, world.size()); });
   // The data plane: MPI on host buffers, or NCCL on each rank's GPU (unsupported, the same
   // on every rank, without a CUDA+NCCL build or a GPU per rank).
   std::unique_ptr<comm::Communicator> nccl;
@@ -269,125 +348,21 @@ SweepResult run_sweep(const SweepOptions& o) {
   comm::Collectives ctx(data);
   comm::Watchdog& dog = comm::job_watchdog();  // scopes nest: the sweep's own calls arm it too
   ctx.watchdog = &dog;
-  const bool root = world.rank() == 0;
-  SweepResult result;
-  result.records = o.out + "/records.json";
-  std::unique_ptr<RecordWriter> writer;
-  const std::string backend = data.backend();
-  const std::string device = data.device().str();
-  std::optional<OutDirLock> lock;  // rank 0 holds --out for the job: one writer at a time (issue 31 #1)
-  comm::agree_verdict(world, [&] {  // a bad or busy --out fails every rank, not only rank 0
-    if (root) lock.emplace(o.out, "collectives");
-  });
-  if (root) {
-    writer = std::make_unique<RecordWriter>(result.records);
-    std::printf("# tandem collectives (nccl-tests layout): %d ranks, backend %s, groups %s, time = mean over "
-                "iterations of the %s over ranks%s\n",
-                world.size(), backend.c_str(), o.groups.c_str(), o.time_reduce.c_str(),
-                o.interleave ? ", rows of a size interleaved" : "");
-    std::printf("# nThread 1 nGpus 1 minBytes %lld maxBytes %lld step: %g(factor) warmup iters: %d iters: %d "
-                "agg iters: 1 validation: %d graph: 0\n#\n",
-                (long long)o.min_bytes, (long long)o.max_bytes, o.factor, o.warmup, o.iters, int(o.check));
-  }
-  std::vector<std::string> hosts;
-  watched(dog, "host names", [&] { hosts = comm::all_gather_strings(world, comm::host_name()); });
-  if (root) {
-    std::printf("# Using devices\n");
-    for (int r = 0; r < world.size(); ++r)
-      std::printf("#  Rank %2d Group  0 on %10s device %s [%s]\n", r, hosts[size_t(r)].c_str(),
-                  r == world.rank() ? device.c_str() : (nccl ? "cuda" : "cpu"), backend.c_str());
-    std::printf("#\n");
-  }
-  std::optional<OrderedJson> nt;  // -J: rank 0's nccl-tests document
-  if (!o.json_out.empty()) {
-    const std::vector<NtDevice> devs = nt_devices(world, dog, hosts, data.device());
-    if (root) nt = nt_document(o, devs);
-  }
-  nlohmann::json context = run_context();
-  context["ranks"] = world.size();
-  int64_t wrong_all = 0;
-  std::string why_none;  // the last reason rows were skipped, for a sweep that timed nothing
-  double bus_sum = 0, raw_bus_sum = 0;
-  int bus_n = 0, raw_bus_n = 0;
+  Sweep s(o, world, ctx, dog);
+  s.nccl = bool(nccl);
+  s.root = world.rank() == 0;
+  s.backend = data.backend();
+  s.device = data.device().str();
+  s.result.records = o.out + "/records.json";
+  open_outputs(s, data);
   for (DType t : v.dtypes)
     for (size_t ri = 0; ri < v.redops.size(); ++ri)
-      for (const CollOp* op : v.ops) {
-        if (!op->sweep_redop && ri > 0) continue;  // -o all: ops that take no reduction op run once
-        const comm::Groups groups = [&] { std::string why; return layout_groups(o.groups, world.size(), op->name, &why); }();
-        const auto raw_it = op->raw_call.find(backend);
-        Table tb{op, t, op->sweep_redop ? v.redops[ri].name : "none", raw_it == op->raw_call.end() ? "" : raw_it->second,
-                 backend, op->takes_groups ? ctx.group(groups).size() : world.size()};  // the split is cached
-        std::string raw_table, skipped;
-        bool header = false;  // printed before the first row, so an op with none shows only why
-        int64_t last = -1;    // the last timed size after rounding to whole elements
-        for (int64_t bytes = o.min_bytes; bytes <= o.max_bytes;
-             bytes = std::max(bytes + 1, int64_t(std::llround(double(bytes) * o.factor)))) {
-          std::vector<Row> rows = build_rows(ctx, dog, groups, tb, o, bytes, v.redops[ri].op, &skipped);
-          if (rows.empty()) break;
-          // Sizes that round to one already timed (-b 1, -f 1.2 on doubles) would repeat a case
-          // name the gate refuses (issue 31 #2); rounding is the same on every rank.
-          if (rows.front().s.bytes == last) continue;
-          last = rows.front().s.bytes;
-          if (o.check) check_rows(rows, ctx, world, dog);
-          time_rows(rows, o, world, dog, op->busfactor(tb.G));
-          Side sides[2][2];  // [raw][inplace]
-          NtResult ntr[2];   // [raw]
-          for (const Row& row : rows) {
-            ntr[row.raw].side[row.inplace] = nt_side(row);
-            sides[row.raw][row.inplace] = {true, row.ts.mean, row.algbw, row.busbw, row.ts.median, row.ts.p99, row.wrong};
-            result.rows++;
-            result.failed_rows += row.wrong > 0;
-            wrong_all += std::max<int64_t>(0, row.wrong);
-            (row.raw ? raw_bus_sum : bus_sum) += row.busbw;
-            (row.raw ? raw_bus_n : bus_n)++;
-            if (root) writer->add(row_record(row, tb, o, world.size(), context, device));
-          }
-          if (!root) continue;
-          const SweepRow& s = rows.front().s;
-          for (int raw = 0; nt && raw < 2; ++raw) {
-            NtResult& n = ntr[raw];
-            if (!n.side[0].present && !n.side[1].present) continue;
-            n.bytes = s.bytes, n.count = s.count, n.type = nccl_type_name(t), n.redop = tb.redop, n.root = s.root;
-            n.name = raw ? cat(op->name, " raw ", tb.raw_name) : op->name;
-            (*nt)["results"].push_back(nt_result(n, o));
-          }
-          if (!header)
-            std::printf("# %s (tandem), %s, redop %s\n%s", op->name.c_str(), nccl_type_name(t).c_str(),
-                        tb.redop.c_str(), table_header(o.percentiles).c_str());
-          header = true;
-          std::printf("%s\n", table_row(s.bytes, s.count, t, tb.redop, s.root, sides[0][0], sides[0][1], o.percentiles).c_str());
-          std::fflush(stdout);
-          if (sides[1][0].present || sides[1][1].present)
-            raw_table += table_row(s.bytes, s.count, t, tb.redop, s.root, sides[1][0], sides[1][1], o.percentiles) + "\n";
-        }
-        if (!skipped.empty()) why_none = skipped;
-        if (root && !skipped.empty())
-          std::printf("# %s, %s, redop %s: rows skipped: %s\n", op->name.c_str(), nccl_type_name(t).c_str(),
-                      tb.redop.c_str(), skipped.c_str());
-        if (root && !raw_table.empty())
-          std::printf("# %s: raw %s on the same buffers, %s, redop %s\n%s%s", op->name.c_str(), tb.raw_name.c_str(),
-                      nccl_type_name(t).c_str(), tb.redop.c_str(), table_header(o.percentiles).c_str(), raw_table.c_str());
-      }
-  result.wrong = wrong_all;
+      for (const CollOp* op : v.ops)
+        if (op->sweep_redop || ri == 0) sweep_op(s, op, t, v.redops[ri]);  // -o all: ops that take no reduction op run once
   // Every rank skipped the same rows (a property of ops and options), so all throw alike.
-  if (result.rows == 0) throw_bad_input(cat("collectives: no row to time: ", why_none), "e.g. -o sum, or other --ops");
-  if (writer) {  // benchmark.json too, as `tandem run` writes it: a sweep merges into a run (tandem merge)
-    writer->finish();
-    write_file_atomically(o.out + "/benchmark.json", google_benchmark_json(writer->records()).dump(1) + "\n");
-  }
-  if (root) {
-    // The closing lines cover the tandem rows, as nccl-tests' cover its own; the raw calls'
-    // mean is on a line of its own that a parser of "Avg bus bandwidth" does not match.
-    std::printf("%s", table_footer(wrong_all, bus_n ? bus_sum / bus_n : 0).c_str());
-    if (raw_bus_n) std::printf("# Raw calls' mean busbw : %g\n", raw_bus_sum / raw_bus_n);
-    if (nt) {  // written once, whole: a reader never sees a half-written file
-      nt_finish(*nt, wrong_all, bus_n ? bus_sum / bus_n : 0);
-      write_file_atomically(o.json_out, nt->dump(1) + "\n");
-      std::printf("# Writing JSON output to %s\n", o.json_out.c_str());
-    }
-    std::printf("# %d row(s), %d failed the check; records: %s\n", result.rows, result.failed_rows, result.records.c_str());
-  }
-  return result;
+  if (s.result.rows == 0) throw_bad_input(cat("collectives: no row to time: ", s.why_none), "e.g. -o sum, or other --ops");
+  close_outputs(s);
+  return s.result;
 }
 
 }  // namespace tandem::coll

@@ -5,11 +5,29 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "engine/comm/communicator.h"
 #include "suites/collectives/sweep.h"
 
 namespace tandem::coll {
+
+struct CollOp;  // op_table.h
+
+// -o's reductions: nccl-tests' names of those JAX's collectives have (psum, pmax, pmin).
+struct Redop {
+  const char* name;
+  comm::ReduceOp op;
+};
+// The options checked: the dtypes of -d, reductions of -o and ops of --ops to sweep.
+struct Validated {
+  std::vector<DType> dtypes;
+  std::vector<Redop> redops;
+  std::vector<const CollOp*> ops;
+};
+// Throws bad_input on options that do not make a sweep, naming the flag and a fix (the
+// group layout is checked against every selected op). Run inside agree_on_sweep's check.
+Validated validate_sweep(const SweepOptions& o, int world_size);
 
 // The values (not the flag spellings) that decide the sequence of collectives: sizes,
 // step, iterations, warm-up, check, dtypes, reduction ops, ops, in-place, groups, raw

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/core/error.h"
+#include "suites/collectives/sweep.h"
 
 namespace tandem::coll {
 namespace {
@@ -74,6 +75,43 @@ std::string table_footer(int64_t wrong, double avg_busbw) {
   std::snprintf(b, sizeof b, "# Out of bounds values : %lld %s\n# Avg bus bandwidth    : %g \n#\n", (long long)wrong,
                 wrong ? "FAILED" : "OK", avg_busbw);
   return b;
+}
+
+std::string sweep_banner(const SweepOptions& o, int ranks, const std::string& backend) {
+  char b[512];
+  std::snprintf(b, sizeof b,
+                "# tandem collectives (nccl-tests layout): %d ranks, backend %s, groups %s, time = mean over "
+                "iterations of the %s over ranks%s\n",
+                ranks, backend.c_str(), o.groups.c_str(), o.time_reduce.c_str(),
+                o.interleave ? ", rows of a size interleaved" : "");
+  std::string s = b;
+  std::snprintf(b, sizeof b,
+                "# nThread 1 nGpus 1 minBytes %lld maxBytes %lld step: %g(factor) warmup iters: %d iters: %d "
+                "agg iters: 1 validation: %d graph: 0\n#\n",
+                (long long)o.min_bytes, (long long)o.max_bytes, o.factor, o.warmup, o.iters, int(o.check));
+  return s + b;
+}
+
+std::string devices_table(const std::vector<std::string>& hosts, int my_rank, const std::string& device, bool nccl,
+                          const std::string& backend) {
+  std::string s = "# Using devices\n";
+  for (int r = 0; r < int(hosts.size()); ++r) {
+    char b[512];
+    std::snprintf(b, sizeof b, "#  Rank %2d Group  0 on %10s device %s [%s]\n", r, hosts[size_t(r)].c_str(),
+                  r == my_rank ? device.c_str() : (nccl ? "cuda" : "cpu"), backend.c_str());
+    s += b;
+  }
+  return s + "#\n";
+}
+
+std::string skipped_line(const std::string& op, DType t, const std::string& redop, const std::string& why) {
+  return cat("# ", op, ", ", nccl_type_name(t), ", redop ", redop, ": rows skipped: ", why, "\n");
+}
+
+std::string raw_table(const std::string& op, const std::string& raw_name, DType t, const std::string& redop,
+                      bool percentiles, const std::string& rows) {
+  return cat("# ", op, ": raw ", raw_name, " on the same buffers, ", nccl_type_name(t), ", redop ", redop, "\n",
+             table_header(percentiles), rows);
 }
 
 std::string nccl_type_name(DType t) {

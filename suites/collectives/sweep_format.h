@@ -14,6 +14,8 @@
 
 namespace tandem::coll {
 
+struct SweepOptions;  // sweep.h
+
 // One side (out-of-place or in-place) of a row; absent prints N/A in every column.
 struct Side {
   bool present = false;
@@ -30,6 +32,19 @@ std::string table_row(int64_t bytes, int64_t count, DType t, const std::string& 
                       const Side& out, const Side& in, bool percentiles);
 // The closing lines: wrong elements in all rows, mean busbw of every printed side.
 std::string table_footer(int64_t wrong, double avg_busbw);
+
+// The opening lines: ranks, backend, groups and the time's meaning, then nccl-tests'
+// "# nThread … validation" line and "#".
+std::string sweep_banner(const SweepOptions& o, int ranks, const std::string& backend);
+// "# Using devices": one line per rank with its host; `device` is this rank's, the others'
+// are named by kind (cuda with nccl, else cpu).
+std::string devices_table(const std::vector<std::string>& hosts, int my_rank, const std::string& device, bool nccl,
+                          const std::string& backend);
+// The line naming why an op's rows were skipped.
+std::string skipped_line(const std::string& op, DType t, const std::string& redop, const std::string& why);
+// The raw calls' table of an op, after its tandem table.
+std::string raw_table(const std::string& op, const std::string& raw_name, DType t, const std::string& redop,
+                      bool percentiles, const std::string& rows);
 
 // nccl-tests' type names (float, half, bfloat16, double, int32) for the type column.
 std::string nccl_type_name(DType t);

@@ -116,6 +116,198 @@ std::vector<double> flat_grads(const VjpRun& r) {
   return g;
 }
 
+// What one case's checks found, gathered step by step into its record.
+struct RematFindings {
+  bool same = false;  // 1. identical to everything_saveable
+  double max_diff = 0;
+  double err = 0, scale = 0, ref_vs_fd = 0;  // 2. against the reference
+  int64_t fd_count = 0;  // reference tape elements checked by central differences
+  nlohmann::json vs_ref;  // the compare report, with its headroom
+  bool counts_ok = false;  // 3. recompute counts
+  int64_t asks = 0;  // 4. the policy's statement
+  bool extra_empty = true, resaved_empty = true;
+  int64_t permitted_count = 0, permitted_bytes = 0;
+  bool moved_ok = false;  // 5. offloaded bytes
+};
+
+void fail(CaseResult& r, const std::string& why) {
+  r.verdict = Verdict::fail;
+  r.message += why;
+}
+
+// The backward's run with the allocator watching: its peak over the inputs, what it moved
+// to and from pinned host memory, and the gradients it produced.
+struct MeasuredRun {
+  int64_t peak_bytes = 0, pinned_peak = 0;
+  TransferStats moved;
+  std::vector<double> grads;
+};
+MeasuredRun run_measured(const VjpProgram& v, const std::vector<Tensor>& in, const std::vector<Tensor>& ct, Device d) {
+  Allocator& A = Allocator::instance();
+  int64_t live0 = A.stats(d).live_bytes, in_bytes = 0;
+  for (const Tensor& t : in) in_bytes += int64_t(t.nbytes());
+  const Device pinned = d.with_memory(MemoryKind::pinned_host);  // where offloads go
+  const int64_t pinned0 = A.stats(pinned).live_bytes;
+  A.reset_peak(d);
+  A.reset_peak(pinned);
+  A.reset_transfers(d.kind, d.index);
+  VjpRun run = run_vjp(v, in, ct, d);
+  MeasuredRun m;
+  m.peak_bytes = A.stats(d).peak_bytes - live0 + in_bytes;
+  m.moved = A.transfers(d.kind, d.index);
+  m.pinned_peak = A.stats(pinned).peak_bytes - pinned0;
+  m.grads = flat_grads(run);
+  return m;
+}
+
+// 1. Identical to everything_saveable (bitwise on CPU); returns that baseline's vjp.
+VjpProgram check_identity(const Model& m, const std::vector<Tensor>& in, const std::vector<Tensor>& ct, Device d,
+                          const std::vector<double>& g, RematFindings& f, CaseResult& r) {
+  VjpProgram base = vjp(m.build(DType::f32, "everything_saveable"));
+  std::vector<double> gb = flat_grads(run_vjp(base, in, ct, d));
+  for (size_t i = 0; i < g.size(); ++i) f.max_diff = std::max(f.max_diff, std::abs(g[i] - gb[i]));
+  f.same = d.kind == DeviceKind::cpu ? g == gb : f.max_diff <= 1e-5;
+  if (!f.same) fail(r, cat("gradients differ from everything_saveable's by up to ", f.max_diff, "\n"));
+  return base;
+}
+
+// 2. Against the reference's reverse mode in f64, itself checked by central differences.
+void check_against_reference(const Model& m, const std::vector<Tensor>& host, bool quick, const std::vector<double>& g,
+                             RematFindings& f, CaseResult& r) {
+  const ReferenceGrads& want = reference_grads(m, host, quick);
+  for (double w : want.tape) f.scale = std::max(f.scale, std::abs(w));
+  if (want.tape.size() != g.size()) {
+    fail(r, cat(g.size(), " engine cotangents, ", want.tape.size(), " from the reference\n"));
+  } else if (CompareReport rep = compare_grads(g, want.tape); f.err = rep.max_abs, f.vs_ref = rep.to_json(), !rep.pass) {
+    int64_t bad = rep.first_bad;
+    fail(r, cat("grad[", bad, "] = ", g[size_t(bad)], ", reference (tape) ", want.tape[size_t(bad)], "\n"));
+  }
+  std::vector<double> tape_at = want.tape;  // the tape where the differences were taken
+  if (!want.fd_at.empty()) {
+    tape_at.clear();
+    for (int64_t i : want.fd_at) tape_at.push_back(want.tape[size_t(i)]);
+  }
+  // The tolerance's scale is the whole gradient's, also where only samples are compared.
+  CompareReport frep = compare(want.fd, tape_at, ErrorSpec{2e-4 * f.scale + 1e-6, 1e-3, 0, "1e-3 relative + 2e-4 max|want| + 1e-6"});
+  f.ref_vs_fd = frep.max_abs;
+  f.fd_count = int64_t(want.fd.size());
+  int64_t fbad = frep.pass ? -1 : want.fd_at.empty() ? frep.first_bad : want.fd_at[size_t(frep.first_bad)];
+  if (fbad >= 0)
+    fail(r, cat("the reference's reverse mode disagrees with its finite differences at [", fbad,
+                "]: ", tape_at[size_t(frep.first_bad)], " vs ", want.fd[size_t(frep.first_bad)], "\n"));
+}
+
+// 3. The recompute counts are what the backward really runs: its applications beyond
+// everything_saveable's, counted by the executor (scan bodies once per step).
+void check_recompute_counts(const VjpProgram& v, const VjpProgram& base, const std::vector<Tensor>& host,
+                            RematFindings& f, CaseResult& r) {
+  std::vector<Tensor> host_ct{Tensor::scalar(1, DType::f32)};
+  std::map<std::string, int64_t> measured_re = executed_recompute(v, base, host, host_ct);
+  std::map<std::string, int64_t> reported_re(v.recompute.by_prim.begin(), v.recompute.by_prim.end());
+  f.counts_ok = measured_re == reported_re;
+  if (f.counts_ok) return;
+  std::string why = "recompute counts differ from the applications the backward executes:";
+  for (auto& [k, n] : measured_re) why += cat(" ", k, " ran ", n, " reported ", reported_re[k], ";");
+  fail(r, why + "\n");
+}
+
+// 4. The policy is honoured, judged by its independent statement (policy_statement.h, from
+// JAX's definitions, not the engine's predicate): what the statement says to recompute is
+// recomputed, and every residual saved (or offloaded) is one the statement of the policy it
+// falls under permits. A policy saving more changes memory, not gradients, so checks 1-2
+// cannot see it; the saved count and bytes are gated here.
+void check_policy(const Model& m, const std::string& policy, const VjpProgram& v, const SavedResiduals& s,
+                  RematFindings& f, CaseResult& r) {
+  const Program model = m.build(DType::f32, policy);
+  f.asks = remat::statement_recomputes(model);
+  if (f.asks > 0 && s.recompute.eqns == 0)
+    fail(r, cat("policy ", policy, " says to recompute ", f.asks,
+                " equations in the checkpointed bodies (its JAX definition), yet the backward recomputes none\n"));
+  const std::vector<remat::Unpermitted> extra = remat::unpermitted_residuals(model, v);
+  int64_t extra_bytes = 0;
+  for (const remat::Unpermitted& u : extra) {
+    if (!u.offloaded) extra_bytes += u.bytes;  // residual_bytes counts the device's
+    fail(r, cat("residual ", u.residual, " (produced by ", u.producer, ") is saved, but ",
+                u.policy.empty() ? policy : u.policy, " does not permit saving it\n"));
+  }
+  const std::vector<std::string> resaved = remat::recomputed_but_saveable(model, v);
+  for (const std::string& prim : resaved)
+    fail(r, cat("the backward recomputes ", prim, ", but ", policy, " permits saving every ", prim,
+                " in the checkpointed bodies\n"));
+  f.extra_empty = extra.empty();
+  f.resaved_empty = resaved.empty();
+  f.permitted_count = s.count_non_arguments() - int64_t(extra.size());
+  f.permitted_bytes = s.bytes - s.argument_bytes - extra_bytes;
+}
+
+// 5. What the policy offloads is really moved: the bytes device_put copied to pinned host
+// memory and back, counted by the Allocator, are the offloaded residuals' bytes.
+void check_offload(const TransferStats& moved, const SavedResiduals& s, RematFindings& f, CaseResult& r) {
+  f.moved_ok = moved.to_host_bytes == s.offloaded_bytes && moved.to_device_bytes == s.offloaded_bytes;
+  if (!f.moved_ok)
+    fail(r, cat(s.offloaded_bytes, " B of residuals offloaded, but ", moved.to_host_bytes,
+                " B moved to pinned host memory and ", moved.to_device_bytes, " B back\n"));
+}
+
+// The record: what the checks found, the residuals, recompute and memory measured.
+void record(const RematFindings& f, const MeasuredRun& run, const SavedResiduals& s, const VjpProgram& v,
+            bool against_reference, CaseResult& r) {
+  r.correctness = {{"identical_to_everything_saveable", f.same}, {"max_diff_vs_everything", f.max_diff},
+                   {"recompute_counts_match_executed", f.counts_ok}, {"offloaded_bytes_moved", f.moved_ok},
+                   {"policy_recompute_answers", f.asks}, {"policy_honoured", f.asks == 0 || s.recompute.eqns > 0},
+                   {"saved_set_within_policy", f.extra_empty}, {"saveable_not_recomputed", f.resaved_empty},
+                   {"residuals_permitted_by_statement", f.permitted_count},
+                   {"residual_bytes_permitted_by_statement", f.permitted_bytes},
+                   {"max_abs_err_vs_reference", f.err}, {"reference_grad_scale", f.scale},
+                   {"reference_tape_vs_fd_max_abs", f.ref_vs_fd}, {"reference_fd_checked_elements", f.fd_count},
+                   {"checked_against_reference", against_reference},
+                   {"identity_check", "exact: bitwise equal to everything_saveable's on CPU"}};
+  if (!f.vs_ref.is_null()) r.correctness["engine_vs_reference"] = f.vs_ref;
+  r.metrics = {{"residuals", double(s.count_non_arguments()), "count", "lower"},
+               {"residual_bytes", double(s.bytes - s.argument_bytes), "B", "lower"},
+               {"offloaded_bytes", double(run.moved.to_host_bytes), "B", "lower"},  // measured
+               {"pinned_host_peak_bytes", double(run.pinned_peak), "B", "lower"},
+               {"recomputed_eqns", double(s.recompute.eqns), "count", "lower"},
+               {"recomputed_flops", s.recompute.flops, "FLOP", "lower"},
+               {"predicted_peak_bytes", double(predicted_vjp_peak_bytes(v)), "B", "lower"},
+               {"measured_peak_bytes", double(run.peak_bytes), "B", "lower"}};
+  r.info["saved_residuals"] = format_saved_residuals(s);
+}
+
+// One case's check: the measured run, then checks 1-5 in order, then its record.
+CaseResult check_remat(const Model& m, const std::string& policy, const std::string& profile, bool against_reference,
+                       const VjpProgram& v, const std::vector<Tensor>& in, const std::vector<Tensor>& ct, Device d,
+                       const std::vector<Tensor>& host) {
+  CaseResult r;
+  RematFindings f;
+  const MeasuredRun run = run_measured(v, in, ct, d);
+  const VjpProgram base = check_identity(m, in, ct, d, run.grads, f, r);
+  if (against_reference) check_against_reference(m, host, profile == "quick", run.grads, f, r);
+  check_recompute_counts(v, base, host, f, r);
+  SavedResiduals s = saved_residuals(v);
+  check_policy(m, policy, v, s, f, r);
+  check_offload(run.moved, s, f, r);
+  record(f, run, s, v, against_reference, r);
+  return r;
+}
+
+// The forward program with its checkpoint policies, for jax.vjp (harness/oracle_program.h).
+std::vector<OracleProgram> remat_oracle(const Model& m, const std::string& policy, const VjpProgram& v,
+                                        const std::vector<Tensor>& host) {
+  OracleProgram o;
+  o.label = "forward";
+  o.program = m.build(DType::f32, policy);
+  o.inputs = host;
+  o.output_cts = {Tensor::scalar(1, DType::f32)};
+  o.wrt = v.wrt;
+  VjpRun run = run_vjp(v, host, o.output_cts, Device::cpu());
+  o.engine = run.outputs;
+  o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
+  o.note = "run_vjp(vjp(forward)): tandem's forward + backward under the policy";
+  o.residuals = v.residuals;
+  return std::vector<OracleProgram>{o};
+}
+
 Case remat_case(const Model& m, const std::string& policy, const std::string& profile, bool against_reference) {
   Case c;
   c.suite = "remat";
@@ -132,147 +324,9 @@ Case remat_case(const Model& m, const std::string& policy, const std::string& pr
     CaseInstance inst;
     inst.body = [v, in, ct, d] { run_vjp(*v, *in, *ct, d); };
     inst.check = [m, v, in, ct, d, host, against_reference, policy, profile] {
-      CaseResult r;
-      Allocator& A = Allocator::instance();
-      int64_t live0 = A.stats(d).live_bytes, in_bytes = 0;
-      for (const Tensor& t : *in) in_bytes += int64_t(t.nbytes());
-      const Device pinned = d.with_memory(MemoryKind::pinned_host);  // where offloads go
-      const int64_t pinned0 = A.stats(pinned).live_bytes;
-      A.reset_peak(d);
-      A.reset_peak(pinned);
-      A.reset_transfers(d.kind, d.index);
-      VjpRun run = run_vjp(*v, *in, *ct, d);
-      int64_t measured = A.stats(d).peak_bytes - live0 + in_bytes;
-      const TransferStats moved = A.transfers(d.kind, d.index);
-      const int64_t pinned_peak = A.stats(pinned).peak_bytes - pinned0;
-      std::vector<double> g = flat_grads(run);
-      // 1. Identical to everything_saveable.
-      VjpProgram base = vjp(m.build(DType::f32, "everything_saveable"));
-      std::vector<double> gb = flat_grads(run_vjp(base, *in, *ct, d));
-      double max_diff = 0;
-      for (size_t i = 0; i < g.size(); ++i) max_diff = std::max(max_diff, std::abs(g[i] - gb[i]));
-      bool same = d.kind == DeviceKind::cpu ? g == gb : max_diff <= 1e-5;
-      if (!same) {
-        r.verdict = Verdict::fail;
-        r.message += cat("gradients differ from everything_saveable's by up to ", max_diff, "\n");
-      }
-      // 2. Against the reference's reverse mode in f64, itself checked by central differences.
-      double err = 0, scale = 0, ref_vs_fd = 0;
-      int64_t fd_count = 0;  // reference tape elements checked by central differences
-      nlohmann::json vs_ref;  // the compare report, with its headroom
-      if (against_reference) {
-        const ReferenceGrads& want = reference_grads(m, host, profile == "quick");
-        for (double w : want.tape) scale = std::max(scale, std::abs(w));
-        if (want.tape.size() != g.size()) {
-          r.verdict = Verdict::fail;
-          r.message += cat(g.size(), " engine cotangents, ", want.tape.size(), " from the reference\n");
-        } else if (CompareReport rep = compare_grads(g, want.tape); err = rep.max_abs, vs_ref = rep.to_json(), !rep.pass) {
-          int64_t bad = rep.first_bad;
-          r.verdict = Verdict::fail;
-          r.message += cat("grad[", bad, "] = ", g[size_t(bad)], ", reference (tape) ", want.tape[size_t(bad)], "\n");
-        }
-        std::vector<double> tape_at = want.tape;  // the tape where the differences were taken
-        if (!want.fd_at.empty()) {
-          tape_at.clear();
-          for (int64_t i : want.fd_at) tape_at.push_back(want.tape[size_t(i)]);
-        }
-        // The tolerance's scale is the whole gradient's, also where only samples are compared.
-        CompareReport frep = compare(want.fd, tape_at, ErrorSpec{2e-4 * scale + 1e-6, 1e-3, 0, "1e-3 relative + 2e-4 max|want| + 1e-6"});
-        ref_vs_fd = frep.max_abs;
-        fd_count = int64_t(want.fd.size());
-        int64_t fbad = frep.pass ? -1 : want.fd_at.empty() ? frep.first_bad : want.fd_at[size_t(frep.first_bad)];
-        if (fbad >= 0) {
-          r.verdict = Verdict::fail;
-          r.message += cat("the reference's reverse mode disagrees with its finite differences at [", fbad,
-                           "]: ", tape_at[size_t(frep.first_bad)], " vs ", want.fd[size_t(frep.first_bad)], "\n");
-        }
-      }
-      // 3. The recompute counts are what the backward really runs: its applications beyond
-      // everything_saveable's, counted by the executor (scan bodies once per step).
-      std::vector<Tensor> host_ct{Tensor::scalar(1, DType::f32)};
-      std::map<std::string, int64_t> measured_re = executed_recompute(*v, base, host, host_ct);
-      std::map<std::string, int64_t> reported_re(v->recompute.by_prim.begin(), v->recompute.by_prim.end());
-      bool counts_ok = measured_re == reported_re;
-      if (!counts_ok) {
-        r.verdict = Verdict::fail;
-        r.message += "recompute counts differ from the applications the backward executes:";
-        for (auto& [k, n] : measured_re) r.message += cat(" ", k, " ran ", n, " reported ", reported_re[k], ";");
-        r.message += "\n";
-      }
-      SavedResiduals s = saved_residuals(*v);
-      // 4. The policy is honoured, judged by its independent statement (policy_statement.h,
-      // from JAX's definitions, not the engine's predicate): what the statement says to
-      // recompute is recomputed, and every residual saved (or offloaded) is one the statement
-      // of the policy it falls under permits. A policy saving more changes memory, not
-      // gradients, so checks 1-2 cannot see it; the saved count and bytes are gated here.
-      const Program model = m.build(DType::f32, policy);
-      const int64_t asks = remat::statement_recomputes(model);
-      if (asks > 0 && s.recompute.eqns == 0) {
-        r.verdict = Verdict::fail;
-        r.message += cat("policy ", policy, " says to recompute ", asks,
-                         " equations in the checkpointed bodies (its JAX definition), yet the backward recomputes none\n");
-      }
-      const std::vector<remat::Unpermitted> extra = remat::unpermitted_residuals(model, *v);
-      int64_t extra_bytes = 0;
-      for (const remat::Unpermitted& u : extra) {
-        if (!u.offloaded) extra_bytes += u.bytes;  // residual_bytes counts the device's
-        r.verdict = Verdict::fail;
-        r.message += cat("residual ", u.residual, " (produced by ", u.producer, ") is saved, but ",
-                         u.policy.empty() ? policy : u.policy, " does not permit saving it\n");
-      }
-      const std::vector<std::string> resaved = remat::recomputed_but_saveable(model, *v);
-      for (const std::string& prim : resaved) {
-        r.verdict = Verdict::fail;
-        r.message += cat("the backward recomputes ", prim, ", but ", policy,
-                         " permits saving every ", prim, " in the checkpointed bodies\n");
-      }
-      const int64_t permitted_count = s.count_non_arguments() - int64_t(extra.size());
-      const int64_t permitted_bytes = s.bytes - s.argument_bytes - extra_bytes;
-      // 5. What the policy offloads is really moved: the bytes device_put copied to pinned
-      // host memory and back, counted by the Allocator, are the offloaded residuals' bytes.
-      bool moved_ok = moved.to_host_bytes == s.offloaded_bytes && moved.to_device_bytes == s.offloaded_bytes;
-      if (!moved_ok) {
-        r.verdict = Verdict::fail;
-        r.message += cat(s.offloaded_bytes, " B of residuals offloaded, but ", moved.to_host_bytes,
-                         " B moved to pinned host memory and ", moved.to_device_bytes, " B back\n");
-      }
-      r.correctness = {{"identical_to_everything_saveable", same}, {"max_diff_vs_everything", max_diff},
-                       {"recompute_counts_match_executed", counts_ok}, {"offloaded_bytes_moved", moved_ok},
-                       {"policy_recompute_answers", asks}, {"policy_honoured", asks == 0 || s.recompute.eqns > 0},
-                       {"saved_set_within_policy", extra.empty()}, {"saveable_not_recomputed", resaved.empty()},
-                       {"residuals_permitted_by_statement", permitted_count},
-                       {"residual_bytes_permitted_by_statement", permitted_bytes},
-                       {"max_abs_err_vs_reference", err}, {"reference_grad_scale", scale},
-                       {"reference_tape_vs_fd_max_abs", ref_vs_fd}, {"reference_fd_checked_elements", fd_count},
-                       {"checked_against_reference", against_reference},
-                       {"identity_check", "exact: bitwise equal to everything_saveable's on CPU"}};
-      if (!vs_ref.is_null()) r.correctness["engine_vs_reference"] = vs_ref;
-      r.metrics = {{"residuals", double(s.count_non_arguments()), "count", "lower"},
-                   {"residual_bytes", double(s.bytes - s.argument_bytes), "B", "lower"},
-                   {"offloaded_bytes", double(moved.to_host_bytes), "B", "lower"},  // measured
-                   {"pinned_host_peak_bytes", double(pinned_peak), "B", "lower"},
-                   {"recomputed_eqns", double(s.recompute.eqns), "count", "lower"},
-                   {"recomputed_flops", s.recompute.flops, "FLOP", "lower"},
-                   {"predicted_peak_bytes", double(predicted_vjp_peak_bytes(*v)), "B", "lower"},
-                   {"measured_peak_bytes", double(measured), "B", "lower"}};
-      r.info["saved_residuals"] = format_saved_residuals(s);
-      return r;
+      return check_remat(m, policy, profile, against_reference, *v, *in, *ct, d, host);
     };
-    // The forward program with its checkpoint policies, for jax.vjp (harness/oracle_program.h).
-    inst.oracle = [m, policy, v, host] {
-      OracleProgram o;
-      o.label = "forward";
-      o.program = m.build(DType::f32, policy);
-      o.inputs = host;
-      o.output_cts = {Tensor::scalar(1, DType::f32)};
-      o.wrt = v->wrt;
-      VjpRun run = run_vjp(*v, host, o.output_cts, Device::cpu());
-      o.engine = run.outputs;
-      o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
-      o.note = "run_vjp(vjp(forward)): tandem's forward + backward under the policy";
-      o.residuals = v->residuals;
-      return std::vector<OracleProgram>{o};
-    };
+    inst.oracle = [m, policy, v, host] { return remat_oracle(m, policy, *v, host); };
     return inst;
   };
   return c;

@@ -104,6 +104,116 @@ void check_gradients(const char* label, const std::vector<Tensor>& got,
   }
 }
 
+// The residuals a vjp saves, and the largest and how many reach `elements` elements.
+struct ResidualSizes {
+  SavedResiduals saved;
+  std::string largest_source;
+  int64_t largest = 0, at_least = 0;
+};
+ResidualSizes residual_sizes(const VjpProgram& v, int64_t elements) {
+  ResidualSizes s;
+  s.saved = saved_residuals(v);
+  s.largest = largest_residual_elements(s.saved, &s.largest_source);
+  s.at_least = residuals_of_at_least(s.saved, elements);
+  return s;
+}
+
+// jax.vjp of the original forward program, against tandem's gradients of both programs.
+std::vector<OracleProgram> grad_oracle(const Program& program, const std::shared_ptr<VjpProgram>& vo,
+                                       const std::shared_ptr<VjpProgram>& vh, const std::vector<Tensor>& in) {
+  std::vector<OracleProgram> r;
+  for (auto [label, v] : {std::pair{"original", vo}, std::pair{"hoisted", vh}}) {
+    OracleProgram o;
+    o.label = label;
+    o.program = program;
+    o.inputs = in;
+    o.output_cts = {unit_cotangent(DType::f32)};
+    o.wrt = v->wrt;
+    VjpRun run = run_vjp(*v, in, o.output_cts, Device::cpu());
+    o.engine = run.outputs;
+    o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
+    o.note = cat("run_vjp(vjp(", label, " program)); the oracle differentiates the original");
+    r.push_back(std::move(o));
+  }
+  return r;
+}
+
+double max_abs_difference(const std::vector<Tensor>& x, const std::vector<Tensor>& y) {
+  double m = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    std::vector<double> a = x[i].to_f64(), b = y[i].to_f64();
+    for (size_t k = 0; k < a.size(); ++k) m = std::max(m, std::abs(a[k] - b[k]));
+  }
+  return m;
+}
+
+// The record's figures: residuals, peak bytes and times of both programs' forward + backward.
+std::vector<Metric> grad_metrics(const ResidualSizes& so, const ResidualSizes& sh, const GradMeasured& mo,
+                                 const GradMeasured& mh, double extra_o, double extra_h, double elt, int64_t L,
+                                 int64_t E, double max_between) {
+  return {
+      {"residual_bytes_original", double(so.saved.bytes - so.saved.argument_bytes), "bytes", "lower"},
+      {"residual_bytes_hoisted", double(sh.saved.bytes - sh.saved.argument_bytes), "bytes", "lower"},
+      {"residuals_LxE_original", double(so.at_least), "", ""},
+      {"residuals_LxE_hoisted", double(sh.at_least), "", "lower"},
+      {"largest_residual_elements_original", double(so.largest), "", ""},
+      {"largest_residual_elements_hoisted", double(sh.largest), "", "lower"},
+      {"peak_above_inputs_fwd_bwd_original", double(mo.peak_above_inputs), "bytes", "lower"},
+      {"peak_above_inputs_fwd_bwd_hoisted", double(mh.peak_above_inputs), "bytes", "lower"},
+      {"peak_above_inputs_and_gradients_original", extra_o, "bytes", "lower"},
+      {"peak_above_inputs_and_gradients_hoisted", extra_h, "bytes", "lower"},
+      {"hoisted_extra_elements_per_L_plus_E", extra_h / elt / double(L + E), "", "lower"},
+      {"original_extra_elements_per_LxE", extra_o / elt / double(L * E), "", ""},
+      {"time_fwd_bwd_original", mo.median_s, "s", "lower"},
+      {"time_fwd_bwd_hoisted", mh.median_s, "s", "lower"},
+      {"speedup_fwd_bwd", mh.median_s > 0 ? mo.median_s / mh.median_s : 0, "x", "higher"},
+      {"max_abs_gradient_difference", max_between, "abs", "lower"},
+  };
+}
+
+void fail(CaseResult& r, const std::string& why) {
+  r.verdict = Verdict::fail;
+  r.message += why;
+}
+
+// The case's check: one rewrite, no L×E residual in the hoisted vjp, both gradients against
+// the closed form, and the hoisted forward + backward's memory O(L+E).
+CaseResult check_hoist_grad(const Workload& w, const HoistResult& h, const VjpProgram& vo, const VjpProgram& vh,
+                            const std::vector<Tensor>& in, Device dev, int reps, int64_t L) {
+  CaseResult r;
+  r.info["log"] = h.log;
+  int64_t E = w.per_step, LE = L * E;
+  const ResidualSizes so = residual_sizes(vo, LE), sh = residual_sizes(vh, LE);
+  r.info["residuals"] = {{"original", format_saved_residuals(so.saved)}, {"hoisted", format_saved_residuals(sh.saved)}};
+  r.info["largest_residual"] = {{"original", so.largest_source}, {"hoisted", sh.largest_source}};
+  if (h.rewrites != 1) fail(r, cat("expected the pass to rewrite the MSE, it made ", h.rewrites, " rewrites\n"));
+  // The goal of part 4: the hoisted gradient saves no length × batch residual.
+  if (sh.at_least != 0)
+    fail(r, cat("the hoisted program's vjp saves ", sh.at_least, " residual(s) of ≥ L×E = ", LE,
+                " elements; largest: ", sh.largest_source, "\n"));
+  GradMeasured mo = measure_vjp(vo, in, reps, dev);
+  GradMeasured mh = measure_vjp(vh, in, reps, dev);
+  auto want = mse_gradient_closed_form(in);
+  ErrorSpec spec = gradient_tolerance(w.dtype, LE);
+  check_gradients("original", mo.cotangents, want, spec, r);
+  check_gradients("hoisted", mh.cotangents, want, spec, r);
+  const double max_between = max_abs_difference(mo.cotangents, mh.cotangents);
+  double elt = double(dtype_size(w.dtype));
+  // The gradients are outputs of L×E elements the caller holds either way; what is
+  // left above inputs and gradients is the cost of the differentiation itself.
+  double ct_bytes = 0;
+  for (const Tensor& t : mh.cotangents) ct_bytes += double(t.numel()) * elt;
+  double extra_o = double(mo.peak_above_inputs) - ct_bytes, extra_h = double(mh.peak_above_inputs) - ct_bytes;
+  // Same "small constant" as the forward's memory goal (scan_hoist_cases.cc).
+  if (extra_h > 16 * double(L + E) * elt + 65536)
+    fail(r, cat("hoisted forward + backward peaks ", extra_h, " B above inputs and gradients: not O(L+E)\n"));
+  r.metrics = grad_metrics(so, sh, mo, mh, extra_o, extra_h, elt, L, E, max_between);
+  r.info["L"] = L;
+  r.info["E"] = E;
+  r.info["note"] = "peak above inputs includes the gradients (3 outputs, two of L×E elements)";
+  return r;
+}
+
 }  // namespace
 
 Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, int reps) {
@@ -126,89 +236,8 @@ Case hoist_grad_case(int64_t L, const Shape& row, const std::string& profile, in
     CaseInstance inst;
     inst.body = [vh, dev_in, dev_ct, dev] { run_vjp(*vh, *dev_in, {*dev_ct}, dev); };
     inst.info = {{"timed_body", "forward + backward of the hoisted program"}};
-    // jax.vjp of the original forward program, against tandem's gradients of both programs.
-    inst.oracle = [w, vo, vh, in] {
-      std::vector<OracleProgram> r;
-      for (auto [label, v] : {std::pair{"original", vo}, std::pair{"hoisted", vh}}) {
-        OracleProgram o;
-        o.label = label;
-        o.program = w->program;
-        o.inputs = *in;
-        o.output_cts = {unit_cotangent(DType::f32)};
-        o.wrt = v->wrt;
-        VjpRun run = run_vjp(*v, *in, o.output_cts, Device::cpu());
-        o.engine = run.outputs;
-        o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
-        o.note = cat("run_vjp(vjp(", label, " program)); the oracle differentiates the original");
-        r.push_back(std::move(o));
-      }
-      return r;
-    };
-    inst.check = [w, h, vo, vh, in, dev, reps, L] {
-      CaseResult r;
-      r.info["log"] = h->log;
-      int64_t E = w->per_step, LE = L * E;
-      SavedResiduals so = saved_residuals(*vo), sh = saved_residuals(*vh);
-      std::string src_o, src_h;
-      int64_t big_o = largest_residual_elements(so, &src_o), big_h = largest_residual_elements(sh, &src_h);
-      int64_t n_big_o = residuals_of_at_least(so, LE), n_big_h = residuals_of_at_least(sh, LE);
-      r.info["residuals"] = {{"original", format_saved_residuals(so)}, {"hoisted", format_saved_residuals(sh)}};
-      r.info["largest_residual"] = {{"original", src_o}, {"hoisted", src_h}};
-      if (h->rewrites != 1) {
-        r.verdict = Verdict::fail;
-        r.message += cat("expected the pass to rewrite the MSE, it made ", h->rewrites, " rewrites\n");
-      }
-      // The goal of part 4: the hoisted gradient saves no length × batch residual.
-      if (n_big_h != 0) {
-        r.verdict = Verdict::fail;
-        r.message += cat("the hoisted program's vjp saves ", n_big_h, " residual(s) of ≥ L×E = ", LE,
-                         " elements; largest: ", src_h, "\n");
-      }
-      GradMeasured mo = measure_vjp(*vo, *in, reps, dev);
-      GradMeasured mh = measure_vjp(*vh, *in, reps, dev);
-      auto want = mse_gradient_closed_form(*in);
-      ErrorSpec spec = gradient_tolerance(w->dtype, LE);
-      check_gradients("original", mo.cotangents, want, spec, r);
-      check_gradients("hoisted", mh.cotangents, want, spec, r);
-      double max_between = 0;
-      for (size_t i = 0; i < mo.cotangents.size(); ++i) {
-        std::vector<double> a = mo.cotangents[i].to_f64(), b = mh.cotangents[i].to_f64();
-        for (size_t k = 0; k < a.size(); ++k) max_between = std::max(max_between, std::abs(a[k] - b[k]));
-      }
-      double elt = double(dtype_size(w->dtype));
-      // The gradients are outputs of L×E elements the caller holds either way; what is
-      // left above inputs and gradients is the cost of the differentiation itself.
-      double ct_bytes = 0;
-      for (const Tensor& t : mh.cotangents) ct_bytes += double(t.numel()) * elt;
-      double extra_o = double(mo.peak_above_inputs) - ct_bytes, extra_h = double(mh.peak_above_inputs) - ct_bytes;
-      // Same "small constant" as the forward's memory goal (scan_hoist_cases.cc).
-      if (extra_h > 16 * double(L + E) * elt + 65536) {
-        r.verdict = Verdict::fail;
-        r.message += cat("hoisted forward + backward peaks ", extra_h, " B above inputs and gradients: not O(L+E)\n");
-      }
-      r.metrics = {
-          {"residual_bytes_original", double(so.bytes - so.argument_bytes), "bytes", "lower"},
-          {"residual_bytes_hoisted", double(sh.bytes - sh.argument_bytes), "bytes", "lower"},
-          {"residuals_LxE_original", double(n_big_o), "", ""},
-          {"residuals_LxE_hoisted", double(n_big_h), "", "lower"},
-          {"largest_residual_elements_original", double(big_o), "", ""},
-          {"largest_residual_elements_hoisted", double(big_h), "", "lower"},
-          {"peak_above_inputs_fwd_bwd_original", double(mo.peak_above_inputs), "bytes", "lower"},
-          {"peak_above_inputs_fwd_bwd_hoisted", double(mh.peak_above_inputs), "bytes", "lower"},
-          {"peak_above_inputs_and_gradients_original", extra_o, "bytes", "lower"},
-          {"peak_above_inputs_and_gradients_hoisted", extra_h, "bytes", "lower"},
-          {"hoisted_extra_elements_per_L_plus_E", extra_h / elt / double(L + E), "", "lower"},
-          {"original_extra_elements_per_LxE", extra_o / elt / double(LE), "", ""},
-          {"time_fwd_bwd_original", mo.median_s, "s", "lower"},
-          {"time_fwd_bwd_hoisted", mh.median_s, "s", "lower"},
-          {"speedup_fwd_bwd", mh.median_s > 0 ? mo.median_s / mh.median_s : 0, "x", "higher"},
-          {"max_abs_gradient_difference", max_between, "abs", "lower"},
-      };
-      r.info["L"] = L;
-      r.info["E"] = E;
-      r.info["note"] = "peak above inputs includes the gradients (3 outputs, two of L×E elements)";
-      return r;
-    };
+    inst.oracle = [w, vo, vh, in] { return grad_oracle(w->program, vo, vh, *in); };
+    inst.check = [w, h, vo, vh, in, dev, reps, L] { return check_hoist_grad(*w, *h, *vo, *vh, *in, dev, reps, L); };
     return inst;
   };
   return c;

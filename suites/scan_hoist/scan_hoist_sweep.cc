@@ -23,6 +23,86 @@ struct Point {
   int64_t peak_orig, peak_hoist;
 };
 
+// One (L, E): both programs checked against the oracle, timed and their peaks measured; a
+// row of the record's table.
+Point measure_point(int64_t L, int64_t E, const std::string& key, int reps, Device dev, CaseResult& r,
+                    nlohmann::json& table) {
+  Workload w = mse_workload(L, {E});
+  HoistResult h = hoist_scan_reductions(w.program, {.min_step_elements = 0});
+  typecheck(h.program);
+  std::vector<Tensor> in = seeded_inputs(w.program, cat(key, "/", L, "/", E));
+  Measured mo = measure_program(w.program, in, reps, dev);
+  Measured mh = measure_program(h.program, in, reps, dev);
+  double want = w.oracle(in)[0];
+  for (auto [label, m, hoisted] : {std::tuple{"original", &mo, false}, std::tuple{"hoisted", &mh, true}}) {
+    ErrorSpec s = sum_tolerance(w.model, w.dtype, hoisted, {});
+    CompareReport rep = compare({want}, m->outputs[0].to_f64(), s);
+    if (!rep.pass) {
+      r.verdict = Verdict::fail;
+      r.message += cat(label, " L=", L, " E=", E, ": ", rep.text(), "\n");
+    }
+  }
+  table.push_back({{"L", L}, {"E", E}, {"time_original_s", mo.min_s}, {"time_hoisted_s", mh.min_s},
+                   {"speedup", mh.min_s > 0 ? mo.min_s / mh.min_s : 0},
+                   {"peak_original_bytes", mo.peak_above_inputs},
+                   {"peak_hoisted_bytes", mh.peak_above_inputs}});
+  return {L, E, mo.min_s, mh.min_s, mo.peak_above_inputs, mh.peak_above_inputs};
+}
+
+// The growth exponents found so far, the flags they raised and the worst of each kind.
+struct Growth {
+  nlohmann::json rows = nlohmann::json::array(), flags = nlohmann::json::array();
+  double worst_time = 0, worst_mem = 0;
+};
+
+// The exponents of time and peak from a to b along `axis` ("L" or "E"): each recorded, and
+// flagged above its threshold (memory fails the case, time only flags it).
+void grow(const Point& a, const Point& b, const char* axis, Growth& g, CaseResult& r) {
+  bool along_L = axis[0] == 'L';
+  double xa = along_L ? double(a.L) : double(a.E), xb = along_L ? double(b.L) : double(b.E);
+  struct { const char* what; double e; bool memory; } rows[] = {
+      {"time_original", growth_exponent(xa, a.t_orig, xb, b.t_orig), false},
+      {"time_hoisted", growth_exponent(xa, a.t_hoist, xb, b.t_hoist), false},
+      {"peak_original", growth_exponent(xa, double(a.peak_orig), xb, double(b.peak_orig)), true},
+      {"peak_hoisted", growth_exponent(xa, double(a.peak_hoist), xb, double(b.peak_hoist)), true}};
+  for (auto& row : rows) {
+    g.rows.push_back({{"along", axis}, {"from", {a.L, a.E}}, {"to", {b.L, b.E}}, {"what", row.what},
+                      {"exponent", row.e}});
+    double& worst = row.memory ? g.worst_mem : g.worst_time;
+    worst = std::max(worst, row.e);
+    if (row.e <= (row.memory ? kMemoryFlag : kTimeFlag)) continue;
+    std::string f = cat("super-linear ", row.what, " along ", axis, " from L=", a.L, ",E=", a.E,
+                        " to L=", b.L, ",E=", b.E, ": exponent ", row.e);
+    g.flags.push_back(f);
+    r.message += "FLAG: " + f + "\n";
+    if (row.memory) r.verdict = Verdict::fail;
+  }
+}
+
+CaseResult check_sweep(const std::vector<int64_t>& lengths, const std::vector<int64_t>& batches, int reps,
+                       const std::string& key, Device dev) {
+  CaseResult r;
+  std::vector<Point> pts;
+  nlohmann::json table = nlohmann::json::array();
+  for (int64_t L : lengths)
+    for (int64_t E : batches) pts.push_back(measure_point(L, E, key, reps, dev, r, table));
+  // Growth exponents from the smallest to the largest value of each axis, the other held
+  // fixed: end to end, so one noisy sub-millisecond timing cannot raise a flag by itself.
+  Growth g;
+  size_t nL = lengths.size(), nE = batches.size();
+  for (size_t e = 0; e < nE; ++e) grow(pts[e], pts[(nL - 1) * nE + e], "L", g, r);
+  for (size_t l = 0; l < nL; ++l) grow(pts[l * nE], pts[l * nE + nE - 1], "E", g, r);
+  const Point& last = pts.back();
+  r.info = {{"table", table}, {"growth", g.rows}, {"flags", g.flags}, {"timing", cat("min of ", reps, " runs")},
+            {"time_flag_exponent", kTimeFlag}, {"memory_fail_exponent", kMemoryFlag}};
+  r.metrics = {{"max_time_growth_exponent", g.worst_time, "", "lower"},
+               {"max_memory_growth_exponent", g.worst_mem, "", "lower"},
+               {"flags", double(g.flags.size()), "", "lower"},
+               {"speedup_at_largest", last.t_hoist > 0 ? last.t_orig / last.t_hoist : 0, "x", "higher"},
+               {"memory_reduction_at_largest", last.peak_hoist > 0 ? double(last.peak_orig) / double(last.peak_hoist) : 0, "x", "higher"}};
+  return r;
+}
+
 }  // namespace
 
 Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::vector<int64_t> batches,
@@ -40,71 +120,7 @@ Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::v
     auto big_in = std::make_shared<std::vector<Tensor>>(on_device(seeded_inputs(big->program, key), dev));
     CaseInstance inst;
     inst.body = [=] { Executor(dev).run(*big_h, *big_in); };
-    inst.check = [=] {
-      CaseResult r;
-      std::vector<Point> pts;
-      nlohmann::json table = nlohmann::json::array();
-      for (int64_t L : lengths)
-        for (int64_t E : batches) {
-          Workload w = mse_workload(L, {E});
-          HoistResult h = hoist_scan_reductions(w.program, {.min_step_elements = 0});
-          typecheck(h.program);
-          std::vector<Tensor> in = seeded_inputs(w.program, cat(key, "/", L, "/", E));
-          Measured mo = measure_program(w.program, in, reps, dev);
-          Measured mh = measure_program(h.program, in, reps, dev);
-          double want = w.oracle(in)[0];
-          for (auto [label, m, hoisted] : {std::tuple{"original", &mo, false}, std::tuple{"hoisted", &mh, true}}) {
-            ErrorSpec s = sum_tolerance(w.model, w.dtype, hoisted, {});
-            CompareReport rep = compare({want}, m->outputs[0].to_f64(), s);
-            if (!rep.pass) {
-              r.verdict = Verdict::fail;
-              r.message += cat(label, " L=", L, " E=", E, ": ", rep.text(), "\n");
-            }
-          }
-          pts.push_back({L, E, mo.min_s, mh.min_s, mo.peak_above_inputs, mh.peak_above_inputs});
-          table.push_back({{"L", L}, {"E", E}, {"time_original_s", mo.min_s}, {"time_hoisted_s", mh.min_s},
-                           {"speedup", mh.min_s > 0 ? mo.min_s / mh.min_s : 0},
-                           {"peak_original_bytes", mo.peak_above_inputs},
-                           {"peak_hoisted_bytes", mh.peak_above_inputs}});
-        }
-      // Growth exponents from the smallest to the largest value of each axis, the other held
-      // fixed: end to end, so one noisy sub-millisecond timing cannot raise a flag by itself.
-      nlohmann::json growth = nlohmann::json::array(), flags = nlohmann::json::array();
-      double worst_time = 0, worst_mem = 0;
-      size_t nL = lengths.size(), nE = batches.size();
-      auto visit = [&](const Point& a, const Point& b, const char* axis) {
-        bool along_L = axis[0] == 'L';
-        double xa = along_L ? double(a.L) : double(a.E), xb = along_L ? double(b.L) : double(b.E);
-        struct { const char* what; double e; bool memory; } rows[] = {
-            {"time_original", growth_exponent(xa, a.t_orig, xb, b.t_orig), false},
-            {"time_hoisted", growth_exponent(xa, a.t_hoist, xb, b.t_hoist), false},
-            {"peak_original", growth_exponent(xa, double(a.peak_orig), xb, double(b.peak_orig)), true},
-            {"peak_hoisted", growth_exponent(xa, double(a.peak_hoist), xb, double(b.peak_hoist)), true}};
-        for (auto& row : rows) {
-          growth.push_back({{"along", axis}, {"from", {a.L, a.E}}, {"to", {b.L, b.E}}, {"what", row.what},
-                            {"exponent", row.e}});
-          double& worst = row.memory ? worst_mem : worst_time;
-          worst = std::max(worst, row.e);
-          if (row.e <= (row.memory ? kMemoryFlag : kTimeFlag)) continue;
-          std::string f = cat("super-linear ", row.what, " along ", axis, " from L=", a.L, ",E=", a.E,
-                              " to L=", b.L, ",E=", b.E, ": exponent ", row.e);
-          flags.push_back(f);
-          r.message += "FLAG: " + f + "\n";
-          if (row.memory) r.verdict = Verdict::fail;
-        }
-      };
-      for (size_t e = 0; e < nE; ++e) visit(pts[e], pts[(nL - 1) * nE + e], "L");
-      for (size_t l = 0; l < nL; ++l) visit(pts[l * nE], pts[l * nE + nE - 1], "E");
-      const Point& last = pts.back();
-      r.info = {{"table", table}, {"growth", growth}, {"flags", flags}, {"timing", cat("min of ", reps, " runs")},
-                {"time_flag_exponent", kTimeFlag}, {"memory_fail_exponent", kMemoryFlag}};
-      r.metrics = {{"max_time_growth_exponent", worst_time, "", "lower"},
-                   {"max_memory_growth_exponent", worst_mem, "", "lower"},
-                   {"flags", double(flags.size()), "", "lower"},
-                   {"speedup_at_largest", last.t_hoist > 0 ? last.t_orig / last.t_hoist : 0, "x", "higher"},
-                   {"memory_reduction_at_largest", last.peak_hoist > 0 ? double(last.peak_orig) / double(last.peak_hoist) : 0, "x", "higher"}};
-      return r;
-    };
+    inst.check = [=] { return check_sweep(lengths, batches, reps, key, dev); };
     return inst;
   };
   return c;

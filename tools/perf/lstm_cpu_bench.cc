@@ -78,27 +78,27 @@ nlohmann::json shape_json(const LstmPerfShape& s) {
           {"train", s.train}};
 }
 
-}  // namespace
-}  // namespace tandem
-
-int main(int argc, char** argv) {
-  using namespace tandem;
+struct Options {
   int threads = cpu::lstm_threads(), reps = 3;
   std::string filter, path = "kernel";
   bool list = false, old_recompute = false;
+};
+
+// The command line into `o`; an exit code (4) on a bad one, -1 to go on.
+int parse_options(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) { std::cerr << "error: " << a << " needs a value\n"; std::exit(4); }
       return argv[++i];
     };
-    if (a == "--threads") threads = std::stoi(next());
-    else if (a == "--reps") reps = std::stoi(next());
-    else if (a == "--filter") filter = next();
-    else if (a == "--list-shapes") list = true;
+    if (a == "--threads") o.threads = std::stoi(next());
+    else if (a == "--reps") o.reps = std::stoi(next());
+    else if (a == "--filter") o.filter = next();
+    else if (a == "--list-shapes") o.list = true;
     else if (a == "--split-rows") cpu::set_lstm_always_split_rows(true);
-    else if (a == "--path") path = next();
-    else if (a == "--old-recompute") old_recompute = true;
+    else if (a == "--path") o.path = next();
+    else if (a == "--old-recompute") o.old_recompute = true;
     else {
       std::cerr << "error: unknown option " << a
                 << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] "
@@ -106,19 +106,135 @@ int main(int argc, char** argv) {
       return 4;
     }
   }
-  if (path != "kernel" && path != "primitive") {
-    std::cerr << "error: --path " << path << " is not kernel or primitive\n";
+  if (o.path != "kernel" && o.path != "primitive") {
+    std::cerr << "error: --path " << o.path << " is not kernel or primitive\n";
     return 4;
   }
+  return -1;
+}
+
+// --filter: substrings of the shape's compact JSON or its label, "|" between alternatives.
+bool kept(const std::string& filter, const nlohmann::json& j, const std::string& label) {
+  bool keep = filter.empty();
+  for (size_t at = 0; !keep && at <= filter.size();) {
+    size_t bar = std::min(filter.find('|', at), filter.size());
+    const std::string f = filter.substr(at, bar - at);
+    keep = j.dump().find(f) != std::string::npos || label.find(f) != std::string::npos;
+    at = bar + 1;
+  }
+  return keep;
+}
+
+// One shape's operands (random in ±0.1, drawn in this order from the run's one generator)
+// and its outputs.
+struct Buffers {
+  std::vector<float> x, h0, c0, w, dy, dhn, dcn;
+  std::vector<float> y, hn, cn, dx, dh0, dc0, dw;
+  std::vector<int32_t> lens;
+};
+Buffers make_buffers(const LstmConfig& c, std::mt19937& g, std::uniform_real_distribution<float>& u) {
+  const int64_t state = c.pseudo_layers() * c.batch * c.hidden, ny = c.batch * c.seq * c.dirs() * c.hidden;
+  auto fill = [&](int64_t n) { std::vector<float> v(static_cast<size_t>(n)); for (float& x : v) x = u(g); return v; };
+  Buffers b;
+  b.x = fill(c.batch * c.seq * c.input);
+  b.h0 = fill(state);
+  b.c0 = fill(state);
+  b.w = fill(get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional));
+  b.dy = fill(ny);
+  b.dhn = fill(state);
+  b.dcn = fill(state);
+  const size_t st = static_cast<size_t>(state);
+  b.y.resize(size_t(ny)), b.hn.resize(st), b.cn.resize(st), b.dx.resize(b.x.size());
+  b.dh0.resize(st), b.dc0.resize(st), b.dw.resize(b.w.size());
+  b.lens.assign(size_t(c.batch), int32_t(c.seq));
+  return b;
+}
+
+// One mode's result: the shape's JSON with the times and FLOP rates, also told on stderr.
+nlohmann::json result(const LstmPerfShape& s, const char* mode, double factor, const Times& t) {
+  const LstmConfig& c = s.config;
+  const LstmFlops f = lstm_forward_flops(c);
+  nlohmann::json r = shape_json(s);
+  const double flops = factor * (f.projection + f.recurrent);
+  r.update({{"mode", mode}, {"median_s", t.wall[t.wall.size() / 2]}, {"min_s", t.wall.front()},
+            {"min_cpu_s", t.cpu.front()}, {"reps", t.wall.size()}, {"flops", flops},
+            {"projection_flops", factor * f.projection}, {"recurrent_flops", factor * f.recurrent},
+            {"gflops", flops / t.wall.front() / 1e9}, {"gflops_cpu", flops / t.cpu.front() / 1e9},
+            {"load_average", load_average()}});
+  std::cerr << s.label << " B" << c.batch << " T" << c.seq << " H" << c.hidden << " L" << c.layers
+            << (c.bidirectional ? " bidi " : " ") << mode << ": min " << t.wall.front() * 1e3 << " ms wall, "
+            << t.cpu.front() * 1e3 << " ms cpu; " << r["gflops"].get<double>() << " GFLOP/s wall, "
+            << r["gflops_cpu"].get<double>() << " per cpu-second\n";
+  return r;
+}
+
+// --path primitive: the suite's one-equation programs through the Executor.
+void bench_primitive(const LstmPerfShape& s, Buffers& b, int reps, nlohmann::json& results) {
+  const LstmConfig& c = s.config;
+  auto tensor = [](const std::vector<float>& v, const Shape& shape) {
+    Tensor t = Tensor::empty(shape, DType::f32);
+    std::copy(v.begin(), v.end(), t.data<float>());
+    return t;
+  };
+  const Shape st_shape{c.pseudo_layers(), c.batch, c.hidden};
+  Tensor lt = Tensor::empty({c.batch}, DType::i32);
+  std::copy(b.lens.begin(), b.lens.end(), lt.data<int32_t>());
+  std::vector<Tensor> in{tensor(b.x, {c.batch, c.seq, c.input}), tensor(b.h0, st_shape), tensor(b.c0, st_shape),
+                         tensor(b.w, {int64_t(b.w.size())}), lt};
+  Program fp = lstm_fwd_program(c), tp = lstm_train_program(c);
+  results.push_back(result(s, "fwd", 1.0, time_reps(reps, [&] { Executor().run(fp, in); })));
+  in.push_back(tensor(b.dy, {c.batch, c.seq, c.dirs() * c.hidden}));
+  in.push_back(tensor(b.dhn, st_shape));
+  in.push_back(tensor(b.dcn, st_shape));
+  if (s.train) results.push_back(result(s, "fwd+bwd", 3.0, time_reps(reps, [&] { Executor().run(tp, in); })));
+}
+
+// --path kernel: engine/cpu/lstm_cpu called directly.
+void bench_kernel(const LstmPerfShape& s, Buffers& b, int reps, bool old_recompute, nlohmann::json& results) {
+  const LstmConfig& c = s.config;
+  results.push_back(result(s, "fwd", 1.0, time_reps(reps, [&] {
+    cpu::lstm_forward(c, b.x.data(), b.h0.data(), b.c0.data(), b.w.data(), b.lens.data(), b.y.data(), b.hn.data(),
+                      b.cn.data(), nullptr);
+  })));
+  // The reserve is allocated once, as a caching allocator would hand the same block back.
+  std::vector<float> reserve(s.train ? size_t(lstm_reserve_layout(c).total) : 0);
+  if (s.train)
+    results.push_back(result(s, "fwd+bwd", 3.0, time_reps(reps, [&] {
+      cpu::LstmSaved saved = cpu::lstm_saved_views(c, reserve.data(), b.x.data());
+      cpu::lstm_forward(c, b.x.data(), b.h0.data(), b.c0.data(), b.w.data(), b.lens.data(), b.y.data(), b.hn.data(),
+                        b.cn.data(), &saved);
+      cpu::lstm_backward(c, b.w.data(), b.lens.data(), saved, b.dy.data(), b.dhn.data(), b.dcn.data(), b.dx.data(),
+                         b.dh0.data(), b.dc0.data(), b.dw.data());
+    })));
+  if (s.train && old_recompute)
+    results.push_back(result(s, "fwd+recompute+bwd", 3.0, time_reps(reps, [&] {
+      cpu::lstm_forward(c, b.x.data(), b.h0.data(), b.c0.data(), b.w.data(), b.lens.data(), b.y.data(), b.hn.data(),
+                        b.cn.data(), nullptr);
+      std::vector<float> ry(b.y.size()), rhn(b.hn.size()), rcn(b.cn.size()), scratch(reserve.size());  // lstm_bwd's own forward
+      cpu::LstmSaved saved = cpu::lstm_saved_views(c, scratch.data(), b.x.data());
+      cpu::lstm_forward(c, b.x.data(), b.h0.data(), b.c0.data(), b.w.data(), b.lens.data(), ry.data(), rhn.data(),
+                        rcn.data(), &saved);
+      cpu::lstm_backward(c, b.w.data(), b.lens.data(), saved, b.dy.data(), b.dhn.data(), b.dcn.data(), b.dx.data(),
+                         b.dh0.data(), b.dc0.data(), b.dw.data());
+    })));
+}
+
+}  // namespace
+}  // namespace tandem
+
+int main(int argc, char** argv) {
+  using namespace tandem;
+  Options o;
+  if (int rc = parse_options(argc, argv, o); rc >= 0) return rc;
   nlohmann::json shapes = nlohmann::json::array();
   for (const LstmPerfShape& s : lstm_perf_shapes()) shapes.push_back(shape_json(s));
-  if (list) {
+  if (o.list) {
     std::cout << shapes.dump(1) << "\n";
     return 0;
   }
-  cpu::set_lstm_threads(threads);
-  if (path == "primitive") register_all_primitives();
-  nlohmann::json out = {{"tool", "tandem lstm_cpu"}, {"threads", threads}, {"reps", reps}, {"path", path}};
+  cpu::set_lstm_threads(o.threads);
+  if (o.path == "primitive") register_all_primitives();
+  nlohmann::json out = {{"tool", "tandem lstm_cpu"}, {"threads", o.threads}, {"reps", o.reps}, {"path", o.path}};
 #ifdef TANDEM_BLAS_OPENBLAS
   out["blas_threads"] = openblas_get_num_threads();
 #endif
@@ -126,85 +242,10 @@ int main(int argc, char** argv) {
   std::mt19937 g(1);
   std::uniform_real_distribution<float> u(-0.1f, 0.1f);
   for (const LstmPerfShape& s : lstm_perf_shapes()) {
-    const LstmConfig& c = s.config;
-    nlohmann::json j = shape_json(s);
-    // --filter: substrings of the shape's compact JSON or its label, "|" between alternatives.
-    bool keep = filter.empty();
-    for (size_t at = 0; !keep && at <= filter.size();) {
-      size_t bar = std::min(filter.find('|', at), filter.size());
-      const std::string f = filter.substr(at, bar - at);
-      keep = j.dump().find(f) != std::string::npos || s.label.find(f) != std::string::npos;
-      at = bar + 1;
-    }
-    if (!keep) continue;
-    const int64_t S = c.pseudo_layers(), state = S * c.batch * c.hidden;
-    const int64_t ny = c.batch * c.seq * c.dirs() * c.hidden;
-    auto fill = [&](int64_t n) { std::vector<float> v(static_cast<size_t>(n)); for (float& x : v) x = u(g); return v; };
-    std::vector<float> x = fill(c.batch * c.seq * c.input), h0 = fill(state), c0 = fill(state),
-                       w = fill(get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional)),
-                       dy = fill(ny), dhn = fill(state), dcn = fill(state);
-    const size_t st = static_cast<size_t>(state);
-    std::vector<float> y(static_cast<size_t>(ny)), hn(st), cn(st), dx(x.size()), dh0(st), dc0(st), dw(w.size());
-    std::vector<int32_t> lens(size_t(c.batch), int32_t(c.seq));
-    const LstmFlops f = lstm_forward_flops(c);
-    auto record = [&](const char* mode, double factor, const Times& t) {
-      nlohmann::json r = j;
-      const double flops = factor * (f.projection + f.recurrent);
-      r.update({{"mode", mode}, {"median_s", t.wall[t.wall.size() / 2]}, {"min_s", t.wall.front()},
-                {"min_cpu_s", t.cpu.front()}, {"reps", t.wall.size()}, {"flops", flops},
-                {"projection_flops", factor * f.projection}, {"recurrent_flops", factor * f.recurrent},
-                {"gflops", flops / t.wall.front() / 1e9}, {"gflops_cpu", flops / t.cpu.front() / 1e9},
-                {"load_average", load_average()}});
-      std::cerr << s.label << " B" << c.batch << " T" << c.seq << " H" << c.hidden << " L" << c.layers
-                << (c.bidirectional ? " bidi " : " ") << mode << ": min " << t.wall.front() * 1e3 << " ms wall, "
-                << t.cpu.front() * 1e3 << " ms cpu; " << r["gflops"].get<double>() << " GFLOP/s wall, "
-                << r["gflops_cpu"].get<double>() << " per cpu-second\n";
-      results.push_back(r);
-    };
-    if (path == "primitive") {
-      auto tensor = [](const std::vector<float>& v, const Shape& shape) {
-        Tensor t = Tensor::empty(shape, DType::f32);
-        std::copy(v.begin(), v.end(), t.data<float>());
-        return t;
-      };
-      const Shape st_shape{S, c.batch, c.hidden};
-      Tensor lt = Tensor::empty({c.batch}, DType::i32);
-      std::copy(lens.begin(), lens.end(), lt.data<int32_t>());
-      std::vector<Tensor> in{tensor(x, {c.batch, c.seq, c.input}), tensor(h0, st_shape), tensor(c0, st_shape),
-                             tensor(w, {int64_t(w.size())}), lt};
-      Program fp = lstm_fwd_program(c), tp = lstm_train_program(c);
-      record("fwd", 1.0, time_reps(reps, [&] { Executor().run(fp, in); }));
-      in.push_back(tensor(dy, {c.batch, c.seq, c.dirs() * c.hidden}));
-      in.push_back(tensor(dhn, st_shape));
-      in.push_back(tensor(dcn, st_shape));
-      if (s.train) record("fwd+bwd", 3.0, time_reps(reps, [&] { Executor().run(tp, in); }));
-      continue;
-    }
-    record("fwd", 1.0, time_reps(reps, [&] {
-      cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
-                        cn.data(), nullptr);
-    }));
-    // The reserve is allocated once, as a caching allocator would hand the same block back.
-    std::vector<float> reserve(s.train ? size_t(lstm_reserve_layout(c).total) : 0);
-    if (s.train)
-      record("fwd+bwd", 3.0, time_reps(reps, [&] {
-        cpu::LstmSaved saved = cpu::lstm_saved_views(c, reserve.data(), x.data());
-        cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
-                          cn.data(), &saved);
-        cpu::lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), dx.data(),
-                           dh0.data(), dc0.data(), dw.data());
-      }));
-    if (s.train && old_recompute)
-      record("fwd+recompute+bwd", 3.0, time_reps(reps, [&] {
-        cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), y.data(), hn.data(),
-                          cn.data(), nullptr);
-        std::vector<float> ry(y.size()), rhn(st), rcn(st), scratch(reserve.size());  // lstm_bwd's own forward
-        cpu::LstmSaved saved = cpu::lstm_saved_views(c, scratch.data(), x.data());
-        cpu::lstm_forward(c, x.data(), h0.data(), c0.data(), w.data(), lens.data(), ry.data(), rhn.data(),
-                          rcn.data(), &saved);
-        cpu::lstm_backward(c, w.data(), lens.data(), saved, dy.data(), dhn.data(), dcn.data(), dx.data(),
-                           dh0.data(), dc0.data(), dw.data());
-      }));
+    if (!kept(o.filter, shape_json(s), s.label)) continue;
+    Buffers b = make_buffers(s.config, g, u);
+    if (o.path == "primitive") bench_primitive(s, b, o.reps, results);
+    else bench_kernel(s, b, o.reps, o.old_recompute, results);
   }
   out["results"] = results;
   std::cout << out.dump(1) << "\n";
