@@ -101,7 +101,7 @@ bool is_known_profile(const std::string& p);
 
 // A user's regex over names (--filter, --fault): true where it matches anywhere in a name. RE2,
 // linear in the name for every pattern: std::regex backtracked for minutes on '(.*.*)*y' over
-// the case names (issue 31 #9). An invalid pattern is bad input naming `option` and `example`.
+// the case names. An invalid pattern is bad input naming `option` and `example`.
 std::function<bool(const std::string&)> name_matcher(const std::string& pattern, const std::string& option,
                                                       const std::string& example);
 

@@ -49,7 +49,7 @@ std::string shell_quote(const std::string& s) {
 
 // {"git_sha": ..., "git_sha_source": "run time" | "configure time", "git_dirty": bool}.
 // --no-optional-locks: `git status` otherwise refreshes the index under .git/index.lock, and a
-// `git commit` in the source tree during a run then fails on the lock (issue 31 #11).
+// `git commit` in the source tree during a run then fails on the lock.
 nlohmann::json git_identity() {
   const std::string git = "git --no-optional-locks -C " + shell_quote(TANDEM_SOURCE_DIR);
   std::string sha = first_line_of(git + " rev-parse --short=12 HEAD 2>/dev/null");

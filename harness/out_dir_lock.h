@@ -1,4 +1,4 @@
-// One writer at a time per output directory (issue 20 #14, issue 31 #1): every command that
+// One writer at a time per output directory: every command that
 // writes a folder (run, check, dot, lstm, collectives and collectives-dump on rank 0,
 // dump-programs, faults; `tandem merge` through the same flock in reports/atomic.py) holds an
 // exclusive flock(2) on it while it writes, so a second writer is refused up front instead of

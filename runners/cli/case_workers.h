@@ -1,4 +1,4 @@
-// Crash isolation for a single-process `tandem run` / `check` (issue 29 §2): the cases run in
+// Crash isolation for a single-process `tandem run` / `check`: the cases run in
 // a worker process — this binary executed again with the same arguments — that announces each
 // case before running it and sends its record after, one line each on a pipe. The parent
 // writes the records, counts and prints. When the worker dies inside a case (a segfault in the

@@ -48,7 +48,7 @@ void dump(const DumpOptions& o) {
   for (const std::string& op : o.ops)
     if (!coll::find_op(op))
       throw_bad_input(cat("collectives-dump: unknown op '", op, "'"), "one of: " + coll::op_list(false));
-  // Rank 0 holds --out for the job (issue 31 #1); a busy or bad --out fails every rank alike.
+  // Rank 0 holds --out for the job; a busy or bad --out fails every rank alike.
   std::optional<OutDirLock> lock;
   comm::agree_verdict(c.world(), [&] { if (me == 0) lock.emplace(o.out, "collectives-dump"); });
   const std::vector<coll::DumpRun> runs = coll::run_dump_cases(c, o.ops, o.seed);

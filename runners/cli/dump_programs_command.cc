@@ -95,7 +95,7 @@ int dump(const Selection& sel, const std::string& out) {
     throw_bad_input("no case matches the selection", "`tandem list --profile " + sel.profile + "` shows the cases");
   if (const FaultInfo* f = injected_fault())
     std::cerr << "FAULT INJECTED: " << f->name << " (" << f->mimics << "): the dumped engine results carry it\n";
-  OutDirLock lock(out, "dump-programs");  // no other writer in DIR meanwhile (issue 31 #1)
+  OutDirLock lock(out, "dump-programs");  // no other writer in DIR meanwhile
   json index = json::array();
   size_t items = 0, n = 0, errors = 0;
   for (const Case* c : cases) {

@@ -235,7 +235,7 @@ void run_lstm_on_files(const LstmRunOptions& o) {
   if (dev.kind == DeviceKind::cuda) cuda_synchronize(dev.index);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  // The outputs of one run are one unit (issue 20 #14): no other run writes into --out meanwhile
+  // The outputs of one run are one unit: no other run writes into --out meanwhile
   // (OutDirLock), run.json goes first and comes back last as the manifest naming this run's
   // files, and the arrays of an earlier run this one does not write (dx ... dw of a backward
   // run before a forward-only one) are removed rather than left to pass for this run's.

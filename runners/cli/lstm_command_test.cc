@@ -119,7 +119,7 @@ TEST(LstmCommand, NumpyRoundTrip) {
   EXPECT_EQ(std::system(check.c_str()), 0);
 }
 
-// The .npy reader against numpy.load both ways (issue 31 #11): every file numpy writes for our
+// The .npy reader against numpy.load both ways: every file numpy writes for our
 // dtypes loads with its values, every variant numpy refuses is refused (runners/cli/npy_fixtures.py).
 TEST(NpyIo, AgreesWithNumpyBothWays) {
   if (std::system(TANDEM_PYTHON " -c 'import numpy' 2>/dev/null") != 0)
@@ -328,7 +328,7 @@ TEST(LstmCommand, PlantedSymlinksAtTemporaryNamesAreLeftAlone) {
 }
 
 
-// Issue 20 #14: one run's outputs are one unit. A forward-only run into the --out of an earlier
+// One run's outputs are one unit. A forward-only run into the --out of an earlier
 // backward run leaves no gradients of that run behind, and run.json names this run's files;
 // a second run into a directory another run is writing is refused (exit 4), not interleaved.
 TEST(LstmCommand, OutputsOfOneRunAreOneUnit) {

@@ -88,7 +88,7 @@ std::string summary_markdown(const std::vector<nlohmann::json>& recs, int counts
   return os.str();
 }
 
-// An earlier run's outputs go before this run's first record (issue 31 #11): a run killed
+// An earlier run's outputs go before this run's first record: a run killed
 // midway never leaves its records beside the last run's benchmark.json. Derived files first,
 // records.json last, so a kill in between leaves one run's files, never two runs' mixed.
 void remove_stale_outputs(const std::string& out) {
@@ -176,7 +176,7 @@ int run(const RunArgs& a, bool timed) {
   const bool writes = lockstep ? lockstep->rank() == 0 : is_writer_rank();
   if (lockstep)  // a bad --out fails every rank at once, not rank 0 alone after the first case
     lockstep->agree_on([&] { if (writes) std::filesystem::create_directories(a.out); });
-  // A second run into the same --out would interleave its records with this one's (issue 20 #14).
+  // A second run into the same --out would interleave its records with this one's.
   std::optional<OutDirLock> lock;
   auto take_out = [&] { lock.emplace(a.out, "run"); remove_stale_outputs(a.out); };
   if (lockstep) lockstep->agree_on([&] { if (writes) take_out(); });

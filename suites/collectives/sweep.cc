@@ -208,7 +208,7 @@ struct Sweep {
   bool nccl = false, root = false;
   std::string backend, device;
   SweepResult result;
-  std::optional<OutDirLock> lock;  // rank 0 holds --out for the job: one writer at a time (issue 31 #1)
+  std::optional<OutDirLock> lock;  // rank 0 holds --out for the job: one writer at a time
   std::unique_ptr<RecordWriter> writer;
   std::optional<OrderedJson> nt;  // -J: rank 0's nccl-tests document
   nlohmann::json context;
@@ -296,7 +296,7 @@ void sweep_op(Sweep& s, const CollOp* op, DType t, const Redop& redop) {
     std::vector<Row> rows = build_rows(s.ctx, s.dog, p.groups, p.tb, o, bytes, p.redop, &p.skipped);
     if (rows.empty()) break;
     // Sizes that round to one already timed (-b 1, -f 1.2 on doubles) would repeat a case
-    // name the gate refuses (issue 31 #2); rounding is the same on every rank.
+    // name the gate refuses; rounding is the same on every rank.
     if (rows.front().s.bytes == p.last) continue;
     p.last = rows.front().s.bytes;
     if (o.check) check_rows(rows, s.ctx, s.world, s.dog);

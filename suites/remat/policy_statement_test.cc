@@ -109,7 +109,7 @@ TEST(RematPolicyStatement, CatchesAPolicyThatSavesEverything) {
 
 // A scan inside a checkpoint saves no carry (JAX re-runs the forward scan in the backward):
 // the LSTM Program checkpointed whole, its carries stacked by the fault that mimics tandem's
-// own engine before the replay (issue 29 §4), is outside the statement under every policy.
+// own engine before the replay, is outside the statement under every policy.
 TEST(RematPolicyStatement, CatchesStackedCarriesOfAScanInsideACheckpoint) {
   Model lstm{"lstm", 1, 3, 4, 4, {"", ""}};
   for (const std::string& pol : policies_for(lstm)) {

@@ -191,7 +191,7 @@ TEST(RematMeasure, DISABLED_ScanModels) {
 }
 
 // The LSTM checkpointed whole with its carries stacked by the forward scan (the fault that
-// mimics tandem before issue 29 §4), then replayed by the backward as in JAX: the before and
+// mimics tandem's earlier engine), then replayed by the backward as in JAX: the before and
 // after of docs/PERFORMANCE.md "Remat inside scan", in one run.
 TEST(RematMeasure, DISABLED_LstmCarriesStackedThenReplayed) {
   remat::Model lstm{"lstm", 1, 32, 128, 32, {"", ""}};

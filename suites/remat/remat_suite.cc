@@ -1,4 +1,4 @@
-// The remat suite (issue 6): for each model × policy, the vjp's gradients must be bitwise
+// The remat suite: for each model × policy, the vjp's gradients must be bitwise
 // identical to everything_saveable's on CPU (within tolerance elsewhere) and match the
 // reference's own reverse mode in f64 (itself checked against central differences, sampled at nightly size),
 // nightly-size models included; the records carry the residual count and bytes (offloaded bytes as

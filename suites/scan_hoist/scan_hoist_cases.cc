@@ -148,7 +148,7 @@ Case hoist_case(const std::string& name, nlohmann::json params, std::function<Wo
       double elt = double(dtype_size(w->dtype)), L = double(w->length), E = double(w->per_step);
       double per_l_plus_e = double(mh.peak_above_inputs) / elt / (L + E);
       double per_le = double(mo.peak_above_inputs) / elt / (L * E);
-      // The goal of issue 7: O(L + E) above the inputs. 16 is the "small constant": the scan
+      // The suite's goal: O(L + E) above the inputs. 16 is the "small constant": the scan
       // copies each xs row, the chain makes a few row-sized temporaries, partials are L.
       bool memory_goal = w->kind == "mse" || w->kind == "sin_mean";
       if (memory_goal && double(mh.peak_above_inputs) > 16 * (L + E) * elt + 65536) {

@@ -1,4 +1,4 @@
-// The gradient side of scan hoisting (issue 7, part 4): residual inspection, forward +
+// The gradient side of scan hoisting: residual inspection, forward +
 // backward measurement, the MSE's closed-form gradient, and the suite case comparing the
 // vjp of the original and of the hoisted MSE.
 #pragma once

@@ -1,4 +1,4 @@
-// Issue 7, part 4, as a unit test: the gradient of the hoisted MSE saves no length × batch
+// Scan hoisting's gradient side as a unit test: the gradient of the hoisted MSE saves no length × batch
 // residual (asserted on the saved residuals' shapes), while the original's does; both
 // gradients match the closed form; the hoisted forward + backward peaks lower.
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@ TEST(ScanHoistGrad, HoistedGradientSavesNoLengthTimesBatchResidual) {
   HoistResult h = hoist_scan_reductions(w.program, {.min_step_elements = 0});
   ASSERT_EQ(h.rewrites, 1);
   const int64_t LE = L * w.per_step;
-  // The hoisted program under nothing_saveable: since issue 16 a scan is partially
+  // The hoisted program under nothing_saveable: a scan is partially
   // evaluated under the policy (JAX's rule), and everything_saveable would stack the per-step
   // difference; the original keeps its stacked difference under the default policy.
   SavedResiduals so = saved_residuals(vjp(w.program)), sh = saved_residuals(vjp(h.program, {}, nothing_saveable()));

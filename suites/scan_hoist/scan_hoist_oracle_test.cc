@@ -57,7 +57,7 @@ namespace {
 
 // The data-derived check bites: a hoisted MSE that lost the last of its 64 steps (its
 // output less that step's contribution, ~1/64 of the mean) fails it, while the first-order
-// worst case from the term bound (the tolerance before issue 17) would have let it pass.
+// worst case from the term bound (the earlier tolerance) would have let it pass.
 TEST(ScanHoistTolerance, DroppingOneStepFailsTheCheck) {
   const int64_t L = 64;
   const Shape row = {128, 128};

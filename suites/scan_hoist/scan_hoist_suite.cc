@@ -1,4 +1,4 @@
-// The scan_hoist suite (issue 7): hoist_scan_reductions on the seed's programs — the x1/x2/y
+// The scan_hoist suite: hoist_scan_reductions on the seed's programs — the x1/x2/y
 // MSE and the stacked sin/mean — from the seed's sizes to length 1000 and millions of
 // elements per step, in every accumulation mode; the pass's harder shapes (reverse, unroll,
 // nested scans, several ys, dependent reductions, bf16 with and without wider accumulation);

@@ -1,4 +1,4 @@
-// Collectives under vmap (issue 15 §2). The examples of a vmap with axis_name are the
+// Collectives under vmap. The examples of a vmap with axis_name are the
 // members of that axis, so the reference is the mesh model (bridge/
 // reference_collectives.h) with one virtual rank per example:
 //  - vmap/coll/<program>/axes:<lead|last>/n:<n>: vmap(f, axis_name "batch") on the engine

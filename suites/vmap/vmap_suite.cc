@@ -1,4 +1,4 @@
-// The vmap suite (issue 15): every program of vmap_programs.h under every axis configuration
+// The vmap suite: every program of vmap_programs.h under every axis configuration
 // (leading, last, middle, negative, the leading axis written negative, not-mapped mixes, the
 // first input unmapped) at sizes 1 and odd in quick, large in nightly; per-example gradients
 // (vmap of the joint vjp); the bad axes vmap must refuse; ragged batches against a loop over
