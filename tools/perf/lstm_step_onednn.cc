@@ -1,4 +1,4 @@
-// Micro-benchmark behind docs/performance/lstm.md "LSTM step GEMM: OpenBLAS vs oneDNN":
+// Micro-benchmark behind docs/performance/lstm.md "LSTM step GEMM through oneDNN":
 // the LSTM kernel's per-step recurrent products, forward R[B,4H] = h[B,H]·W_hh^T and backward
 // dh[B,H] = da[B,4H]·W_hh, timed (a) through cblas_sgemm as engine/cpu/lstm_cpu.cc calls it
 // (OpenBLAS re-packs W_hh on every call) and (b) through a oneDNN matmul primitive created once
