@@ -75,6 +75,7 @@ const std::vector<UnaryOp>& unary_ops() {
       {"logistic", [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, [](double, double y) { return y * (1 - y); }},
       {"sqrt", [](double x) { return std::sqrt(x); }, [](double, double y) { return 0.5 / y; }},
       {"erf", [](double x) { return std::erf(x); }, [](double x, double) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); }},
+      {"expm1", [](double x) { return std::expm1(x); }, [](double, double y) { return y + 1; }},
   };
   return ops;
 }

@@ -10,7 +10,7 @@ from jax import lax
 UNARY = {
     "neg": lax.neg, "exp": lax.exp, "log": lax.log, "sin": lax.sin, "cos": lax.cos,
     "tanh": lax.tanh, "logistic": lax.logistic, "sqrt": lax.sqrt, "erf": lax.erf,
-    "stop_gradient": lax.stop_gradient,
+    "stop_gradient": lax.stop_gradient, "expm1": lax.expm1,
 }
 # Operands of one dtype; a rank-0 one broadcasts (program_vs_jax.py's binary() does it for lax).
 BINARY = {
