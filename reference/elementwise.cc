@@ -35,29 +35,17 @@ std::vector<int64_t> broadcast_shape(const char* what, const Array& a, const Arr
 // Element i of x when x is either full-size or rank 0 (broadcast).
 double at(const Array& x, int64_t i) { return x.shape.empty() ? x.data[0] : x.data[i]; }
 
-double binary_i32(const std::string& op, int64_t a, int64_t b) {
-  if (op == "add") return wrap_i32(a + b);
-  if (op == "sub") return wrap_i32(a - b);
-  if (op == "mul") return wrap_i32(a * b);  // |a*b| <= 2^62: exact in int64
-  if (op == "div") {
-    require(b != 0, "binary: i32 division by zero");
-    return wrap_i32(a / b);  // C++ '/' truncates toward zero; INT32_MIN / -1 wraps
-  }
-  if (op == "max") return static_cast<double>(a > b ? a : b);
-  if (op == "min") return static_cast<double>(a < b ? a : b);
-  throw std::invalid_argument("binary: unknown op '" + op + "'");
+double nan_or(double a, double b, double r) {
+  return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : r;
 }
 
-double binary_f64(const std::string& op, double a, double b) {
-  if (op == "add") return a + b;
-  if (op == "sub") return a - b;
-  if (op == "mul") return a * b;
-  if (op == "div") return a / b;
-  if (op == "max" || op == "min") {
-    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
-    return op == "max" ? (a > b ? a : b) : (a < b ? a : b);
-  }
-  throw std::invalid_argument("binary: unknown op '" + op + "'");
+// max / min's backward: JAX's balanced rule: an operand equal to the result takes the
+// cotangent times 1 (alone) or 1/2 (a tie), else times 0; a NaN result equals neither.
+template <bool kMax>
+void balanced_backward(double x, double y, double c, double& ga, double& gb) {
+  const double r = std::isnan(x) || std::isnan(y) ? x + y : kMax ? std::fmax(x, y) : std::fmin(x, y);
+  const double sa = x == r ? (y == r ? 0.5 : 1.0) : 0.0, sb = y == r ? (x == r ? 0.5 : 1.0) : 0.0;
+  ga = c * sa, gb = c * sb;
 }
 
 // IEEE comparisons: every one involving NaN is false, except "ne".
@@ -77,8 +65,8 @@ bool compare_f64(const std::string& direction, double x, double y) {
 const std::vector<UnaryOp>& unary_ops() {
   static const std::vector<UnaryOp> ops = {
       {"neg", [](double x) { return -x; }, [](double, double) { return -1.0; }},
-      // The tape treats it as a constant (grad_tape.cc): the derivative is never multiplied in.
-      {"stop_gradient", [](double x) { return x; }, [](double, double) { return 0.0; }},
+      // No derivative: the tape treats it as a constant (grad_tape.cc).
+      {"stop_gradient", [](double x) { return x; }, nullptr},
       {"exp", [](double x) { return std::exp(x); }, [](double, double y) { return y; }},
       {"log", [](double x) { return std::log(x); }, [](double x, double) { return 1 / x; }},
       {"sin", [](double x) { return std::sin(x); }, [](double x, double) { return std::cos(x); }},
@@ -87,8 +75,40 @@ const std::vector<UnaryOp>& unary_ops() {
       {"logistic", [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, [](double, double y) { return y * (1 - y); }},
       {"sqrt", [](double x) { return std::sqrt(x); }, [](double, double y) { return 0.5 / y; }},
       {"erf", [](double x) { return std::erf(x); }, [](double x, double) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); }},
+      {"expm1", [](double x) { return std::expm1(x); }, [](double, double y) { return y + 1; }},
   };
   return ops;
+}
+
+// i32 values are exact in int64 and wrapped once; floats in f64, rounded once by binary().
+const std::vector<BinaryOp>& binary_ops() {
+  static const std::vector<BinaryOp> ops = {
+      {"add", [](int64_t a, int64_t b) { return wrap_i32(a + b); }, [](double a, double b) { return a + b; }, false,
+       [](double, double, double c, double& ga, double& gb) { ga = c, gb = c; }},
+      {"sub", [](int64_t a, int64_t b) { return wrap_i32(a - b); }, [](double a, double b) { return a - b; }, false,
+       [](double, double, double c, double& ga, double& gb) { ga = c, gb = -c; }},
+      {"mul", [](int64_t a, int64_t b) { return wrap_i32(a * b); },  // |a*b| <= 2^62: exact in int64
+       [](double a, double b) { return a * b; }, false,
+       [](double x, double y, double c, double& ga, double& gb) { ga = c * y, gb = c * x; }},
+      {"div",
+       [](int64_t a, int64_t b) {
+         require(b != 0, "binary: i32 division by zero");
+         return wrap_i32(a / b);  // C++ '/' truncates toward zero; INT32_MIN / -1 wraps
+       },
+       [](double a, double b) { return a / b; }, false,
+       [](double x, double y, double c, double& ga, double& gb) { ga = c / y, gb = -c * x / (y * y); }},
+      {"max", [](int64_t a, int64_t b) { return static_cast<double>(a > b ? a : b); },
+       [](double a, double b) { return nan_or(a, b, a > b ? a : b); }, true, balanced_backward<true>},
+      {"min", [](int64_t a, int64_t b) { return static_cast<double>(a < b ? a : b); },
+       [](double a, double b) { return nan_or(a, b, a < b ? a : b); }, true, balanced_backward<false>},
+  };
+  return ops;
+}
+
+const BinaryOp& binary_op(const std::string& op) {
+  for (const BinaryOp& o : binary_ops())
+    if (op == o.name) return o;
+  throw std::invalid_argument("binary: unknown op '" + op + "'");
 }
 
 const UnaryOp& unary_op(const std::string& op) {
@@ -132,17 +152,16 @@ Array integer_pow(const Array& x, int64_t y) {
 
 Array binary(const std::string& op, const Array& a, const Array& b) {
   std::vector<int64_t> shape = broadcast_shape("binary", a, b);
-  binary_f64(op, 0.0, 1.0);  // rejects an unknown op
+  const BinaryOp& o = binary_op(op);  // rejects an unknown op
   const DType t = a.dtype;
-  require(t != DType::pred || op == "max" || op == "min",
-          "binary " + op + ": unsupported dtype pred");
+  require(t != DType::pred || o.on_pred, "binary " + op + ": unsupported dtype pred");
   Array out{std::move(shape), t, {}};
   const int64_t n = out.numel();
   out.data.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     const double x = at(a, i), y = at(b, i);
-    out.data[i] = t == DType::i32 ? binary_i32(op, static_cast<int64_t>(x), static_cast<int64_t>(y))
-                                  : round_to(t, binary_f64(op, x, y));
+    out.data[i] = t == DType::i32 ? o.i32(static_cast<int64_t>(x), static_cast<int64_t>(y))
+                                  : round_to(t, o.f64(x, y));
   }
   return out;
 }

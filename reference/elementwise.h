@@ -8,9 +8,10 @@
 
 namespace tandem::ref {
 
-// A unary op of the reference: its value and its derivative at x (y = value(x)). The one
-// table of them (unary_ops) feeds both unary() and the tape's backward (grad_tape.cc), so a
-// new unary op is one row in elementwise.cc.
+// A unary op of the reference: its value and its derivative at x (y = value(x)); a null
+// derivative makes it a constant on the tape (stop_gradient: no cotangent flows back, not a
+// zero one, as JAX's symbolic zero). The one table of them (unary_ops) feeds both unary() and
+// the tape's backward (grad_tape.cc), so a new unary op is one row in elementwise.cc.
 struct UnaryOp {
   const char* name;
   double (*value)(double x);
@@ -28,7 +29,22 @@ Array unary(const std::string& op, const Array& x);
 // i32: exact, wrapping modulo 2^32; a negative y is rejected, as JAX does for integers.
 Array integer_pow(const Array& x, int64_t y);
 
-// op: "add" "sub" "mul" "div" "max" "min". a and b have one dtype and one shape, or one of
+// A binary op of the reference: its value on i32 (exact in int64, then wrapped) and on
+// floats (f64, then rounded once), whether bool takes it, and its backward: the operands'
+// cotangents ga, gb at x, y for the output's cotangent c. The one table of them
+// (binary_ops) feeds binary() and the tape (grad_tape.cc): a new binary op is one row.
+struct BinaryOp {
+  const char* name;
+  double (*i32)(int64_t a, int64_t b);
+  double (*f64)(double a, double b);
+  bool on_pred;
+  void (*backward)(double x, double y, double c, double& ga, double& gb);
+};
+const std::vector<BinaryOp>& binary_ops();
+// The op named `op`; throws std::invalid_argument for a name not in binary_ops().
+const BinaryOp& binary_op(const std::string& op);
+
+// op: a name in binary_ops(). a and b have one dtype and one shape, or one of
 // them is rank 0 and broadcasts. i32 wraps; i32 div truncates toward zero (INT32_MIN / -1
 // wraps to INT32_MIN) and throws on division by zero. max/min propagate NaN (as XLA).
 // pred allows only max (or) and min (and).

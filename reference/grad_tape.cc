@@ -88,10 +88,11 @@ const Array& Tape::value(Id id) const { return *node(id).value; }
 
 Tape::Id Tape::unary(const std::string& op, Id x) {
   auto yv = std::make_shared<const Array>(ref::unary(op, value(x)));
-  // No parent: nothing flows back, as JAX's symbolic zero (a NaN cotangent times 0 would be NaN).
-  if (op == "stop_gradient") return push(yv, {}, [](const Array&) { return std::vector<Array>{}; });
-  auto xv = shared(x);
   auto d = unary_op(op).derivative;
+  // No derivative (stop_gradient), no parent: nothing flows back, as JAX's symbolic zero (a
+  // NaN cotangent times 0 would be NaN).
+  if (!d) return push(yv, {}, [](const Array&) { return std::vector<Array>{}; });
+  auto xv = shared(x);
   return push(yv, {x}, [d, xv, yv](const Array& g) {
     Array r = zeros_like(xv->shape);
     for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = g.data[i] * d(xv->data[i], yv->data[i]);
@@ -112,24 +113,10 @@ Tape::Id Tape::integer_pow(Id x, int64_t n) {
 Tape::Id Tape::binary(const std::string& op, Id a, Id b) {
   auto av = shared(a), bv = shared(b);
   Array out = ref::binary(op, *av, *bv);
-  // The op's name looked up once, not per element.
-  enum Kind { add, sub, mul, div, max, min } k = op == "add" ? add : op == "sub" ? sub : op == "mul" ? mul
-                                                 : op == "div" ? div : op == "max" ? max : min;
-  return push(std::move(out), {a, b}, [k, av, bv](const Array& g) {
+  auto backward = binary_op(op).backward;  // looked up once, not per element
+  return push(std::move(out), {a, b}, [backward, av, bv](const Array& g) {
     Array ga = zeros_like(g.shape), gb = zeros_like(g.shape);
-    for (size_t i = 0; i < g.data.size(); ++i) {
-      double x = at(*av, i), y = at(*bv, i), c = g.data[i];
-      if (k == add) ga.data[i] = c, gb.data[i] = c;
-      else if (k == sub) ga.data[i] = c, gb.data[i] = -c;
-      else if (k == mul) ga.data[i] = c * y, gb.data[i] = c * x;
-      else if (k == div) ga.data[i] = c / y, gb.data[i] = -c * x / (y * y);
-      else {  // max / min: JAX's balanced rule: an operand equal to the result takes the
-              // cotangent times 1 (alone) or 1/2 (a tie), else times 0; a NaN result equals neither
-        const double r = std::isnan(x) || std::isnan(y) ? x + y : k == max ? std::fmax(x, y) : std::fmin(x, y);
-        const double sa = x == r ? (y == r ? 0.5 : 1.0) : 0.0, sb = y == r ? (x == r ? 0.5 : 1.0) : 0.0;
-        ga.data[i] = c * sa, gb.data[i] = c * sb;
-      }
-    }
+    for (size_t i = 0; i < g.data.size(); ++i) backward(at(*av, i), at(*bv, i), g.data[i], ga.data[i], gb.data[i]);
     return std::vector<Array>{to_operand(ga, *av), to_operand(gb, *bv)};
   });
 }

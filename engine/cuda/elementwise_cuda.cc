@@ -93,16 +93,10 @@ std::vector<Tensor> convert_impl(const std::vector<Tensor>& in, const Params& p,
 }  // namespace
 
 void register_elementwise_cuda_impls() {
-  const std::pair<const char*, UnaryOp> unary[] = {
-      {"neg", UnaryOp::neg},   {"exp", UnaryOp::exp},           {"log", UnaryOp::log},
-      {"sin", UnaryOp::sin},   {"cos", UnaryOp::cos},           {"tanh", UnaryOp::tanh},
-      {"sqrt", UnaryOp::sqrt}, {"logistic", UnaryOp::logistic}, {"erf", UnaryOp::erf},
-      {"stop_gradient", UnaryOp::stop_gradient}};
-  for (const auto& [name, op] : unary) attach_cuda_impl(name, unary_impl(name, op));
-  const std::pair<const char*, BinaryOp> binary[] = {
-      {"add", BinaryOp::add}, {"sub", BinaryOp::sub}, {"mul", BinaryOp::mul},
-      {"div", BinaryOp::div}, {"max", BinaryOp::max}, {"min", BinaryOp::min}};
-  for (const auto& [name, op] : binary) attach_cuda_impl(name, binary_impl(name, op));
+#define TANDEM_UNARY(name, ...) attach_cuda_impl(#name, unary_impl(#name, UnaryOp::name));
+#include "engine/prims/unary_ops.def"
+#define TANDEM_BINARY(name, ...) attach_cuda_impl(#name, binary_impl(#name, BinaryOp::name));
+#include "engine/prims/binary_ops.def"
   attach_cuda_impl("integer_pow", integer_pow_impl);
   attach_cuda_impl("compare", compare_impl);
   attach_cuda_impl("select", select_impl);

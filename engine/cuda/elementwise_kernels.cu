@@ -13,22 +13,13 @@ namespace tandem::cuda_impl {
 namespace {
 
 // ---- unary math: f32 for f32/bf16/f16, f64 for f64 -------------------------------------
-#define TANDEM_MATH_FUNCTOR(Name, f32_expr, f64_expr)                  \
-  struct Name {                                                         \
-    __device__ float operator()(float x) const { return f32_expr; }    \
-    __device__ double operator()(double x) const { return f64_expr; }  \
+// One functor per row of engine/prims/unary_ops.def.
+#define TANDEM_UNARY(name, float_only, host_f64, host_f32, host_f32_array, device_f32, device_f64, ...) \
+  struct Unary_##name {                                                                             \
+    __device__ float operator()(float x) const { return device_f32; }                              \
+    __device__ double operator()(double x) const { return device_f64; }                            \
   };
-TANDEM_MATH_FUNCTOR(Neg, -x, -x)
-TANDEM_MATH_FUNCTOR(StopGradient, x, x)
-TANDEM_MATH_FUNCTOR(Exp, expf(x), exp(x))
-TANDEM_MATH_FUNCTOR(Log, logf(x), log(x))
-TANDEM_MATH_FUNCTOR(Sin, sinf(x), sin(x))
-TANDEM_MATH_FUNCTOR(Cos, cosf(x), cos(x))
-TANDEM_MATH_FUNCTOR(Tanh, tanhf(x), tanh(x))
-TANDEM_MATH_FUNCTOR(Logistic, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)))
-TANDEM_MATH_FUNCTOR(Sqrt, sqrtf(x), sqrt(x))
-TANDEM_MATH_FUNCTOR(Erf, erff(x), erf(x))
-#undef TANDEM_MATH_FUNCTOR
+#include "engine/prims/unary_ops.def"
 
 // i32 negation wraps (INT_MIN stays INT_MIN), which is what the CPU's int32(-double(x))
 // gives on x86 for the one value whose negation does not fit.
@@ -76,36 +67,29 @@ void launch_zip(Operand a, Operand b, R* out, int64_t n, F f) {
   CUDA_CHECK_LAUNCH();
 }
 
-template <class T, BinaryOp Op>
-struct Arith {
-  int* div_by_zero;
-  using C = compute_t<T>;
-  __device__ T operator()(C a, C b) const {
-    C r;
-    if constexpr (Op == BinaryOp::add) r = a + b;
-    else if constexpr (Op == BinaryOp::sub) r = a - b;
-    else if constexpr (Op == BinaryOp::mul) r = a * b;
-    else if constexpr (Op == BinaryOp::div) {
-      if constexpr (std::is_integral_v<C>) {
-        if (b == 0) {
-          // A plain store: every writer stores 1, and the flag may live in mapped host
-          // memory (device_faults.h), where atomics need platform support.
-          *div_by_zero = 1;
-          r = 0;
-        } else {
-          r = a / b;
-        }
-      } else {
-        r = a / b;
-      }
-    } else if constexpr (Op == BinaryOp::max) {
-      r = is_nan(a) || is_nan(b) ? quiet_nan<C>() : (a > b ? a : b);
-    } else {
-      r = is_nan(a) || is_nan(b) ? quiet_nan<C>() : (a < b ? a : b);
+// Integer division by zero writes 0 and raises the fault flag. A plain store: every writer
+// stores 1, and the flag may live in mapped host memory (device_faults.h), where atomics need
+// platform support.
+template <class C>
+__device__ C flagged_div(C a, C b, int* div_by_zero) {
+  if constexpr (std::is_integral_v<C>) {
+    if (b == 0) {
+      *div_by_zero = 1;
+      return 0;
     }
-    return store<T>(r);
   }
-};
+  return a / b;
+}
+
+// One functor per row of engine/prims/binary_ops.def.
+#define TANDEM_BINARY(name, host, device, ...)                        \
+  template <class T>                                                   \
+  struct Binary_##name {                                               \
+    int* div_by_zero;                                                  \
+    using C = compute_t<T>;                                            \
+    __device__ T operator()(C a, C b) const { return store<T>(device); } \
+  };
+#include "engine/prims/binary_ops.def"
 
 template <class T>
 struct Compare {
@@ -167,16 +151,9 @@ void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n) {
   dispatch_dtype<false, false>(t, "unary", [&](auto tag) {
     using T = decltype(tag);
     switch (op) {
-      case UnaryOp::neg: return launch_map<T>(x, y, n, Neg{});
-      case UnaryOp::exp: return launch_map<T>(x, y, n, Exp{});
-      case UnaryOp::log: return launch_map<T>(x, y, n, Log{});
-      case UnaryOp::sin: return launch_map<T>(x, y, n, Sin{});
-      case UnaryOp::cos: return launch_map<T>(x, y, n, Cos{});
-      case UnaryOp::tanh: return launch_map<T>(x, y, n, Tanh{});
-      case UnaryOp::logistic: return launch_map<T>(x, y, n, Logistic{});
-      case UnaryOp::sqrt: return launch_map<T>(x, y, n, Sqrt{});
-      case UnaryOp::erf: return launch_map<T>(x, y, n, Erf{});
-      case UnaryOp::stop_gradient: return launch_map<T>(x, y, n, StopGradient{});
+#define TANDEM_UNARY(name, ...) \
+  case UnaryOp::name: return launch_map<T>(x, y, n, Unary_##name{});
+#include "engine/prims/unary_ops.def"
     }
   });
 }
@@ -191,12 +168,9 @@ void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, in
     using T = decltype(tag);
     T* o = static_cast<T*>(out);
     switch (op) {
-      case BinaryOp::add: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::add>{div_by_zero});
-      case BinaryOp::sub: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::sub>{div_by_zero});
-      case BinaryOp::mul: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::mul>{div_by_zero});
-      case BinaryOp::div: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::div>{div_by_zero});
-      case BinaryOp::max: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::max>{div_by_zero});
-      case BinaryOp::min: return launch_zip<T>(a, b, o, n, Arith<T, BinaryOp::min>{div_by_zero});
+#define TANDEM_BINARY(name, ...) \
+  case BinaryOp::name: return launch_zip<T>(a, b, o, n, Binary_##name<T>{div_by_zero});
+#include "engine/prims/binary_ops.def"
     }
   });
 }

@@ -1,6 +1,7 @@
 // Launchers of the elementwise kernels (engine/cuda/elementwise_kernels.cu), called by the
 // CUDA impls in elementwise_cuda.cc once shapes and dtypes are validated. Plain data only:
-// this header is shared by nvcc (C++17) and the C++20 engine sources. Each launcher runs on
+// this header is shared by nvcc (C++17) and the C++20 engine sources (the op tables' rows
+// contribute only their names here). Each launcher runs on
 // the current device's default stream and checks its launch; none synchronizes.
 #pragma once
 #include <cstdint>
@@ -9,8 +10,15 @@
 
 namespace tandem::cuda_impl {
 
-enum class UnaryOp : int { neg, exp, log, sin, cos, tanh, logistic, sqrt, erf, stop_gradient };
-enum class BinaryOp : int { add, sub, mul, div, max, min };
+// One enumerator per row of engine/prims/unary_ops.def and binary_ops.def.
+enum class UnaryOp : int {
+#define TANDEM_UNARY(name, ...) name,
+#include "engine/prims/unary_ops.def"
+};
+enum class BinaryOp : int {
+#define TANDEM_BINARY(name, ...) name,
+#include "engine/prims/binary_ops.def"
+};
 enum class CompareDir : int { eq, ne, lt, le, gt, ge };
 
 // One operand of a binary kernel: `scalar` reads element 0 for every output (a rank-0

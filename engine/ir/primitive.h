@@ -57,6 +57,9 @@ enum Trait : unsigned {
   kFused = 1u << 7,              // a whole layer as one op (lstm_fwd / lstm_bwd)
   kAnnotation = 1u << 8,         // identity on values, a marker for passes (checkpoint_name)
   kCollective = 1u << 9,         // runs over named axes (param axis_name): psum … axis_index
+  // Control flow the vjp pass linearizes itself (engine/passes/vjp.cc), told apart by these:
+  kRemat = 1u << 10,             // its body is linearized under its own policy param, inlined (checkpoint)
+  kLoop = 1u << 11,              // runs its body per step with carries, split and stacked (scan)
 };
 
 struct Primitive {

@@ -47,7 +47,7 @@ Value checkpoint_name(Value x, const std::string& name) {
 void register_checkpoint_primitives() {
   Primitive c;
   c.name = "checkpoint";
-  c.traits = kControlFlow;
+  c.traits = kControlFlow | kRemat;
   c.params = {"body", "policy", "prevent_cse"};
   c.shape = checkpoint_shape;
   c.cpu = checkpoint_impl;

@@ -1,5 +1,5 @@
-// Elementwise primitives: unary math, binary arithmetic, compare, select and
-// convert_element_type. Shape rules follow lax: operands share dtype and shape, except that
+// Elementwise primitives: unary math and binary arithmetic (one row each in unary_ops.def and
+// binary_ops.def), integer_pow, compare, select and convert_element_type. Shape rules follow lax: operands share dtype and shape, except that
 // a rank-0 operand (a literal, say) broadcasts against the other.
 #include <cmath>
 #include <limits>
@@ -82,6 +82,13 @@ template <class C> C nan_min(C a, C b) {
   return a < b ? a : b;
 }
 
+template <class C> C checked_div(C a, C b) {
+  if constexpr (std::is_integral_v<C>) {
+    if (b == 0) throw_bad_input("div: integer division by zero");
+  }
+  return a / b;
+}
+
 template <class C> C int_pow(C x, int64_t y) {
   // Square-and-multiply, as XLA expands integer_pow; negative y takes the reciprocal.
   C acc = C(1), base = x;
@@ -96,7 +103,7 @@ template <class C> C int_pow(C x, int64_t y) {
 using F32Array = void (*)(const float*, float*, int64_t);
 
 template <class F64, class F32>
-void register_unary(const char* name, bool float_only, F64 f64_fn, F32 f32_fn, F32Array f32_array = nullptr) {
+void register_unary(const char* name, bool float_only, F64 f64_fn, F32 f32_fn, F32Array f32_array) {
   Primitive p;
   p.name = name;
   p.traits = kElementwise | kElementwiseUnary;
@@ -284,40 +291,13 @@ void register_integer_pow() {
 }  // namespace
 
 void register_elementwise_primitives() {
-  register_unary("neg", false, [](double x) { return -x; }, [](float x) { return -x; });
-  // The identity whose cotangent is zero (vjp_rules.cc): jax.lax.stop_gradient, which
-  // jax.nn.softmax applies to its max. Floating operands, as the derivative is the point.
-  register_unary("stop_gradient", true, [](double x) { return x; }, [](float x) { return x; });
-  // f32 exp/tanh/logistic (and bf16/f16, computed in f32) use the vectorized kernels of
-  // engine/cpu/vector_math_exp.h (within 1, 2 and 2 ulp of the exact value; ±0, ±Inf and NaN
-  // as libm); f64 stays on libm.
-  register_unary("exp", true, [](double x) { return std::exp(x); }, cpu::exp_f, cpu::exp_f32);
-  register_unary("log", true, [](double x) { return std::log(x); }, [](float x) { return std::log(x); });
-  // f32 sin/cos (and bf16/f16, computed in f32) use the vectorized Cephes kernels of
-  // engine/cpu/vector_math.h, within 2 ulp; f64 stays on libm.
-  register_unary("sin", true, [](double x) { return std::sin(x); },
-                 [](float x) { return std::fabs(x) <= cpu::kSinCosVectorRange ? cpu::sin_f(x) : std::sin(x); },
-                 cpu::sin_f32);
-  register_unary("cos", true, [](double x) { return std::cos(x); },
-                 [](float x) { return std::fabs(x) <= cpu::kSinCosVectorRange ? cpu::cos_f(x) : std::cos(x); },
-                 cpu::cos_f32);
-  register_unary("tanh", true, [](double x) { return std::tanh(x); }, cpu::tanh_f, cpu::tanh_f32);
-  register_unary("logistic", true, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, cpu::logistic_f,
-                 cpu::logistic_f32);
-  register_unary("sqrt", true, [](double x) { return std::sqrt(x); }, [](float x) { return std::sqrt(x); });
-  register_unary("erf", true, [](double x) { return std::erf(x); }, [](float x) { return std::erf(x); });
+#define TANDEM_UNARY(name, float_only, host_f64, host_f32, host_f32_array, ...)                 \
+  register_unary(#name, float_only, [](double x) { return host_f64; }, [](float x) { return host_f32; }, \
+                 host_f32_array);
+#include "engine/prims/unary_ops.def"
   register_integer_pow();
-  register_binary("add", [](auto a, auto b) { return a + b; });
-  register_binary("sub", [](auto a, auto b) { return a - b; });
-  register_binary("mul", [](auto a, auto b) { return a * b; });
-  register_binary("div", [](auto a, auto b) {
-    if constexpr (std::is_integral_v<decltype(a)>) {
-      if (b == 0) throw_bad_input("div: integer division by zero");
-    }
-    return a / b;
-  });
-  register_binary("max", [](auto a, auto b) { return nan_max(a, b); });
-  register_binary("min", [](auto a, auto b) { return nan_min(a, b); });
+#define TANDEM_BINARY(name, host, ...) register_binary(#name, [](auto a, auto b) { return host; });
+#include "engine/prims/binary_ops.def"
   register_compare();
   register_select();
   register_convert();

@@ -104,7 +104,7 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
 void register_scan_primitive() {
   Primitive p;
   p.name = "scan";
-  p.traits = kControlFlow;
+  p.traits = kControlFlow | kLoop;
   p.params = {"body", "length", "num_consts", "num_carry", "reverse", "unroll"};
   p.shape = scan_shape;
   p.cpu = scan_cpu;

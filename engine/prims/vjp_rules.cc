@@ -1,9 +1,11 @@
-// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table);
+// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table; the
+// unary and binary ones are rows of unary_ops.def and binary_ops.def);
 // slicing, reductions by max and the LSTM are in vjp_rules_indexing.cc, dot_general in
 // vjp_rules_dot.cc (scan and checkpoint are linearized by the vjp pass itself).
 // Each rule reads only the primals its derivative needs, so the remat policy decides what
 // is actually saved. Rules read their own output only where JAX's do too (exp, tanh,
-// logistic, sqrt, reduce_max: the output is the cheaper residual there); div reads x and y. Scalar (rank-0) operands of binary ops get their cotangent summed.
+// logistic, sqrt, reduce_max: the output is the cheaper residual there); div reads x and y.
+// Scalar (rank-0) operands of binary ops get their cotangent summed.
 #include "engine/core/error.h"
 #include "engine/ir/vjp_args.h"
 #include "engine/prims/register_all.h"
@@ -26,35 +28,42 @@ std::optional<Value> opt_if(bool want, const std::function<Value()>& f) {
   return want ? std::optional<Value>(f()) : std::nullopt;
 }
 void set(const char* name, VjpRule r) { mutable_primitive(name).vjp = std::move(r); }
-void unary(const char* name, std::function<Value(const VjpArgs&, Value g)> f) {
-  set(name, [f](const VjpArgs& a, const Params&) {
-    return Cts{opt_if(a.wants(0), [&] { return f(a, a.ct(0)); })};
-  });
+// max/min: the operand equal to the result takes the cotangent, ties split it in half, and
+// the cotangent is multiplied by that 1, 1/2 or 0 (JAX's _balanced_eq): so a NaN result
+// (a NaN operand) gives neither operand anything, and a NaN or infinite cotangent gives
+// both NaN, as in JAX. A select would drop the cotangent's NaN.
+Cts balanced_eq_cts(const VjpArgs& a) {
+  if (!a.wants(0) && !a.wants(1)) return Cts{std::nullopt, std::nullopt};
+  Value x = a.primal_in(0), y = a.primal_in(1), r = a.primal_out(0), g = a.ct(0);
+  Value z = zeros(*a.builder, a.out_types[0]), half = z + 0.5, one = z + 1.0;
+  auto share = [&](const Value& self, const Value& other) {
+    return select(compare(self, r, "eq"), select(compare(other, r, "eq"), half, one), z);
+  };
+  Value ga = g * share(x, y);
+  Value gb = g * share(y, x);
+  return Cts{opt_if(a.wants(0), [&] { return unbroadcast(ga, a.in_types[0]); }),
+             opt_if(a.wants(1), [&] { return unbroadcast(gb, a.in_types[1]); })};
 }
 
+// The rows of unary_ops.def and binary_ops.def: a unary rule runs only for a wanted operand.
+void table_rules() {
+#define TANDEM_UNARY(name, float_only, host_f64, host_f32, host_f32_array, device_f32, device_f64, ...) \
+  set(#name, [](const VjpArgs& a, const Params&) {                                                     \
+    if (!a.wants(0)) return Cts{std::nullopt};                                                         \
+    auto rule = [&a](Value g) -> std::optional<Value> { __VA_ARGS__ };                                 \
+    return Cts{rule(a.ct(0))};                                                                         \
+  });
+#include "engine/prims/unary_ops.def"
+#define TANDEM_BINARY(name, host, device, ...) set(#name, [](const VjpArgs& a, const Params&) { __VA_ARGS__ });
+#include "engine/prims/binary_ops.def"
+}
+
+// The elementwise primitives outside the tables: their params or operands differ.
 void elementwise_rules() {
-  unary("neg", [](const VjpArgs&, Value g) { return -g; });
-  // No cotangent at all, not a zero one: JAX's symbolic zero, so a NaN cotangent arriving
-  // here stops as JAX stops it (0 * NaN would not).
-  set("stop_gradient", [](const VjpArgs&, const Params&) { return Cts{std::nullopt}; });
-  unary("exp", [](const VjpArgs& a, Value g) { return g * a.primal_out(0); });
-  unary("log", [](const VjpArgs& a, Value g) { return g / a.primal_in(0); });
-  unary("sin", [](const VjpArgs& a, Value g) { return g * cos(a.primal_in(0)); });
-  unary("cos", [](const VjpArgs& a, Value g) { return -(g * sin(a.primal_in(0))); });
-  unary("tanh", [](const VjpArgs& a, Value g) {
-    Value y = a.primal_out(0);
-    return g * sub(lit(a, 1, y.dtype()), y * y);
+  // checkpoint_name is the identity (an annotation for the remat policy).
+  set("checkpoint_name", [](const VjpArgs& a, const Params&) {
+    return Cts{opt_if(a.wants(0), [&] { return a.ct(0); })};
   });
-  unary("logistic", [](const VjpArgs& a, Value g) {
-    Value y = a.primal_out(0);
-    return g * (y * sub(lit(a, 1, y.dtype()), y));
-  });
-  unary("sqrt", [](const VjpArgs& a, Value g) { return g / (a.primal_out(0) * 2.0); });
-  unary("erf", [](const VjpArgs& a, Value g) {  // d/dx erf = 2/sqrt(pi) exp(-x^2)
-    Value x = a.primal_in(0);
-    return g * (exp(-(x * x)) * 1.1283791670955126);
-  });
-  unary("checkpoint_name", [](const VjpArgs&, Value g) { return g; });
   set("integer_pow", [](const VjpArgs& a, const Params& p) {
     int64_t n = p.get_int("y");
     return Cts{opt_if(a.wants(0), [&] {
@@ -65,45 +74,6 @@ void elementwise_rules() {
       return g * ((n == 2 ? x : integer_pow(x, n - 1)) * double(n));
     })};
   });
-  set("add", [](const VjpArgs& a, const Params&) {
-    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0), a.in_types[0]); }),
-               opt_if(a.wants(1), [&] { return unbroadcast(a.ct(0), a.in_types[1]); })};
-  });
-  set("sub", [](const VjpArgs& a, const Params&) {
-    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0), a.in_types[0]); }),
-               opt_if(a.wants(1), [&] { return unbroadcast(-a.ct(0), a.in_types[1]); })};
-  });
-  set("mul", [](const VjpArgs& a, const Params&) {
-    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0) * a.primal_in(1), a.in_types[0]); }),
-               opt_if(a.wants(1), [&] { return unbroadcast(a.ct(0) * a.primal_in(0), a.in_types[1]); })};
-  });
-  set("div", [](const VjpArgs& a, const Params&) {
-    return Cts{opt_if(a.wants(0), [&] { return unbroadcast(a.ct(0) / a.primal_in(1), a.in_types[0]); }),
-               opt_if(a.wants(1), [&] {
-                 // d(x/y)/dy = -x/y², from the inputs only (JAX's rule), so a policy that
-                 // saves x and y, or a name on the quotient, never re-runs the div itself.
-                 Value y = a.primal_in(1);
-                 return unbroadcast(-((a.ct(0) * a.primal_in(0)) / (y * y)), a.in_types[1]);
-               })};
-  });
-  // max/min: the operand equal to the result takes the cotangent, ties split it in half, and
-  // the cotangent is multiplied by that 1, 1/2 or 0 (JAX's _balanced_eq): so a NaN result
-  // (a NaN operand) gives neither operand anything, and a NaN or infinite cotangent gives
-  // both NaN, as in JAX. A select would drop the cotangent's NaN.
-  for (const char* name : {"max", "min"}) {
-    set(name, [](const VjpArgs& a, const Params&) {
-      if (!a.wants(0) && !a.wants(1)) return Cts{std::nullopt, std::nullopt};
-      Value x = a.primal_in(0), y = a.primal_in(1), r = a.primal_out(0), g = a.ct(0);
-      Value z = zeros(*a.builder, a.out_types[0]), half = z + 0.5, one = z + 1.0;
-      auto share = [&](const Value& self, const Value& other) {
-        return select(compare(self, r, "eq"), select(compare(other, r, "eq"), half, one), z);
-      };
-      Value ga = g * share(x, y);
-      Value gb = g * share(y, x);
-      return Cts{opt_if(a.wants(0), [&] { return unbroadcast(ga, a.in_types[0]); }),
-                 opt_if(a.wants(1), [&] { return unbroadcast(gb, a.in_types[1]); })};
-    });
-  }
   set("select", [](const VjpArgs& a, const Params&) {
     if (!a.wants(1) && !a.wants(2)) return Cts{std::nullopt, std::nullopt, std::nullopt};
     Value p = a.primal_in(0), g = a.ct(0), z = zeros(*a.builder, a.out_types[0]);
@@ -176,6 +146,7 @@ void register_dot_vjp_rules();       // vjp_rules_dot.cc
 void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
 
 void register_vjp_rules() {
+  table_rules();
   elementwise_rules();
   structure_rules();
   register_dot_vjp_rules();

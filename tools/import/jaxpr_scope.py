@@ -1,5 +1,5 @@
 """The state of one jaxpr -> Program JSON conversion (tools/import/jaxpr_to_program.py): the schema's
-names (dtypes, tandem's primitives), how an atom, a literal and a source line are written,
+names (dtypes), how an atom, a literal and a source line are written,
 and the Scope a program or sub-program is written into (ids, equations, the constants it needs).
 """
 import math
@@ -9,14 +9,6 @@ import numpy as np
 from jax._src import core, source_info_util
 
 SCHEMA_VERSION = 1
-# `tandem list --primitives`: what tandem has. A primitive written outside it is reported.
-# tools/import/export_jax_program_test.py compares this with the binary's list when it is given one.
-TANDEM_PRIMITIVES = frozenset(
-    "add all_gather all_to_all axis_index broadcast_in_dim checkpoint checkpoint_name compare "
-    "concatenate convert_element_type cos device_put div dot_general dynamic_slice "
-    "dynamic_update_slice erf exp integer_pow iota log logistic lstm_bwd lstm_fwd max min mul neg "
-    "pmax pmean pmin ppermute psum psum_scatter reduce_max reduce_sum reshape scan select sin "
-    "slice sqrt stop_gradient sub tanh transpose".split())
 # numpy dtype name -> tandem's (docs/PROGRAM_JSON.md "dtype names").
 DTYPES = {"float64": "f64", "float32": "f32", "bfloat16": "bf16", "float16": "f16",
           "int32": "i32", "bool": "bool"}

@@ -24,8 +24,9 @@ from jax._src import core
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from jax_remat_policy import policy_string  # noqa: E402,F401  (the exporter's tests use it from here)
-from jaxpr_scope import (DTYPES, SCHEMA_VERSION, TANDEM_PRIMITIVES, Context, Scope,  # noqa: E402,F401
+from jaxpr_scope import (DTYPES, SCHEMA_VERSION, Context, Scope,  # noqa: E402,F401
                          Unserialisable, dtype_name, scalar_value)
+import jax_prims  # noqa: E402
 
 
 # ---- params ------------------------------------------------------------------------------
@@ -235,13 +236,11 @@ def unknown(scope, e):
     scope.ctx.unsupported.setdefault(name, scope.source(e) or "unknown source")
 
 
-UNARY = ("neg", "exp", "log", "sin", "cos", "tanh", "logistic", "sqrt", "erf", "stop_gradient")
-BINARY = ("add", "sub", "mul", "div", "max", "min")
 # JAX primitive name -> row(scope, eqn). One row per JAX primitive; one not here is written
 # by `unknown` (its own name, for tandem to refuse).
 RULES = {
-    **{n: simple(n) for n in UNARY},
-    **{n: elementwise(n) for n in BINARY},
+    **{n: simple(n) for n in jax_prims.UNARY},  # tools/import/jax_prims.py: same name in JAX and tandem
+    **{n: elementwise(n) for n in jax_prims.BINARY},
     "add_any": elementwise("add"),
     **{d: elementwise("compare", lambda p, d=d: {"direction": d}) for d in ("eq", "ne", "lt", "le", "gt", "ge")},
     "integer_pow": simple("integer_pow", lambda p: {"y": int(p["y"])}),

@@ -33,6 +33,8 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     from jax.ad_checkpoint import checkpoint_name
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
+    import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
@@ -148,16 +150,12 @@ def eval_dot(x, y, p, w):
         preferred_element_type=dtype_of(pet["dtype"], w) if pet else None)]
 
 
-UNARY = {"neg": lax.neg, "exp": lax.exp, "log": lax.log, "sin": lax.sin, "cos": lax.cos,
-         "tanh": lax.tanh, "logistic": lax.logistic, "sqrt": lax.sqrt, "erf": lax.erf,
-         "stop_gradient": lax.stop_gradient}
 COMPARE = {"eq": lax.eq, "ne": lax.ne, "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge}
 # name -> fn(*operands, params, wide) -> list of outputs. One row per tandem primitive.
 RULES = {
-    **{k: (lambda f: lambda x, p, w: [f(x)])(f) for k, f in UNARY.items()},
+    **{k: (lambda f: lambda x, p, w: [f(x)])(f) for k, f in jax_prims.UNARY.items()},
+    **{k: binary(f) for k, f in jax_prims.BINARY.items()},
     "integer_pow": lambda x, p, w: [lax.integer_pow(x, p["y"])],
-    "add": binary(lax.add), "sub": binary(lax.sub), "mul": binary(lax.mul), "div": binary(lax.div),
-    "max": binary(lax.max), "min": binary(lax.min),
     "compare": lambda x, y, p, w: [COMPARE[p["direction"]](*same_rank(x, y))],
     "select": lambda c, t, f, p, w: [lax.select(c, t, f)],
     "convert_element_type": lambda x, p, w: [lax.convert_element_type(x, dtype_of(p["new_dtype"]["dtype"], w))],
