@@ -44,9 +44,6 @@ import program_vs_jax as pj  # noqa: E402  (enables jax_enable_x64 for its f64 r
 TANDEM_PRIMITIVES = frozenset(pj.RULES) | frozenset(pj.OUT_OF_SCOPE)
 EXPORTER = os.path.join(HERE, "export_jax_program.py")
 EXAMPLES = ("mlp_checkpoint", "lstm_scan", "attention_vmap")
-# Rules an older program_vs_jax interpreter may lack, with JAX's meaning (jax.nn.softmax
-# writes stop_gradient around its max); used only where the interpreter has no rule.
-FALLBACK_RULES = {"stop_gradient": lambda x, p, w: [lax.stop_gradient(x)]}
 
 
 def export(spec, out, *extra, cwd=ROOT):
@@ -68,17 +65,11 @@ def load_arrays(out, sub, prefix, n):
 
 
 def interpreted(prog, meta, args, wide, vmap=None):
-    rules = {k: v for k, v in FALLBACK_RULES.items() if k not in pj.RULES}
-    pj.RULES.update(rules)
-    try:
-        cast = [jnp.asarray(a, pj.dtype_of(m["dtype"], wide)) for a, m in zip(args, meta["inputs"])]
-        f = lambda *a: tuple(pj.interpret(prog, list(a), wide))
-        if vmap:
-            f = jax.vmap(f, in_axes=tuple(vmap["in_axes"]), axis_size=vmap["size"])
-        return [np.asarray(r) for r in f(*cast)]
-    finally:
-        for k in rules:
-            del pj.RULES[k]
+    cast = [jnp.asarray(a, pj.dtype_of(m["dtype"], wide)) for a, m in zip(args, meta["inputs"])]
+    f = lambda *a: tuple(pj.interpret(prog, list(a), wide))
+    if vmap:
+        f = jax.vmap(f, in_axes=tuple(vmap["in_axes"]), axis_size=vmap["size"])
+    return [np.asarray(r) for r in f(*cast)]
 
 
 def assert_agree(what, got, native, wide, meta):

@@ -284,8 +284,15 @@ def items(root):
                 yield os.path.join(p, label)
 
 
-def main():
-    args = sys.argv[1:]
+class Tally:
+    """What the run found: items and results compared, failures, known and out-of-scope ones."""
+    def __init__(self):
+        self.items = self.out = self.bad = self.scope = self.known = 0
+        self.unknown, self.worst = set(), {}
+
+
+def parse_args(args):
+    """(DUMPDIR, the --filter regex or None), or the exit code 4 after saying what is wrong."""
     if not args or args[0].startswith("-"):
         print("usage: tools/oracles/program_vs_jax.py DUMPDIR [--filter REGEX]\n"
               "  hint: `tandem dump-programs DUMPDIR --suite remat` writes DUMPDIR", file=sys.stderr)
@@ -298,78 +305,90 @@ def main():
         print(f"error: {root}/index.json is missing: the dump did not finish\n"
               f"  hint: rerun `tandem dump-programs {root}`", file=sys.stderr)
         return 4
-    n_items = n_out = n_bad = n_scope = n_known = 0
-    unknown, worst = set(), {}
+    return root, filt
+
+
+def compare_results(name, got, native, wide, dtypes, t):
+    """Each of tandem's results against JAX's, printed and counted into t."""
+    for k, (r, a, b, dt) in enumerate(zip(got, native, wide, dtypes)):
+        ok, text, ratio = compare(r, a, b, dt)
+        t.out += 1
+        what = f"{name} result {k}"
+        known = next((why for pat, why in KNOWN.items() if re.search(pat, what)), None)
+        if known:
+            print(f"{'KNOWN' if not ok else 'XPASS'} {what} ({dt}{list(r.shape)}): {text} [{known}]")
+            t.known += 1
+            continue
+        t.bad += not ok
+        kind = "float" if is_float(dt) else "exact"
+        if kind not in t.worst or ratio > t.worst[kind][0]:
+            t.worst[kind] = (ratio, f"{name} result {k}")
+        print(f"{'ok  ' if ok else 'FAIL'} {name} result {k} ({dt}{list(r.shape)}): {text}")
+
+
+def check_item(d, name, meta, t):
+    """One dumped item: refused, out of scope, or run by JAX and compared."""
+    prog = json.load(open(os.path.join(d, "program.json")))
+    if prog.get("schema_version") != SCHEMA_VERSION:
+        print(f"FAIL {name}: program.json has schema_version {prog.get('schema_version')}, this tool reads "
+              f"{SCHEMA_VERSION} (docs/PROGRAM_JSON.md)")
+        t.bad += 1
+        return
+    used = prims_in(prog, set())
+    scope = [f"{p} ({OUT_OF_SCOPE[p]})" for p in sorted(used & OUT_OF_SCOPE.keys())]
+    scope = scope or [PRESET_SCOPE.format(p) for p in sorted(dot_presets(prog, set()) - CPU_FAITHFUL_PRESETS)]
+    if scope:  # what JAX cannot judge here: a collective, a preset XLA:CPU does not emulate
+        print(f"OUT-OF-SCOPE {name}: {', '.join(scope)}")
+        t.scope += 1
+        return
+    missing = sorted(used - RULES.keys())
+    if missing:
+        t.unknown.update(missing)
+        print(f"FAIL {name}: primitive(s) unknown to the interpreter: {', '.join(missing)}")
+        t.bad += 1
+        return
+    load = lambda pre, k: [np.load(os.path.join(d, f"{pre}_{i}.npy")) for i in range(len(meta[k]))]
+    arrays, cts, got = load("in", "inputs"), load("ct", "output_cts"), load("engine", "engine")
+    try:
+        native = run_jax(prog, meta, arrays, cts, wide=False)
+        wide = run_jax(prog, meta, arrays, cts, wide=True)
+    except Exception as e:  # noqa: BLE001 — any JAX refusal is this item's failure, named
+        print(f"FAIL {name}: JAX could not run it: {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+        t.bad += 1
+        return
+    t.items += 1
+    if len(native) != len(got):
+        print(f"FAIL {name}: tandem gives {len(got)} results, JAX {len(native)}")
+        t.bad += 1
+        return
+    compare_results(name, got, native, wide, meta["engine"], t)
+
+
+def main():
+    parsed = parse_args(sys.argv[1:])
+    if parsed == 4:
+        return 4
+    root, filt = parsed
+    t = Tally()
     for entry in json.load(open(os.path.join(root, "index.json"))):
         if "error" in entry and not (filt and not filt.search(entry["case"])):
             print(f"FAIL {entry['case']}: tandem could not build or run it: {entry['error'][:300]}")
-            n_bad += 1
+            t.bad += 1
     for d in items(root):
         meta = json.load(open(os.path.join(d, "meta.json")))
         name = f"{meta['case']} [{meta['label']}]"
-        if filt and not filt.search(name):
-            continue
-        prog = json.load(open(os.path.join(d, "program.json")))
-        if prog.get("schema_version") != SCHEMA_VERSION:
-            print(f"FAIL {name}: program.json has schema_version {prog.get('schema_version')}, this tool reads "
-                  f"{SCHEMA_VERSION} (docs/PROGRAM_JSON.md)")
-            n_bad += 1
-            continue
-        used = prims_in(prog, set())
-        scope = sorted(used & OUT_OF_SCOPE.keys())
-        if scope:
-            print(f"OUT-OF-SCOPE {name}: {', '.join(f'{p} ({OUT_OF_SCOPE[p]})' for p in scope)}")
-            n_scope += 1
-            continue
-        presets = sorted(dot_presets(prog, set()) - CPU_FAITHFUL_PRESETS)
-        if presets:
-            print(f"OUT-OF-SCOPE {name}: {', '.join(PRESET_SCOPE.format(p) for p in presets)}")
-            n_scope += 1
-            continue
-        missing = sorted(used - RULES.keys())
-        if missing:
-            unknown.update(missing)
-            print(f"FAIL {name}: primitive(s) unknown to the interpreter: {', '.join(missing)}")
-            n_bad += 1
-            continue
-        load = lambda pre, k: [np.load(os.path.join(d, f"{pre}_{i}.npy")) for i in range(len(meta[k]))]
-        arrays, cts, got = load("in", "inputs"), load("ct", "output_cts"), load("engine", "engine")
-        try:
-            native = run_jax(prog, meta, arrays, cts, wide=False)
-            wide = run_jax(prog, meta, arrays, cts, wide=True)
-        except Exception as e:  # noqa: BLE001 — any JAX refusal is this item's failure, named
-            print(f"FAIL {name}: JAX could not run it: {type(e).__name__}: {str(e).splitlines()[0][:300]}")
-            n_bad += 1
-            continue
-        n_items += 1
-        if len(native) != len(got):
-            print(f"FAIL {name}: tandem gives {len(got)} results, JAX {len(native)}")
-            n_bad += 1
-            continue
-        for k, (t, a, b, dt) in enumerate(zip(got, native, wide, meta["engine"])):
-            ok, text, ratio = compare(t, a, b, dt)
-            n_out += 1
-            what = f"{name} result {k}"
-            known = next((why for pat, why in KNOWN.items() if re.search(pat, what)), None)
-            if known:
-                print(f"{'KNOWN' if not ok else 'XPASS'} {what} ({dt}{list(t.shape)}): {text} [{known}]")
-                n_known += 1
-                continue
-            n_bad += not ok
-            kind = "float" if is_float(dt) else "exact"
-            if kind not in worst or ratio > worst[kind][0]:
-                worst[kind] = (ratio, f"{name} result {k}")
-            print(f"{'ok  ' if ok else 'FAIL'} {name} result {k} ({dt}{list(t.shape)}): {text}")
-    print(f"\n{n_items} items, {n_out} results compared, {n_bad} failed, {n_known} known disagreements, "
-          f"{n_scope} items out of scope")
-    for kind, (ratio, where) in sorted(worst.items()):
+        if not (filt and not filt.search(name)):
+            check_item(d, name, meta, t)
+    print(f"\n{t.items} items, {t.out} results compared, {t.bad} failed, {t.known} known disagreements, "
+          f"{t.scope} items out of scope")
+    for kind, (ratio, where) in sorted(t.worst.items()):
         print(f"largest {kind} error/bound ratio: {ratio:.3g} at {where}")
-    if unknown:
-        print(f"primitives unknown to the interpreter: {', '.join(sorted(unknown))}")
-    if n_items == 0 and n_bad == 0:
+    if t.unknown:
+        print(f"primitives unknown to the interpreter: {', '.join(sorted(t.unknown))}")
+    if t.items == 0 and t.bad == 0:
         print("error: no item was compared\n  hint: check DUMPDIR and --filter", file=sys.stderr)
         return 4
-    return 1 if n_bad else 0
+    return 1 if t.bad else 0
 
 
 if __name__ == "__main__":
