@@ -110,6 +110,15 @@ std::vector<AType> all_gather_type(const std::vector<AType>& in, const Params& p
   return std::vector<AType>{t};
 }
 
+// The dimension `what` (axis d, size n) a group of g members splits: tiled, n divides evenly
+// among them; untiled, n is g (one slice each).
+void check_split(const char* what, const char* noun, int d, int64_t n, int64_t g, bool tiled) {
+  if (tiled ? n % g == 0 : n == g) return;
+  throw_bad_input(cat(what, " ", d, " has size ", n, ", the axis has ", g, " members"),
+                  tiled ? cat("tiled: ", noun, " must divide evenly among the members")
+                        : cat("untiled: ", noun, "'s size must equal the axis size"));
+}
+
 // psum_scatter's result: the scatter dimension divided among the members (tiled) or dropped.
 std::vector<AType> psum_scatter_type(const std::vector<AType>& in, const Params& p) {
   AType t = one(in, "psum_scatter");
@@ -119,9 +128,7 @@ std::vector<AType> psum_scatter_type(const std::vector<AType>& in, const Params&
   int d = normalize_axis(p.get_int("scatter_dimension"), t.rank(), "psum_scatter");
   int64_t n = t.shape[size_t(d)];
   bool tiled = p.get_bool("tiled", false);
-  if (tiled ? n % g != 0 : n != g)
-    throw_bad_input(cat("psum_scatter: scatter_dimension ", d, " has size ", n, ", the axis has ", g, " members"),
-                    tiled ? "tiled: the dimension must divide evenly among the members" : "untiled: the dimension's size must equal the axis size");
+  check_split("psum_scatter: scatter_dimension", "the dimension", d, n, g, tiled);
   if (tiled) t.shape[size_t(d)] = n / g;
   else t.shape.erase(t.shape.begin() + d);
   return std::vector<AType>{t};
@@ -138,9 +145,7 @@ std::vector<AType> all_to_all_type(const std::vector<AType>& in, const Params& p
   int s = normalize_axis(p.get_int("split_axis"), t.rank(), "all_to_all");
   int64_t n = t.shape[size_t(s)];
   bool tiled = p.get_bool("tiled", false);
-  if (tiled ? n % g != 0 : n != g)
-    throw_bad_input(cat("all_to_all: split_axis ", s, " has size ", n, ", the axis has ", g, " members"),
-                    tiled ? "tiled: the split axis must divide evenly among the members" : "untiled: the split axis's size must equal the axis size");
+  check_split("all_to_all: split_axis", "the split axis", s, n, g, tiled);
   if (tiled) {
     t.shape[size_t(s)] = n / g;
     t.shape[size_t(normalize_axis(p.get_int("concat_axis"), t.rank(), "all_to_all"))] *= g;
