@@ -9,6 +9,10 @@
 # BUILD (default: build) is the build folder; the PyTorch rows need python3-torch.
 # THREADS="1 default" (the default) picks the thread settings; FIRST (default 1) numbers the
 # first round, so that more rounds can be added to an earlier run's folder.
+# TORCH_GRID="1x1 1x2 2x1 2x2" also runs PyTorch, in every round, at each INTRAxBLAS setting
+# (torch.set_num_threads × OPENBLAS_NUM_THREADS, which torch does not govern) into
+# r<round>_torch_<INTRA>x<BLAS>.json, so its best configuration is found, not assumed
+# (tools/tables/lstm_peer_grid_table.py).
 set -euo pipefail
 out=${1:?usage: tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
 reps=${2:-5}
@@ -20,6 +24,9 @@ for t in "$bench" "$build/tools/blas_sgemm_compare"; do
   [[ -x $t ]] || { echo "error: $t not built" >&2; echo "  hint: cmake --build build --target lstm_cpu_bench blas_sgemm_compare" >&2; exit 4; }
 done
 /usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "error: PyTorch not importable by /usr/bin/python3" >&2; echo "  hint: apt-get install python3-torch" >&2; exit 4; }
+for g in ${TORCH_GRID:-}; do  # checked before any round runs
+  [[ $g =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || { echo "error: TORCH_GRID entry '$g' is not INTRAxBLAS" >&2; echo "  hint: TORCH_GRID=\"1x1 1x2 2x1 2x2\"" >&2; exit 4; }
+done
 mkdir -p "$out"
 log() { echo "$(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg): $*" | tee -a "$out/run.log" >&2; }
 log "start; $(lscpu | grep -m1 'Model name' | tr -s ' '); $(nproc) cpus; reps $reps; filter '${filter}'"
@@ -38,6 +45,12 @@ for ((r = first; r < first + reps; ++r)); do
     env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path primitive "${f[@]}" > "$out/r${r}_primitive_${t}.json" 2>/dev/null
     env "${env[@]}" /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
       --threads "$([[ $t == 1 ]] && echo 1 || echo 0)" --reps 1 "${f[@]}" > "$out/r${r}_torch_${t}.json" 2>/dev/null
+  done
+  for g in ${TORCH_GRID:-}; do
+    [[ $g =~ ^([0-9]+)x([0-9]+)$ ]]
+    log "round $r PyTorch intra-op ${BASH_REMATCH[1]} BLAS ${BASH_REMATCH[2]}"
+    OPENBLAS_NUM_THREADS=${BASH_REMATCH[2]} /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
+      --threads "${BASH_REMATCH[1]}" --reps 1 "${f[@]}" > "$out/r${r}_torch_$g.json" 2>/dev/null
   done
 done
 log "end"
