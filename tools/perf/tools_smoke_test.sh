@@ -70,6 +70,8 @@ want4 "$bin/lstm_program_bench" --reps 0
 # vmap_bench: one batch and the per-primitive profile of the vmapped program.
 OPENBLAS_NUM_THREADS=1 "$bin/vmap_bench" --max-batch 2 --reps 1 --profile-batch 4 > "$work/vb.md"
 grep -q '^| tanh | ' "$work/vb.md" && grep -q '^| dot_general | ' "$work/vb.md" || { cat "$work/vb.md"; fail "vmap_bench --profile-batch: want tanh and dot_general rows"; }
+# The vmapped and the hand-batched MLP run the same kernels on the same data: equal results.
+[[ $(grep -cE '^\| [12] \|.*\| 0 \|$' "$work/vb.md") == 2 ]] || { cat "$work/vb.md"; fail "vmap_bench: want batch rows 1 and 2 with the vmapped result equal to the hand-batched one"; }
 want4 "$bin/vmap_bench" --profile-batch -1
 # lstm_step_onednn (built with oneDNN only): one round of one step per product, six table rows;
 # it exits 1 itself when the two libraries' products differ. Bad counts: exit 4 with a hint.
