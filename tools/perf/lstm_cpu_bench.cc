@@ -13,8 +13,11 @@
 // lstm_bwd on its reserve), allocations and checks included. --old-recompute adds the mode
 // "fwd+recompute+bwd": what lstm_bwd ran before it took the reserve (an inference forward,
 // then a saving forward and the backward inside lstm_bwd), still credited 3 × forward.
+// --path gemms times the kernel's GEMMs alone (lstm_gemm_limit.h), the limit it is measured
+// against, with its step products packed once (the kernel's way) and as one sgemm per step;
+// each result says which in "step_gemm".
 //   build/tools/lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR]
-//                              [--path kernel|primitive] [--old-recompute] [--list-shapes]
+//                              [--path kernel|primitive|gemms] [--old-recompute] [--list-shapes]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -30,6 +33,7 @@
 #include "engine/prims/register_all.h"
 #include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_perf_shapes.h"
+#include "tools/perf/lstm_gemm_limit.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
 extern "C" int openblas_get_num_threads(void);
@@ -102,12 +106,12 @@ int parse_options(int argc, char** argv, Options& o) {
     else {
       std::cerr << "error: unknown option " << a
                 << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] "
-                   "[--path kernel|primitive] [--old-recompute] [--list-shapes]\n";
+                   "[--path kernel|primitive|gemms] [--old-recompute] [--list-shapes]\n";
       return 4;
     }
   }
-  if (o.path != "kernel" && o.path != "primitive") {
-    std::cerr << "error: --path " << o.path << " is not kernel or primitive\n";
+  if (o.path != "kernel" && o.path != "primitive" && o.path != "gemms") {
+    std::cerr << "error: --path " << o.path << " is not kernel, primitive or gemms\n";
     return 4;
   }
   return -1;
@@ -219,6 +223,18 @@ void bench_kernel(const LstmPerfShape& s, Buffers& b, int reps, bool old_recompu
     })));
 }
 
+// --path gemms: the kernel's GEMMs alone, both ways of running the step products.
+void bench_gemms(const LstmPerfShape& s, int reps, nlohmann::json& results) {
+  LstmGemmSequence gemms(s.config);
+  for (auto [way, name] : {std::pair{StepGemmWay::Packed, "packed"}, std::pair{StepGemmWay::Sgemm, "sgemm"}}) {
+    results.push_back(result(s, "fwd", 1.0, time_reps(reps, [&] { gemms.forward(way); })));
+    results.back()["step_gemm"] = name;
+    if (!s.train) continue;
+    results.push_back(result(s, "fwd+bwd", 3.0, time_reps(reps, [&] { gemms.forward(way), gemms.backward(way); })));
+    results.back()["step_gemm"] = name;
+  }
+}
+
 }  // namespace
 }  // namespace tandem
 
@@ -245,6 +261,7 @@ int main(int argc, char** argv) {
     if (!kept(o.filter, shape_json(s), s.label)) continue;
     Buffers b = make_buffers(s.config, g, u);
     if (o.path == "primitive") bench_primitive(s, b, o.reps, results);
+    else if (o.path == "gemms") bench_gemms(s, o.reps, results);
     else bench_kernel(s, b, o.reps, o.old_recompute, results);
   }
   out["results"] = results;

@@ -16,6 +16,17 @@ python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert len(s) >= 5 
 OPENBLAS_NUM_THREADS=1 "$bin/lstm_cpu_bench" --threads 1 --reps 1 --filter infer_b1 > "$work/t.json" 2> /dev/null
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 2 and all(x["gflops"] > 0 for x in r)' \
   "$work/t.json" || fail "lstm_cpu_bench --filter infer_b1: expected 2 rows with GFLOP/s > 0"
+# --path gemms: the kernel's GEMMs alone, both ways, credited the kernel's FLOPs row for row.
+small='"batch":16,"bidirectional":false,"hidden":512'
+OPENBLAS_NUM_THREADS=1 "$bin/lstm_cpu_bench" --threads 1 --reps 1 --path gemms --filter "$small" > "$work/g.json" 2> /dev/null
+OPENBLAS_NUM_THREADS=1 "$bin/lstm_cpu_bench" --threads 1 --reps 1 --filter "$small" > "$work/k.json" 2> /dev/null
+python3 - "$work/g.json" "$work/k.json" <<'PY' || fail "lstm_cpu_bench --path gemms: want fwd and fwd+bwd rows, packed and sgemm, with the kernel's FLOPs"
+import json, sys
+g, k = (json.load(open(f))["results"] for f in sys.argv[1:])
+flops = {r["mode"]: r["flops"] for r in k}
+assert sorted((r["mode"], r["step_gemm"]) for r in g) == sorted((m, w) for m in flops for w in ("packed", "sgemm")), g
+assert all(r["flops"] == flops[r["mode"]] and r["min_s"] > 0 for r in g)
+PY
 # Bad input: exit 4 with a hint.
 set +e
 "$bin/lstm_cpu_bench" --no-such-flag > /dev/null 2> "$work/err"; rc=$?

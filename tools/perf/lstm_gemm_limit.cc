@@ -1,0 +1,95 @@
+// The LSTM's GEMMs alone (lstm_gemm_limit.h): the operand sizes are those of the largest
+// pseudo-layer, every layer's products read them from the start.
+#include "tools/perf/lstm_gemm_limit.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <random>
+
+#include "engine/cpu/lstm_step_gemm.h"
+
+#ifdef TANDEM_BLAS_OPENBLAS
+extern "C" int openblas_get_num_threads(void);
+#endif
+
+namespace tandem {
+namespace {
+
+// The threads of one packed product: OpenBLAS's count, as the kernel gives its whole-batch
+// product, so that OPENBLAS_NUM_THREADS sets both sides alike.
+int product_threads() {
+#ifdef TANDEM_BLAS_OPENBLAS
+  return openblas_get_num_threads();
+#else
+  return 0;
+#endif
+}
+
+// C[M,N] = op(A)·op(B), row-major, C overwritten: the kernel's all-steps products.
+void sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+           int64_t ldb, float* C, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(M), int(N), int(K),
+              1.0f, A, int(lda), B, int(ldb), 0.0f, C, int(ldc));
+}
+
+std::vector<float> random_floats(int64_t n, std::mt19937& g) {
+  std::uniform_real_distribution<float> u(-0.1f, 0.1f);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = u(g);
+  return v;
+}
+
+}  // namespace
+
+LstmGemmSequence::LstmGemmSequence(const LstmConfig& c) : c_(c) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, G = 4 * H;
+  int64_t in_max = 0;
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p) in_max = std::max(in_max, c.layer_input(p));
+  std::mt19937 g(7);
+  in_ = random_floats(B * T * in_max, g);
+  w_ih_ = random_floats(G * in_max, g);
+  w_hh_ = random_floats(G * H, g);
+  h_ = random_floats(B * T * H, g);
+  da_ = random_floats(B * T * G, g);
+  out_.resize(size_t(B * T * G));
+  d_in_.resize(size_t(B * T * in_max));
+  dw_ih_.resize(w_ih_.size());
+  dw_hh_.resize(w_hh_.size());
+}
+
+// T step products with W fixed for the call: forward R[B,4H] = h·W_hhᵀ, backward dh[B,H] = da·W_hh.
+void LstmGemmSequence::step_products(StepGemmWay way, bool forward, const float* w, float* out) {
+  const int64_t B = c_.batch, H = c_.hidden, G = 4 * H;
+  const int64_t K = forward ? H : G, N = forward ? G : H;
+  const float* a = forward ? h_.data() : da_.data();
+  if (way == StepGemmWay::Packed) {
+    cpu::LstmStepGemm product(B, K, N, w, forward, product_threads());
+    for (int64_t s = 0; s < c_.seq; ++s) product.run(a + s * B * K, out + s * B * N);
+    return;
+  }
+  for (int64_t s = 0; s < c_.seq; ++s)
+    sgemm(false, forward, B, N, K, a + s * B * K, K, w, forward ? K : N, out + s * B * N, N);
+}
+
+void LstmGemmSequence::forward(StepGemmWay way) {
+  const int64_t BT = c_.batch * c_.seq, G = 4 * c_.hidden;
+  for (int64_t p = 0; p < c_.pseudo_layers(); ++p) {
+    const int64_t In = c_.layer_input(p);
+    sgemm(false, true, BT, G, In, in_.data(), In, w_ih_.data(), In, out_.data(), G);  // P = in·W_ihᵀ
+    step_products(way, true, w_hh_.data(), out_.data());
+  }
+}
+
+void LstmGemmSequence::backward(StepGemmWay way) {
+  const int64_t BT = c_.batch * c_.seq, H = c_.hidden, G = 4 * H;
+  for (int64_t p = 0; p < c_.pseudo_layers(); ++p) {
+    const int64_t In = c_.layer_input(p);
+    step_products(way, false, w_hh_.data(), out_.data());
+    sgemm(true, false, G, H, BT, da_.data(), G, h_.data(), H, dw_hh_.data(), H);         // dW_hh = daᵀ·h
+    sgemm(true, false, G, In, BT, da_.data(), G, in_.data(), In, dw_ih_.data(), In);     // dW_ih = daᵀ·in
+    sgemm(false, false, BT, In, G, da_.data(), G, w_ih_.data(), In, d_in_.data(), In);   // d_in = da·W_ih
+  }
+}
+
+}  // namespace tandem

@@ -1,0 +1,33 @@
+// The fast CPU LSTM's GEMMs alone, on the same shapes and layouts the kernel calls them with
+// (engine/cpu/lstm_cpu.cc): the time a kernel that did nothing but its products would take,
+// which is the limit the kernel is measured against (docs/performance/lstm.md, "Against the
+// limit"). Per pseudo-layer, the forward is the all-steps input projection [B·T, In]·W_ihᵀ and
+// T step products h·W_hhᵀ; the backward is T step products da·W_hh, then dW_hh = daᵀ·h,
+// dW_ih = daᵀ·in and d_in = da·W_ih over all steps at once. The gate math, the copies and the
+// bias sums are left out: they are what the kernel adds on top of the limit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/lstm_config.h"
+
+namespace tandem {
+
+// How the step products run: Packed uses the kernel's own LstmStepGemm (W packed once per
+// call by oneDNN when built with it), Sgemm one cblas_sgemm per step, re-packing W each time.
+enum class StepGemmWay { Packed, Sgemm };
+
+class LstmGemmSequence {
+ public:
+  explicit LstmGemmSequence(const LstmConfig& c);  // operands drawn in ±0.1 from a fixed seed
+  void forward(StepGemmWay way);
+  void backward(StepGemmWay way);
+
+ private:
+  void step_products(StepGemmWay way, bool forward, const float* w, float* out);
+  LstmConfig c_;
+  std::vector<float> in_, w_ih_, w_hh_, h_, da_, out_, d_in_, dw_ih_, dw_hh_;
+};
+
+}  // namespace tandem
