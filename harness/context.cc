@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "engine/core/faults.h"
+#include "engine/cpu/sgemm.h"
 #include "engine/cuda/cuda_info.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
@@ -145,6 +146,7 @@ nlohmann::json run_context() {
 #else
     c["blas"] = TANDEM_BLAS_NAME;
 #endif
+    c["sgemm"] = cpu::sgemm_library();  // "onednn" or "blas": the engine's f32 products (engine/cpu/sgemm.h)
     if (std::string(TANDEM_MPI_VERSION).size()) c["mpi"] = TANDEM_MPI_VERSION;
     if (std::string(TANDEM_NCCL_VERSION).size()) c["nccl"] = TANDEM_NCCL_VERSION;
     if (cuda_backend_built()) {

@@ -5,8 +5,8 @@ import platform
 import re
 
 # The toolchain and libraries named in the design, plus the parallel shape of the run (ranks,
-# BLAS threads), which changes timings as surely as a new compiler does.
-BREAKING = ("compiler", "build_type", "blas", "blas_threads", "cuda_runtime", "cuda_driver",
+# BLAS threads, and which library runs the engine's f32 products), which changes timings as surely as a new compiler does.
+BREAKING = ("compiler", "build_type", "blas", "blas_threads", "sgemm", "cuda_runtime", "cuda_driver",
             "cudnn", "nccl", "mpi", "gpu", "ranks")
 
 

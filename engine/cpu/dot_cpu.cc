@@ -14,6 +14,7 @@
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/cpu/dispatch.h"
+#include "engine/cpu/sgemm.h"
 #include "engine/cpu/strided_copy.h"
 
 namespace tandem::cpu {
@@ -87,21 +88,16 @@ void sgemm_batched(const MatOperand<float>& a, const MatOperand<float>& b, float
   // Fault: a vector kernel whose tail loop is missing drops the last term of an odd K.
   const int64_t k = fault_on(Fault::dot_odd_k_drops_last_term) && p.k % 2 ? p.k - 1 : p.k;
   for (int64_t i = 0; i < p.batch; ++i)
-    cblas_sgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans,
-                b.trans ? CblasTrans : CblasNoTrans, int(p.m), int(p.n), int(k), 1.0f,
-                a.data + i * a.batch_stride(), int(std::max<int64_t>(1, a.ld())),
-                b.data + i * b.batch_stride(), int(std::max<int64_t>(1, b.ld())), beta,
-                c + i * p.m * p.n, int(std::max<int64_t>(1, p.n)));
+    sgemm(a.trans, b.trans, p.m, p.n, k, 1.0f, a.data + i * a.batch_stride(), a.ld(), b.data + i * b.batch_stride(),
+          b.ld(), beta, c + i * p.m * p.n, p.n);
   // Fault (perf): the first 10% / 25% of the rows computed a second time, into scratch.
   const double extra = fault_on(Fault::perf_dot_extra_10pct) ? 0.10 : fault_on(Fault::perf_dot_extra_25pct) ? 0.25 : 0.0;
   if (extra == 0.0 || p.m == 0 || p.n == 0) return;
   const int64_t rows = std::max<int64_t>(1, int64_t(std::lround(extra * double(p.m))));
   std::vector<float> scratch(size_t(rows * p.n));
   for (int64_t i = 0; i < p.batch; ++i)
-    cblas_sgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans, b.trans ? CblasTrans : CblasNoTrans,
-                int(rows), int(p.n), int(k), 1.0f, a.data + i * a.batch_stride(), int(std::max<int64_t>(1, a.ld())),
-                b.data + i * b.batch_stride(), int(std::max<int64_t>(1, b.ld())), 0.0f, scratch.data(),
-                int(std::max<int64_t>(1, p.n)));
+    sgemm(a.trans, b.trans, rows, p.n, k, 1.0f, a.data + i * a.batch_stride(), a.ld(), b.data + i * b.batch_stride(),
+          b.ld(), 0.0f, scratch.data(), p.n);
 }
 
 void dgemm_batched(const MatOperand<double>& a, const MatOperand<double>& b, double* c,

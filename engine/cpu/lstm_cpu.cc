@@ -3,6 +3,7 @@
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/lstm_step_gemm.h"
+#include "engine/cpu/sgemm.h"
 #include "engine/cpu/vector_clones.h"
 #include "engine/cpu/vector_math_exp.h"
 #include "engine/core/faults.h"
@@ -130,10 +131,7 @@ void for_row_chunks(int64_t B, F&& fn) {
 // C[M,N] = beta*C + op(A) op(B), row-major.
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
           const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  if (M == 0 || N == 0) return;
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-              int(M), int(N), int(K), 1.0f, A, int(std::max<int64_t>(1, lda)), B,
-              int(std::max<int64_t>(1, ldb)), beta, C, int(std::max<int64_t>(1, ldc)));
+  sgemm(ta, tb, M, N, K, 1.0f, A, lda, B, ldb, beta, C, ldc);
 }
 
 // The step products C[M,N] = A · op(Bm) of one chunk of rows [b0, b1) of B, with Bm fixed for

@@ -4,12 +4,17 @@
 // interpreter's: the per-step sub-program call, argument lookup, output allocation and the
 // last-use bookkeeping. The same K·L ops as a straight-line program (no scan) separate the
 // per-eqn cost from the per-step cost. Executed eqns are counted with Executor::set_on_eqn,
-// not assumed; each figure is the minimum and median of --reps runs.
+// not assumed; each figure is the minimum and median of --reps runs. Two floors beside them
+// (issue 30 §2): the straight-line program's own kernels called from a plain C++ loop (each
+// eqn's impl resolved once, its operands in dense slots, literals made once: what is left when
+// the interpreter's lookups, checks and bookkeeping are gone), and the same arithmetic on a
+// bare float, which no tensor-valued interpreter can approach.
 //   executor_overhead [--length L] [--body K] [--reps N]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
@@ -47,6 +52,73 @@ Figure measure(Executor& ex, const Program& p, const std::vector<Tensor>& in, in
   return f;
 }
 
+// One eqn of the plain loop: its impl and params, where its operands are (a slot, or a
+// literal made once) and the slot its one output goes to.
+struct PlainStep {
+  const Impl* impl;
+  const Params* params;
+  std::vector<int> slots;  // -1: the literal at the same position
+  std::vector<Tensor> literals;
+  int out;
+};
+
+std::vector<PlainStep> plain_steps(const Program& p, std::unordered_map<int64_t, int>& slot_of) {
+  std::vector<PlainStep> steps;
+  for (const Eqn& e : p.eqns) {
+    PlainStep st{&e.prim->impl(DeviceKind::cpu), &e.params, {}, {}, 0};
+    for (const Atom& a : e.in) {
+      st.slots.push_back(a.is_literal() ? -1 : slot_of.at(a.var->id));
+      st.literals.push_back(a.is_literal() ? Tensor::scalar(a.literal->value, a.literal->dtype) : Tensor());
+    }
+    st.out = int(slot_of.size());
+    slot_of[e.out[0]->id] = st.out;
+    steps.push_back(std::move(st));
+  }
+  return steps;
+}
+
+// The straight-line program's kernels from a plain loop over dense slots (one output per eqn).
+Figure measure_plain(const Program& p, const std::vector<Tensor>& in, int reps) {
+  std::unordered_map<int64_t, int> slot_of;
+  for (size_t i = 0; i < p.in_vars.size(); ++i) slot_of[p.in_vars[i]->id] = int(i);
+  const std::vector<PlainStep> steps = plain_steps(p, slot_of);
+  std::vector<Tensor> slots(slot_of.size());
+  EvalContext ctx{Device::cpu(), nullptr, nullptr};
+  auto once = [&] {
+    std::copy(in.begin(), in.end(), slots.begin());
+    std::vector<Tensor> args;
+    for (const PlainStep& st : steps) {
+      args.clear();
+      for (size_t k = 0; k < st.slots.size(); ++k) args.push_back(st.slots[k] < 0 ? st.literals[k] : slots[size_t(st.slots[k])]);
+      slots[size_t(st.out)] = std::move((*st.impl)(args, *st.params, ctx)[0]);
+    }
+  };
+  once();
+  Figure f;
+  f.eqns = int64_t(steps.size());
+  std::vector<double> cpu;
+  f.t = summarize(time_repeated(once, 1, reps, 0.0, Device::cpu(), &cpu));
+  f.cpu = summarize(cpu);
+  return f;
+}
+
+// The same arithmetic on one float: c ← c·x + 1, two ops per iteration.
+Figure measure_bare(int64_t ops, int reps) {
+  volatile float x = 0.25f;
+  float c = 0.5f;
+  auto once = [&] {
+    const float xv = x;
+    for (int64_t i = 0; i < ops / 2; ++i) c = c * xv + 1.0f;
+    x = c;  // keeps the loop
+  };
+  Figure f;
+  f.eqns = ops;
+  std::vector<double> cpu;
+  f.t = summarize(time_repeated(once, 1, reps, 0.0, Device::cpu(), &cpu));
+  f.cpu = summarize(cpu);
+  return f;
+}
+
 int run(int64_t length, int64_t body_ops, int reps) {
   const AType scalar{{}, DType::f32};
   Program body = trace({scalar, scalar}, [&](Builder&, const V& v) { return V{chain(v[0], v[1], body_ops)}; });
@@ -66,6 +138,8 @@ int run(int64_t length, int64_t body_ops, int reps) {
   const double load = first_load(load_average());
   Figure s = measure(ex, scanned, {c0, xs}, reps);
   Figure l = measure(ex, straight, {c0, Tensor::scalar(0.25, DType::f32)}, reps);
+  Figure plain = measure_plain(straight, {c0, Tensor::scalar(0.25, DType::f32)}, reps);
+  Figure bare = measure_bare(l.eqns, reps);
   std::printf("load average at start: %.2f; scan L=%lld, body %lld eqns; straight-line %lld eqns; reps %d\n\n",
               load, (long long)length, (long long)body_ops, (long long)l.eqns, reps);
   std::printf("| program | executed eqns | wall min / median (ms) | CPU min (ms) | per executed eqn: wall min / CPU min (us) |\n");
@@ -77,6 +151,10 @@ int run(int64_t length, int64_t body_ops, int reps) {
   };
   row("scan, L=" + std::to_string(length) + ", body " + std::to_string(body_ops), s);
   row("straight-line", l);
+  row("straight-line's kernels from a plain C++ loop", plain);
+  row("the same arithmetic on a bare float", bare);
+  std::printf("\nexecutor's own cost per eqn over the plain loop: %.3f us wall, %.3f us CPU (min over min)\n",
+              (l.t.min - plain.t.min) / double(l.eqns) * 1e6, (l.cpu.min - plain.cpu.min) / double(l.eqns) * 1e6);
   return 0;
 }
 

@@ -12,7 +12,9 @@
 # TORCH_GRID="1x1 1x2 2x1 2x2" also runs PyTorch, in every round, at each INTRAxBLAS setting
 # (torch.set_num_threads × OPENBLAS_NUM_THREADS, which torch does not govern) into
 # r<round>_torch_<INTRA>x<BLAS>.json, so its best configuration is found, not assumed
-# (tools/tables/lstm_peer_grid_table.py).
+# (tools/tables/lstm_peer_grid_table.py). Every round also times the kernel's GEMMs alone
+# (lstm_cpu_bench --path gemms: the limit) into r<round>_gemms_<threads>.json, for
+# tools/tables/lstm_limit_table.py.
 set -euo pipefail
 out=${1:?usage: tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
 reps=${2:-5}
@@ -43,6 +45,7 @@ for ((r = first; r < first + reps; ++r)); do
     env "${env[@]}" "$build/tools/blas_sgemm_compare" libopenblas.so.0 > "$out/r${r}_sgemm_${t}.txt"
     env "${env[@]}" "$bench" --threads "$tt" --reps 1 --old-recompute "${f[@]}" > "$out/r${r}_kernel_${t}.json" 2>/dev/null
     env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path primitive "${f[@]}" > "$out/r${r}_primitive_${t}.json" 2>/dev/null
+    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gemms "${f[@]}" > "$out/r${r}_gemms_${t}.json" 2>/dev/null
     env "${env[@]}" /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
       --threads "$([[ $t == 1 ]] && echo 1 || echo 0)" --reps 1 "${f[@]}" > "$out/r${r}_torch_${t}.json" 2>/dev/null
   done

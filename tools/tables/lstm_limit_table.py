@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""The CPU LSTM against the machine's limit on its own GEMMs: reads the rounds
+tools/perf/lstm_interleaved_run.sh wrote (r<R>_{kernel,primitive,gemms}_<threads>.json) and
+prints, per shape, mode and thread setting, the time of the kernel's GEMMs alone (the limit:
+`lstm_cpu_bench --path gemms`, the faster of its two ways of running the step products in
+each round), the kernel's and the primitive path's times, and each as a fraction of the limit
+(limit time / its time, 100 % = nothing but the GEMMs). The fraction is computed per round,
+since the tools ran back to back in it, and reported as the median with its min–max; the goal
+column reads the kernel's median against 90 %.
+
+    tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]
+"""
+import os
+import statistics
+import sys
+
+from lstm_interleaved_table import key, rows
+
+GOAL = 0.90
+THREADS = ("1", "default")
+
+
+def load(folder, tool, threads, rounds):
+    """{(shape, mode): {round: min_s}}; for the GEMMs, the faster way in each round (and which)."""
+    out, way = {}, {}
+    for r in rounds:
+        path = os.path.join(folder, f"r{r}_{tool}_{threads}.json")
+        if not os.path.isfile(path):
+            sys.exit(f"error: {path} is missing\n  hint: run tools/perf/lstm_interleaved_run.sh "
+                     f"(it times the GEMMs alone in every round) into {folder}")
+        for row in rows(path):
+            k, t = key(row), row["min_s"]
+            if t < out.setdefault(k, {}).get(r, float("inf")):
+                out[k][r] = t
+                way.setdefault(k, {})[r] = row.get("step_gemm", "")
+    return out, way
+
+
+def fraction_text(limit, ours):
+    """Median (min–max) over the rounds of limit / ours, in percent."""
+    f = [limit[r] / ours[r] for r in limit if r in ours]
+    return statistics.median(f), f"{100 * statistics.median(f):.0f} % ({100 * min(f):.0f}–{100 * max(f):.0f})"
+
+
+def table_rows(folder, rounds):
+    for th in THREADS:
+        limit, way = load(folder, "gemms", th, rounds)
+        kernel, _ = load(folder, "kernel", th, rounds)
+        prim, _ = load(folder, "primitive", th, rounds)
+        for k in sorted(k for k in limit if k in kernel):
+            med, kernel_text = fraction_text(limit[k], kernel[k])
+            prim_text = fraction_text(limit[k], prim[k])[1] if k in prim else "–"
+            ways = sorted(set(way[k].values()))
+            yield (f"| {k[0]} | {k[1]} | {1 if th == '1' else 2} | {min(limit[k].values()):.4f} ({'/'.join(ways)}) "
+                   f"| {min(kernel[k].values()):.4f} | {kernel_text} "
+                   f"| {min(prim[k].values()) if k in prim else float('nan'):.4f} | {prim_text} "
+                   f"| {'met' if med >= GOAL else 'not met'} |")
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]")
+    out = list(table_rows(sys.argv[1], sys.argv[2:]))
+    if not out:
+        sys.exit("error: no shape has both GEMM-limit and kernel rows in these rounds")
+    print("| shape | mode | threads | GEMMs alone s (step products) | kernel s | kernel % of limit "
+          "| primitive s | primitive % of limit | kernel ≥ 90 % |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
