@@ -2,12 +2,11 @@
 // pseudo-layer, every layer's products read them from the start.
 #include "tools/perf/lstm_gemm_limit.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <random>
 
 #include "engine/cpu/lstm_step_gemm.h"
+#include "engine/cpu/sgemm.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
 extern "C" int openblas_get_num_threads(void);
@@ -26,11 +25,11 @@ int product_threads() {
 #endif
 }
 
-// C[M,N] = op(A)·op(B), row-major, C overwritten: the kernel's all-steps products.
+// C[M,N] = op(A)·op(B), row-major, C overwritten: the kernel's all-steps products, through the
+// engine's own sgemm (oneDNN in a oneDNN build, engine/cpu/sgemm.h), as the kernel calls them.
 void sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
            int64_t ldb, float* C, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(M), int(N), int(K),
-              1.0f, A, int(lda), B, int(ldb), 0.0f, C, int(ldc));
+  cpu::sgemm(ta, tb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
 }
 
 std::vector<float> random_floats(int64_t n, std::mt19937& g) {

@@ -15,7 +15,8 @@
 namespace tandem {
 
 // How the step products run: Packed uses the kernel's own LstmStepGemm (W packed once per
-// call by oneDNN when built with it), Sgemm one cblas_sgemm per step, re-packing W each time.
+// call by oneDNN when built with it), Sgemm one engine sgemm call per step (engine/cpu/sgemm.h),
+// re-packing W each time. The all-steps products always go through the engine's sgemm.
 enum class StepGemmWay { Packed, Sgemm };
 
 class LstmGemmSequence {

@@ -6,7 +6,9 @@ prints, per shape, mode and thread setting, the time of the kernel's GEMMs alone
 each round), the kernel's and the primitive path's times, and each as a fraction of the limit
 (limit time / its time, 100 % = nothing but the GEMMs). The fraction is computed per round,
 since the tools ran back to back in it, and reported as the median with its min–max; the goal
-column reads the kernel's median against 90 %.
+column reads the kernel's median against 90 %. Where the rounds also timed the kernel with its
+all-steps products on the BLAS (SGEMM_AB=1: r<R>_kernel-blas_<threads>.json), a column gives
+that time and the speed-up of oneDNN's sgemm over it (per-round median).
 
     tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]
 """
@@ -20,12 +22,14 @@ GOAL = 0.90
 THREADS = ("1", "default")
 
 
-def load(folder, tool, threads, rounds):
+def load(folder, tool, threads, rounds, optional=False):
     """{(shape, mode): {round: min_s}}; for the GEMMs, the faster way in each round (and which)."""
     out, way = {}, {}
     for r in rounds:
         path = os.path.join(folder, f"r{r}_{tool}_{threads}.json")
         if not os.path.isfile(path):
+            if optional:
+                return {}, {}
             sys.exit(f"error: {path} is missing\n  hint: run tools/perf/lstm_interleaved_run.sh "
                      f"(it times the GEMMs alone in every round) into {folder}")
         for row in rows(path):
@@ -47,14 +51,19 @@ def table_rows(folder, rounds):
         limit, way = load(folder, "gemms", th, rounds)
         kernel, _ = load(folder, "kernel", th, rounds)
         prim, _ = load(folder, "primitive", th, rounds)
+        blas, _ = load(folder, "kernel-blas", th, rounds, optional=True)
         for k in sorted(k for k in limit if k in kernel):
             med, kernel_text = fraction_text(limit[k], kernel[k])
             prim_text = fraction_text(limit[k], prim[k])[1] if k in prim else "–"
             ways = sorted(set(way[k].values()))
+            gain = "–"
+            if k in blas:
+                g = statistics.median(blas[k][r] / kernel[k][r] for r in blas[k] if r in kernel[k])
+                gain = f"{min(blas[k].values()):.4f} ({g:.2f}×)"
             yield (f"| {k[0]} | {k[1]} | {1 if th == '1' else 2} | {min(limit[k].values()):.4f} ({'/'.join(ways)}) "
                    f"| {min(kernel[k].values()):.4f} | {kernel_text} "
                    f"| {min(prim[k].values()) if k in prim else float('nan'):.4f} | {prim_text} "
-                   f"| {'met' if med >= GOAL else 'not met'} |")
+                   f"| {gain} | {'met' if med >= GOAL else 'not met'} |")
 
 
 def main():
@@ -64,8 +73,8 @@ def main():
     if not out:
         sys.exit("error: no shape has both GEMM-limit and kernel rows in these rounds")
     print("| shape | mode | threads | GEMMs alone s (step products) | kernel s | kernel % of limit "
-          "| primitive s | primitive % of limit | kernel ≥ 90 % |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+          "| primitive s | primitive % of limit | kernel on OpenBLAS sgemm s (oneDNN's speed-up) | kernel ≥ 90 % |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     print("\n".join(out))
 
 
