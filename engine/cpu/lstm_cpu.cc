@@ -184,6 +184,24 @@ std::vector<float> swap_gates_f_g(const LstmConfig& c, const LstmWeightLayout& l
   return s;
 }
 
+// The big buffers of one kernel call (the projection P, the backward's cotangents and the
+// inference history), kept per thread from call to call. A fresh vector of 10+ MB per call
+// came from mmap, so every call page-faulted it in and zero-filled it: 10 % of a DeepBench
+// B64 forward+backward (98 against 109 ms with glibc kept from returning the memory,
+// docs/performance/lstm.md "Against the limit"). Each user writes what it reads; `sized`
+// zero-fills only what a vector grows by.
+struct Scratch {
+  std::vector<float> P, hs, cs, ping, pong, d_out, d_in, da_step, da_bt;
+};
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+float* sized(std::vector<float>& v, int64_t n) {
+  if (v.size() < size_t(n)) v.resize(size_t(n));
+  return v.data();
+}
+
 // One pseudo-layer forward over in [B,T,In]; writes out [B,T,D*H] at columns dir*H.
 // hs, cs: [T+1, B, H] (row 0 = h0, c0); gates: [T, B, 4H] activated (may be null).
 void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int64_t p,
@@ -196,14 +214,14 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   const float* b_ih = w + lay.b_ih[p].offset;
   const float* b_hh = w + lay.b_hh[p].offset;
   // Input projection for every (b, t) at once: P[B*T, 4H] = bias + in · W_ih^T.
-  std::vector<float> P(size_t(B * T * G));
+  float* P = sized(scratch().P, B * T * G);  // every element set below
   const float hh_bias = fault_on(Fault::lstm_hh_bias_dropped) ? 0.0f : 1.0f;  // fault: b_hh lost on import
   for (int64_t r = 0; r < B * T; ++r)
     for (int64_t k = 0; k < G; ++k) P[r * G + k] = b_ih[k] + hh_bias * b_hh[k];
   // Faults: seq_lengths ignored, forward (padded steps update the state) or reverse (starts at T-1).
   const bool pad_steps_run = dir == 0 && fault_on(Fault::lstm_forward_ignores_seq_lengths);
   const bool reverse_from_end = dir == 1 && fault_on(Fault::lstm_reverse_ignores_seq_lengths);
-  gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P.data(), G);
+  gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P, G);
   std::memcpy(hs, h0, sizeof(float) * B * H);
   std::memcpy(cs, c0, sizeof(float) * B * H);
   for_row_chunks(B, [&](int64_t b0, int64_t b1) {
@@ -263,25 +281,21 @@ void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const fl
   if (fault_on(Fault::lstm_gates_f_g_swapped)) w = (swapped = swap_gates_f_g(c, lay, w)).data();
   // Inference keeps one h/c history and ping-pongs the layer outputs; training writes both
   // straight into the reserve.
-  std::vector<float> hs, cs, ping, pong;
-  if (!save) {
-    hs.resize(size_t((T + 1) * state));
-    cs.resize(size_t((T + 1) * state));
-  }
+  Scratch& sc = scratch();
+  float* hs = save ? nullptr : sized(sc.hs, (T + 1) * state);
+  float* cs = save ? nullptr : sized(sc.cs, (T + 1) * state);
   const float* cur = x;
   for (int64_t l = 0; l < c.layers; ++l) {
     const bool last = l + 1 == c.layers;
     float* out = y;
     if (!last) {
-      std::vector<float>& buf = l % 2 == 0 ? ping : pong;
-      if (!save) buf.resize(size_t(B * T * D * H));
-      out = save ? save->layer_in[size_t(l + 1)] : buf.data();
+      out = save ? save->layer_in[size_t(l + 1)] : sized(l % 2 == 0 ? sc.ping : sc.pong, B * T * D * H);
     }
     std::fill(out, out + B * T * D * H, 0.0f);  // padded steps stay 0
     for (int64_t d = 0; d < D; ++d) {
       const int64_t p = l * D + d;
-      float* hp = save ? save->h[size_t(p)] : hs.data();
-      float* cp = save ? save->c[size_t(p)] : cs.data();
+      float* hp = save ? save->h[size_t(p)] : hs;
+      float* cp = save ? save->c[size_t(p)] : cs;
       forward_pseudo_layer(c, lay, p, cur, h0 + p * state, c0 + p * state, w, lens, out, hp, cp,
                            save ? save->gates[size_t(p)] : nullptr);
       std::memcpy(h_n + p * state, hp + T * state, sizeof(float) * state);
@@ -297,8 +311,13 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
   const int64_t B = c.batch, T = c.seq, H = c.hidden, G = 4 * H, D = c.dirs(), DH = D * H;
   LstmWeightLayout lay = lstm_weight_layout(c.input, c.hidden, c.layers, c.bidirectional);
   std::fill(dw, dw + lay.total, 0.0f);
-  std::vector<float> d_out(dy, dy + B * T * DH), d_in;
-  std::vector<float> da_step(size_t(T * B * G)), da_bt(size_t(B * T * G)), tmp(size_t(B * H));
+  Scratch& sc = scratch();
+  std::vector<float>& d_out = sc.d_out;
+  std::vector<float>& d_in = sc.d_in;
+  d_out.assign(dy, dy + B * T * DH);
+  float* da_step = sized(sc.da_step, T * B * G);  // fully written below, or zeroed when ragged
+  float* da_bt = sized(sc.da_bt, B * T * G);
+  std::vector<float> tmp(size_t(B * H));
   std::vector<float> dh(size_t(B * H)), dc(size_t(B * H)), ones(size_t(B * T), 1.0f);
   const bool ragged = std::any_of(lens, lens + B, [T](int32_t n) { return n < T; });
   for (int64_t l = c.layers - 1; l >= 0; --l) {
@@ -312,8 +331,8 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       std::memcpy(dh.data(), dh_n + p * B * H, sizeof(float) * B * H);
       std::memcpy(dc.data(), dc_n + p * B * H, sizeof(float) * B * H);
       if (ragged) {  // padded steps are never written below but are read by the GEMMs
-        std::fill(da_step.begin(), da_step.end(), 0.0f);
-        std::fill(da_bt.begin(), da_bt.end(), 0.0f);
+        std::fill(da_step, da_step + T * B * G, 0.0f);
+        std::fill(da_bt, da_bt + B * T * G, 0.0f);
       }
       const float* W_hh = w + lay.w_hh[p].offset;
       for_row_chunks(B, [&](int64_t b0, int64_t b1) {
@@ -342,19 +361,19 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       // Fault: dW_hh overwritten per step instead of accumulated, so only step 0 (the last the
       // loop above writes) survives.
       const int64_t dw_steps = fault_on(Fault::lstm_dw_hh_last_step_only) ? 1 : T;
-      gemm(true, false, G, H, dw_steps * B, da_step.data(), G, sv.h[size_t(p)], H, 0.0f,
+      gemm(true, false, G, H, dw_steps * B, da_step, G, sv.h[size_t(p)], H, 0.0f,
            dw + lay.w_hh[p].offset, H);
-      gemm(true, false, G, In, B * T, da_bt.data(), G, in, In, 0.0f, dw + lay.w_ih[p].offset, In);
-      gemm(false, false, B * T, In, G, da_bt.data(), G, w + lay.w_ih[p].offset, In,
+      gemm(true, false, G, In, B * T, da_bt, G, in, In, 0.0f, dw + lay.w_ih[p].offset, In);
+      gemm(false, false, B * T, In, G, da_bt, G, w + lay.w_ih[p].offset, In,
            d == 0 || fault_on(Fault::lstm_dx_overwrites_directions) ? 0.0f : 1.0f, d_in.data(), In);  // fault: overwrite
       float* db_ih = dw + lay.b_ih[p].offset;
       float* db_hh = dw + lay.b_hh[p].offset;
       // db[4H] = Σ_bt da (db_hh is the same sum: both biases enter every gate alike).
-      cblas_sgemv(CblasRowMajor, CblasTrans, int(B * T), int(G), 1.0f, da_bt.data(), int(G), ones.data(), 1,
+      cblas_sgemv(CblasRowMajor, CblasTrans, int(B * T), int(G), 1.0f, da_bt, int(G), ones.data(), 1,
                   0.0f, db_ih, 1);
       std::memcpy(db_hh, db_ih, sizeof(float) * G);
     }
-    d_out = std::move(d_in);
+    std::swap(d_out, d_in);
   }
   std::memcpy(dx, d_out.data(), sizeof(float) * B * T * c.input);
 }
