@@ -3,7 +3,10 @@
 // CUDA backend registers its device pool and its pinned host pool (engine/cuda).
 #include "engine/core/allocator.h"
 
+#include <malloc.h>
+
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "engine/core/error.h"
@@ -23,6 +26,19 @@ DeviceMemoryOps host_ops() {
       },
       [](void* p, int) { std::free(p); }};
 }
+// Host tensors from the heap, kept by the process once freed, instead of glibc's default: a
+// block above its dynamic mmap threshold (128 KiB to 32 MiB) is mapped fresh on every
+// allocation and unmapped on free, so each call of a program on 0.5–4 MiB tensors
+// page-faulted and zero-filled them again. That made vmapped and hand-batched MLPs at batch
+// 256–1024 swing 0.6–1.5x against each other from run to run, and with the heap kept they
+// agree to 0.97–1.01x (docs/performance/vmap.md, "The allocator, not the batching").
+// TANDEM_HOST_HEAP=0 leaves glibc's defaults, for an A/B in one session.
+void keep_host_memory_in_the_heap() {
+  const char* e = std::getenv("TANDEM_HOST_HEAP");
+  if (e && std::strcmp(e, "0") == 0) return;
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);  // the largest a single mmap-free block may be
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);  // free heap kept before it is returned to the OS
+}
 }  // namespace
 
 Allocator& Allocator::instance() {
@@ -31,6 +47,7 @@ Allocator& Allocator::instance() {
 }
 
 Allocator::Allocator() {
+  keep_host_memory_in_the_heap();
   for (MemoryKind m : {MemoryKind::device, MemoryKind::pinned_host, MemoryKind::unpinned_host})
     ops_[ops_key(Device::cpu().with_memory(m))] = host_ops();
   ops_[ops_key(Device::cuda().with_memory(MemoryKind::unpinned_host))] = host_ops();
