@@ -56,6 +56,12 @@ JAX exporter with its conversion table, policy mapping and tests (≈1,400 lines
 third tests), `tandem check --program` (its cases, the loader of an export and their CLI test:
 ≈1,000), the stop_gradient primitive and the example programs: 60,845 lines before the
 ckpol merge, leaving ~3 %. Issue 32 still owes the shrink.
+Raised on 2026-11-27 (stop 32) to 64,500: 62,670 lines on main after issue 32's shrink
+(f1de69f), then issue 30's honest comparisons: the engine's one f32 product through oneDNN
+with its test (sgemm.{h,cc}, ≈170 lines), the measured FMA limit (cpu_peak), the BLAS peer
+grid and the LSTM limit (run scripts, the GEMMs-alone bench, three table commands: ≈450), the
+executor's plain-loop floor (≈70), the LSTM's per-thread buffers and shared gate rows, the
+host heap and the slow-link gate's A/A calibration (≈120): 63,634 lines, leaving ~1.4 %.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -66,7 +72,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 63000
+TOTAL_BUDGET = 64500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

@@ -170,6 +170,25 @@ class StepProduct {
   std::optional<LstmStepGemm> gemm_;
 };
 
+// One step's gate loop over the rows [b0, b1). When the chunk is the whole batch and its step
+// products run on several BLAS threads, the gate math would run on one core between two
+// products that use them all: at two threads that serial part bounded the kernel at 74 % of
+// its GEMMs (docs/performance/lstm.md, "Against the limit"). The rows are then shared over as
+// many OpenMP threads, the pool oneDNN's products already run on. Rows are independent, so
+// the bits do not depend on the split.
+template <class F>
+void for_gate_rows(int64_t B, int64_t b0, int64_t b1, F&& row) {
+#if defined(_OPENMP) && defined(TANDEM_BLAS_OPENBLAS)
+  const int threads = b1 - b0 == B ? openblas_get_num_threads() : 1;
+  if (threads > 1 && b1 - b0 >= 8) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t b = b0; b < b1; ++b) row(b);
+    return;
+  }
+#endif
+  for (int64_t b = b0; b < b1; ++b) row(b);
+}
+
 inline int64_t time_of(int64_t s, int64_t len, int64_t dir) { return dir == 0 ? s : len - 1 - s; }
 
 // Fault lstm_gates_f_g_swapped: the weights as if read in another framework's gate order
@@ -226,7 +245,7 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   std::memcpy(cs, c0, sizeof(float) * B * H);
   for_row_chunks(B, [&](int64_t b0, int64_t b1) {
     const int64_t nb = b1 - b0;
-    std::vector<float> R(static_cast<size_t>(nb * G)), act(static_cast<size_t>(G));
+    std::vector<float> R(static_cast<size_t>(nb * G)), act(static_cast<size_t>(nb * G));
     StepProduct recurrent(B, b0, b1, true, G, H, W_hh);  // R[nb,4H] = h · W_hh^T
     for (int64_t s = 0; s < T; ++s) {
       const float* hp = hs + s * B * H;
@@ -234,20 +253,20 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
       float* hn = hs + (s + 1) * B * H;
       float* cn = cs + (s + 1) * B * H;
       recurrent.run(hp + b0 * H, R.data());
-      for (int64_t b = b0; b < b1; ++b) {
+      for_gate_rows(B, b0, b1, [&](int64_t b) {
         if (s >= lens[b] && !pad_steps_run) {  // past this row's length: the carry stays, y stays 0
           std::memcpy(hn + b * H, hp + b * H, sizeof(float) * H);
           std::memcpy(cn + b * H, cp + b * H, sizeof(float) * H);
           if (gates) std::fill(gates + (s * B + b) * G, gates + (s * B + b + 1) * G, 0.0f);  // defined reserve
-          continue;
+          return;
         }
         const int64_t t = time_of(s, reverse_from_end ? T : lens[b], dir);
         const float* pr = &P[(b * T + t) * G];
         const float* rr = &R[(b - b0) * G];
-        float* a = gates ? gates + (s * B + b) * G : act.data();
+        float* a = gates ? gates + (s * B + b) * G : &act[size_t((b - b0) * G)];
         detail::cell_forward_row(H, pr, rr, cp + b * H, a, cn + b * H, hn + b * H,
                                  out + (b * T + t) * DH + dir * H);
-      }
+      });
     }
   });
 }
@@ -338,8 +357,8 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       for_row_chunks(B, [&](int64_t b0, int64_t b1) {
         StepProduct recurrent(B, b0, b1, false, H, G, W_hh);  // dh_prev = da · W_hh
         for (int64_t s = T - 1; s >= 0; --s) {
-          for (int64_t b = b0; b < b1; ++b) {
-            if (s >= lens[b]) continue;
+          for_gate_rows(B, b0, b1, [&](int64_t b) {
+            if (s >= lens[b]) return;
             const int64_t t = time_of(s, lens[b], d);
             const float* a = gates + (s * B + b) * G;
             const float* cnew = cs + ((s + 1) * B + b) * H;
@@ -348,7 +367,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
             float* da = &da_step[(s * B + b) * G];
             detail::cell_backward_row(H, a, cnew, cprev, &dh[b * H], go, &dc[b * H], da);
             std::memcpy(&da_bt[(b * T + t) * G], da, sizeof(float) * G);
-          }
+          });
           // dh_prev[rows,H] = da[rows,4H] · W_hh[4H,H]; rows past their length keep their carry.
           recurrent.run(&da_step[(s * B + b0) * G], &tmp[b0 * H]);
           for (int64_t b = b0; b < b1; ++b)

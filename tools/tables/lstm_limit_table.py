@@ -43,7 +43,7 @@ def load(folder, tool, threads, rounds, optional=False):
 def fraction_text(limit, ours):
     """Median (min–max) over the rounds of limit / ours, in percent."""
     f = [limit[r] / ours[r] for r in limit if r in ours]
-    return statistics.median(f), f"{100 * statistics.median(f):.0f} % ({100 * min(f):.0f}–{100 * max(f):.0f})"
+    return statistics.median(f), f"{100 * statistics.median(f):.1f} % ({100 * min(f):.0f}–{100 * max(f):.0f})"
 
 
 def table_rows(folder, rounds):
