@@ -1,6 +1,7 @@
 // LstmStepGemm (lstm_step_gemm.h): oneDNN matmul with weights packed once per kernel call, or
 // cblas_sgemm per step.
 #include "engine/cpu/lstm_step_gemm.h"
+#include "engine/cpu/omp_threads.h"
 
 #include <cblas.h>
 
@@ -9,10 +10,6 @@
 
 #ifdef TANDEM_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.hpp>
-// oneDNN (Debian's build) runs on OpenMP; its thread count is the calling thread's OpenMP
-// setting, which a product sets for its own run and puts back, so callers' settings survive.
-extern "C" int omp_get_max_threads(void);
-extern "C" void omp_set_num_threads(int);
 #endif
 
 namespace tandem::cpu {
@@ -26,16 +23,6 @@ struct LstmStepGemm::OneDnn {
   dnnl::memory src, wts, dst;
 };
 
-namespace {
-// Runs fn with the calling thread's OpenMP thread count set to n (0: left as it is).
-template <class F>
-void with_omp_threads(int n, F&& fn) {
-  const int before = omp_get_max_threads();
-  if (n > 0 && n != before) omp_set_num_threads(n);
-  fn();
-  if (n > 0 && n != before) omp_set_num_threads(before);
-}
-}  // namespace
 #else
 struct LstmStepGemm::OneDnn {};
 #endif

@@ -2,6 +2,8 @@
 // oneDNN declines a call.
 #include "engine/cpu/sgemm.h"
 
+#include "engine/cpu/omp_threads.h"
+
 #include <cblas.h>
 
 #include <algorithm>
@@ -10,11 +12,6 @@
 
 #ifdef TANDEM_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.h>
-extern "C" int omp_get_max_threads(void);
-extern "C" void omp_set_num_threads(int);
-#endif
-#ifdef TANDEM_BLAS_OPENBLAS
-extern "C" int openblas_get_num_threads(void);
 #endif
 
 namespace tandem::cpu {
@@ -44,17 +41,11 @@ bool use_onednn() {
 // false when oneDNN refuses the call, which then goes to the BLAS.
 bool onednn_sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                   const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-#ifdef TANDEM_BLAS_OPENBLAS
-  const int want = openblas_get_num_threads();
-#else
-  const int want = 0;
-#endif
-  const int before = omp_get_max_threads();
-  if (want > 0 && want != before) omp_set_num_threads(want);
   auto ld = [](int64_t x) { return std::max<int64_t>(1, x); };
-  const dnnl_status_t s =
-      dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, ld(lda), B, ld(ldb), beta, C, ld(ldc));
-  if (want > 0 && want != before) omp_set_num_threads(before);
+  dnnl_status_t s = dnnl_success;
+  with_omp_threads(blas_thread_count(), [&] {
+    s = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, ld(lda), B, ld(ldb), beta, C, ld(ldc));
+  });
   return s == dnnl_success;
 }
 #endif

@@ -6,24 +6,13 @@
 #include <random>
 
 #include "engine/cpu/lstm_step_gemm.h"
+#include "engine/cpu/omp_threads.h"
 #include "engine/cpu/sgemm.h"
 
-#ifdef TANDEM_BLAS_OPENBLAS
-extern "C" int openblas_get_num_threads(void);
-#endif
 
 namespace tandem {
 namespace {
 
-// The threads of one packed product: OpenBLAS's count, as the kernel gives its whole-batch
-// product, so that OPENBLAS_NUM_THREADS sets both sides alike.
-int product_threads() {
-#ifdef TANDEM_BLAS_OPENBLAS
-  return openblas_get_num_threads();
-#else
-  return 0;
-#endif
-}
 
 // C[M,N] = op(A)·op(B), row-major, C overwritten: the kernel's all-steps products, through the
 // engine's own sgemm (oneDNN in a oneDNN build, engine/cpu/sgemm.h), as the kernel calls them.
@@ -63,7 +52,7 @@ void LstmGemmSequence::step_products(StepGemmWay way, bool forward, const float*
   const int64_t K = forward ? H : G, N = forward ? G : H;
   const float* a = forward ? h_.data() : da_.data();
   if (way == StepGemmWay::Packed) {
-    cpu::LstmStepGemm product(B, K, N, w, forward, product_threads());
+    cpu::LstmStepGemm product(B, K, N, w, forward, cpu::blas_thread_count());
     for (int64_t s = 0; s < c_.seq; ++s) product.run(a + s * B * K, out + s * B * N);
     return;
   }

@@ -27,6 +27,13 @@ flops = {r["mode"]: r["flops"] for r in k}
 assert sorted((r["mode"], r["step_gemm"]) for r in g) == sorted((m, w) for m in flops for w in ("packed", "sgemm")), g
 assert all(r["flops"] == flops[r["mode"]] and r["min_s"] > 0 for r in g)
 PY
+# cpu_peak: one row per width the CPU has, a positive rate; a bad option exits 4 with a hint.
+"$bin/cpu_peak" --threads 1 > "$work/peak.md"
+grep -Eq '^\| AVX(2|-512) \| 1 \| [1-9][0-9.]* \|$' "$work/peak.md" || { cat "$work/peak.md"; fail "cpu_peak: no AVX row with a rate"; }
+set +e
+"$bin/cpu_peak" --no-such-flag > /dev/null 2> "$work/err"; rc=$?
+set -e
+[[ $rc == 4 ]] && grep -q 'hint:' "$work/err" || fail "cpu_peak --no-such-flag: rc=$rc, want 4 and a hint"
 # Bad input: exit 4 with a hint.
 set +e
 "$bin/lstm_cpu_bench" --no-such-flag > /dev/null 2> "$work/err"; rc=$?
