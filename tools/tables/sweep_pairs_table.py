@@ -19,6 +19,8 @@ import math
 import statistics
 import sys
 
+from bad_input import refuse
+
 
 def size_label(b):
     return f"{b // 1048576} MiB" if b >= 1048576 else f"{b // 1024} KiB"
@@ -44,8 +46,7 @@ def main(paths):
     calls, ranks = {}, set()
     for run, r in load(paths):
         if r.get("verdict") != "pass":
-            sys.exit(f"error: {r['case']} did not pass ({r.get('message', '')})\n"
-                     "  hint: the table compares only checked, passing rows")
+            refuse(f"{r['case']} did not pass ({r.get('message', '')})", "the table compares only checked, passing rows")
         p = r["params"]
         ranks.add(p["ranks"])
         rows.setdefault((p["op"], bool(p.get("inplace")), p.get("impl", "tandem"), p["bytes"]), {})[run] = r
@@ -54,8 +55,7 @@ def main(paths):
     sizes = sorted({k[3] for k in rows})
     cols = sorted({(op, ip) for (op, ip, impl, _) in rows if impl == "raw" and (op, ip, "tandem", _) in rows})
     if not cols:
-        sys.exit("error: no (tandem op, raw call) pair in these records\n"
-                 "  hint: run the sweep with --raw 1 (the default)")
+        refuse("no (tandem op, raw call) pair in these records", "run the sweep with --raw 1 (the default)")
     name = lambda op, ip: f"{op}{' in place' if ip else ''} / {calls[op]}"
     print("| size | " + " | ".join(name(*c) for c in cols) + " |")
     print("|---:|" + "---|" * len(cols))
