@@ -15,9 +15,10 @@
 // then a saving forward and the backward inside lstm_bwd), still credited 3 × forward.
 // --path gemms times the kernel's GEMMs alone (lstm_gemm_limit.h), the limit it is measured
 // against, with its step products packed once (the kernel's way) and as one sgemm per step;
-// each result says which in "step_gemm".
+// each result says which in "step_gemm". --path gates times its gate loops alone (the same
+// header): GEMMs + gate loops is the kernel without its copies and hand-offs.
 //   build/tools/lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR]
-//                              [--path kernel|primitive|gemms] [--old-recompute] [--list-shapes]
+//                              [--path kernel|primitive|gemms|gates] [--old-recompute] [--list-shapes]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -88,13 +89,15 @@ struct Options {
   bool list = false, old_recompute = false;
 };
 
+// A bad command line: the error, the usage as a hint, exit code 4.
+int bad(const std::string& what) {
+  std::cerr << "error: " << what << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] "
+               "[--filter SUBSTR] [--path kernel|primitive|gemms|gates] [--old-recompute] [--list-shapes]\n";
+  return 4;
+}
+
 // The command line into `o`; an exit code (4) on a bad one, -1 to go on.
 int parse_options(int argc, char** argv, Options& o) {
-  auto bad = [](const std::string& what) {
-    std::cerr << "error: " << what << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] "
-                 "[--filter SUBSTR] [--path kernel|primitive|gemms] [--old-recompute] [--list-shapes]\n";
-    return 4;
-  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--list-shapes") o.list = true;
@@ -111,8 +114,6 @@ int parse_options(int argc, char** argv, Options& o) {
       (a == "--threads" ? o.threads : o.reps) = int(v);
     }
   }
-  if (o.path != "kernel" && o.path != "primitive" && o.path != "gemms")
-    return bad("--path " + o.path + " is not kernel, primitive or gemms");
   return -1;
 }
 
@@ -234,6 +235,31 @@ void bench_gemms(const LstmPerfShape& s, int reps, nlohmann::json& results) {
   }
 }
 
+// --path gates: the kernel's gate loops alone (lstm_gemm_limit.h), what it adds to its GEMMs.
+void bench_gates(const LstmPerfShape& s, int reps, nlohmann::json& results) {
+  LstmGateLoops loops(s.config);
+  results.push_back(result(s, "fwd", 1.0, time_reps(reps, [&] { loops.forward(); })));
+  if (s.train) results.push_back(result(s, "fwd+bwd", 3.0, time_reps(reps, [&] { loops.forward(), loops.backward(); })));
+}
+
+// What --path names: one entry per path, the bench it runs.
+struct Path {
+  const char* name;
+  void (*bench)(const LstmPerfShape&, Buffers&, const Options&, nlohmann::json&);
+};
+constexpr Path kPaths[] = {
+    {"kernel", [](auto& s, auto& b, auto& o, auto& r) { bench_kernel(s, b, o.reps, o.old_recompute, r); }},
+    {"primitive", [](auto& s, auto& b, auto& o, auto& r) { bench_primitive(s, b, o.reps, r); }},
+    {"gemms", [](auto& s, auto&, auto& o, auto& r) { bench_gemms(s, o.reps, r); }},
+    {"gates", [](auto& s, auto&, auto& o, auto& r) { bench_gates(s, o.reps, r); }},
+};
+
+const Path* find_path(const std::string& name) {
+  for (const Path& p : kPaths)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
 }  // namespace
 }  // namespace tandem
 
@@ -241,6 +267,8 @@ int main(int argc, char** argv) {
   using namespace tandem;
   Options o;
   if (int rc = parse_options(argc, argv, o); rc >= 0) return rc;
+  const Path* path = find_path(o.path);
+  if (!path) return bad("--path " + o.path + " is not kernel, primitive, gemms or gates");
   nlohmann::json shapes = nlohmann::json::array();
   for (const LstmPerfShape& s : lstm_perf_shapes()) shapes.push_back(shape_json(s));
   if (o.list) {
@@ -259,9 +287,7 @@ int main(int argc, char** argv) {
   for (const LstmPerfShape& s : lstm_perf_shapes()) {
     if (!kept(o.filter, shape_json(s), s.label)) continue;
     Buffers b = make_buffers(s.config, g, u);
-    if (o.path == "primitive") bench_primitive(s, b, o.reps, results);
-    else if (o.path == "gemms") bench_gemms(s, o.reps, results);
-    else bench_kernel(s, b, o.reps, o.old_recompute, results);
+    path->bench(s, b, o, results);
   }
   if (results.empty()) {  // a typo in --filter is not an empty measurement
     std::cerr << "error: --filter " << o.filter << " matches no shape\n  hint: lstm_cpu_bench --list-shapes\n";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 
+#include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/lstm_step_gemm.h"
 #include "engine/cpu/omp_threads.h"
 #include "engine/cpu/sgemm.h"
@@ -78,6 +79,53 @@ void LstmGemmSequence::backward(StepGemmWay way) {
     sgemm(true, false, G, In, BT, da_.data(), G, in_.data(), In, dw_ih_.data(), In);     // dW_ih = daᵀ·in
     sgemm(false, false, BT, In, G, da_.data(), G, w_ih_.data(), In, d_in_.data(), In);   // d_in = da·W_ih
   }
+}
+
+LstmGateLoops::LstmGateLoops(const LstmConfig& c) : c_(c) {
+  const int64_t B = c.batch, T = c.seq, H = c.hidden, G = 4 * H;
+  std::mt19937 g(11);
+  pre_ = random_floats(2 * B * T * G, g);  // the projection P and the step products' R, side by side
+  bias_ = random_floats(G, g);
+  gates_ = random_floats(B * T * G, g);
+  c_hist_ = random_floats(B * (T + 1) * H, g);
+  h_hist_.resize(size_t(B * (T + 1) * H));
+  y_.resize(size_t(B * T * H));
+  dy_ = random_floats(B * T * H, g);
+  dh_ = random_floats(B * H, g);
+  dc_ = random_floats(B * H, g);
+  da_.resize(size_t(B * T * G));
+}
+
+// rows(s, b) for every step and row, the rows of a step over the kernel's threads.
+template <class F>
+void each_step_rows(const LstmConfig& c, F&& row) {
+  const int threads = std::max(1, cpu::blas_thread_count());
+  for (int64_t p = 0; p < c.pseudo_layers(); ++p)
+    for (int64_t s = 0; s < c.seq; ++s) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && c.batch >= 8)
+      for (int64_t b = 0; b < c.batch; ++b) row(s, b);
+    }
+}
+
+void LstmGateLoops::forward() {
+  const int64_t B = c_.batch, T = c_.seq, H = c_.hidden, G = 4 * H;
+  each_step_rows(c_, [&](int64_t s, int64_t b) {
+    const int64_t r = b * T + s;
+    cpu::detail::cell_forward_row(H, &pre_[size_t(r * G)], &pre_[size_t((B * T + r) * G)], bias_.data(),
+                                  &c_hist_[size_t((s * B + b) * H)], &gates_[size_t((s * B + b) * G)],
+                                  &c_hist_[size_t(((s + 1) * B + b) * H)], &h_hist_[size_t(((s + 1) * B + b) * H)],
+                                  &y_[size_t(r * H)]);
+  });
+}
+
+void LstmGateLoops::backward() {
+  const int64_t B = c_.batch, T = c_.seq, H = c_.hidden, G = 4 * H;
+  each_step_rows(c_, [&](int64_t s, int64_t b) {
+    const int64_t t = T - 1 - s;  // the backward walks the steps from the last
+    cpu::detail::cell_backward_row(H, &gates_[size_t((t * B + b) * G)], &c_hist_[size_t(((t + 1) * B + b) * H)],
+                                   &c_hist_[size_t((t * B + b) * H)], &dh_[size_t(b * H)], &dy_[size_t((b * T + t) * H)],
+                                   &dc_[size_t(b * H)], &da_[size_t((t * B + b) * G)]);
+  });
 }
 
 }  // namespace tandem

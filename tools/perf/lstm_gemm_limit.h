@@ -31,4 +31,20 @@ class LstmGemmSequence {
   std::vector<float> in_, w_ih_, w_hh_, h_, da_, out_, d_in_, dw_ih_, dw_hh_;
 };
 
+// The kernel's gate loops alone: per pseudo-layer and step, every row's cell_forward_row (and,
+// backward, cell_backward_row) on rows of the same size and layout, with the rows shared over
+// the same OpenMP threads as the kernel's for_gate_rows (OPENBLAS_NUM_THREADS of them, one
+// OpenMP parallel region per step). GEMMs alone + gate loops alone is what the kernel would
+// take if it added nothing else: the copies and thread hand-offs are the rest.
+class LstmGateLoops {
+ public:
+  explicit LstmGateLoops(const LstmConfig& c);
+  void forward();   // training's: the activated gates are written, as into the reserve
+  void backward();
+
+ private:
+  LstmConfig c_;
+  std::vector<float> pre_, bias_, gates_, c_hist_, h_hist_, y_, dy_, dh_, dc_, da_;
+};
+
 }  // namespace tandem

@@ -35,6 +35,15 @@ flops = {r["mode"]: r["flops"] for r in k}
 assert sorted((r["mode"], r["step_gemm"]) for r in g) == sorted((m, w) for m in flops for w in ("packed", "sgemm")), g
 assert all(r["flops"] == flops[r["mode"]] and r["min_s"] > 0 for r in g)
 PY
+# --path gates: the gate loops alone, one row per mode, faster than the whole kernel.
+OPENBLAS_NUM_THREADS=1 "$bin/lstm_cpu_bench" --threads 1 --reps 1 --path gates --filter "$small" > "$work/gl.json" 2> /dev/null
+python3 - "$work/gl.json" "$work/k.json" <<'PY' || fail "lstm_cpu_bench --path gates: want one fwd and one fwd+bwd row, each under the kernel's time"
+import json, sys
+g, k = (json.load(open(f))["results"] for f in sys.argv[1:])
+kernel = {r["mode"]: r["min_s"] for r in k}
+assert sorted(r["mode"] for r in g) == sorted(kernel), g
+assert all(0 < r["min_s"] < kernel[r["mode"]] for r in g), (g, kernel)
+PY
 # cpu_peak: one row per width the CPU has, a positive rate; a bad option exits 4 with a hint.
 "$bin/cpu_peak" --threads 1 > "$work/peak.md"
 grep -Eq '^\| AVX(2|-512) \| 1 \| [1-9][0-9.]* \|$' "$work/peak.md" || { cat "$work/peak.md"; fail "cpu_peak: no AVX row with a rate"; }
@@ -42,7 +51,7 @@ want4 'unknown option or missing value: --no-such-flag' "$bin/cpu_peak" --no-suc
 want4 "--threads takes a count of 1 or more, not 'two'" "$bin/cpu_peak" --threads two
 # lstm_cpu_bench's bad input, refused before anything is timed.
 want4 'unknown option --no-such-flag' "$bin/lstm_cpu_bench" --no-such-flag
-want4 '--path fast is not kernel, primitive or gemms' "$bin/lstm_cpu_bench" --path fast
+want4 '--path fast is not kernel, primitive, gemms or gates' "$bin/lstm_cpu_bench" --path fast
 want4 "--threads takes a count of 1 or more, not 'two'" "$bin/lstm_cpu_bench" --threads two
 want4 "--reps takes a count of 1 or more, not '0'" "$bin/lstm_cpu_bench" --reps 0
 want4 '--reps needs a value' "$bin/lstm_cpu_bench" --reps
