@@ -6,7 +6,10 @@ table is checked whole before it is printed: a header row, the |---| row, and ev
 the header's cell count. A tool whose output needs combining across rounds has its own script
 (vmap_rounds_table.py).
 
-    tools/tables/saved_table.py RAW.md [RAW.md ...]
+    tools/tables/saved_table.py [--after LINE] RAW.md [RAW.md ...]
+
+--after LINE: only the table right below the line LINE (remat_measure_test prints its model's
+label above each table, all with one header: docs/perf/remat/measure.md).
 
 A missing file, one without a table, or a broken table: exit 4 with a hint.
 """
@@ -26,8 +29,8 @@ def cells(line):
     return re.split(r"(?<!\\)\|", line.strip().strip("|"))
 
 
-def tables(path):
-    """[[line]] of the file's tables, each checked whole."""
+def tables(path, after=None):
+    """[[line]] of the file's tables, each checked whole; with `after`, those right below that line."""
     try:
         lines = open(path).read().splitlines()
     except (OSError, UnicodeDecodeError) as e:
@@ -46,17 +49,20 @@ def tables(path):
         for k, row in enumerate(block[2:], start=i + 3):
             if len(cells(row)) != width:
                 fail(f"{path}:{k}: {len(cells(row))} cells, the header has {width}")
-        found.append(block)
+        if after is None or (i > 0 and lines[i - 1] == after):
+            found.append(block)
         i = j
     if not found:
-        fail(f"{path}: no Markdown table in it")
+        fail(f"{path}: no Markdown table in it" + (f" right below the line {after!r}" if after else ""))
     return found
 
 
-def main(paths):
-    if not paths:
-        fail("no raw output file given (usage: saved_table.py RAW.md [RAW.md ...])")
-    print("\n\n".join("\n".join(t) for path in paths for t in tables(path)))
+def main(args):
+    after = args[1] if args[:1] == ["--after"] and len(args) > 1 else None
+    paths = args[2:] if after is not None else args
+    if not paths or paths[0].startswith("--"):
+        fail("no raw output file given (usage: saved_table.py [--after LINE] RAW.md [RAW.md ...])")
+    print("\n\n".join("\n".join(t) for path in paths for t in tables(path, after)))
 
 
 if __name__ == "__main__":
