@@ -97,7 +97,7 @@ def pair_table(rows, calls, nruns, ranks):
 
 
 def main(paths):
-    rows, calls, runs = {}, {}, {}  # rows: ranks → (op, inplace, impl, bytes) → {run: record}
+    rows, calls, runs = {}, {}, {}  # per world size: (op, inplace, impl, bytes) → {run: record}, op → call, runs
     for run, r in load(paths):
         if r.get("verdict") != "pass":
             fail(f"{r['case']} did not pass ({r.get('message', '')})", "the table compares only checked, passing rows", 1)
@@ -106,8 +106,8 @@ def main(paths):
             (p["op"], bool(p.get("inplace")), p.get("impl", "tandem"), p["bytes"]), {})[run] = r
         runs.setdefault(p["ranks"], set()).add(run)
         if p.get("impl") == "raw":
-            calls[p["op"]] = p.get("call", "raw")
-    means = {g: pair_table(rows[g], calls, len(runs[g]), g) for g in sorted(rows)}
+            calls.setdefault(p["ranks"], {})[p["op"]] = p.get("call", "raw")
+    means = {g: pair_table(rows[g], calls.get(g, {}), len(runs[g]), g) for g in sorted(rows)}
     ops = sorted({op for m in means.values() for op in m})
     print("| ranks | " + " | ".join(ops) + " |")
     print("|---|" + "---|" * len(ops))
