@@ -1,5 +1,7 @@
-"""Tests of saved_table.py and vmap_rounds_table.py: the tables read back from a tool's saved
-output, the minima over rounds, and their refusals of a missing or garbled file (exit 4, a hint)."""
+"""Tests of saved_table.py, vmap_rounds_table.py and scan_hoist_sweep_table.py: the tables read
+back from a tool's saved output or a run's records, the minima over rounds, and their refusals
+of a missing or garbled file (exit 4, a hint)."""
+import json
 import os
 import subprocess
 import sys
@@ -61,3 +63,17 @@ def test_vmap_rounds_take_the_minimum_over_the_rounds(tmp_path):
     refused(run("vmap_rounds_table.py", tmp_path, 1, 3), "r3_before.md: cannot be read")
     (tmp_path / "r2_after.md").write_text(TABLE + "| 4 | 0.018 / 1.0 | 0.045 / 1.0 |\n")  # no profile
     refused(run("vmap_rounds_table.py", tmp_path, 1, 2), "want vmap_bench's batch table and its --profile-batch table")
+
+
+def test_scan_hoist_sweep_table_and_its_refusals(tmp_path):
+    point = lambda n, e, s: {"L": n, "E": e, "speedup": s, "peak_original_bytes": n * e * 8, "peak_hoisted_bytes": 4 * (n + e) * 4}
+    rec = {"case": "scan_hoist/sweep/mse/L:16-32/E:65536/cpu", "info": {"table": [point(32, 65536, 1.5), point(16, 65536, 1.25)]}}
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps({"records": [rec]}))
+    r = run("scan_hoist_sweep_table.py", path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[:4] == ["| L \\ E | 65,536 |", "|---:|---|",
+                                         "| 16 | 1.25× · 8.39 MB / 1.05 MB |", "| 32 | 1.50× · 16.8 MB / 1.05 MB |"]
+    refused(run("scan_hoist_sweep_table.py", tmp_path / "missing.json"), "not a scan_hoist run's records")
+    path.write_text(json.dumps({"records": [{"case": "scan_hoist/mse/L:64"}]}))
+    refused(run("scan_hoist_sweep_table.py", path), "no scan_hoist sweep case")
