@@ -3,6 +3,7 @@
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/lstm_step_gemm.h"
+#include "engine/cpu/omp_threads.h"
 #include "engine/cpu/sgemm.h"
 #include "engine/cpu/vector_clones.h"
 #include "engine/cpu/vector_math_exp.h"
@@ -19,7 +20,6 @@
 #include <thread>
 
 #ifdef TANDEM_BLAS_OPENBLAS
-extern "C" int openblas_get_num_threads(void);
 extern "C" void openblas_set_num_threads(int);
 #endif
 
@@ -29,17 +29,19 @@ namespace tandem::cpu {
 
 namespace detail {
 
-// One row's step: pre-activations pr + rr [4H] → activated gates a [4H] (i f g o), the new
-// cell and hidden state, and the row's y slice (= h).
+// One row's step: pre-activations (pr + bias) + rr [4H] → activated gates a [4H] (i f g o),
+// the new cell and hidden state, and the row's y slice (= h). The bias is added here, not
+// broadcast into the projection before its product: that was a pass over all B·T·4H floats.
 TANDEM_VECTOR_CLONES
 void cell_forward_row(int64_t H, const float* __restrict pr, const float* __restrict rr,
-                      const float* __restrict c_prev, float* __restrict a, float* __restrict c_new,
-                      float* __restrict h_new, float* __restrict y) {
+                      const float* __restrict bias, const float* __restrict c_prev, float* __restrict a,
+                      float* __restrict c_new, float* __restrict h_new, float* __restrict y) {
+  auto pre = [&](int64_t k) { return (pr[k] + bias[k]) + rr[k]; };
   for (int64_t j = 0; j < H; ++j) {
-    const float i = logistic_f(pr[j] + rr[j]);
-    const float f = logistic_f(pr[H + j] + rr[H + j]);
-    const float g = tanh_f(pr[2 * H + j] + rr[2 * H + j]);
-    const float o = logistic_f(pr[3 * H + j] + rr[3 * H + j]);
+    const float i = logistic_f(pre(j));
+    const float f = logistic_f(pre(H + j));
+    const float g = tanh_f(pre(2 * H + j));
+    const float o = logistic_f(pre(3 * H + j));
     const float cv = f * c_prev[j] + i * g;
     const float hv = o * tanh_f(cv);
     a[j] = i;
@@ -98,7 +100,7 @@ template <class F>
 void for_row_chunks(int64_t B, F&& fn) {
   int64_t n = std::min<int64_t>(g_threads, B);
 #ifdef TANDEM_BLAS_OPENBLAS
-  const int blas_threads = openblas_get_num_threads();
+  const int blas_threads = blas_thread_count();
   if (blas_threads > 1 && !g_always_split_rows) n = 1;
 #endif
   if (n <= 1) {
@@ -156,14 +158,7 @@ class StepProduct {
   // One thread per chunk while chunks run side by side (as for_row_chunks holds OpenBLAS to);
   // the whole batch in one chunk gets OpenBLAS's thread count, so that OPENBLAS_NUM_THREADS
   // stays the one knob whichever library runs the product.
-  static int product_threads(int64_t B, int64_t rows) {
-    if (rows < B) return 1;
-#ifdef TANDEM_BLAS_OPENBLAS
-    return openblas_get_num_threads();
-#else
-    return 0;
-#endif
-  }
+  static int product_threads(int64_t B, int64_t rows) { return rows < B ? 1 : blas_thread_count(); }
   bool one_row_, tb_;
   int64_t N_, K_;
   const float* Bm_;
@@ -179,7 +174,7 @@ class StepProduct {
 template <class F>
 void for_gate_rows(int64_t B, int64_t b0, int64_t b1, F&& row) {
 #if defined(_OPENMP) && defined(TANDEM_BLAS_OPENBLAS)
-  const int threads = b1 - b0 == B ? openblas_get_num_threads() : 1;
+  const int threads = b1 - b0 == B ? blas_thread_count() : 1;
   if (threads > 1 && b1 - b0 >= 8) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t b = b0; b < b1; ++b) row(b);
@@ -232,15 +227,15 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
   const float* W_hh = w + lay.w_hh[p].offset;
   const float* b_ih = w + lay.b_ih[p].offset;
   const float* b_hh = w + lay.b_hh[p].offset;
-  // Input projection for every (b, t) at once: P[B*T, 4H] = bias + in · W_ih^T.
+  // Input projection for every (b, t) at once: P[B*T, 4H] = in · W_ih^T (the bias joins in the gate loop).
   float* P = sized(scratch().P, B * T * G);  // every element set below
   const float hh_bias = fault_on(Fault::lstm_hh_bias_dropped) ? 0.0f : 1.0f;  // fault: b_hh lost on import
-  for (int64_t r = 0; r < B * T; ++r)
-    for (int64_t k = 0; k < G; ++k) P[r * G + k] = b_ih[k] + hh_bias * b_hh[k];
+  std::vector<float> bias(static_cast<size_t>(G));
+  for (int64_t k = 0; k < G; ++k) bias[size_t(k)] = b_ih[k] + hh_bias * b_hh[k];
   // Faults: seq_lengths ignored, forward (padded steps update the state) or reverse (starts at T-1).
   const bool pad_steps_run = dir == 0 && fault_on(Fault::lstm_forward_ignores_seq_lengths);
   const bool reverse_from_end = dir == 1 && fault_on(Fault::lstm_reverse_ignores_seq_lengths);
-  gemm(false, true, B * T, G, In, in, In, W_ih, In, 1.0f, P, G);
+  gemm(false, true, B * T, G, In, in, In, W_ih, In, 0.0f, P, G);
   std::memcpy(hs, h0, sizeof(float) * B * H);
   std::memcpy(cs, c0, sizeof(float) * B * H);
   for_row_chunks(B, [&](int64_t b0, int64_t b1) {
@@ -264,7 +259,7 @@ void forward_pseudo_layer(const LstmConfig& c, const LstmWeightLayout& lay, int6
         const float* pr = &P[(b * T + t) * G];
         const float* rr = &R[(b - b0) * G];
         float* a = gates ? gates + (s * B + b) * G : &act[size_t((b - b0) * G)];
-        detail::cell_forward_row(H, pr, rr, cp + b * H, a, cn + b * H, hn + b * H,
+        detail::cell_forward_row(H, pr, rr, bias.data(), cp + b * H, a, cn + b * H, hn + b * H,
                                  out + (b * T + t) * DH + dir * H);
       });
     }

@@ -39,8 +39,8 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
                    float* dx, float* dh0, float* dc0, float* dw);
 
 namespace detail {  // the per-row step loops (vectorized; exposed for their test)
-void cell_forward_row(int64_t H, const float* pr, const float* rr, const float* c_prev, float* a,
-                      float* c_new, float* h_new, float* y);
+void cell_forward_row(int64_t H, const float* pr, const float* rr, const float* bias, const float* c_prev,
+                      float* a, float* c_new, float* h_new, float* y);
 void cell_backward_row(int64_t H, const float* a, const float* c_new, const float* c_prev,
                        const float* dh_carry, const float* dy, float* dc, float* da);
 }  // namespace detail

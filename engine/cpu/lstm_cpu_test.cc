@@ -66,11 +66,11 @@ TEST(LstmCpuThreads, BitIdenticalForEveryThreadCount) {
 TEST(LstmGates, StepLoopMatchesLibm) {
   const int64_t H = 4001;
   const size_t G = static_cast<size_t>(4 * H), n = static_cast<size_t>(H);
-  std::vector<float> pr(G), rr(G, 0.0f), c0(n, 0.0f), a(G),
+  std::vector<float> pr(G), rr(G, 0.0f), bias(G, 0.0f), c0(n, 0.0f), a(G),
       c(n), h(n), y(n);
   for (int64_t j = 0; j < H; ++j)
     for (int k = 0; k < 4; ++k) pr[size_t(k * H + j)] = float(j - 2000) * 0.01f;  // [-20, 20]
-  detail::cell_forward_row(H, pr.data(), rr.data(), c0.data(), a.data(), c.data(), h.data(), y.data());
+  detail::cell_forward_row(H, pr.data(), rr.data(), bias.data(), c0.data(), a.data(), c.data(), h.data(), y.data());
   for (int64_t j = 0; j < H; ++j) {
     const double x = pr[size_t(j)], sig = 1.0 / (1.0 + std::exp(-x)), th = std::tanh(x);
     ASSERT_NEAR(a[size_t(j)], sig, 4 * 0x1p-24) << "i gate at x = " << x;

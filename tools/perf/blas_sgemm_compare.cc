@@ -62,16 +62,23 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 4;
   }
-  std::printf("| library | N | GFLOP/s (median of 7) |\n|---|---|---|\n");
+  std::vector<Square> sgemms;  // every library checked before any is timed
   for (int li = 1; li < argc; ++li) {
     void* h = dlopen(argv[li], RTLD_NOW | RTLD_LOCAL);
-    if (!h) { std::fprintf(stderr, "error: cannot load %s: %s\n", argv[li], dlerror()); return 4; }
-    Square sgemm = find_sgemm(h);
-    if (!sgemm) {
+    if (!h) {
+      std::fprintf(stderr, "error: cannot load %s: %s\n  hint: a library `ldconfig -p` lists, or its path\n",
+                   argv[li], dlerror());
+      return 4;
+    }
+    sgemms.push_back(find_sgemm(h));
+    if (!sgemms.back()) {
       std::fprintf(stderr, "error: %s has neither cblas_sgemm nor dnnl_sgemm\n  hint: name a BLAS or oneDNN\n", argv[li]);
       return 4;
     }
-    for (int n : {512, 1024, 2048}) std::printf("| %s | %d | %.1f |\n", argv[li], n, median_rate(sgemm, n));
+  }
+  std::printf("| library | N | GFLOP/s (median of 7) |\n|---|---|---|\n");
+  for (size_t i = 0; i < sgemms.size(); ++i) {
+    for (int n : {512, 1024, 2048}) std::printf("| %s | %d | %.1f |\n", argv[i + 1], n, median_rate(sgemms[i], n));
     std::fflush(stdout);
   }
   return 0;

@@ -61,16 +61,21 @@ double rate(int threads, int lanes, float (*body)()) {
 int main(int argc, char** argv) {
   std::vector<int> counts;
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--threads" && i + 1 < argc) counts.push_back(std::atoi(argv[++i]));
-    else {
-      std::fprintf(stderr, "error: unknown option %s\n  hint: cpu_peak [--threads N ...]\n", argv[i]);
+    if (std::string(argv[i]) != "--threads" || i + 1 == argc) {
+      std::fprintf(stderr, "error: unknown option or missing value: %s\n  hint: cpu_peak [--threads N ...]\n", argv[i]);
       return 4;
     }
+    char* end = nullptr;
+    const long n = std::strtol(argv[++i], &end, 10);
+    if (*end || n < 1 || n > 4096) {
+      std::fprintf(stderr, "error: --threads takes a count of 1 or more, not '%s'\n  hint: cpu_peak --threads 1\n", argv[i]);
+      return 4;
+    }
+    counts.push_back(int(n));
   }
   if (counts.empty()) counts = {1, int(std::thread::hardware_concurrency())};
   std::printf("| width | threads | f32 FMA GFLOP/s (best of 5) |\n|---|---:|---:|\n");
   for (int n : counts) {
-    if (n < 1) { std::fprintf(stderr, "error: --threads %d\n  hint: a count of 1 or more\n", n); return 4; }
     if (__builtin_cpu_supports("avx512f")) std::printf("| AVX-512 | %d | %.1f |\n", n, rate(n, 16, run512));
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) std::printf("| AVX2 | %d | %.1f |\n", n, rate(n, 8, run256));
   }

@@ -12,6 +12,7 @@
 set -euo pipefail
 out=${1:?usage: tools/perf/dot_peer_grid.sh OUT [REPS]}
 reps=${2:-5}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "error: REPS '$reps' is not a count of 1 or more" >&2; echo "  hint: tools/perf/dot_peer_grid.sh OUT 5" >&2; exit 4; }
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/../../build}
 for t in "$build/tandem" "$build/tools/blas_sgemm_compare" "$build/tools/cpu_peak"; do

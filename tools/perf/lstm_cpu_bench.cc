@@ -90,30 +90,29 @@ struct Options {
 
 // The command line into `o`; an exit code (4) on a bad one, -1 to go on.
 int parse_options(int argc, char** argv, Options& o) {
+  auto bad = [](const std::string& what) {
+    std::cerr << "error: " << what << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] "
+                 "[--filter SUBSTR] [--path kernel|primitive|gemms] [--old-recompute] [--list-shapes]\n";
+    return 4;
+  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) { std::cerr << "error: " << a << " needs a value\n"; std::exit(4); }
-      return argv[++i];
-    };
-    if (a == "--threads") o.threads = std::stoi(next());
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--filter") o.filter = next();
-    else if (a == "--list-shapes") o.list = true;
+    if (a == "--list-shapes") o.list = true;
     else if (a == "--split-rows") cpu::set_lstm_always_split_rows(true);
-    else if (a == "--path") o.path = next();
     else if (a == "--old-recompute") o.old_recompute = true;
-    else {
-      std::cerr << "error: unknown option " << a
-                << "\n  hint: lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR] "
-                   "[--path kernel|primitive|gemms] [--old-recompute] [--list-shapes]\n";
-      return 4;
+    else if (a != "--threads" && a != "--reps" && a != "--filter" && a != "--path") return bad("unknown option " + a);
+    else if (i + 1 >= argc) return bad(a + " needs a value");
+    else if (a == "--filter") o.filter = argv[++i];
+    else if (a == "--path") o.path = argv[++i];
+    else {  // a count: a number of 1 or more, not a crash on "two" nor a run at 0
+      char* end = nullptr;
+      const long v = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || v < 1 || v > 100000) return bad(a + " takes a count of 1 or more, not '" + argv[i] + "'");
+      (a == "--threads" ? o.threads : o.reps) = int(v);
     }
   }
-  if (o.path != "kernel" && o.path != "primitive" && o.path != "gemms") {
-    std::cerr << "error: --path " << o.path << " is not kernel, primitive or gemms\n";
-    return 4;
-  }
+  if (o.path != "kernel" && o.path != "primitive" && o.path != "gemms")
+    return bad("--path " + o.path + " is not kernel, primitive or gemms");
   return -1;
 }
 
@@ -263,6 +262,10 @@ int main(int argc, char** argv) {
     if (o.path == "primitive") bench_primitive(s, b, o.reps, results);
     else if (o.path == "gemms") bench_gemms(s, o.reps, results);
     else bench_kernel(s, b, o.reps, o.old_recompute, results);
+  }
+  if (results.empty()) {  // a typo in --filter is not an empty measurement
+    std::cerr << "error: --filter " << o.filter << " matches no shape\n  hint: lstm_cpu_bench --list-shapes\n";
+    return 4;
   }
   out["results"] = results;
   std::cout << out.dump(1) << "\n";

@@ -20,16 +20,17 @@ set -euo pipefail
 out=${1:?usage: tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
 reps=${2:-5}
 filter=${3:-}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "error: REPS '$reps' is not a count of 1 or more" >&2; echo "  hint: tools/perf/lstm_interleaved_run.sh OUT 5 [FILTER]" >&2; exit 4; }
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/../../build}
 bench=$build/tools/lstm_cpu_bench
 for t in "$bench" "$build/tools/blas_sgemm_compare"; do
   [[ -x $t ]] || { echo "error: $t not built" >&2; echo "  hint: cmake --build build --target lstm_cpu_bench blas_sgemm_compare" >&2; exit 4; }
 done
-/usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "error: PyTorch not importable by /usr/bin/python3" >&2; echo "  hint: apt-get install python3-torch" >&2; exit 4; }
 for g in ${TORCH_GRID:-}; do  # checked before any round runs
   [[ $g =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || { echo "error: TORCH_GRID entry '$g' is not INTRAxBLAS" >&2; echo "  hint: TORCH_GRID=\"1x1 1x2 2x1 2x2\"" >&2; exit 4; }
 done
+/usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "error: PyTorch not importable by /usr/bin/python3" >&2; echo "  hint: apt-get install python3-torch" >&2; exit 4; }
 mkdir -p "$out"
 log() { echo "$(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg): $*" | tee -a "$out/run.log" >&2; }
 log "start; $(lscpu | grep -m1 'Model name' | tr -s ' '); $(nproc) cpus; reps $reps; filter '${filter}'"

@@ -13,6 +13,7 @@
 set -euo pipefail
 out=${1:?usage: tools/perf/lstm_perf_run.sh OUT [REPS] [ROW ...]}
 reps=${2:-3}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "error: REPS '$reps' is not a count of 1 or more" >&2; echo "  hint: tools/perf/lstm_perf_run.sh OUT 3 [ROW ...]" >&2; exit 4; }
 shift $(( $# >= 2 ? 2 : 1 ))
 rows=("$@")
 [[ ${#rows[@]} == 0 ]] && rows=(sgemm tandem_1t torch_1t tandem_blas2_rows1 tandem_2t torch_2t)

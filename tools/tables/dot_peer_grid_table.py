@@ -9,11 +9,12 @@ cpu_peak measured in the same rounds at the same thread count.
 
     tools/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]
 """
-import json
 import os
 import re
 import statistics
 import sys
+
+from bad_input import load_json, refuse
 
 ROW = re.compile(r"^\| (\S+) \| (\d+) \| ([0-9.]+) \|$")
 PEAK = re.compile(r"^\| AVX-512 \| (\d+) \| ([0-9.]+) \|$")
@@ -22,7 +23,7 @@ CASE = re.compile(r"^dot/perf/N:(\d+)/alg:F32_F32_F32/cpu$")
 
 def need(path):
     if not os.path.isfile(path):
-        sys.exit(f"error: {path} is missing\n  hint: run tools/perf/dot_peer_grid.sh into {os.path.dirname(path)}")
+        refuse(f"{path} is missing", f"run tools/perf/dot_peer_grid.sh into {os.path.dirname(path)}")
     return path
 
 
@@ -32,9 +33,11 @@ def peer_name(lib):
 
 
 def thread_counts(folder, first):
+    if not os.path.isdir(folder):
+        refuse(f"{folder} is not a folder", "name the OUT folder of tools/perf/dot_peer_grid.sh")
     found = sorted({int(m.group(1)) for f in os.listdir(folder) if (m := re.fullmatch(rf"r{first}_peers_(\d+)\.txt", f))})
     if not found:
-        sys.exit(f"error: no r{first}_peers_T.txt in {folder}\n  hint: run tools/perf/dot_peer_grid.sh")
+        refuse(f"no r{first}_peers_T.txt in {folder}", "run tools/perf/dot_peer_grid.sh into it")
     return found
 
 
@@ -43,7 +46,8 @@ def load_round(folder, r, t):
     peers = {(peer_name(m.group(1)), int(m.group(2))): float(m.group(3))
              for line in open(need(os.path.join(folder, f"r{r}_peers_{t}.txt"))) if (m := ROW.match(line.strip()))}
     ours = {}
-    for rec in json.load(open(need(os.path.join(folder, f"r{r}_tandem_{t}.json"))))["records"]:
+    for rec in load_json(need(os.path.join(folder, f"r{r}_tandem_{t}.json")), "records",
+                         f"round {r} was cut off: rerun tools/perf/dot_peer_grid.sh, or leave round {r} out")["records"]:
         m = CASE.match(rec["case"])
         if m and rec["verdict"] == "pass":
             n = int(m.group(1))
@@ -61,14 +65,14 @@ def ratio_text(ratios):
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: tools/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "tools/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]")
     folder, rounds = sys.argv[1], sys.argv[2:]
     counts = thread_counts(folder, rounds[0])
     data = {(r, t): load_round(folder, r, t) for r in rounds for t in counts}
     configs = sorted({(p, t) for (r, t), (peers, _, _) in data.items() for (p, _) in peers})
     sizes = sorted({n for (_, _, ours) in [(0, 0, d[1]) for d in data.values()] for n in ours})
     if not sizes:
-        sys.exit("error: no passing dot/perf F32_F32_F32 record in these rounds")
+        refuse("no passing dot/perf F32_F32_F32 record in these rounds", "see each round's tandem records")
     best = lambda get: max(get(d) for d in data.values())
     peak = {t: max(data[(r, t)][2] for r in rounds) for t in counts}
     print("| N | " + " | ".join(f"{p} {t}t" for p, t in configs) + " | best peer | tandem F32 "

@@ -16,6 +16,7 @@ echo "$table" | grep -q '^| scan_hoist | [0-9]* / 2 / ' || { echo "FAIL: expecte
 echo "$table" | grep -q 'non-exact checks with headroom above 10000: 0' || { echo "FAIL: a loose check"; exit 1; }
 low=$(python3 -P "$here/headroom_table.py" "$out/records.json" --limit 1)
 echo "$low" | grep -q 'mse/L:30' || { echo "FAIL: --limit 1 must list the mse checks"; exit 1; }
-if python3 -P "$here/headroom_table.py" "$out/missing.json" 2>"$out/err"; then echo "FAIL: missing file passed"; exit 1; fi
-grep -q 'hint:' "$out/err" || { echo "FAIL: no hint for a missing file"; exit 1; }
+rc=0; python3 -P "$here/headroom_table.py" "$out/missing.json" 2>"$out/err" || rc=$?
+[ "$rc" = 4 ] && grep -q 'missing.json' "$out/err" && grep -q 'hint:' "$out/err" ||
+  { echo "FAIL: a missing file: rc=$rc, want 4, its name and a hint"; exit 1; }
 echo ok

@@ -9,19 +9,20 @@ ratio (> 1: tandem faster).
 import os
 import sys
 
+from bad_input import refuse
 from lstm_interleaved_table import minimum
 
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: tools/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "tools/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]")
     folder, rounds = sys.argv[1], sys.argv[2:]
     for r in rounds:
         for tool in ("kernel", "primitive", "torch"):
             for threads in ("1", "default"):
                 if not os.path.isfile(os.path.join(folder, f"r{r}_{tool}_{threads}.json")):
-                    sys.exit(f"error: {folder}/r{r}_{tool}_{threads}.json is missing\n"
-                             f"  hint: run tools/perf/lstm_interleaved_run.sh with THREADS=\"1 default\"")
+                    refuse(f"{folder}/r{r}_{tool}_{threads}.json is missing",
+                           'run tools/perf/lstm_interleaved_run.sh with THREADS="1 default"')
     t = {(tool, th): minimum(folder, tool, th, rounds=rounds)[0]
          for tool in ("kernel", "primitive", "torch") for th in ("1", "default")}
     print("| shape | mode | kernel 1t s | kernel 2t s | PyTorch 1t s | PyTorch 2t s "
@@ -30,7 +31,7 @@ def main():
     # Only modes PyTorch has (the kernel's old recompute mode has no counterpart).
     shapes = sorted(k for k in t[("torch", "1")] if k in t[("primitive", "1")])
     if not shapes:
-        sys.exit("error: no shape has both tandem and PyTorch rows in these rounds")
+        refuse("no shape has both tandem and PyTorch rows in these rounds", "run the rounds with the same FILTER")
     for k in shapes:
         best = {tool: min(t[(tool, "1")][k], t[(tool, "default")][k]) for tool in ("kernel", "primitive", "torch")}
         print(f"| {k[0]} | {k[1]} | {t[('kernel', '1')][k]:.4f} | {t[('kernel', 'default')][k]:.4f} "

@@ -14,8 +14,15 @@ import os
 import re
 import sys
 
+from bad_input import load_json, refuse
 
-def rows(path):
+
+def rows(path, strict=False):
+    """A results file's rows; a garbled one is skipped with a note (a round still running, or cut
+    off), or refused where `strict` (rounds named on the command line)."""
+    if strict:
+        return load_json(path, "results", "rerun that round (tools/perf/lstm_interleaved_run.sh OUT 1 "
+                         "with FIRST=its number), or leave it out")["results"]
     try:
         return json.load(open(path))["results"]
     except (json.JSONDecodeError, KeyError):  # a round still running, or cut off: skipped
@@ -35,7 +42,7 @@ def minimum(out, tool, threads, field="min_s", rounds=None):
     paths = (sorted(glob.glob(os.path.join(out, f"r*_{tool}_{threads}.json"))) if rounds is None
              else [os.path.join(out, f"r{r}_{tool}_{threads}.json") for r in rounds])
     for p in paths:
-        for r in rows(p):
+        for r in rows(p, strict=rounds is not None):
             k = key(r)
             best[k] = min(best.get(k, float("inf")), r[field])
             flops[k] = r["flops"]
@@ -53,6 +60,9 @@ def sgemm(out, threads):
 
 
 def main():
+    if len(sys.argv) != 2 or not glob.glob(os.path.join(sys.argv[1], "r*_kernel_*.json")):
+        refuse(f"no r*_kernel_*.json in {' '.join(sys.argv[1:])}", "tools/tables/lstm_interleaved_table.py OUT, "
+               "with OUT a folder tools/perf/lstm_interleaved_run.sh wrote")
     out = sys.argv[1]
     for threads in ("1", "default"):
         kern, flops = minimum(out, "kernel", threads)

@@ -16,6 +16,7 @@ import os
 import statistics
 import sys
 
+from bad_input import refuse
 from lstm_interleaved_table import key, rows
 
 GOAL = 0.90
@@ -30,9 +31,9 @@ def load(folder, tool, threads, rounds, optional=False):
         if not os.path.isfile(path):
             if optional:
                 return {}, {}
-            sys.exit(f"error: {path} is missing\n  hint: run tools/perf/lstm_interleaved_run.sh "
-                     f"(it times the GEMMs alone in every round) into {folder}")
-        for row in rows(path):
+            refuse(f"{path} is missing", "run tools/perf/lstm_interleaved_run.sh (it times the GEMMs alone "
+                   f"in every round) into {folder}")
+        for row in rows(path, strict=True):
             k, t = key(row), row["min_s"]
             if t < out.setdefault(k, {}).get(r, float("inf")):
                 out[k][r] = t
@@ -68,10 +69,10 @@ def table_rows(folder, rounds):
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]")
     out = list(table_rows(sys.argv[1], sys.argv[2:]))
     if not out:
-        sys.exit("error: no shape has both GEMM-limit and kernel rows in these rounds")
+        refuse("no shape has both GEMM-limit and kernel rows in these rounds", "run the rounds with the same FILTER")
     print("| shape | mode | threads | GEMMs alone s (step products) | kernel s | kernel % of limit "
           "| primitive s | primitive % of limit | kernel on OpenBLAS sgemm s (oneDNN's speed-up) | kernel ≥ 90 % |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")

@@ -17,6 +17,7 @@ import re
 import statistics
 import sys
 
+from bad_input import refuse
 from lstm_interleaved_table import key, rows
 
 
@@ -26,20 +27,22 @@ def per_round(folder, tool, setting, rounds):
     for r in rounds:
         path = os.path.join(folder, f"r{r}_{tool}_{setting}.json")
         if not os.path.isfile(path):
-            sys.exit(f"error: {path} is missing\n  hint: run tools/perf/lstm_interleaved_run.sh with "
-                     f"THREADS=\"1 default\" TORCH_GRID=\"1x1 1x2 2x1 2x2\"")
-        for row in rows(path):
+            refuse(f"{path} is missing", 'run tools/perf/lstm_interleaved_run.sh with THREADS="1 default" '
+                   'TORCH_GRID="1x1 1x2 2x1 2x2"')
+        for row in rows(path, strict=True):
             out.setdefault(key(row), {})[r] = row["min_s"]
     return out
 
 
 def grid_settings(folder, rounds):
     """The INTRAxBLAS settings PyTorch ran at in the first round."""
+    if not os.path.isdir(folder):
+        refuse(f"{folder} is not a folder", "name the OUT folder of tools/perf/lstm_interleaved_run.sh")
     found = sorted(m.group(1) for f in os.listdir(folder)
                    if (m := re.fullmatch(rf"r{rounds[0]}_torch_(\d+x\d+)\.json", f)))
     if not found:
-        sys.exit(f"error: no r{rounds[0]}_torch_INTRAxBLAS.json in {folder}\n"
-                 f"  hint: run tools/perf/lstm_interleaved_run.sh with TORCH_GRID=\"1x1 1x2 2x1 2x2\"")
+        refuse(f"no r{rounds[0]}_torch_INTRAxBLAS.json in {folder}",
+               'run tools/perf/lstm_interleaved_run.sh with TORCH_GRID="1x1 1x2 2x1 2x2"')
     return found
 
 
@@ -59,14 +62,14 @@ def best_setting(times, k, settings):
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: tools/tables/lstm_peer_grid_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "tools/tables/lstm_peer_grid_table.py FOLDER ROUND [ROUND ...]")
     folder, rounds = sys.argv[1], sys.argv[2:]
     grid = grid_settings(folder, rounds)
     torch = {g: per_round(folder, "torch", g, rounds) for g in grid}
     ours = {(tool, th): per_round(folder, tool, th, rounds) for tool in ("kernel", "primitive") for th in ("1", "default")}
     shapes = sorted(k for k in torch[grid[0]] if k in ours[("kernel", "1")])
     if not shapes:
-        sys.exit("error: no shape has both tandem and PyTorch rows in these rounds")
+        refuse("no shape has both tandem and PyTorch rows in these rounds", "run the rounds with the same FILTER")
     print("| shape | mode | " + " | ".join(f"PyTorch {g} s" for g in grid) + " | PyTorch best | tandem kernel best "
           "| kernel vs PyTorch best (speed) | primitive vs PyTorch best (speed) | kernel at matched threads | 1 core: kernel vs PyTorch 1x1 |")
     print("|---|---|" + "---:|" * len(grid) + "---|---|---:|---:|---:|---:|")

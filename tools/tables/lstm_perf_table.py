@@ -8,8 +8,9 @@ GFLOP/s from the min wall time, or with --cpu GFLOP per process-CPU-second.
 
 Files are given in (tandem, torch) pairs; each pair becomes two columns and a ratio.
 """
-import json
 import sys
+
+from bad_input import load_json, refuse
 
 
 def key(r):
@@ -24,8 +25,8 @@ def main(paths):
     if paths and paths[0] == "--cpu":
         METRIC, paths = "gflops_cpu", paths[1:]
     if len(paths) % 2:
-        sys.exit("error: give (tandem, torch) JSON files in pairs\n  hint: tools/tables/lstm_perf_table.py t1.json p1.json")
-    runs = [json.load(open(p)) for p in paths]
+        refuse("give (tandem, torch) JSON files in pairs", "tools/tables/lstm_perf_table.py t1.json p1.json")
+    runs = [load_json(p, "results", "lstm_cpu_bench or torch_lstm_bench.py JSON of a finished run") for p in paths]
     order, by = [], []
     for run in runs:
         m = {}

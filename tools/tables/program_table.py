@@ -6,9 +6,10 @@ table, on committed records (docs/perf/program/):
 
     tools/tables/program_table.py docs/perf/program/*/records.json
 """
-import json
 import re
 import sys
+
+from bad_input import load_json
 
 
 def metrics(rec):
@@ -21,7 +22,8 @@ def median_us(rec):
 
 
 def main(paths):
-    recs = [r for p in paths for r in json.load(open(p))["records"]]
+    hint = "tandem run --program DIR -o OUT writes OUT/records.json"
+    recs = [r for p in paths for r in load_json(p, "records", hint)["records"]]
     if not recs:
         print("error: no records\n  hint: tandem run --program DIR -o OUT writes OUT/records.json", file=sys.stderr)
         return 4

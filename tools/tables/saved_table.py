@@ -16,12 +16,13 @@ A missing file, one without a table, or a broken table: exit 4 with a hint.
 import re
 import sys
 
+from bad_input import refuse
+
 HINT = "pass the raw output the tool wrote (e.g. build/tools/vmap_bench ... > docs/perf/vmap/NAME.md), unedited"
 
 
 def fail(message, hint=HINT):
-    print(f"error: {message}\n  hint: {hint}", file=sys.stderr)
-    sys.exit(4)
+    refuse(message, hint)
 
 
 def cells(line):

@@ -11,12 +11,13 @@ A missing or garbled file, or records without a sweep case: exit 4 with a hint.
 import json
 import sys
 
+from bad_input import refuse
+
 HINT = "pass the records.json of `tandem run --suite scan_hoist --filter sweep/mse/...`"
 
 
 def fail(message):
-    print(f"error: {message}\n  hint: {HINT}", file=sys.stderr)
-    sys.exit(4)
+    refuse(message, HINT)
 
 
 def sweeps(path):

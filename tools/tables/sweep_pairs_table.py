@@ -11,7 +11,8 @@ ratio, and of each busbw), which a stall of a loaded machine in one run does not
 
 A records file may be gzipped (NAME.json.gz, as committed under docs/perf/collectives/).
 Records of the sweep before issue 14 name the raw call as an op of its own (`-o
-psum,mpi_allreduce`); OLD_RAW_OPS pairs them. A missing or unreadable file: exit 4.
+psum,mpi_allreduce`); OLD_RAW_OPS pairs them. Bad input (a missing or garbled file, a failed
+row, no pair): exit 4 with a hint.
 
 busbw at p50 = the record's busbw (nccl-tests' factor of the op, from the sweep's op table,
 at the mean time) × mean / p50, so the factors live in one place.
@@ -22,15 +23,11 @@ import math
 import statistics
 import sys
 
+from bad_input import refuse
+
 # The pre-issue-14 sweep's raw ops (`-o mpi_allreduce`) and the tandem op each was timed against.
 OLD_RAW_OPS = {"mpi_allreduce": "psum", "mpi_allgather": "all_gather", "mpi_reduce_scatter": "psum_scatter",
                "mpi_alltoall": "all_to_all", "mpi_alltoallv": "ragged_all_to_all"}
-
-
-def fail(message, hint, code=4):
-    """Bad input (a missing or garbled file): exit 4; records that cannot make a table: 1."""
-    print(f"error: {message}\n  hint: {hint}", file=sys.stderr)
-    sys.exit(code)
 
 
 def size_label(b):
@@ -49,7 +46,7 @@ def load(paths):
                     p.update(call=p["op"], op=OLD_RAW_OPS[p["op"]], impl="raw")
                 recs.append((i, r))
         except (OSError, EOFError, ValueError, KeyError, TypeError) as e:
-            fail(f"{path}: not a sweep's records ({type(e).__name__}: {e})",
+            refuse(f"{path}: not a sweep's records ({type(e).__name__}: {e})",
                  "pass the records.json(.gz) that `tandem collectives --out DIR` wrote")
     return recs
 
@@ -69,7 +66,7 @@ def pair_table(rows, calls, nruns, ranks):
     sizes = sorted({k[3] for k in rows})
     cols = sorted({(op, ip) for (op, ip, impl, _) in rows if impl == "raw" and (op, ip, "tandem", _) in rows})
     if not cols:
-        fail("no (tandem op, raw call) pair in these records", "run the sweep with --raw 1 (the default)", 1)
+        refuse("no (tandem op, raw call) pair in these records", "run the sweep with --raw 1 (the default)")
     name = lambda op, ip: f"{op}{' in place' if ip else ''}"
     print("| size | " + " | ".join(f"{name(*c)} / {calls[c[0]]}" for c in cols) + " |")
     print("|---:|" + "---|" * len(cols))
@@ -100,7 +97,7 @@ def main(paths):
     rows, calls, runs = {}, {}, {}  # per world size: (op, inplace, impl, bytes) → {run: record}, op → call, runs
     for run, r in load(paths):
         if r.get("verdict") != "pass":
-            fail(f"{r['case']} did not pass ({r.get('message', '')})", "the table compares only checked, passing rows", 1)
+            refuse(f"{r['case']} did not pass ({r.get('message', '')})", "the table compares only checked, passing rows")
         p = r["params"]
         rows.setdefault(p["ranks"], {}).setdefault(
             (p["op"], bool(p.get("inplace")), p.get("impl", "tandem"), p["bytes"]), {})[run] = r
@@ -117,5 +114,5 @@ def main(paths):
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        fail("no records file given", "usage: sweep_pairs_table.py records.json [records.json ...]")
+        refuse("no records file given", "usage: sweep_pairs_table.py records.json [records.json ...]")
     main(sys.argv[1:])

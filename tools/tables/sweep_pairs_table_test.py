@@ -1,5 +1,5 @@
 """Tests of sweep_pairs_table.py: the table from a pair of records, and its refusals (a failed
-row, records without any tandem/raw pair) with a hint and a non-zero exit."""
+row, records without any tandem/raw pair) with a hint and exit 4."""
 import json
 import os
 import subprocess
@@ -51,13 +51,13 @@ def test_repeated_runs_give_the_median_ratio(tmp_path):
 
 def test_failed_row_is_refused_with_a_hint(tmp_path):
     r = run(tmp_path, [record("psum", 1024, 1e-6, verdict="fail"), record("psum", 1024, 1e-6, raw=True)])
-    assert r.returncode != 0
+    assert r.returncode == 4  # bad input
     assert "did not pass" in r.stderr and "hint:" in r.stderr
 
 
 def test_records_without_a_pair_are_refused(tmp_path):
     r = run(tmp_path, [record("psum", 1024, 1e-6)])
-    assert r.returncode != 0
+    assert r.returncode == 4  # bad input
     assert "no (tandem op, raw call) pair" in r.stderr and "hint:" in r.stderr
 
 
