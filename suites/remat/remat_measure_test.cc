@@ -83,7 +83,9 @@ std::vector<Row> table(const remat::Model& m, int reps) {
       std::sort(t[i].begin(), t[i].end());
       r.seconds = t[i][t[i].size() / 2];
     }
-    std::printf("| %s | %lld | %.2f | %.2f | %.2f | %.2f | %lld | %.3f | %.2f |\n", r.policy.c_str(),
+    std::string cell;  // a '|' in a policy's name (act|pre) would end the Markdown cell: escape it
+    for (char ch : r.policy) cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    std::printf("| %s | %lld | %.2f | %.2f | %.2f | %.2f | %lld | %.3f | %.2f |\n", cell.c_str(),
                 (long long)r.residuals, r.residual_bytes / 1e6, r.offloaded / 1e6, r.predicted / 1e6,
                 r.measured / 1e6, (long long)r.recomputed, r.flops / 1e9, r.seconds * 1e3);
     rows.push_back(r);

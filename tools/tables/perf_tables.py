@@ -7,9 +7,12 @@ committed command regenerates from committed records is followed, after one blan
 (run from the repository root by bash, so globs and braces expand). This runs each command
 once and sets every table so marked to the command's table with the same header row and the
 most rows in common (a command may print several tables). Tables without the line are pasted
-figures (a run's log, a by-hand measurement), listed in the index docs/PERFORMANCE.md.
+figures (a run's log, a by-hand measurement), their section says so.
 
-    tools/tables/perf_tables.py [--check] [PAGE.md ...]     (default: every docs/performance page)
+    tools/tables/perf_tables.py [--check] [PAGE.md ...]     (default: every docs/performance page
+                                                            and the index docs/PERFORMANCE.md)
+    tools/tables/perf_tables.py --index                     (the index's table: per page its
+                                                            sections and tables generated / all)
 --check changes nothing: exit 1 when a marked table differs from what its command prints now
 (ctest perf_tables), naming it. Exit 4 when a command fails.
 """
@@ -47,6 +50,22 @@ def marked(lines):
     return found
 
 
+def anchor(heading):
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def index(pages):
+    """docs/PERFORMANCE.md's table, counted from the pages, so the counts cannot go stale."""
+    print("| page | sections | tables generated / all |\n|---|---|---:|")
+    for page in pages:
+        lines, link = open(page).read().split("\n"), "performance/" + os.path.basename(page)
+        title = next(line[2:] for line in lines if line.startswith("# "))
+        subs = "; ".join(f"[{h[3:]}]({link}#{anchor(h[3:])})" for h in lines if h.startswith("## "))
+        sections = f"[{title}]({link})" + (f": {subs}" if subs else "")
+        print(f"| [{os.path.basename(page)[:-3]}]({link}) | {sections} | {len(marked(lines))} / {len(blocks(lines))} |")
+
+
 def run(command, cache):
     if command not in cache:
         p = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True)
@@ -66,7 +85,10 @@ def best(table, candidates):
 
 def main(argv):
     check = "--check" in argv
-    pages = [a for a in argv if a != "--check"] or sorted(glob.glob(os.path.join(ROOT, "docs", "performance", "*.md")))
+    suite_pages = sorted(glob.glob(os.path.join(ROOT, "docs", "performance", "*.md")))
+    if "--index" in argv:
+        return index(suite_pages)
+    pages = [a for a in argv if a != "--check"] or suite_pages + [os.path.join(ROOT, "docs", "PERFORMANCE.md")]
     cache, drifted, missing, count = {}, [], 0, 0
     for page in pages:
         lines = open(page).read().split("\n")

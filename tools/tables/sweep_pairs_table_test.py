@@ -59,3 +59,22 @@ def test_records_without_a_pair_are_refused(tmp_path):
     r = run(tmp_path, [record("psum", 1024, 1e-6)])
     assert r.returncode == 4  # bad input
     assert "no (tandem op, raw call) pair" in r.stderr and "hint:" in r.stderr
+
+
+def test_missing_or_garbled_records_exit_4_with_a_hint(tmp_path):
+    r = subprocess.run([sys.executable, SCRIPT, str(tmp_path / "missing.json")], capture_output=True, text=True)
+    assert r.returncode == 4 and "not a sweep's records" in r.stderr and "hint:" in r.stderr
+    (tmp_path / "bad.json").write_text('{"records": [{"case": "x"}]}')  # a record without params
+    r = subprocess.run([sys.executable, SCRIPT, str(tmp_path / "bad.json")], capture_output=True, text=True)
+    assert r.returncode == 4 and "KeyError" in r.stderr and "hint:" in r.stderr
+
+
+def test_old_raw_ops_pair_and_each_world_size_gets_its_table(tmp_path):
+    old = record("mpi_allreduce", 1 << 20, 1e-3)  # the pre-issue-14 sweep: the raw call as an op
+    del old["params"]["impl"], old["params"]["call"]
+    recs = [record("psum", 1 << 20, 1.1e-3), old, record("psum", 1 << 20, 2e-3, ranks=4),
+            record("psum", 1 << 20, 1e-3, raw=True, ranks=4)]
+    r = run(tmp_path, recs)
+    assert r.returncode == 0, r.stderr
+    assert "| psum / mpi_allreduce |" in r.stdout and "(1.10) |" in r.stdout and "(2.00) |" in r.stdout
+    assert "| ranks | psum |\n|---|---|\n| 2 | 1.10 |\n| 4 | 2.00 |" in r.stdout

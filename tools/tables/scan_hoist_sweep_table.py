@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The scan-reduction hoisting sweep's length × batch table (docs/performance/scan_hoist.md)
+from `tandem run --suite scan_hoist --filter sweep/...` records: per (L, E) the speed-up of
+the hoisted program (original / hoisted, the minima the case records) and the peak above the
+inputs, original / hoisted. The peaks are deterministic; the times are this run's.
+
+    tools/tables/scan_hoist_sweep_table.py docs/perf/scan_hoist/sweep.records.json
+
+A missing or garbled file, or records without a sweep case: exit 4 with a hint.
+"""
+import json
+import sys
+
+from bad_input import refuse
+
+HINT = "pass the records.json of `tandem run --suite scan_hoist --filter sweep/mse/...`"
+
+
+def fail(message):
+    refuse(message, HINT)
+
+
+def sweeps(path):
+    """The info.table of each sweep record: [{L, E, speedup, peak_original_bytes, peak_hoisted_bytes}]."""
+    try:
+        doc = json.load(open(path))
+        return [r["info"]["table"] for r in doc["records"] if "/sweep/" in r["case"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        fail(f"{path}: not a scan_hoist run's records ({type(e).__name__}: {e})")
+
+
+def main(paths):
+    found = [t for p in paths for t in sweeps(p)]
+    if not found:
+        fail(f"no scan_hoist sweep case in {' '.join(paths) or 'no file'}")
+    for table in found:
+        cell = {(p["L"], p["E"]): p for p in table}
+        es = sorted({e for _, e in cell})
+        print("| L \\ E | " + " | ".join(f"{e:,}" for e in es) + " |\n|---:|" + "---|" * len(es))
+        for n in sorted({n for n, _ in cell}):
+            print(f"| {n} | " + " | ".join(
+                f"{p['speedup']:.2f}× · {p['peak_original_bytes'] / 1e6:.3g} MB / {p['peak_hoisted_bytes'] / 1e6:.3g} MB"
+                if (p := cell.get((n, e))) else "-" for e in es) + " |")
+        print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
