@@ -14,7 +14,8 @@
 # r<round>_torch_<INTRA>x<BLAS>.json, so its best configuration is found, not assumed
 # (tools/tables/lstm_peer_grid_table.py). Every round also times the kernel's GEMMs alone
 # (lstm_cpu_bench --path gemms: the limit) into r<round>_gemms_<threads>.json, for
-# tools/tables/lstm_limit_table.py. SGEMM_AB=1 adds the kernel with its all-steps products on
+# tools/tables/lstm_limit_table.py, and its gate loops alone (--path gates) into
+# r<round>_gates_<threads>.json. SGEMM_AB=1 adds the kernel with its all-steps products on
 # the BLAS's cblas_sgemm (TANDEM_SGEMM=blas, engine/cpu/sgemm.h) into r<round>_kernel-blas_<threads>.json.
 set -euo pipefail
 out=${1:?usage: tools/perf/lstm_interleaved_run.sh OUT [REPS] [FILTER]}
@@ -48,6 +49,7 @@ for ((r = first; r < first + reps; ++r)); do
     env "${env[@]}" "$bench" --threads "$tt" --reps 1 --old-recompute "${f[@]}" > "$out/r${r}_kernel_${t}.json" 2>/dev/null
     env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path primitive "${f[@]}" > "$out/r${r}_primitive_${t}.json" 2>/dev/null
     env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gemms "${f[@]}" > "$out/r${r}_gemms_${t}.json" 2>/dev/null
+    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gates "${f[@]}" > "$out/r${r}_gates_${t}.json" 2>/dev/null
     [[ -z ${SGEMM_AB:-} ]] ||
       env "${env[@]}" TANDEM_SGEMM=blas "$bench" --threads "$tt" --reps 1 "${f[@]}" > "$out/r${r}_kernel-blas_${t}.json" 2>/dev/null
     env "${env[@]}" /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
