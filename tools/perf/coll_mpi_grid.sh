@@ -59,7 +59,7 @@ run_config() {  # round, "mechanism-aK"
     if (( k > 0 )); then read -ra list <<<"${algs[$op]}"; id=${list[k - 1]:-}; fi
     [[ -n $id ]] || continue
     runops+=("$op"); json+=("\"$op\": \"${id#*:}\"")
-    (( k > 0 )) && mca+=(OMPI_MCA_coll_tuned_${call[$op]}_algorithm="${id%%:*}")
+    (( k > 0 )) && mca+=("OMPI_MCA_coll_tuned_${call[$op]}_algorithm=${id%%:*}")
   done
   (( ${#runops[@]} )) || return 0
   mkdir -p "$dir"
