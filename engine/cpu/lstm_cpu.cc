@@ -73,6 +73,15 @@ void cell_backward_row(int64_t H, const float* __restrict a, const float* __rest
   }
 }
 
+// db[k] = Σ_r da[r, k], row by row (bits independent of threads). OpenBLAS's sgemv, used before,
+// left its worker spinning beside the OpenMP threads on two cores: 75–236 ms bidi2 (lstm.md).
+TANDEM_VECTOR_CLONES
+void column_sum(int64_t rows, int64_t G, const float* __restrict da, float* __restrict db) {
+  std::fill(db, db + G, 0.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < G; ++k) db[k] += da[r * G + k];
+}
+
 }  // namespace detail
 
 namespace {
@@ -83,7 +92,6 @@ int default_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 int g_threads = default_threads();
-
 bool g_always_split_rows = false;
 
 // Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
@@ -166,11 +174,9 @@ class StepProduct {
 };
 
 // One step's gate loop over the rows [b0, b1). When the chunk is the whole batch and its step
-// products run on several BLAS threads, the gate math would run on one core between two
-// products that use them all: at two threads that serial part bounded the kernel at 74 % of
-// its GEMMs (docs/performance/lstm.md, "Against the limit"). The rows are then shared over as
-// many OpenMP threads, the pool oneDNN's products already run on. Rows are independent, so
-// the bits do not depend on the split.
+// products run on several threads, the rows are shared over as many OpenMP threads (oneDNN's
+// pool): on one core between two-thread products the gate math bounded the kernel at 74 % of
+// its GEMMs (lstm.md, "Against the limit"). Rows are independent: the bits do not change.
 template <class F>
 void for_gate_rows(int64_t B, int64_t b0, int64_t b1, F&& row) {
 #if defined(_OPENMP) && defined(TANDEM_BLAS_OPENBLAS)
@@ -332,7 +338,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
   float* da_step = sized(sc.da_step, T * B * G);  // fully written below, or zeroed when ragged
   float* da_bt = sized(sc.da_bt, B * T * G);
   std::vector<float> tmp(size_t(B * H));
-  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H)), ones(size_t(B * T), 1.0f);
+  std::vector<float> dh(size_t(B * H)), dc(size_t(B * H));
   const bool ragged = std::any_of(lens, lens + B, [T](int32_t n) { return n < T; });
   for (int64_t l = c.layers - 1; l >= 0; --l) {
     const int64_t In = c.layer_input(l * D);
@@ -383,8 +389,7 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       float* db_ih = dw + lay.b_ih[p].offset;
       float* db_hh = dw + lay.b_hh[p].offset;
       // db[4H] = Σ_bt da (db_hh is the same sum: both biases enter every gate alike).
-      cblas_sgemv(CblasRowMajor, CblasTrans, int(B * T), int(G), 1.0f, da_bt, int(G), ones.data(), 1,
-                  0.0f, db_ih, 1);
+      detail::column_sum(B * T, G, da_bt, db_ih);
       std::memcpy(db_hh, db_ih, sizeof(float) * G);
     }
     std::swap(d_out, d_in);
