@@ -40,8 +40,8 @@ def cell(times, alg, n):
     best = min((t[(alg, n)] for t in times if (alg, n) in t), default=None)
     if best is None:
         return "—"
-    ms = best * 1e3  # three significant digits, without exponent notation
-    return (f"{ms:.3g} ms" if ms < 100 else f"{ms:.0f} ms") + f" · {2.0 * n ** 3 / best / 1e9:.0f}"
+    ms = best * 1e3  # three significant digits (7.20, not 7.2), without exponent notation
+    return (f"{ms:#.3g} ms" if ms < 100 else f"{ms:.0f} ms") + f" · {2.0 * n ** 3 / best / 1e9:.0f}"
 
 
 def cost(times, alg, n):
