@@ -136,6 +136,12 @@ echo '{"results": []}' > "$r/r1_tandem_1.json"
 want4 'r1_tandem_1.json has no "records"' python3 "$tables/dot_peer_grid_table.py" "$r" 1
 rm "$r/r1_tandem_1.json"
 want4 'r1_tandem_1.json is missing' python3 "$tables/dot_peer_grid_table.py" "$r" 1
+# dot_preset_table.py: a round's r<R>.json missing, cut off, or without the F32 row it divides by.
+echo '{"records": [' > "$r/r1.json" && echo '{"records": []}' > "$r/r2.json"
+want4 'r1.json is garbled, not JSON' python3 "$tables/dot_preset_table.py" "$r" 1
+want4 'r2.json has no passing F32_F32_F32 perf record' python3 "$tables/dot_preset_table.py" "$r" 2
+want4 'cannot read .*r4.json' python3 "$tables/dot_preset_table.py" "$r" 4
+want4 'none is not a folder' python3 "$tables/dot_preset_table.py" "$work/none" 1
 want4 'no r\*_kernel_\*.json' python3 "$tables/lstm_interleaved_table.py" "$r"
 want4 'cannot read .*none.json' python3 "$tables/lstm_perf_table.py" "$work/t.json" "$work/none.json"
 want4 'r1_gemms_1.json is garbled' python3 "$tables/lstm_perf_table.py" "$work/t.json" "$r/r1_gemms_1.json"
