@@ -62,6 +62,11 @@ with its test (sgemm.{h,cc}, ≈170 lines), the measured FMA limit (cpu_peak), t
 grid and the LSTM limit (run scripts, the GEMMs-alone bench, three table commands: ≈450), the
 executor's plain-loop floor (≈70), the LSTM's per-thread buffers and shared gate rows, the
 host heap and the slow-link gate's A/A calibration (≈120): 63,620 lines, leaving ~1.4 %.
+Raised on 2026-11-27 (stop 33) to 65,500: 63,631 lines on main (74888a7), then issue 30's
+rest: the perf tools' bad input tested (≈100 lines, mostly tests), every table with its raw
+records behind one command and the generated index (≈330), raw MPI at its best Open MPI
+configuration (grid, table, test: ≈245), the DotAlgorithm presets re-measured (≈80), the
+LSTM's gate loops alone and its db column sum (≈110): 64,500 lines, leaving ~1.5 %.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -72,7 +77,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 64500
+TOTAL_BUDGET = 65500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
