@@ -76,4 +76,11 @@ def test_scan_hoist_sweep_table_and_its_refusals(tmp_path):
                                          "| 16 | 1.25× · 8.39 MB / 1.05 MB |", "| 32 | 1.50× · 16.8 MB / 1.05 MB |"]
     refused(run("scan_hoist_sweep_table.py", tmp_path / "missing.json"), "not a scan_hoist run's records")
     path.write_text(json.dumps({"records": [{"case": "scan_hoist/mse/L:64"}]}))
-    refused(run("scan_hoist_sweep_table.py", path), "no scan_hoist sweep case")
+    refused(run("scan_hoist_sweep_table.py", path), "no scan_hoist sweep case or large program")
+    metrics = {"peak_above_inputs_original": 5.24288e8, "peak_above_inputs_hoisted": 1052896.0,
+               "time_original": 0.1, "time_hoisted": 0.0744, "speedup": 1.3424}
+    big = {"case": "scan_hoist/mse/L:1000/B:256/F:256/dtype:f32/mode:stacked/cpu",
+           "metrics": [{"name": k, "value": v} for k, v in metrics.items()]}
+    path.write_text(json.dumps({"records": [big]}))
+    r = run("scan_hoist_sweep_table.py", path)  # a large program: its own table
+    assert r.stdout.splitlines()[2] == "| mse, L = 1000, E = 65,536 | 524 MB → 1.05 MB | 0.100 → 0.074 s | 1.34× |", r.stdout
