@@ -60,7 +60,7 @@ TEST(LstmCpuThreads, BitIdenticalForEveryThreadCount) {
 }
 
 // The gate functions (vector_math_exp.h, tested alone in vector_math_exp_test) through the step
-// loop as dispatched on this machine (the AVX2+FMA clone, with FMA contraction, where the CPU
+// loop as dispatched on this machine (the widest clone the CPU has, with FMA contraction where it
 // has it), within the 4u absolute that suites/lstm/lstm_bound.cc assumes per activation:
 // pre-activations x in every gate, zero recurrent part and cell.
 TEST(LstmGates, StepLoopMatchesLibm) {

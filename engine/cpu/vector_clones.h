@@ -2,9 +2,10 @@
 // x86-64, x86-64-v3 (AVX2 + FMA) and x86-64-v4 (AVX-512), with the clone chosen once at load
 // time from the CPU's features. The engine stays a portable binary and still gets 8- or
 // 16-wide f32 loops where the machine has them. GCC's v4 clone would keep to 256-bit vectors
-// (its default tuning); engine/CMakeLists.txt asks for 512 (-mprefer-vector-width=512), which
-// halved the LSTM's gate loop on an AVX-512 machine (docs/performance/lstm.md, "Against the
-// limit"). The lanes are independent, so the clones compute the same bits.
+// (its default tuning); engine/CMakeLists.txt asks for 512 (-mprefer-vector-width=512). With
+// the bias moved into the LSTM's gate loop it made the LSTM forward 1.06–1.16× faster
+// (docs/performance/lstm.md, "The gate loop at full vector width"). The lanes are independent,
+// so the clones compute the same bits (checked there for the LSTM's cell loops).
 #pragma once
 
 // GCC only: clang 14 (ci/sanitize.sh's compiler) rejects target_clones on function templates,

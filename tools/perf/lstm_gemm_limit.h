@@ -3,8 +3,8 @@
 // which is the limit the kernel is measured against (docs/performance/lstm.md, "Against the
 // limit"). Per pseudo-layer, the forward is the all-steps input projection [B·T, In]·W_ihᵀ and
 // T step products h·W_hhᵀ; the backward is T step products da·W_hh, then dW_hh = daᵀ·h,
-// dW_ih = daᵀ·in and d_in = da·W_ih over all steps at once. The gate math, the copies and the
-// bias sums are left out: they are what the kernel adds on top of the limit.
+// dW_ih = daᵀ·in and d_in = da·W_ih over all steps at once. The gate math (timed alone by
+// LstmGateLoops below), the copies and the bias gradient are what the kernel adds on top.
 #pragma once
 
 #include <cstdint>
