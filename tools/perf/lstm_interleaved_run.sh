@@ -34,6 +34,8 @@ done
 /usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "error: PyTorch not importable by /usr/bin/python3" >&2; echo "  hint: apt-get install python3-torch" >&2; exit 4; }
 mkdir -p "$out"
 log() { echo "$(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg): $*" | tee -a "$out/run.log" >&2; }
+# A tool's stderr (its progress lines) kept back in OUT/stderr.log, shown when the tool fails.
+quiet() { "$@" 2> "$out/stderr.log" || { local rc=$?; cat "$out/stderr.log" >&2; exit "$rc"; }; }
 log "start; $(lscpu | grep -m1 'Model name' | tr -s ' '); $(nproc) cpus; reps $reps; filter '${filter}'"
 "$bench" --list-shapes > "$out/shapes.json"
 f=()
@@ -46,20 +48,20 @@ for ((r = first; r < first + reps; ++r)); do
     tt=$([[ $t == 1 ]] && echo 1 || nproc)
     log "round $r threads $t"
     env "${env[@]}" "$build/tools/blas_sgemm_compare" libopenblas.so.0 > "$out/r${r}_sgemm_${t}.txt"
-    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --old-recompute "${f[@]}" > "$out/r${r}_kernel_${t}.json" 2>/dev/null
-    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path primitive "${f[@]}" > "$out/r${r}_primitive_${t}.json" 2>/dev/null
-    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gemms "${f[@]}" > "$out/r${r}_gemms_${t}.json" 2>/dev/null
-    env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gates "${f[@]}" > "$out/r${r}_gates_${t}.json" 2>/dev/null
+    quiet env "${env[@]}" "$bench" --threads "$tt" --reps 1 --old-recompute "${f[@]}" > "$out/r${r}_kernel_${t}.json"
+    quiet env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path primitive "${f[@]}" > "$out/r${r}_primitive_${t}.json"
+    quiet env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gemms "${f[@]}" > "$out/r${r}_gemms_${t}.json"
+    quiet env "${env[@]}" "$bench" --threads "$tt" --reps 1 --path gates "${f[@]}" > "$out/r${r}_gates_${t}.json"
     [[ -z ${SGEMM_AB:-} ]] ||
-      env "${env[@]}" TANDEM_SGEMM=blas "$bench" --threads "$tt" --reps 1 "${f[@]}" > "$out/r${r}_kernel-blas_${t}.json" 2>/dev/null
-    env "${env[@]}" /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
-      --threads "$([[ $t == 1 ]] && echo 1 || echo 0)" --reps 1 "${f[@]}" > "$out/r${r}_torch_${t}.json" 2>/dev/null
+      quiet env "${env[@]}" TANDEM_SGEMM=blas "$bench" --threads "$tt" --reps 1 "${f[@]}" > "$out/r${r}_kernel-blas_${t}.json"
+    quiet env "${env[@]}" /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
+      --threads "$([[ $t == 1 ]] && echo 1 || echo 0)" --reps 1 "${f[@]}" > "$out/r${r}_torch_${t}.json"
   done
   for g in ${TORCH_GRID:-}; do
     [[ $g =~ ^([0-9]+)x([0-9]+)$ ]]
     log "round $r PyTorch intra-op ${BASH_REMATCH[1]} BLAS ${BASH_REMATCH[2]}"
-    OPENBLAS_NUM_THREADS=${BASH_REMATCH[2]} /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
-      --threads "${BASH_REMATCH[1]}" --reps 1 "${f[@]}" > "$out/r${r}_torch_$g.json" 2>/dev/null
+    quiet env OPENBLAS_NUM_THREADS=${BASH_REMATCH[2]} /usr/bin/python3 "$here/torch_lstm_bench.py" --shapes "$out/shapes.json" \
+      --threads "${BASH_REMATCH[1]}" --reps 1 "${f[@]}" > "$out/r${r}_torch_$g.json"
   done
 done
 log "end"
