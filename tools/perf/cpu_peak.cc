@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "tools/perf/count_arg.h"
+
 namespace {
 
 constexpr long kIters = 20'000'000;
@@ -65,13 +67,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "error: unknown option or missing value: %s\n  hint: cpu_peak [--threads N ...]\n", argv[i]);
       return 4;
     }
-    char* end = nullptr;
-    const long n = std::strtol(argv[++i], &end, 10);
-    if (*end || n < 1 || n > 4096) {
+    const auto n = tandem::count_arg(argv[++i], 1, 4096);
+    if (!n) {
       std::fprintf(stderr, "error: --threads takes a count of 1 or more, not '%s'\n  hint: cpu_peak --threads 1\n", argv[i]);
       return 4;
     }
-    counts.push_back(int(n));
+    counts.push_back(int(*n));
   }
   if (counts.empty()) counts = {1, int(std::thread::hardware_concurrency())};
   std::printf("| width | threads | f32 FMA GFLOP/s (best of 5) |\n|---|---:|---:|\n");

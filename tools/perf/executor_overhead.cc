@@ -22,6 +22,7 @@
 #include "harness/context.h"
 #include "harness/program_case.h"
 #include "harness/timing.h"
+#include "tools/perf/count_arg.h"
 
 namespace tandem {
 namespace {
@@ -171,13 +172,13 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "executor_overhead: unknown option %s (use --length, --body, --reps)\n%s", a.c_str(), kHint);
       return 4;
     }
-    char* end = nullptr;
-    long long v = i + 1 < argc ? std::strtoll(argv[i + 1], &end, 10) : 0;
-    if (i + 1 == argc || *end != '\0' || v < 1 || v > 10000000) {
+    const auto count = i + 1 < argc ? tandem::count_arg(argv[i + 1], 1, 10000000) : std::nullopt;
+    if (!count) {
       std::fprintf(stderr, "executor_overhead: %s needs an integer in 1..10^7, got '%s'\n%s", a.c_str(),
                    i + 1 < argc ? argv[i + 1] : "", kHint);
       return 4;
     }
+    const long long v = *count;
     if (a == "--length") length = v;
     else if (a == "--body") body = v < 2 ? 2 : v;
     else reps = int(v);

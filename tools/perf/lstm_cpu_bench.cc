@@ -35,6 +35,7 @@
 #include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_perf_shapes.h"
 #include "tools/perf/lstm_gemm_limit.h"
+#include "tools/perf/count_arg.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
 extern "C" int openblas_get_num_threads(void);
@@ -108,10 +109,9 @@ int parse_options(int argc, char** argv, Options& o) {
     else if (a == "--filter") o.filter = argv[++i];
     else if (a == "--path") o.path = argv[++i];
     else {  // a count: a number of 1 or more, not a crash on "two" nor a run at 0
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < 1 || v > 100000) return bad(a + " takes a count of 1 or more, not '" + argv[i] + "'");
-      (a == "--threads" ? o.threads : o.reps) = int(v);
+      const auto v = count_arg(argv[++i], 1, 100000);
+      if (!v) return bad(a + " takes a count of 1 or more, not '" + argv[i] + "'");
+      (a == "--threads" ? o.threads : o.reps) = int(*v);
     }
   }
   return -1;

@@ -29,6 +29,7 @@
 #include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
+#include "tools/perf/count_arg.h"
 
 namespace tandem {
 namespace {
@@ -161,8 +162,9 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
-      reps = std::atoi(argv[++i]);
-      if (reps < 1 || reps > 1000) {
+      const auto n = tandem::count_arg(argv[++i], 1, 1000);
+      reps = int(n.value_or(0));
+      if (!n) {
         std::fprintf(stderr, "lstm_program_bench: --reps takes 1..1000\n  hint: lstm_program_bench --reps 3\n");
         return 4;
       }

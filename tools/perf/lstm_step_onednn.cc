@@ -15,6 +15,8 @@
 #include <random>
 #include <vector>
 
+#include "tools/perf/count_arg.h"
+
 namespace {
 
 double cpu_seconds() {
@@ -63,8 +65,8 @@ struct OneDnnProduct {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
-  const int steps = argc > 2 ? std::atoi(argv[2]) : 200;
+  const int rounds = int(argc > 1 ? tandem::count_arg(argv[1], 1, 100000).value_or(0) : 7);
+  const int steps = int(argc > 2 ? tandem::count_arg(argv[2], 1, 100000).value_or(0) : 200);
   if (rounds < 1 || steps < 1) {
     std::fprintf(stderr, "error: ROUNDS and STEPS must be positive\n  hint: %s 7 200\n", argv[0]);
     return 4;

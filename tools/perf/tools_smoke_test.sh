@@ -86,6 +86,7 @@ OPENBLAS_NUM_THREADS=1 "$bin/lstm_program_bench" --reps 1 --filter infer_b1 > "$
 want4 "--filter 'no_such_shape' matches no perf shape" "$bin/lstm_program_bench" --filter no_such_shape
 want4 '--reps takes 1..1000' "$bin/lstm_program_bench" --reps 0
 want4 '--reps takes 1..1000' "$bin/lstm_program_bench" --reps two
+want4 '--reps takes 1..1000' "$bin/lstm_program_bench" --reps 5x
 
 # vmap_bench: one batch and the per-primitive profile of the vmapped program.
 OPENBLAS_NUM_THREADS=1 "$bin/vmap_bench" --max-batch 2 --reps 1 --profile-batch 4 > "$work/vb.md"
@@ -94,6 +95,8 @@ grep -q '^| tanh | ' "$work/vb.md" && grep -q '^| dot_general | ' "$work/vb.md" 
 [[ $(grep -cE '^\| [12] \|.*\| 0 \|$' "$work/vb.md") == 2 ]] || { cat "$work/vb.md"; fail "vmap_bench: want batch rows 1 and 2 with the vmapped result equal to the hand-batched one"; }
 want4 '--profile-batch in 0..65536' "$bin/vmap_bench" --profile-batch -1
 want4 '--max-batch and --reps must be >= 1' "$bin/vmap_bench" --reps two
+want4 '--max-batch and --reps must be >= 1' "$bin/vmap_bench" --max-batch 16k
+want4 "--reps takes a count of 1 or more, not '5x'" "$bin/lstm_cpu_bench" --reps 5x
 # lstm_step_onednn (built with oneDNN only): one round of one step per product, six table rows;
 # it exits 1 itself when the two libraries' products differ. Bad counts: exit 4 with a hint.
 if [[ -x $bin/lstm_step_onednn ]]; then

@@ -22,6 +22,7 @@
 #include "harness/context.h"
 #include "harness/program_case.h"
 #include "harness/timing.h"
+#include "tools/perf/count_arg.h"
 
 namespace tandem {
 namespace {
@@ -128,9 +129,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "vmap_bench: %s needs a value\n  hint: vmap_bench [--max-batch N] [--reps N] [--profile-batch N]\n", argv[i]);
       return 4;
     }
-    if (!std::strcmp(argv[i], "--max-batch")) max_batch = std::atoll(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--profile-batch")) profile_n = std::atoll(argv[i + 1]);
+    // An unreadable count becomes -1, which the range check below refuses.
+    const long long n = tandem::count_arg(argv[i + 1], 0, 1LL << 40).value_or(-1);
+    if (!std::strcmp(argv[i], "--max-batch")) max_batch = n;
+    else if (!std::strcmp(argv[i], "--reps")) reps = int(std::min(n, 1LL << 30));
+    else if (!std::strcmp(argv[i], "--profile-batch")) profile_n = n;
     else {
       std::fprintf(stderr, "vmap_bench: unknown flag %s\n  hint: vmap_bench [--max-batch N] [--reps N] [--profile-batch N]\n", argv[i]);
       return 4;
