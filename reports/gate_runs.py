@@ -9,7 +9,7 @@
 import glob
 from pathlib import Path
 
-from reports import atomic, baseline, gate, gate_ratio, records, run_completion, run_stats
+from reports import atomic, baseline, cpu_match, gate, gate_ratio, records, run_completion, run_stats
 from reports.exit_codes import BadInput
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
@@ -77,6 +77,7 @@ def main(a):
     if len(base) < 2:
         raise BadInput(f"--baseline-runs: {len(base)} run(s); the run-level gate needs ≥ 2 (3+ advised)",
                        "run the baseline in several processes (ci/gate_ab.sh does)")
+    cpu_match.check(base[0][2], cur[-1][2], a.allow_cross_cpu, base_paths[0])
     problem = next((x for x in (run_completion.problem(p, d, r) for p, d, r in cur) if x), None)
     cur_failures = {r["case"]: r for _, _, recs in cur for r in recs if r["verdict"] in records.FAILED}
     last = [cur_failures.get(r["case"], r) for r in cur[-1][2]]  # a failure in any current run counts
