@@ -70,7 +70,7 @@ PY
 for ex in mlp_checkpoint lstm_scan attention_vmap; do
   export_example "$ex" || continue
   if stale=$(same_export "$out/$ex" "$src/examples/exported/$ex" 2>"$out/$ex.ulps"); then
-    "$tandem" check --program "$src/examples/exported/$ex" --filter /forward/ -q -o "$out/$ex.kept" --backend cpu \
+    "$tandem" check --program "$src/examples/exported/$ex" --filter '/forward$' -q -o "$out/$ex.kept" --backend cpu \
       >"$out/$ex.kept.log" 2>&1
     if within=$(jax_in_tolerance "$out/$ex.kept/records.json"); then
       echo "ok: examples/exported/$ex is current ($(cat "$out/$ex.ulps"); the committed ones: $within)"
