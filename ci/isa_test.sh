@@ -31,7 +31,11 @@ sys.exit(0 if got == want else 1)
 PY
 }
 run lstm_threads_haswell haswell "$build/engine/engine_lstm_cpu_test" --gtest_filter='LstmCpuThreads.*:LstmGates.*'
-run engine_dot_haswell haswell "$build/engine/engine_dot_test"
+# The three 24-million-point libm sweeps of VectorMathExp take 86-102 s each under qemu (load 12-14):
+# left to ISA_TEST_FULL=1 (every test, ≈ 5 min); the rest of engine_dot_test takes ≈ 20 s.
+dot_filter='-VectorMathExp.*Libm*'
+[ -z "${ISA_TEST_FULL:-}" ] || dot_filter='*'
+run engine_dot_haswell haswell "$build/engine/engine_dot_test" --gtest_filter="$dot_filter"
 presets='/in:f32/alg:'  # every preset on every quick shape with f32 inputs
 run dot_presets_haswell haswell "$build/tandem" run -q --in-process --suite dot --profile quick --filter "$presets" -n 1 --backend cpu \
   --out "$work/dot"
