@@ -2,7 +2,7 @@
 // is split by batch rows, one chunk per thread, each chunk running its own step GEMMs of as many
 // rows as it has; the kernel's own arithmetic per row does not depend on the chunking. So the
 // outputs and gradients are bit-identical for every thread count (1, 2, 3, 7, 16 threads on 7
-// ragged rows, bidirectional, two layers) exactly when the step GEMM library gives each row the
+// ragged rows, bidirectional, two layers) whenever the step GEMM library gives each row the
 // same bits whatever the number of rows in the call: true of oneDNN's AVX-512 kernels on the
 // Zen 4 build host, not of its AVX2 kernels (qemu-x86_64 -cpu Haswell, or
 // ONEDNN_MAX_CPU_ISA=AVX2). The test probes that condition on the CPU it runs on and checks
