@@ -34,3 +34,8 @@ def check(base_recs, cur_recs, allow, base_path):
                        "its timings are not comparable", HINT)
     print(f"warning: comparing across CPUs (--allow-cross-cpu): {what}", file=sys.stderr)
     return diffs
+
+
+def banner(diffs):
+    """The summary's first lines when the gate compared across CPUs, else ""."""
+    return f"> **Compared across CPUs** (--allow-cross-cpu): {'; '.join(diffs)}\n\n" if diffs else ""

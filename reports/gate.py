@@ -135,9 +135,9 @@ def main(a):
     atomic.refuse_input(a.summary, [a.current, base_path, a.config], "--summary", SUMMARY_HINT)
     base = check_timings(base_path, records.load(base_path))
     check_timings(a.current, cur)
-    cpu_match.check(base, cur, a.allow_cross_cpu, base_path)
+    cross = cpu_match.check(base, cur, a.allow_cross_cpu, base_path)
     o = run(base, cur, cfg, run_completion.problem(a.current, cur_doc, cur))
-    text = summary(o, cfg, base_path, a.current, len(base), len(cur))
+    text = cpu_match.banner(cross) + summary(o, cfg, base_path, a.current, len(base), len(cur))
     return emit(a.summary, text, o.code)
 
 

@@ -37,6 +37,7 @@ def test_another_isa_on_the_same_model_is_refused(cli, tmp_path):
 def test_allow_cross_cpu_compares_and_warns(cli, tmp_path):
     code, out, err = gate(cli, tmp_path, ZEN4, ZEN3_MODEL, "--allow-cross-cpu")
     assert code == exit_codes.PASS and "warning: comparing across CPUs" in err and "AMD EPYC 7B13" in err
+    assert out.startswith("> **Compared across CPUs** (--allow-cross-cpu): cpu_model: AMD EPYC 9B14 → AMD EPYC 7B13")
 
 
 def test_a_baseline_without_isa_is_compared_on_the_model(cli, tmp_path):
@@ -50,5 +51,5 @@ def test_run_level_gate_refuses_too(cli, tmp_path):
     cur = [write(tmp_path / f"c{i}.json", [rec("a", S, ctx=AVX2_ISA)]) for i in range(3)]
     code, _, err = cli("gate", "--baseline-runs", *base, "--current-runs", *cur)
     assert code == exit_codes.INCOMPLETE and "onednn" in err
-    code, _, err = cli("gate", "--baseline-runs", *base, "--current-runs", *cur, "--allow-cross-cpu")
-    assert code != exit_codes.INCOMPLETE and "warning: comparing across CPUs" in err
+    code, out, err = cli("gate", "--baseline-runs", *base, "--current-runs", *cur, "--allow-cross-cpu")
+    assert code != exit_codes.INCOMPLETE and "warning: comparing across CPUs" in err and "Compared across CPUs" in out
