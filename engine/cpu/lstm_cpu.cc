@@ -96,11 +96,9 @@ bool g_always_split_rows = false;
 
 // Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
 // first on the calling thread. LSTM rows are independent, so each chunk runs its whole
-// recurrence (its own small step GEMMs and gate loops) with no synchronization per step;
-// the gate loops' arithmetic per row is the same whatever the chunking, so results do not depend
-// on the thread count wherever the GEMM library gives a row the same bits whatever the rows in
-// the call (oneDNN's AVX-512 kernels do, its AVX2 ones do not: lstm_cpu_test.cc probes it).
-// While chunks run side by side, OpenBLAS is held to one thread.
+// recurrence (its own small step GEMMs and gate loops) with no synchronization per step. Bits do
+// not depend on the thread count where the GEMM gives a row the same bits whatever the rows in
+// the call (oneDNN's AVX-512 kernels, not its AVX2 ones: lstm_cpu_test.cc). OpenBLAS: 1 thread.
 // When OpenBLAS itself has several threads, rows are not split (unless forced): measured on
 // the nightly shapes (docs/PERFORMANCE.md, LSTM), BLAS-threaded step GEMMs were faster on 18
 // of 20 rows and level on 2 — each chunk's thinner GEMM re-packs all of W_hh, and at batch
