@@ -9,7 +9,7 @@
 #   ci/gpu_session.sh rest        the phases the last call cut or never reached
 #   ci/gpu_session.sh PHASES      these phases (ci/gpu_validate.sh's names, comma-separated)
 # Environment: OUT (default out/gpu-call), GPU_SESSION_BUDGET (s for gpu_validate, default
-# 520: a 600 s command less packing and margin), and gpu_validate.sh's own.
+# 520: a 600 s command less packing and margin), and gpu_validate.sh's own (TANDEM_CLOCK).
 # Exit: gpu_validate's (1 when a step failed); 6 when the pack would not come back whole.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +17,9 @@ work=$root/out/gpu
 dest=${OUT:-$root/out/gpu-call}
 all=machine,bundle,configure,build,cpu,ctest,quick,nccl,perf,torch
 [ $# = 1 ] || { echo "usage: ci/gpu_session.sh first|rest|PHASES" >&2; exit 4; }
-start=$(date +%s)
+# The deadline from TANDEM_CLOCK's time when set (ci/gpu_validate.sh reads the same clock).
+start=$(if [ -n "${TANDEM_CLOCK:-}" ]; then $TANDEM_CLOCK; else date +%s; fi)
+real_start=$(date +%s)
 export DEADLINE=$((start + ${GPU_SESSION_BUDGET:-520}))
 
 # The phases of `rest`: from the first phase the last call cut (or no call started) to the end,
@@ -52,7 +54,7 @@ with tarfile.open(archive + ".tmp", "w:xz") as t:
 os.replace(archive + ".tmp", archive)  # whole or not at all
 PY
 for f in summary.md steps.tsv machine.txt; do [ ! -f "$work/$f" ] || cp "$work/$f" "$dest/"; done
-echo "gpu_session: packed in $(( $(date +%s) - start )) s into $dest:"
+echo "gpu_session: packed in $(( $(date +%s) - real_start )) s into $dest:"
 if ! python3 "$root/ci/device_limits.py" "$dest"; then
   echo "error: the results would not all come back from the device" >&2
   echo "  hint: see the reasons above; out/gpu on the machine still holds everything while it is warm" >&2

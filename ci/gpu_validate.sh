@@ -13,7 +13,7 @@
 # Environment: BUILD_DIR (default build-gpu), TANDEM_OFFLINE_PREFIX (default .deps/prefix),
 # STEP_TIMEOUT (s, default 480: under the device tool's 600 s per command), DEADLINE (epoch
 # seconds: no step outlives it, and one that cannot start 30 s before it is recorded "not run:
-# out of time", so the caller still packs the results), BUILD_TARGET (default gpu_validation:
+# out of time", so the caller still packs the results; TANDEM_CLOCK replaces `date +%s`), BUILD_TARGET (default gpu_validation:
 # only what this script runs), GPU_VALIDATE_BACKEND (replaces the quick phase's `all` and the
 # perf phase's `cuda`: ci/gpu_rehearsal.sh sets cpu to get records without a GPU), PERF_REPS (default 10), TANDEM_WHEEL_PYTHON (the python whose
 # site-packages hold the nvidia-cudnn/nccl wheels; default /opt/torch/.venv/bin/python3, else
@@ -41,20 +41,30 @@ record() {
   mv "$out/steps.tsv.new" "$out/steps.tsv"
   echo "gpu_validate: $1: $2 (rc $3, $4 s) $5"
 }
-# Seconds a step may run: STEP_TIMEOUT, cut to what is left before DEADLINE.
+# The time now, in epoch seconds: TANDEM_CLOCK (a command printing them) when set, so that a
+# test decides when the deadline falls instead of the machine's load deciding it.
+now_s() { if [ -n "${TANDEM_CLOCK:-}" ]; then $TANDEM_CLOCK; else date +%s; fi; }
+# Seconds a step may run: STEP_TIMEOUT, cut to what is left before DEADLINE (0 or less once
+# the deadline has passed: never hand that to timeout, for which 0 means no limit).
 step_limit() {
-  local limit=${STEP_TIMEOUT:-480} now; now=$(date +%s)
+  local limit=${STEP_TIMEOUT:-480} now; now=$(now_s)
   [ -z "${DEADLINE:-}" ] || limit=$(( limit < DEADLINE - now ? limit : DEADLINE - now ))
+  echo "$limit"
+}
+# in_time NAME: prints the step's limit, or records NAME "not run: out of time" (its phase cut)
+# and fails when under 30 s are left, so a step past the deadline never starts.
+in_time() {
+  local limit; limit=$(step_limit)
+  if [ "$limit" -lt 30 ]; then
+    not_run "$1" "out of time: the call's deadline is ${limit} s away" >&2; echo "$current_phase" >>"$out/phases_cut"; return 3
+  fi
   echo "$limit"
 }
 # step NAME CMD...: runs CMD (time-limited) into logs/NAME.log and records pass or FAIL.
 step() {
   local name=$1; shift
   local t0=$SECONDS rc limit
-  limit=$(step_limit)
-  if [ "$limit" -lt 30 ]; then
-    not_run "$name" "out of time: the call's deadline is ${limit} s away"; echo "$current_phase" >>"$out/phases_cut"; return 3
-  fi
+  limit=$(in_time "$name") || return 3
   if declare -F "$1" >/dev/null; then "$@"; else timeout -k 10 "$limit" "$@"; fi >"$out/logs/$name.log" 2>&1
   rc=$?
   local note=""
@@ -169,13 +179,15 @@ fi
 
 if want ctest; then
   t0=$SECONDS
-  (cd "$build" && timeout -k 10 "$(step_limit)" ctest -L gpu -V --no-tests=error --output-junit "$out/ctest_gpu.xml") \
-    >"$out/ctest_gpu.log" 2>&1
-  rc=$?
-  note="ctest_gpu.log: $(grep -m1 -E "tests passed|No tests were found" "$out/ctest_gpu.log")"
-  [ $rc != 124 ] || { note="timed out: $note"; echo ctest >>"$out/phases_cut"; }
-  [ $rc = 0 ] && record ctest_gpu pass 0 $((SECONDS - t0)) "$note" || record ctest_gpu FAIL $rc $((SECONDS - t0)) "$note"
-  step ctest_gpu_no_skips no_gtest_skips "$out/ctest_gpu.log"
+  if limit=$(in_time ctest_gpu); then
+    (cd "$build" && timeout -k 10 "$limit" ctest -L gpu -V --no-tests=error --output-junit "$out/ctest_gpu.xml") \
+      >"$out/ctest_gpu.log" 2>&1
+    rc=$?
+    note="ctest_gpu.log: $(grep -m1 -E "tests passed|No tests were found" "$out/ctest_gpu.log")"
+    [ $rc != 124 ] || { note="timed out: $note"; echo ctest >>"$out/phases_cut"; }
+    [ $rc = 0 ] && record ctest_gpu pass 0 $((SECONDS - t0)) "$note" || record ctest_gpu FAIL $rc $((SECONDS - t0)) "$note"
+    step ctest_gpu_no_skips no_gtest_skips "$out/ctest_gpu.log"
+  fi
 fi
 
 if want quick; then

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "engine/core/faults.h"
+#include "engine/cpu/isa.h"
 #include "engine/cpu/sgemm.h"
 #include "engine/cuda/cuda_info.h"
 
@@ -90,6 +91,15 @@ std::string nvidia_driver_version() {
   return "";
 }
 
+// The code the CPU kernels dispatched to (engine/cpu/isa.h); a library not built in is left out.
+nlohmann::json isa_context() {
+  const cpu::CpuIsa isa = cpu::cpu_isa();
+  nlohmann::json j = {{"vector_clones", isa.vector_clones}};
+  if (!isa.onednn.empty()) j["onednn"] = isa.onednn;
+  if (!isa.openblas_core.empty()) j["openblas_core"] = isa.openblas_core;
+  return j;
+}
+
 std::string command_line() {
   std::ifstream f("/proc/self/cmdline", std::ios::binary);
   std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>()), out, arg;
@@ -146,6 +156,7 @@ nlohmann::json run_context() {
 #else
     c["blas"] = TANDEM_BLAS_NAME;
 #endif
+    c["isa"] = isa_context();
     c["sgemm"] = cpu::sgemm_library();  // "onednn" or "blas": the engine's f32 products (engine/cpu/sgemm.h)
     if (std::string(TANDEM_MPI_VERSION).size()) c["mpi"] = TANDEM_MPI_VERSION;
     if (std::string(TANDEM_NCCL_VERSION).size()) c["nccl"] = TANDEM_NCCL_VERSION;

@@ -95,6 +95,30 @@ TEST(Records, ContextSaysWhenWhereAndWhat) {
   EXPECT_FALSE(c.contains("load_avg_end"));
 }
 
+// The ISA the kernels dispatched to: the vector clone as the CPU answers GCC's resolver's question,
+// oneDNN's and OpenBLAS's choices where they are built in.
+TEST(Records, ContextNamesTheIsaTheKernelsDispatchedTo) {
+  nlohmann::json isa = make_record(fake_case(), "cpu", "cpu", CaseResult{})["context"]["isa"];
+  ASSERT_TRUE(isa.is_object());
+  const std::string clone = isa["vector_clones"].get<std::string>();
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  __builtin_cpu_init();
+  EXPECT_EQ(clone, __builtin_cpu_supports("x86-64-v4")   ? "x86-64-v4"
+                   : __builtin_cpu_supports("x86-64-v3") ? "x86-64-v3"
+                                                         : "default");
+#else
+  EXPECT_EQ(clone, "none");
+#endif
+#ifdef TANDEM_HAVE_ONEDNN
+  EXPECT_FALSE(isa["onednn"].get<std::string>().empty());
+#else
+  EXPECT_FALSE(isa.contains("onednn"));
+#endif
+#ifdef TANDEM_BLAS_OPENBLAS
+  EXPECT_FALSE(isa["openblas_core"].get<std::string>().empty());
+#endif
+}
+
 TEST(Records, FinishStampsTheEndAndCompletes) {
   auto dir = std::filesystem::temp_directory_path() / ("tandem_finish_" + std::to_string(::getpid()));
   RecordWriter w((dir / "records.json").string());

@@ -60,6 +60,8 @@ def build_parser():
     g.add_argument("--suite-min-effect", action="append", metavar="SUITE=FRACTION", help="per-suite minimum effect")
     g.add_argument("--alpha", help="false-discovery rate: Benjamini–Hochberg q of the Mann–Whitney U tests (default 0.05)")
     g.add_argument("--summary", help="also write the markdown summary to this file")
+    g.add_argument("--allow-cross-cpu", action="store_true", help="compare with a baseline of another CPU model or "
+                   "ISA (refused otherwise: exit 6), with a warning")
     g.set_defaults(func=gate_main)
 
     h = sub.add_parser("history", help="nightly history in SQLite").add_subparsers(dest="action", required=True,

@@ -6,7 +6,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from reports import atomic, baseline, context, exit_codes, gate_ratio, records, run_completion, stats
+from reports import atomic, baseline, context, cpu_match, exit_codes, gate_ratio, records, run_completion, stats
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
@@ -135,8 +135,9 @@ def main(a):
     atomic.refuse_input(a.summary, [a.current, base_path, a.config], "--summary", SUMMARY_HINT)
     base = check_timings(base_path, records.load(base_path))
     check_timings(a.current, cur)
+    cross = cpu_match.check(base, cur, a.allow_cross_cpu, base_path)
     o = run(base, cur, cfg, run_completion.problem(a.current, cur_doc, cur))
-    text = summary(o, cfg, base_path, a.current, len(base), len(cur))
+    text = cpu_match.banner(cross) + summary(o, cfg, base_path, a.current, len(base), len(cur))
     return emit(a.summary, text, o.code)
 
 

@@ -9,7 +9,7 @@
 import glob
 from pathlib import Path
 
-from reports import atomic, baseline, gate, gate_ratio, records, run_completion, run_stats
+from reports import atomic, baseline, cpu_match, gate, gate_ratio, records, run_completion, run_stats
 from reports.exit_codes import BadInput
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
@@ -77,6 +77,7 @@ def main(a):
     if len(base) < 2:
         raise BadInput(f"--baseline-runs: {len(base)} run(s); the run-level gate needs ≥ 2 (3+ advised)",
                        "run the baseline in several processes (ci/gate_ab.sh does)")
+    cross = cpu_match.check(base[0][2], cur[-1][2], a.allow_cross_cpu, base_paths[0])
     problem = next((x for x in (run_completion.problem(p, d, r) for p, d, r in cur) if x), None)
     cur_failures = {r["case"]: r for _, _, recs in cur for r in recs if r["verdict"] in records.FAILED}
     last = [cur_failures.get(r["case"], r) for r in cur[-1][2]]  # a failure in any current run counts
@@ -88,6 +89,6 @@ def main(a):
     ratios = tuple(gate_ratio.run_series([r for _, _, r in side], pairs, value) for side in (base, cur))
     o = gate.run(base[0][2], last, cfg, problem, compare_with(bs, cs, floor, ratios), adjust_and_annotate, pairs)
     n_tests = sum(1 for _, _, comps in o.cases for x in comps if x.p_value is not None)
-    text = summary(o, cfg, f"{len(base)} runs: {base[0][0]} …", f"{len(cur)} runs: {cur[0][0]} …",
+    text = cpu_match.banner(cross) + summary(o, cfg, f"{len(base)} runs: {base[0][0]} …", f"{len(cur)} runs: {cur[0][0]} …",
                    len(base[0][2]), len(cur[-1][2]), method_text(cfg, floor, len(base), len(cur), n_tests, a.run_metric))
     return gate.emit(a.summary, text, o.code)

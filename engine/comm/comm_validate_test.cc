@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <string>
 #include <thread>
 
 #include "engine/comm/collectives.h"
@@ -167,38 +170,69 @@ TEST(SelfTest, WatchdogAbortsAHungPsum) {
   ADD_FAILURE() << "the hung psum returned or the job was not aborted";
 }
 
+// What a test watchdog reported, read without a wall-clock margin that a loaded runner (load
+// 6-10 on 2 cores) breaks: a check that it fired waits for the report (up to a minute) instead
+// of sleeping a fixed 400 ms; a check that disarming stops it counts only an arm/disarm pair
+// that ended within half the timeout (a thread descheduled longer than the timeout between the
+// two would rightly be reported), then waits twice the timeout.
+struct Reports {
+  std::mutex mu;
+  std::string text;
+  std::function<void(const std::string&)> sink() {
+    return [this](const std::string& r) { std::lock_guard<std::mutex> l(mu); text += r; };
+  }
+  std::string get() { std::lock_guard<std::mutex> l(mu); return text; }
+  void clear() { std::lock_guard<std::mutex> l(mu); text.clear(); }
+  std::string wait(double max_s = 60) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_s);
+    while (get().empty() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return get();
+  }
+  // Runs begin_end (an arm and its disarm) until one run takes under timeout_s / 2; false if none did.
+  template <class F>
+  bool quick_pair(double timeout_s, F&& begin_end) {
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      clear();
+      const auto t0 = std::chrono::steady_clock::now();
+      begin_end();
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < timeout_s / 2) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(2 * timeout_s));
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
 TEST(Watchdog, ReportsAHungCollective) {
   Watchdog w(mpi_world(), 0.1);
-  std::string report;
-  w.on_expire = [&](const std::string& r) { report = r; };
+  Reports reports;
+  w.on_expire = reports.sink();
   w.arm("psum f32[1024] groups=all");
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  std::string report = reports.wait();
   w.disarm();
   EXPECT_NE(report.find("psum f32[1024]"), std::string::npos) << report;
   EXPECT_NE(report.find("rank " + std::to_string(me())), std::string::npos) << report;
-  report.clear();
-  w.arm("quick");
-  w.disarm();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_TRUE(report.empty());
+  ASSERT_TRUE(reports.quick_pair(0.1, [&] { w.arm("quick"); w.disarm(); })) << "never ran an arm/disarm in 50 ms";
+  EXPECT_TRUE(reports.get().empty()) << reports.get();
 }
 
 // Scopes nest (an op arms it, and each MPI call inside the op): the outermost scope is
 // timed and described, and an inner scope's end does not disarm the outer one.
 TEST(Watchdog, NestedScopesReportTheOutermost) {
   Watchdog w(mpi_world(), 0.1);
+  Reports reports;
+  w.on_expire = reports.sink();
   std::string report;
-  w.on_expire = [&](const std::string& r) { report = r; };
   {
     WatchScope outer(&w, [] { return std::string("psum f32[8]"); });
     { WatchScope inner(&w, [] { return std::string("MPI_Allreduce of 8 f32"); }); }
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    report = reports.wait();
   }
   EXPECT_NE(report.find("in psum f32[8]"), std::string::npos) << report;
-  report.clear();
-  { WatchScope quick(&w, [] { return std::string("quick"); }); }
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_TRUE(report.empty()) << report;
+  ASSERT_TRUE(reports.quick_pair(0.1, [&] { WatchScope quick(&w, [] { return std::string("quick"); }); }))
+      << "never ran a scope in 50 ms";
+  EXPECT_TRUE(reports.get().empty()) << reports.get();
 }
 
 // A rank-local exception that is not tandem's (a failed file write) is agreed as an

@@ -96,9 +96,9 @@ bool g_always_split_rows = false;
 
 // Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
 // first on the calling thread. LSTM rows are independent, so each chunk runs its whole
-// recurrence (its own small step GEMMs and gate loops) with no synchronization per step;
-// each row's arithmetic is the same whatever the chunking, so results do not depend on the
-// thread count. While chunks run side by side, OpenBLAS is held to one thread.
+// recurrence (its own small step GEMMs and gate loops) with no synchronization per step. Bits do
+// not depend on the thread count where the GEMM gives a row the same bits whatever the rows in
+// the call (oneDNN's AVX-512 kernels, not its AVX2 ones: lstm_cpu_test.cc). OpenBLAS: 1 thread.
 // When OpenBLAS itself has several threads, rows are not split (unless forced): measured on
 // the nightly shapes (docs/PERFORMANCE.md, LSTM), BLAS-threaded step GEMMs were faster on 18
 // of 20 rows and level on 2 — each chunk's thinner GEMM re-packs all of W_hh, and at batch
@@ -148,7 +148,7 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int
 // the kernel call: a LstmStepGemm (oneDNN, Bm packed once, when built with it) created once per
 // chunk. When the whole batch is one row, y[N] = op(Bm) x is a matrix-vector product that
 // sgemv streams at memory speed, where sgemm with M = 1 pays its packing; chosen by the batch
-// size (not the chunk size) so that results never depend on the thread count.
+// size (not the chunk size), so that the choice of product never depends on the thread count.
 class StepProduct {
  public:
   StepProduct(int64_t B, int64_t b0, int64_t b1, bool tb, int64_t N, int64_t K, const float* Bm)

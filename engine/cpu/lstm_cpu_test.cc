@@ -1,14 +1,26 @@
-// The gate loop against libm in f64 over [-20, 20]; and the CPU LSTM's threading: the recurrence split by batch rows gives bit-identical outputs
-// and gradients for every thread count (1, 2, 3, 7 threads on 7 ragged rows, bidirectional,
-// two layers) and from run to run. Correctness against lstm_ref is the LSTM suite's job
+// The gate loop against libm in f64 over [-20, 20]; and the CPU LSTM's threading. The recurrence
+// is split by batch rows, one chunk per thread, each chunk running its own step GEMMs of as many
+// rows as it has; the kernel's own arithmetic per row does not depend on the chunking. So the
+// outputs and gradients are bit-identical for every thread count (1, 2, 3, 7, 16 threads on 7
+// ragged rows, bidirectional, two layers) whenever the step GEMM library gives each row the
+// same bits whatever the number of rows in the call: true of oneDNN's AVX-512 kernels on the
+// Zen 4 build host, not of its AVX2 kernels (qemu-x86_64 -cpu Haswell, or
+// ONEDNN_MAX_CPU_ISA=AVX2). The test probes that condition on the CPU it runs on and checks
+// bit identity where it holds; elsewhere (a visible note) it checks run-to-run determinism at
+// each thread count and agreement within the GEMM's reordering error.
+// Correctness against lstm_ref is the LSTM suite's job
 // (suites/lstm), which runs with the default thread count; engine tests stay off reference/.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <random>
 
 #include "engine/cpu/lstm_cpu.h"
+#include "engine/cpu/lstm_step_gemm.h"
+#include "engine/cpu/omp_threads.h"
 
 namespace tandem::cpu {
 namespace {
@@ -39,14 +51,70 @@ Result run(const LstmConfig& c, const std::vector<int32_t>& lens, int threads) {
   return r;
 }
 
-TEST(LstmCpuThreads, BitIdenticalForEveryThreadCount) {
+const int kThreadCounts[] = {1, 2, 3, 7, 16};
+
+// The condition of the bit-identity claim, asked of the library on this CPU: the step products
+// (LstmStepGemm, forward h·W_hh^T [M,H]x[H,4H]ᵀ and backward da·W_hh [M,4H]x[4H,H]) of each chunk
+// for_row_chunks makes of B rows at n threads ([B·k/n, B·(k+1)/n), one library thread each)
+// give every row the bits the whole batch's product (the library's thread count) gives it.
+bool step_rows_independent_of_chunking(int64_t B, int64_t H) {
+  std::mt19937 g(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  const int64_t G = 4 * H;
+  for (bool forward : {true, false}) {
+    const int64_t K = forward ? H : G, N = forward ? G : H;
+    std::vector<float> A(size_t(B * K)), W(size_t(K * N)), whole(size_t(B * N)), part(size_t(B * N));
+    for (float& x : A) x = u(g);
+    for (float& x : W) x = u(g);
+    LstmStepGemm(B, K, N, W.data(), forward, blas_thread_count()).run(A.data(), whole.data());
+    for (int threads : kThreadCounts) {
+      const int64_t n = std::min<int64_t>(threads, B);
+      for (int64_t k = 0; k < n; ++k) {
+        const int64_t b0 = B * k / n, b1 = B * (k + 1) / n;
+        LstmStepGemm(b1 - b0, K, N, W.data(), forward, n > 1 ? 1 : blas_thread_count())
+            .run(A.data() + b0 * K, part.data() + b0 * N);
+      }
+      if (part != whole) return false;
+    }
+  }
+  return true;
+}
+
+// The largest |a - b| over max(1, |a|), over every output and gradient.
+double max_relative_difference(const Result& a, const Result& b) {
+  double worst = 0;
+  auto over = [&](const std::vector<float>& x, const std::vector<float>& y) {
+    for (size_t i = 0; i < x.size(); ++i)
+      worst = std::max(worst, std::abs(double(x[i]) - y[i]) / std::max(1.0, std::abs(double(x[i]))));
+  };
+  over(a.y, b.y), over(a.hn, b.hn), over(a.cn, b.cn), over(a.dx, b.dx), over(a.dh0, b.dh0), over(a.dc0, b.dc0),
+      over(a.dw, b.dw);
+  return worst;
+}
+
+TEST(LstmCpuThreads, BitIdenticalForEveryThreadCountWhereTheGemmRowsAre) {
   const int before = lstm_threads();
   set_lstm_always_split_rows(true);  // split even where BLAS has threads, so chunking is exercised
   LstmConfig c{7, 6, 3, 5, 2, true};
   std::vector<int32_t> lens{6, 2, 1, 5, 6, 3, 4};
+  const bool bitwise = step_rows_independent_of_chunking(c.batch, c.hidden);
+  if (!bitwise)
+    std::cout << "note: on this CPU the step GEMM's rows depend on the rows in the call (oneDNN ISA of "
+                 "ONEDNN_MAX_CPU_ISA / the CPU): bit identity across thread counts is not claimed here; "
+                 "checking determinism per thread count and agreement within the reordering error\n";
   Result one = run(c, lens, 1);
-  for (int n : {1, 2, 3, 7, 16}) {
+  for (int n : kThreadCounts) {
     Result r = run(c, lens, n);
+    if (!bitwise) {
+      Result again = run(c, lens, n);  // the same thread count: the same bits, on every CPU
+      EXPECT_EQ(max_relative_difference(r, again), 0.0) << n << " threads, run to run";
+      // A GEMM row summed in another order moves by a few u of its terms; through 6 steps, two
+      // layers and the backward pass that stays far below 2^-16 of max(1, |value|).
+      const double d = max_relative_difference(r, one);
+      EXPECT_LE(d, 0x1p-16) << n << " threads";
+      std::cout << "note: " << n << " threads: largest difference from one thread " << d << " of max(1, |value|)\n";
+      continue;
+    }
     EXPECT_EQ(r.y, one.y) << n << " threads";
     EXPECT_EQ(r.hn, one.hn) << n << " threads";
     EXPECT_EQ(r.cn, one.cn) << n << " threads";

@@ -43,6 +43,8 @@ MALFORMED = {
     "samples not a list": (lambda r: r["timing"].update(samples=3), "field timing.samples"),
     "a time of 0 s": (lambda r: r["timing"].update(median=0), "field timing.median"),  # issue 31 #8: gated as "faster"
     "ranks a string": (lambda r: r["context"].update(ranks="two"), "field context.ranks"),
+    "isa a string": (lambda r: r["context"].update(isa="avx2"), "field context.isa"),
+    "unknown vector clone": (lambda r: r["context"].update(isa={"vector_clones": "sse9"}), "field context.isa.vector_clones"),
     "no case": (lambda r: r.pop("case"), "'case' is a required property"),
 }
 
