@@ -18,8 +18,11 @@ struct VjpArgs {
   std::function<Value(size_t)> primal_in;   // may save a residual or recompute
   std::function<Value(size_t)> primal_out;
   std::vector<std::optional<Value>> cts;    // per output; nullopt: zero
-  std::vector<bool> in_literal;             // literal operands need no cotangent
-  bool wants(size_t i) const { return !in_literal.at(i) && is_floating(in_types.at(i).dtype); }
+  // Operands that need no cotangent: literals, and values no differentiated input reaches
+  // (the vjp pass's activity analysis: one_hot(tokens) in one_hot(tokens) @ E), as JAX's
+  // symbolic zeros, so a rule neither computes their cotangent nor reads what it would need.
+  std::vector<bool> in_constant;
+  bool wants(size_t i) const { return !in_constant.at(i) && is_floating(in_types.at(i).dtype); }
   Value ct(size_t i) const;                 // the cotangent, zeros when absent
 };
 

@@ -15,13 +15,11 @@
 namespace tandem {
 namespace vjp_detail {
 
-void Linearizer::check_outputs() const {
-  for (size_t i = 0; i < p_.out_vars.size(); ++i)
-    if (!is_floating(p_.out_vars[i].type().dtype))
-      throw_bad_input(cat(level_name(opts_.level), ": output ", i, " is ", p_.out_vars[i].type().str(),
-                          ", which is not differentiable"),
-                      "differentiate only floating outputs (move integer/bool results out of the "
-                      "checkpoint or scan)");
+void Linearizer::mark_active(const std::vector<Value>& args, const std::vector<Value>& outs) {
+  bool any = false;
+  for (const Value& a : args) any = any || active(a);
+  for (const Value& o : outs)
+    if (any && !o.atom().is_literal() && is_floating(o.dtype())) active_.insert(o.atom().var->id);
 }
 
 // The forward: the equations copied, each checkpoint's own forward inlined and each scan split.
@@ -29,6 +27,7 @@ void Linearizer::forward() {
   for (size_t i = 0; i < p_.in_vars.size(); ++i) {
     Value v = F.input(p_.in_vars[i]->type.shape, p_.in_vars[i]->type.dtype);
     fenv[p_.in_vars[i]->id] = v;
+    if (wrt_[i] && is_floating(v.dtype())) active_.insert(v.atom().var->id);
     producer[v.atom().var->id] = -1 - int64_t(i);
     var_of[v.atom().var->id] = v.atom().var;
   }
@@ -48,6 +47,7 @@ void Linearizer::forward() {
       t.feqn = F.eqns().size() - 1;
     }
     mark_new(before);
+    mark_active(args, outs);
     t.in = args;
     t.out = outs;
     for (size_t k = 0; k < e.out.size(); ++k) fenv[e.out[k]->id] = outs[k];  // outs may have more (a reserve)
@@ -56,16 +56,21 @@ void Linearizer::forward() {
   for (const Atom& a : p_.out_vars) fouts.push_back(fval(a));
 }
 
-// A checkpoint: its body linearized under its own policy, the body's forward inlined here.
+// A checkpoint: its body linearized, the body's forward inlined here. Its own policy rules
+// only where no enclosing checkpoint (nor a top-level policy) does: under remat the
+// enclosing policy decides inside it too, as JAX's partial evaluation passes the enclosing
+// `saveable` down into a nested checkpoint ("outer policy wins"). Its operands no
+// differentiated input reaches are not differentiated inside.
 void Linearizer::forward_checkpoint(const Eqn& e, const std::vector<Value>& args, Task& t,
                                     std::vector<Value>& outs) {
   const Program& body = *e.params.get_program("body");
-  Policy inner_pol = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
-  check_names(inner_pol, body);
+  Policy own = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
+  if (!opts_.in_remat) check_names(own, body);
+  const Policy& inner_pol = opts_.in_remat ? pol_ : own;
   LevelOpts io;
   io.level = Level::checkpoint;
   io.in_remat = true;
-  t.inner = std::make_shared<VjpProgram>(linearize(body, floating_inputs(body), inner_pol, io));
+  t.inner = std::make_shared<VjpProgram>(linearize(body, active_of(args), inner_pol, io));
   std::vector<Value> all = inline_program(F, t.inner->forward, args);
   outs.assign(all.begin(), all.begin() + int64_t(body.out_vars.size()));
   t.res.assign(all.begin() + int64_t(body.out_vars.size()), all.end());
@@ -87,7 +92,7 @@ void Linearizer::forward_scan(size_t ei, const Eqn& e, const std::vector<Value>&
   bo.carries = {size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
   if (auto n = needs_.find(ei); replay && n != needs_.end()) bo.rebuild = n->second;
   t.scan = std::make_shared<ScanSplit>(
-      split_scan(e.params, linearize(body, floating_inputs(body), pol_, bo), replay, bo.rebuild));
+      split_scan(e.params, linearize(body, scan_wrt(e, args), pol_, bo), replay, bo.rebuild));
   std::vector<Value> all = emit_forward_scan(*t.scan, args);
   t.feqn = F.eqns().size() - 1;
   t.replays = replay;
@@ -103,6 +108,18 @@ void Linearizer::forward_scan(size_t ei, const Eqn& e, const std::vector<Value>&
     res.source = cat(what, ", stacked over ", s.length, " scan steps");
     stacked.emplace(t.res[k].atom().var->id, res);
   }
+}
+
+// A scan body's differentiated inputs: the consts and xs a differentiated input reaches, and
+// every floating carry (a carry may become active inside the loop; an integer one, such as
+// fori_loop's counter, gets no cotangent).
+std::vector<bool> Linearizer::scan_wrt(const Eqn& e, const std::vector<Value>& args) const {
+  const Program& body = *e.params.get_program("body");
+  const size_t nc = size_t(e.params.get_int("num_consts")), nk = size_t(e.params.get_int("num_carry"));
+  std::vector<bool> w = floating_inputs(body);
+  for (size_t i = 0; i < w.size(); ++i)
+    if (i < nc || i >= nc + nk) w[i] = w[i] && active(args[i]);
+  return w;
 }
 
 // Buffers: an annotation (checkpoint_name) is the identity, so a value and its names are one

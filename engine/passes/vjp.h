@@ -8,7 +8,11 @@
 // policy decides per equation (engine/ir/remat_policy.h). A checkpoint is linearized on its
 // own (its body gets a forward and a backward), its forward is inlined, and the enclosing
 // level saves or recomputes the inner residuals under its own policy: nesting gives
-// recursive remat. A scan is partially evaluated as JAX does (vjp_scan.h): its body is
+// recursive remat; under an enclosing checkpoint or top-level policy a nested checkpoint is
+// linearized under the enclosing policy, not its own (JAX's partial evaluation passes the
+// enclosing `saveable` down: the outer policy wins). Only active values get a cotangent:
+// floating ones a differentiated input reaches (integer carries and outputs, and
+// one_hot(tokens), get none, as JAX's float0 / symbolic zeros). A scan is partially evaluated as JAX does (vjp_scan.h): its body is
 // linearized under the enclosing level's policy, the residuals it saves are stacked across
 // steps ([L, ...]) by the forward scan, and a backward scan recomputes only the rest. Under
 // remat (inside a checkpoint, or under a top-level policy other than everything_saveable,
@@ -62,7 +66,8 @@ struct VjpProgram {
   size_t num_outputs = 0;
 };
 
-// wrt: one flag per input (empty: all floating inputs). Every output must be floating.
+// wrt: one flag per input (empty: all floating inputs). An integer or bool output takes a
+// cotangent input that nothing reads.
 VjpProgram vjp(const Program& p, std::vector<bool> wrt = {},
                const Policy& top_policy = everything_saveable());
 

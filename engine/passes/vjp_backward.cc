@@ -104,7 +104,7 @@ const Replayed& Linearizer::replay_of(Task& t) {
 }
 
 void Linearizer::accumulate(const Value& fv, const Value& ct) {
-  if (fv.atom().is_literal()) return;
+  if (!active(fv)) return;  // a literal, an integer, or no differentiated input reaches it
   TANDEM_CHECK(ct.type() == fv.type(), "vjp: cotangent ", ct.type().str(), " for primal ", fv.type().str());
   int64_t id = fv.atom().var->id;
   auto it = cts.find(id);
@@ -189,7 +189,7 @@ void Linearizer::backward_eqn(const Task& t) {
                       "keep it off the differentiated path or add a rule in engine/prims/vjp_rules*.cc");
   for (const Atom& a : fe.in) {
     va.in_types.push_back(a.type());
-    va.in_literal.push_back(a.is_literal());
+    va.in_constant.push_back(a.is_literal() || !active(Value(&F, a)));
   }
   va.primal_in = [this, feqn = t.feqn](size_t i) { return need(Value(&F, F.eqns()[feqn].in.at(i))); };
   va.primal_out = [this, feqn = t.feqn](size_t i) { return need(Value(&F, F.eqns()[feqn].out.at(i))); };

@@ -40,7 +40,6 @@ class Linearizer {
              const ScanNeeds& needs, ScanNeeds& missed)
       : p_(p), wrt_(wrt), pol_(pol), opts_(opts), needs_(needs), missed_(missed) {}
   VjpProgram run() {
-    check_outputs();
     forward();
     group_buffers();
     backward();
@@ -50,12 +49,22 @@ class Linearizer {
 
  private:
   // ---- forward -----------------------------------------------------------------------
-  void check_outputs() const;
   void forward();
   void forward_checkpoint(const Eqn& e, const std::vector<Value>& args, Task& t, std::vector<Value>& outs);
   void forward_scan(size_t ei, const Eqn& e, const std::vector<Value>& args, Task& t, std::vector<Value>& outs);
+  std::vector<bool> scan_wrt(const Eqn& e, const std::vector<Value>& args) const;
   Value fval(const Atom& a) {
     return a.is_literal() ? F.literal(a.literal->value, a.literal->dtype) : fenv.at(a.var->id);
+  }
+  // Activity analysis, as JAX's symbolic zeros: a value is active when it is floating and a
+  // differentiated input reaches it; only active values get a cotangent, so an equation
+  // no differentiated input reaches is not differentiated and saves nothing.
+  void mark_active(const std::vector<Value>& args, const std::vector<Value>& outs);
+  bool active(const Value& fv) const { return !fv.atom().is_literal() && active_.count(fv.atom().var->id) > 0; }
+  std::vector<bool> active_of(const std::vector<Value>& args) const {
+    std::vector<bool> r;
+    for (const Value& v : args) r.push_back(active(v));
+    return r;
   }
   void mark_new(size_t from) {
     for (size_t k = from; k < F.eqns().size(); ++k)
@@ -95,6 +104,7 @@ class Linearizer {
   std::unordered_map<int64_t, Value> fenv;
   std::unordered_map<int64_t, int64_t> producer;  // forward var id -> eqn index (-1-i: input i)
   std::unordered_map<int64_t, Var> var_of;
+  std::unordered_set<int64_t> active_;  // forward var ids a differentiated input reaches
   std::vector<Task> tasks;
   std::unordered_map<size_t, size_t> scan_task;     // forward eqn of a scan -> its task
   std::unordered_map<int64_t, Residual> inner_res;  // inner residuals keep their name and pool

@@ -89,9 +89,6 @@ ScanSplit split_scan(const Params& p, VjpProgram body, bool replay, const std::v
   s.reverse = p.get_bool("reverse", false);
   s.nx = prim_body.in_vars.size() - s.nc - s.nk;
   s.ny = prim_body.out_vars.size() - s.nk;
-  for (size_t i = s.nc; i < s.nc + s.nk; ++i)
-    if (!is_floating(prim_body.in_vars[i]->type.dtype))
-      throw_unsupported("vjp of a scan with a non-floating carry", "carry only floating values");
   const size_t nout = s.nk + s.ny;
   for (size_t j = 0; j < body.residuals.size(); ++j) {
     int in = forwarded_input(body.forward, nout + j);
@@ -188,7 +185,7 @@ std::vector<std::optional<Value>> emit_backward_scan(
     for (size_t i = 0, c = 0; i < bt.size(); ++i)
       if (body.wrt[i]) ct_in[i] = g[c++];
     std::vector<Value> out;
-    for (size_t i = 0; i < s.nk; ++i) out.push_back(*ct_in[s.nc + i]);
+    for (size_t i = 0; i < s.nk; ++i) out.push_back(ct_in[s.nc + i] ? *ct_in[s.nc + i] : ctk[i]);  // an integer carry: none
     // Fault: the weights' cotangent is overwritten by each step instead of accumulated.
     const bool overwrite = fault_on(Fault::vjp_scan_const_cotangent_overwritten);
     for (size_t k = 0; k < fc.size(); ++k) out.push_back(overwrite ? *ct_in[fc[k]] : acc[k] + *ct_in[fc[k]]);

@@ -44,15 +44,27 @@ def points_by_configuration(recs):
     return out
 
 
+def failed_by_configuration(recs):
+    """{configuration: [(policy, verdict)]} of the policies that did not pass: they have no
+    trustworthy point, but the figure lists them, marked, rather than drop them in silence."""
+    out = {}
+    for r in recs:
+        if r["verdict"] in ("fail", "error"):  # a skip is no result, said elsewhere
+            policy = str((r.get("params") or {}).get("policy", "?"))
+            out.setdefault(configuration(r), []).append((policy, r["verdict"]))
+    return out
+
+
 def short(name, width=50):
     """Long composed policy names keep their head and tail: 'save_from_both_po…_names(act))'."""
     return name if len(name) <= width else name[: width // 2 - 1] + "…" + name[-(width // 2):]
 
 
-def table(ax, pts, front):
+def table(ax, pts, front, failed=()):
     rank = {p: i + 1 for i, p in enumerate(front)}
     rows = [[str(rank.get(p, "")), short(p[2]), f"{p[0] / MS:.3g}", f"{p[1] / MB:.4g}",
              "—" if p[3] is None else f"{p[3] / MB:.4g}"] for p in sorted(pts, key=lambda p: (p not in rank, p[0]))]
+    rows += [["✗", short(policy), verdict.upper(), "—", "—"] for policy, verdict in failed]
     ax.axis("off")
     t = ax.table(cellText=rows, colLabels=["front", "policy", "time (ms)", "peak (MB)", "predicted (MB)"],
                  loc="upper center", cellLoc="left", colLoc="left", colWidths=[0.09, 0.55, 0.12, 0.12, 0.16])
@@ -63,6 +75,8 @@ def table(ax, pts, front):
         cell.set_edgecolor("0.8")
         if row == 0:
             cell.set_facecolor("0.92")
+        elif rows[row - 1][0] == "✗":
+            cell.set_facecolor("#fdd")
         elif rows[row - 1][0]:
             cell.set_facecolor("#fff1dc")
 
@@ -70,7 +84,9 @@ def table(ax, pts, front):
 def plot(recs, out, prefix="remat"):
     """One front per configuration; `prefix` names the files (suite program draws the same front)."""
     plots = []
-    for config, pts in sorted(points_by_configuration(recs).items()):
+    points, failed = points_by_configuration(recs), failed_by_configuration(recs)
+    for config in sorted(set(points) | set(failed)):
+        pts, bad = points.get(config, []), failed.get(config, [])
         fig, (ax, tab) = style.figure(f"remat on {config}: peak memory vs time per policy",
                                       "time per step (ms)", "peak memory (MB)", size=(13, 5.2), ncols=2,
                                       width_ratios=(1, 1.15))
@@ -86,8 +102,10 @@ def plot(recs, out, prefix="remat"):
             ax.annotate(str(i + 1), (p[0] / MS, p[1] / MB), textcoords="offset points", xytext=(5, 5),
                         fontsize="small", fontweight="bold", color="tab:orange")
         style.legend(ax, 3)
-        table(tab, pts, front)
-        tab.set_title(f"{len(pts)} policies; numbered: on the front", fontsize="medium")
+        table(tab, pts, front, bad)
+        tab.set_title(f"{len(pts)} policies; numbered: on the front"
+                      + (f"; ✗ {len(bad)} failed, not plotted: {', '.join(short(p, 30) for p, _ in bad)}" if bad else ""),
+                      fontsize="medium", color="tab:red" if bad else "black")
         plots.append(style.save(fig, out, f"{prefix}_pareto_{style.safe_name(config)}.png", f"{prefix} Pareto: {config}",
                                 "down and left is better; policies off the front are dominated"))
     return plots

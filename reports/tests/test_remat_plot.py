@@ -53,3 +53,18 @@ def test_renamed_metric_draws_nothing(monkeypatch, tmp_path):
 def test_pareto_front():
     pts = [(1.0, 10, "a"), (2.0, 5, "b"), (3.0, 7, "c"), (4.0, 1, "d")]
     assert [p[2] for p in remat.pareto(pts)] == ["a", "b", "d"]
+
+
+def test_failed_policy_is_listed_not_dropped(monkeypatch, tmp_path):
+    recs = copy.deepcopy(records.load(FIXTURES / "remat.json"))
+    victim = recs[0]
+    victim["verdict"] = "fail"
+    policy = str(victim["params"]["policy"])
+    plots, figs = capture(monkeypatch, recs, tmp_path)
+    config = remat.configuration(victim)
+    fig, (ax, tab) = figs[sorted(set(remat.points_by_configuration(recs)) | {config}).index(config)]
+    cells = [c.get_text().get_text() for c in tab.tables[0].get_celld().values()]
+    assert remat.short(policy) in cells and "FAIL" in cells  # its row, marked
+    assert "failed" in tab.get_title() and remat.short(policy, 30) in tab.get_title()
+    only_failed = [dict(r, verdict="error") for r in recs if remat.configuration(r) == config]
+    assert len(remat.plot(only_failed, tmp_path)) == 1  # a figure even when every policy failed

@@ -100,6 +100,21 @@ std::map<std::string, std::vector<std::string>> parse_residuals(const json& j, c
   return r;
 }
 
+// export.json's residuals_wrt (the indices of the inputs JAX's residuals were taken w.r.t.)
+// as one flag per program input.
+std::vector<bool> parse_wrt(const json& j, const Program& program, const fs::path& path) {
+  std::vector<bool> wrt(program.in_vars.size(), false);
+  if (!j.is_array()) throw_bad_input(cat(path.string(), ": residuals_wrt is not a list of input indices"), kExportHint);
+  for (const json& i : j) {
+    if (!i.is_number_integer() || i.get<int64_t>() < 0 || size_t(i.get<int64_t>()) >= wrt.size())
+      throw_bad_input(cat(path.string(), ": residuals_wrt lists ", i.dump(), ", not an input of the ", wrt.size(), "-input program"), kExportHint);
+    if (!is_floating(program.in_vars[size_t(i.get<int64_t>())]->type.dtype))
+      throw_bad_input(cat(path.string(), ": residuals_wrt lists input ", i.dump(), ", which is not floating"), kExportHint);
+    wrt[size_t(i.get<int64_t>())] = true;
+  }
+  return wrt;
+}
+
 // The cases' stem: the directory's or file's name, in the characters case names use.
 std::string name_of(const fs::path& path) {
   const fs::path full = fs::absolute(path).lexically_normal();
@@ -133,6 +148,7 @@ std::shared_ptr<ImportedProgram> load(const ProgramSelection& s) {
   }
   if (dir && fs::exists(path / "export.json")) {
     const json e = read_json(path / "export.json");
+    if (e.contains("residuals_wrt")) p->wrt = parse_wrt(e["residuals_wrt"], p->program, path / "export.json");
     if (e.contains("vmap") && e["vmap"].is_object()) {
       p->vmap_in_axes = parse_axes(e["vmap"].value("in_axes", json()), (path / "export.json").string());
       p->vmap_size = e["vmap"].value("size", int64_t(4));

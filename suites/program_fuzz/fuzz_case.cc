@@ -81,7 +81,7 @@ std::vector<VmapAxis> random_axes(Rng& rng, const std::vector<AType>& types, boo
 }  // namespace
 
 Program vmapped_program(const FuzzCase& c) {
-  return c.chain.kind == ChainKind::vmap_of_vjp ? vjp_joint(c.program) : c.program;
+  return c.chain.kind == ChainKind::vmap_of_vjp ? vjp_joint(c.program, c.wrt) : c.program;
 }
 
 void make_arguments(FuzzCase& c, Rng& rng, double special_rate) {

@@ -43,6 +43,7 @@ struct FuzzCase {
   Chain chain;
   std::vector<Tensor> args;        // what the transformed program takes (batched for vmap kinds)
   std::vector<Tensor> cotangents;  // vjp and hoist_vjp: one per program output
+  std::vector<bool> wrt;           // the inputs differentiated (empty: every floating one)
 };
 
 struct FuzzOptions {

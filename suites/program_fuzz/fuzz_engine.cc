@@ -18,7 +18,7 @@ std::vector<Tensor> execute(const Program& p, const std::vector<Tensor>& args, D
 }
 
 std::vector<Tensor> differentiate(const Program& p, const FuzzCase& c, Device device) {
-  VjpRun r = run_vjp(vjp(p, {}, policy_from_string(c.chain.top_policy)), c.args, c.cotangents, device);
+  VjpRun r = run_vjp(vjp(p, c.wrt, policy_from_string(c.chain.top_policy)), c.args, c.cotangents, device);
   std::vector<Tensor> out = r.outputs;
   out.insert(out.end(), r.cotangents.begin(), r.cotangents.end());
   for (Tensor& t : out) t = t.to(Device::cpu());

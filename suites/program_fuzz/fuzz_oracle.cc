@@ -236,6 +236,7 @@ struct Interpreter {
   RefVariant variant;
   Rng rng;
   bool nonfinite = false;
+  std::vector<bool> wrt;  // the inputs differentiated (empty: every floating one)
   std::vector<ref::Array> eval(const std::vector<ref::Array>& x) {
     const std::vector<std::string> axes = {kCollectiveAxis};
     if (variant == RefVariant::wide) return reference_eval(program, x, axes);
@@ -257,7 +258,7 @@ struct Interpreter {
       for (double& x : ct.data) x *= 1 + ((variant == RefVariant::scaled ? *flip : rng.chance(0.5)) ? u : -u);
     };
   }
-  // Outputs, then (when differentiating) the floating inputs' cotangents.
+  // Outputs, then (when differentiating) the differentiated inputs' cotangents.
   std::vector<ref::Array> example(const std::vector<ref::Array>& x, const std::vector<ref::Array>& ct, bool diff) {
     std::vector<ref::Array> r = eval(x);
     if (!diff) return r;
@@ -265,9 +266,11 @@ struct Interpreter {
     // input's dtype: the own-dtype runs round them once, as the engine's result is rounded.
     std::vector<ref::Array> grads = reference_vjp(program, x, ct, hold());
     size_t g = 0;
-    for (const ref::Array& in : x) {
+    for (size_t i = 0; i < x.size(); ++i) {
+      const ref::Array& in = x[i];
       if (!is_floating(in.dtype)) continue;
       ref::Array& d = grads.at(g++);
+      if (!wrt.empty() && !wrt.at(i)) continue;  // the tape gives every floating input's
       if (variant != RefVariant::wide) d = ref::make(d.shape, in.dtype, d.data);
       r.push_back(std::move(d));
     }
@@ -345,6 +348,7 @@ std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint6
   const bool widened = v == RefVariant::wide;
   // vmap_of_vjp needs no joint program here: per example it is the outputs and the gradients.
   Interpreter it{widened ? widen(c.program) : c.program, v, Rng(perturb_seed)};
+  it.wrt = c.wrt;
   std::vector<ref::Array> r;
   if (vmaps(c.chain.kind)) {
     r = vmapped_results(c, it, v);

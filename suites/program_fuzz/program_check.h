@@ -38,6 +38,10 @@ struct ImportedProgram {
   // JAX's saved residuals per tandem policy string, as type strings ("f32[8,16]",
   // "f32<host>[8]"); absent policies are not compared (said in the record).
   std::map<std::string, std::vector<std::string>> jax_residuals;
+  // The inputs the vjp cases differentiate, as JAX's residuals were taken (export.json's
+  // residuals_wrt: the floating arguments, not the closed-over constants after them); empty:
+  // every floating input.
+  std::vector<bool> wrt;
   // The axis of each input vmap maps (nullopt: unmapped); empty: no vmap case.
   std::vector<std::optional<int64_t>> vmap_in_axes;
   int64_t vmap_size = 4;

@@ -45,6 +45,7 @@ fuzz::FuzzCase case_of(const Setup& s, fuzz::ChainKind kind) {
   c.program = s.p->program;
   c.chain.kind = kind;
   c.args = s.args;
+  c.wrt = s.p->wrt;
   if (fuzz::differentiates(kind)) c.cotangents = s.cotangents;
   return c;
 }

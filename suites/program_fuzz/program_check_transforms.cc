@@ -1,4 +1,5 @@
 // The vmap, hoist and dot cases of an imported program (program_check.h).
+#include <algorithm>
 #include <cmath>
 
 #include "engine/core/error.h"
@@ -13,14 +14,21 @@ namespace tandem::program_check {
 namespace {
 
 // Example b of a batch: example 0 is the user's own argument; the others move each floating
-// element by up to 10% of the argument's largest magnitude (seeded), so the examples differ
-// and a vmap that mixed them up is seen; integers and bools stay (lengths, indices, masks).
+// element by up to 10% of the argument's largest magnitude (seeded), and permute the elements
+// of an integer or bool argument (token ids, lengths, masks: the values stay ones the user
+// gave, so in range, but each example's differ), so a vmap that mixed examples up is seen.
 Tensor example(const Tensor& arg, int64_t b, uint64_t seed) {
-  if (b == 0 || !is_floating(arg.dtype())) return arg;
+  if (b == 0) return arg;
   std::vector<double> v = arg.to_f64();
+  fuzz::Rng rng(seed + uint64_t(b));
+  if (!is_floating(arg.dtype())) {
+    const std::vector<double> own = v;
+    rng.shuffle(v);
+    if (v == own && !v.empty()) std::rotate(v.begin(), v.begin() + 1, v.end());  // a shuffle that moved nothing
+    return Tensor::from_f64(v, arg.shape(), arg.dtype());
+  }
   double scale = 0;
   for (double x : v) scale = std::isfinite(x) ? std::max(scale, std::fabs(x)) : scale;
-  fuzz::Rng rng(seed + uint64_t(b));
   for (double& x : v) x += 0.1 * (scale > 0 ? scale : 1) * rng.uniform(-1, 1);
   return Tensor::from_f64(v, arg.shape(), arg.dtype());
 }
@@ -55,9 +63,11 @@ CaseInstance vmap_instance(const Setup& s, Device d) {
   c.chain.axis_size = p.vmap_size;
   std::vector<std::vector<Tensor>> per_example(size_t(p.vmap_size));
   c.args.clear();
+  nlohmann::json varied = nlohmann::json::object();  // per mapped input: do its examples differ?
   for (size_t i = 0; i < s.args.size(); ++i) {
     std::vector<Tensor> ex;
     for (int64_t b = 0; b < p.vmap_size; ++b) ex.push_back(p.vmap_in_axes[i] ? example(s.args[i], b, s.seed + i * 1000) : s.args[i]);
+    if (p.vmap_in_axes[i] && p.vmap_size > 1) varied[cat("input_", i)] = ex[1].to_f64() != ex[0].to_f64();
     for (int64_t b = 0; b < p.vmap_size; ++b) per_example[size_t(b)].push_back(ex[size_t(b)].to(d));
     c.args.push_back(p.vmap_in_axes[i] ? stack_along(ex, *p.vmap_in_axes[i]) : s.args[i]);
   }
@@ -67,8 +77,9 @@ CaseInstance vmap_instance(const Setup& s, Device d) {
   auto loop_args = std::make_shared<std::vector<std::vector<Tensor>>>(std::move(per_example));
   CaseInstance inst;
   inst.body = [batched, args, d] { execute(*batched, *args, d); };
-  inst.check = [c, s, batched, args, loop_args, d] {
+  inst.check = [c, s, batched, args, loop_args, d, varied] {
     tandem::CaseResult r = result_of(fuzz::check_case(c, d), "vmap vs the reference's loop over the examples");
+    r.info["examples_differ"] = varied;
     // What the transformation buys over running the examples one by one on the same engine.
     const Interleaved t = time_interleaved(
         [&] { for (const auto& a : *loop_args) execute(s.p->program, a, d); },

@@ -5,7 +5,7 @@ JAX primitive is written for tandem).
 
     program, constants, report = convert(jax.make_jaxpr(f)(*args))
 
-`program` is the JSON object; `constants` the values of closed-over non-scalar constants,
+`program` is the JSON object, its dead equations eliminated (tools/import/program_dce.py); `constants` the values of closed-over non-scalar constants,
 which follow the function's own arguments as extra program inputs; `report` lists the
 primitives written that tandem lacks. Such a primitive is written with its JAX name (and
 the params that serialise), not refused here: tandem refuses it itself, naming the
@@ -27,6 +27,7 @@ from jax_remat_policy import policy_string  # noqa: E402,F401  (the exporter's t
 from jaxpr_scope import (DTYPES, SCHEMA_VERSION, Context, Scope,  # noqa: E402,F401
                          Unserialisable, dtype_name, scalar_value)
 import jax_prims  # noqa: E402
+from program_dce import eliminate_dead  # noqa: E402
 
 
 # ---- params ------------------------------------------------------------------------------
@@ -301,7 +302,9 @@ def convert(closed):
     outvars = [top.atom(a) for a in closed.jaxpr.outvars]
     program = {"schema_version": SCHEMA_VERSION, "invars": invars + [t for _, t in top.consts],
                "eqns": top.eqns, "outvars": outvars}
-    return program, [v for v, _ in top.consts], ctx.unsupported
+    eliminate_dead(program)  # what only discarded results need is not written (program_dce.py)
+    used = {e["primitive"] for e in all_eqns(program)}
+    return program, [v for v, _ in top.consts], {p: s for p, s in ctx.unsupported.items() if p in used}
 
 
 def all_eqns(program):
