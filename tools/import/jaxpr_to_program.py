@@ -176,6 +176,19 @@ def scan(scope, e):
                 "num_carry": int(p["num_carry"]), "reverse": bool(p["reverse"]), "unroll": unroll})
 
 
+def while_loop(scope, e):
+    """lax.while_loop's primitive: each of cond and body a sub-program whose constants join its
+    consts (cond's lead the operands, then body's, then the carry), JAX's nconsts convention."""
+    p = e.params
+    nc, nb = int(p["cond_nconsts"]), int(p["body_nconsts"])
+    cond, cond_outer = sub_program(scope, p["cond_jaxpr"].jaxpr, p["cond_jaxpr"].consts)
+    body, body_outer = sub_program(scope, p["body_jaxpr"].jaxpr, p["body_jaxpr"].consts)
+    ins = [scope.atom(a) for a in e.invars]
+    scope.emit(e, "while", cond_outer + ins[:nc] + body_outer + ins[nc:nc + nb] + ins[nc + nb:],
+               {"cond": cond, "body": body, "cond_nconsts": len(cond_outer) + nc,
+                "body_nconsts": len(body_outer) + nb})
+
+
 def select_n(scope, e):
     # select_n(pred, on_false, on_true); tandem's select is lax.select(pred, on_true, on_false).
     if len(e.invars) != 3:
@@ -271,6 +284,7 @@ RULES = {
     "checkpoint": checkpoint,
     "remat2": checkpoint,  # the same primitive, under its older name
     "scan": scan,
+    "while": while_loop,
     "copy": alias,
     "copy_p": alias,
     "device_put": alias,
