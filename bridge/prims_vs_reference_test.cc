@@ -315,6 +315,7 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_axis_grid_rows(add);
   add_dynamic_slice_and_scan_rows(add);
   add_while_rows(add);
+  add_conv_rows(add);
   add_collective_rows(add);
   add_lstm_rows(add);
   return r;

@@ -156,6 +156,7 @@ void control_rules() {
 
 void register_dot_vjp_rules();       // vjp_rules_dot.cc
 void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
+void register_conv_vjp_rules();      // vjp_rules_conv.cc
 
 void register_vjp_rules() {
   table_rules();
@@ -164,6 +165,7 @@ void register_vjp_rules() {
   control_rules();
   register_dot_vjp_rules();
   register_indexing_vjp_rules();
+  register_conv_vjp_rules();
 }
 
 }  // namespace tandem

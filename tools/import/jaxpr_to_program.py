@@ -58,6 +58,20 @@ def dot_params(p):
     return out
 
 
+def conv_params(p):
+    """conv_general_dilated's params: padding flattened to (lo, hi) per spatial dimension, the
+    ConvDimensionNumbers as three specs."""
+    dn = p["dimension_numbers"]
+    out = {"window_strides": ints(p["window_strides"]), "padding": [int(x) for pair in p["padding"] for x in pair],
+           "lhs_dilation": ints(p["lhs_dilation"]), "rhs_dilation": ints(p["rhs_dilation"]),
+           "lhs_spec": ints(dn.lhs_spec), "rhs_spec": ints(dn.rhs_spec), "out_spec": ints(dn.out_spec),
+           "feature_group_count": int(p["feature_group_count"]), "batch_group_count": int(p["batch_group_count"]),
+           "precision": precision_name(p.get("precision"))}
+    if p.get("preferred_element_type") is not None:
+        out["preferred_element_type"] = {"dtype": dtype_name(p["preferred_element_type"])}
+    return out
+
+
 def generic_param(v):
     """A param of a primitive tandem lacks, when the schema has a kind for it; None if not."""
     if isinstance(v, (bool, str)):
@@ -280,6 +294,7 @@ RULES = {
     "reduce_sum": simple("reduce_sum", lambda p: {"axes": ints(p["axes"])}),
     "reduce_max": simple("reduce_max", lambda p: {"axes": ints(p["axes"])}),
     "dot_general": simple("dot_general", dot_params),
+    "conv_general_dilated": simple("conv_general_dilated", conv_params),
     "name": simple("checkpoint_name", lambda p: {"name": str(p["name"])}),
     "checkpoint": checkpoint,
     "remat2": checkpoint,  # the same primitive, under its older name

@@ -35,7 +35,7 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
     import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
-    from program_vs_jax_contractions import eval_dot  # dot_general
+    from program_vs_jax_contractions import eval_conv, eval_dot  # dot_general, conv_general_dilated
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
@@ -165,6 +165,7 @@ RULES = {
     "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
     "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
     "dot_general": eval_dot,
+    "conv_general_dilated": eval_conv,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
     "while": lambda *a, p, w: eval_while(a, p, w),
     "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
