@@ -30,4 +30,7 @@ struct Row {
 
 const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();
 
+// Rows of primitive families written in files of their own (prims_vs_reference_rows_conv.cc).
+void add_conv_rows(const std::function<void(const std::string&, Row)>& add);
+
 }  // namespace tandem

@@ -22,6 +22,7 @@
 #include "engine/prims/collective_prims.h"
 #include "engine/prims/device_put.h"
 #include "engine/prims/lstm.h"
+#include "engine/prims/while_loop.h"
 
 namespace tandem {
 namespace {
@@ -264,6 +265,29 @@ void add_dynamic_slice_and_scan_rows(Add& add) {
     }
 }
 
+// while: Newton's sqrt(a) to a residual tolerance (a trip count the data decides, far from
+// the tolerance at every step, so f32 and f64 stop together), with a step counter and cond
+// and body consts; a predicate false at once (no body run). No gradients: the engine's vjp
+// refuses a while, as JAX's does (reference_vjp_test.cc checks the reference's tape).
+template <class Add>
+void add_while_rows(Add& add) {
+  for (DType t : {DType::f64, DType::f32})
+    for (double tol : {1e-3, 1e3}) {
+      AType v4{{4}, t}, i32{{}, DType::i32};
+      Program cond = trace({v4, v4, i32}, [tol, t](Builder& b, const V& a) {
+        Value r = a[1] * a[1] - a[0];
+        return V{compare(reduce_max(max(r, -r), {0}), b.literal(tol, t), "gt")};
+      });
+      Program body = trace({v4, v4, i32}, [](Builder& b, const V& a) {
+        return V{(a[1] + a[0] / a[1]) * 0.5, a[2] + b.literal(1, DType::i32)};
+      });
+      Row row{cat("while/newton/tol:", tol, "/", dtype_name(t)), {v4}, [cond, body](Builder& b, const V& a) {
+                return while_loop(cond, body, {a[0]}, {a[0]}, {a[0] + 1.0, b.literal(0, DType::i32)}); }};
+      row.lo = 0.5, row.hi = 4, row.grad_ulps = 0;
+      add("while", row);
+    }
+}
+
 // lstm_fwd, and lstm_bwd on the reserve of a training forward.
 template <class Add>
 void add_lstm_rows(Add& add) {
@@ -290,6 +314,8 @@ std::map<std::string, std::vector<Row>> build_rows() {
   for (DType t : {DType::f32, DType::i32, DType::bf16}) add_layout_rows(add, t);
   add_axis_grid_rows(add);
   add_dynamic_slice_and_scan_rows(add);
+  add_while_rows(add);
+  add_conv_rows(add);
   add_collective_rows(add);
   add_lstm_rows(add);
   return r;

@@ -153,6 +153,8 @@ std::map<std::string, ReferenceRule> build_table() {
     return ctx.run_program(*e.params.get_program("body"), in);
   });
   t["scan"] = scan_reference_rule();
+  t["while"] = while_reference_rule();
+  t["conv_general_dilated"] = conv_reference_rule();
   t["lstm_fwd"] = lstm_fwd_reference_rule();
   t["lstm_bwd"] = lstm_bwd_reference_rule();
   add_collective_reference_rules(t);

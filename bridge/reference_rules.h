@@ -51,6 +51,8 @@ const ReferenceRule& reference_rule(const std::string& primitive);
 // Rows built in their own files: scan (reference_rules_scan.cc), the LSTM
 // (reference_rules_lstm.cc).
 ReferenceRule scan_reference_rule();
+ReferenceRule while_reference_rule();  // reference_rules_scan.cc
+ReferenceRule conv_reference_rule();   // reference_rules_conv.cc
 ReferenceRule lstm_fwd_reference_rule();
 ReferenceRule lstm_bwd_reference_rule();
 // The collectives' rows (reference_rules_collectives.cc).

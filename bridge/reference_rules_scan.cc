@@ -1,8 +1,10 @@
-// The reference's scan row: eval runs ref::scan (the reference's own lax.scan) with the body
+// The reference's scan and while rows. scan: eval runs ref::scan (the reference's own lax.scan) with the body
 // interpreted by the same interpreter; the tape unrolls the scan step by step, so every
 // step's values stay stored for the backward (no remat).
 #include "bridge/reference_rules.h"
 #include "engine/core/error.h"
+#include "engine/prims/while_loop.h"
+#include "reference/while_loop.h"
 
 namespace tandem {
 namespace {
@@ -77,8 +79,48 @@ std::vector<Id> tape_scan(const Eqn& e, const std::vector<Id>& in, const RefTape
   }
   return r;
 }
+
+// while: ref::while_loop with cond and body interpreted. JAX has no reverse mode for it (the
+// engine's rule refuses); the tape records the iterations the data ran, as it unrolls a scan,
+// so the reference still has the derivative of that path (checked by finite differences in
+// reference_vjp_test.cc).
+struct WhileSplit {
+  size_t cond, body;
+};
+WhileSplit while_split(const Params& p) { return {size_t(p.get_int("cond_nconsts")), size_t(p.get_int("body_nconsts"))}; }
+template <class V>
+std::vector<V> joined(std::vector<V> a, const std::vector<V>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<Array> eval_while(const Eqn& e, const std::vector<Array>& in, const RefEvalContext& ctx) {
+  const Program &cond = *e.params.get_program("cond"), &body = *e.params.get_program("body");
+  WhileSplit s = while_split(e.params);
+  auto holds = [&](const std::vector<Array>& c, const std::vector<Array>& carry) {
+    return ctx.run_program(cond, joined(c, carry)).at(0).data.at(0) != 0;
+  };
+  auto step = [&](const std::vector<Array>& c, const std::vector<Array>& carry) {
+    return ctx.run_program(body, joined(c, carry));
+  };
+  return ref::while_loop(holds, step, part(in, 0, s.cond), part(in, s.cond, s.cond + s.body),
+                         part(in, s.cond + s.body, in.size()));
+}
+
+std::vector<Id> tape_while(const Eqn& e, const std::vector<Id>& in, const RefTapeContext& ctx) {
+  const Program &cond = *e.params.get_program("cond"), &body = *e.params.get_program("body");
+  WhileSplit s = while_split(e.params);
+  const std::vector<Id> cc = part(in, 0, s.cond), bc = part(in, s.cond, s.cond + s.body);
+  std::vector<Id> carry = part(in, s.cond + s.body, in.size());
+  for (int64_t step = 0; ctx.tape.value(ctx.run_program(cond, joined(cc, carry)).at(0)).data.at(0) != 0; ++step) {
+    if (step == kWhileMaxIterations) throw_bad_input(cat("while: the predicate still holds after ", step, " iterations"));
+    carry = ctx.run_program(body, joined(bc, carry));
+  }
+  return carry;
+}
 }  // namespace
 
 ReferenceRule scan_reference_rule() { return {eval_scan, tape_scan}; }
+ReferenceRule while_reference_rule() { return {eval_while, tape_while}; }
 
 }  // namespace tandem

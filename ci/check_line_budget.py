@@ -67,6 +67,13 @@ rest: the perf tools' bad input tested (≈100 lines, mostly tests), every table
 records behind one command and the generated index (≈330), raw MPI at its best Open MPI
 configuration (grid, table, test: ≈245), the DotAlgorithm presets re-measured (≈80), the
 LSTM's gate loops alone and its db column sum (≈110): 64,500 lines, leaving ~1.5 %.
+Raised on 2026-11-29 to 66,500: 64,570 lines on main (be54854), then two primitives JAX
+programs use that imports refused, each a row in every table: while (engine, CUDA loop,
+batching with a mapped predicate, reference and tape, rows, fuzz row, importer, oracle:
+≈600 lines, half tests) and conv_general_dilated (params and geometry, im2col CPU impl,
+a CUDA kernel, VJP as two convs, batching, the reference's loops and vjp with their
+finite-difference test, rows, fuzz row, two examples: ≈1,250): 66,400 lines, leaving
+~0.15 % for the lead's merge to settle against the other helpers' additions.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -77,7 +84,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 65500
+TOTAL_BUDGET = 66500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

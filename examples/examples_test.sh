@@ -3,7 +3,9 @@
 # tools/import/export_jax_program.py, then `tandem run --program` (every case: forward and the import
 # checked against JAX's own outputs, the vjp under every policy with JAX's saved residuals,
 # vmap, hoisting, every dot precision) must pass, and `tandem report` must draw its
-# memory–time front; the program using a primitive tandem lacks must be refused (exit 4)
+# memory–time front; a CNN (conv_general_dilated) must pass every case and a while loop its
+# forward and vmap, its vjp cases skipped with JAX's reason; the program using a primitive
+# tandem lacks must be refused (exit 4)
 # naming the equation's line and tandem's primitives. Exit 77 (a skip naming what is
 # missing) without JAX.
 #   examples_test.sh TANDEM PYTHON SOURCE_DIR OUT
@@ -93,6 +95,23 @@ grep -q '"case": "program/attention_vmap/vmap/size:4/cpu"' "$out/attention_vmap.
   || { echo "FAIL: attention_vmap: no vmap case from the exported VMAP"; fail=1; }
 grep -q 'hoisted scan#0' "$out/lstm_scan.results/records.json" 2>/dev/null \
   || { echo "FAIL: lstm_scan: the hoisting log moved nothing"; fail=1; }
+# A CNN (conv_general_dilated in two layouts): every case passes. A data-dependent loop
+# (while): forward and vmap pass, each vjp case is skipped with JAX's reason, none fails.
+if export_example cnn_conv; then
+  "$tandem" run --program "$out/cnn_conv" -n 1 -q -o "$out/cnn_conv.results" --backend cpu >"$out/cnn_conv.log" 2>&1 \
+    && grep -q '^total: 6 passed, 0 failed, 0 skipped' "$out/cnn_conv.log" && echo "ok: cnn_conv: $(grep '^total' "$out/cnn_conv.log")" \
+    || { echo "FAIL: cnn_conv: $(grep -E '^total|fail|error' "$out/cnn_conv.log" | head -8)"; fail=1; }
+fi
+if export_example while_newton; then
+  "$tandem" run --program "$out/while_newton" -n 1 -q -o "$out/while_newton.results" --backend cpu >"$out/while_newton.log" 2>&1
+  code=$?
+  if [ "$code" = 0 ] && grep -q '^total: 2 passed, 0 failed, 4 skipped, 0 errors' "$out/while_newton.log" \
+     && [ "$(grep -c 'reverse-mode differentiation does not work for lax.while_loop' "$out/while_newton.results/records.json")" -ge 4 ]; then
+    echo "ok: while_newton: forward and vmap pass, the vjp cases skipped with JAX's reason"
+  else
+    echo "FAIL: while_newton: exit $code: $(grep -E '^total|fail|error' "$out/while_newton.log" | head -8)"; fail=1
+  fi
+fi
 if export_example unsupported_primitive; then
   "$tandem" check --program "$out/unsupported_primitive" -q -o "$out/unsupported.results" --backend cpu >"$out/u.log" 2>&1
   code=$?

@@ -1,11 +1,13 @@
 // Tests of scan (cumulative sums forward and reverse, consts, several xs, length 0, body
-// checks) and of finite_difference.
+// checks), of while_loop (data-dependent trip counts, consts, bad bodies, a runaway loop)
+// and of finite_difference.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
 
 #include "reference/reference.h"
+#include "reference/while_loop.h"
 
 namespace tandem::ref {
 namespace {
@@ -89,6 +91,48 @@ TEST(Scan, RejectsMismatches) {
                                                              {full({n}, DType::f32, 0)}};
   };
   EXPECT_THROW(scan(growing_y, {}, init, {xs}, 4, false), std::invalid_argument);
+}
+
+// Collatz steps of 27: a trip count only the data decides (111 steps to reach 1).
+TEST(WhileLoop, DataDependentTripCount) {
+  const WhileCond not_one = [](const std::vector<Array>&, const std::vector<Array>& c) { return c[0].data[0] != 1; };
+  const WhileBody collatz = [](const std::vector<Array>&, const std::vector<Array>& c) {
+    const double n = c[0].data[0];
+    return std::vector<Array>{scalar(DType::i32, std::fmod(n, 2) == 0 ? n / 2 : 3 * n + 1),
+                              binary("add", c[1], scalar(DType::i32, 1))};
+  };
+  auto out = while_loop(not_one, collatz, {}, {}, {scalar(DType::i32, 27), scalar(DType::i32, 0)});
+  EXPECT_EQ(out[0].data, (Values{1}));
+  EXPECT_EQ(out[1].data, (Values{111}));
+}
+
+// Newton's iteration for sqrt(a) with cond and body consts: x <- (x + a/x) / 2 while
+// |x*x - a| > tol; from x = a = 2 it reaches 1.41421356237... in 5 steps (tol 1e-12).
+TEST(WhileLoop, NewtonWithConsts) {
+  const WhileCond far = [](const std::vector<Array>& k, const std::vector<Array>& c) {
+    return std::abs(c[0].data[0] * c[0].data[0] - k[1].data[0]) > k[0].data[0];
+  };
+  const WhileBody step = [](const std::vector<Array>& k, const std::vector<Array>& c) {
+    const double x = c[0].data[0];
+    return std::vector<Array>{scalar(DType::f64, (x + k[0].data[0] / x) / 2), binary("add", c[1], scalar(DType::i32, 1))};
+  };
+  const Array a = scalar(DType::f64, 2);
+  auto out = while_loop(far, step, {scalar(DType::f64, 1e-12), a}, {a}, {a, scalar(DType::i32, 0)});
+  EXPECT_NEAR(out[0].data[0], std::sqrt(2.0), 1e-15);
+  EXPECT_EQ(out[1].data, (Values{5}));
+}
+
+TEST(WhileLoop, FalseAtOnceAndBadBodies) {
+  const WhileCond never = [](const std::vector<Array>&, const std::vector<Array>&) { return false; };
+  const WhileCond always = [](const std::vector<Array>&, const std::vector<Array>&) { return true; };
+  const WhileBody same = [](const std::vector<Array>&, const std::vector<Array>& c) { return c; };
+  const WhileBody wrong = [](const std::vector<Array>&, const std::vector<Array>& c) {
+    return std::vector<Array>{convert(c[0], DType::f16)};
+  };
+  const std::vector<Array> init{scalar(DType::f32, 3)};
+  EXPECT_EQ(while_loop(never, wrong, {}, {}, init)[0].data, (Values{3}));  // no body call
+  EXPECT_THROW(while_loop(always, wrong, {}, {}, init), std::invalid_argument);
+  EXPECT_THROW(while_loop(always, same, {}, {}, init, 100), std::invalid_argument);  // runaway
 }
 
 TEST(FiniteDifference, SinMatchesCos) {

@@ -1,4 +1,4 @@
-// CUDA impl of scan (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host,
+// CUDA impls of scan and while (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host,
 // the body on the device through the context's run_program. Carries stay device tensors from
 // step to step; each x_t is a device-to-device copy of a row of xs and each y_t is copied
 // into its row of ys on the device — no per-step host round trip. checkpoint and
@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_prims.h"
+#include "engine/prims/while_loop.h"
 
 namespace tandem {
 namespace {
@@ -50,8 +51,22 @@ std::vector<Tensor> scan_impl(const std::vector<Tensor>& in, const Params& p, Ev
   return carry;
 }
 
+// while: the same host-driven loop as the CPU's (engine/prims/while_loop.cc), cond and body
+// on the device; each iteration copies the predicate's one byte back to decide.
+std::vector<Tensor> while_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  checked_out_types("while", in, p);
+  return run_while_loop(in, p, ctx, [](const Tensor& pred) {
+    uint8_t host = 0;
+    CUDA_CHECK(cudaMemcpy(&host, pred.raw(), 1, cudaMemcpyDeviceToHost));
+    return host != 0;
+  });
+}
+
 }  // namespace
 
-void register_control_cuda_impls() { attach_cuda_impl("scan", scan_impl); }
+void register_control_cuda_impls() {
+  attach_cuda_impl("scan", scan_impl);
+  attach_cuda_impl("while", while_impl);
+}
 
 }  // namespace tandem

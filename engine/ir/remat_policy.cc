@@ -19,6 +19,8 @@ std::string join(const std::vector<std::string>& v, const char* sep = ",") {
   return r;
 }
 bool is_dot(const Eqn& e) { return e.prim && e.prim->name == "dot_general"; }
+// JAX's dots_saveable saves conv_general_dilated too (DotsSaveable without only_if_no_batch_dims).
+bool is_dot_or_conv(const Eqn& e) { return is_dot(e) || (e.prim && e.prim->name == "conv_general_dilated"); }
 Remat yes(bool b) { return b ? Remat::save : Remat::recompute; }
 
 std::string trim(std::string s) {
@@ -66,7 +68,7 @@ std::vector<std::string> names_in(const Program& p) {
 
 Policy everything_saveable() { return {"everything_saveable", [](const Eqn&) { return Remat::save; }, {}}; }
 Policy nothing_saveable() { return {"nothing_saveable", [](const Eqn&) { return Remat::recompute; }, {}}; }
-Policy dots_saveable() { return {"dots_saveable", [](const Eqn& e) { return yes(is_dot(e)); }, {}}; }
+Policy dots_saveable() { return {"dots_saveable", [](const Eqn& e) { return yes(is_dot_or_conv(e)); }, {}}; }
 Policy dots_with_no_batch_dims_saveable() {
   return {"dots_with_no_batch_dims_saveable", [](const Eqn& e) {
             return yes(is_dot(e) && e.params.get_ints("lhs_batch_dimensions").empty());

@@ -1,4 +1,4 @@
-// Remat: JAX's own expectations for the policies (name policies, dots_saveable), recursive
+// Remat: JAX's own expectations for the policies (name policies, dots_saveable, its convs), recursive
 // checkpointing of a sin chain, offloading, saved_residuals' printer, and bad input.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "engine/passes/saved_residuals.h"
 #include "engine/prims/checkpoint.h"
+#include "engine/prims/conv.h"
 
 namespace tandem {
 namespace {
@@ -89,6 +90,26 @@ TEST(Remat, DotsSaveableThreeLayers) {
   VjpProgram t = vjp(body, {}, dots_saveable());
   EXPECT_EQ(count(t.backward, "sin"), 2);
   EXPECT_EQ(count(t.backward, "dot_general"), 6);
+}
+
+// dots_saveable saves convolutions too, as JAX's (DotsSaveable: dot_general and
+// conv_general_dilated): two (conv, sin) layers keep both conv outputs, so the backward runs
+// no conv forward again, only the four transposes (d x, d w1, d h1, d w2);
+// dots_with_no_batch_dims_saveable saves none and recomputes both.
+TEST(Remat, DotsSaveableSavesConvolutions) {
+  AType x{{2, 3, 6, 6}, DType::f32}, w{{3, 3, 3, 3}, DType::f32};
+  ConvSpec s;
+  s.window_strides = {1, 1}, s.pad_lo = s.pad_hi = {1, 1}, s.lhs_dilation = s.rhs_dilation = {1, 1};
+  s.lhs_spec = s.rhs_spec = s.out_spec = {0, 1, 2, 3};
+  Program body = trace({x, w, w}, [&](Builder&, auto& v) {
+    return V{sin(conv_general_dilated(sin(conv_general_dilated(v[0], v[1], s)), v[2], s))};
+  });
+  VjpProgram g = vjp(body, {}, dots_saveable());
+  EXPECT_EQ(count(g.backward, "conv_general_dilated"), 4);
+  EXPECT_EQ(saved_residuals(g).count_non_arguments(), 2);  // the two conv outputs
+  VjpProgram n = vjp(body, {}, dots_with_no_batch_dims_saveable());
+  EXPECT_EQ(saved_residuals(n).count_non_arguments(), 0);
+  EXPECT_EQ(count(n.backward, "conv_general_dilated"), 6);
 }
 
 // The jax.checkpoint docstring's recursive_checkpoint over n applications of `op`.

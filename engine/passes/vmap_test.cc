@@ -14,6 +14,7 @@
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
 #include "engine/prims/lstm.h"
+#include "engine/prims/while_loop.h"
 
 namespace tandem {
 namespace {
@@ -192,6 +193,37 @@ TEST(Vmap, ScanCarriesBecomeMappedAtAFixedPoint) {
   check(p, {n, n, 0}, {-1, 0}, {rnd({3}, 1), rnd({3}, 2), rnd({4, 6, 3}, 3)});
   check(p, {0, n, n}, {0, 2}, {rnd({4, 3}, 1), rnd({3}, 2), rnd({6, 3}, 3)});
   check(p, {n, 1, 2}, {0, 0}, {rnd({3}, 1), rnd({3, 4}, 2), rnd({6, 3, 4}, 3)});
+}
+
+// Newton's sqrt(a) from x0 with a step count: cond (a, x, i) reads the residual, so with a or
+// x0 mapped the predicate is mapped and examples stop at different steps (their carries
+// must stay as they stopped); with only a body const mapped and a cond of the count alone it
+// is not. cond: max |x·x - a| > tol; body (a, s, x, i) -> ((x + a/x)/2 + s·0, i + 1).
+Program newton_program(bool count_cond) {
+  AType i32{{}, DType::i32};
+  Program cond = trace({f64({2}), f64({2}), i32}, [count_cond](Builder& b, const V& v) {
+    if (count_cond) return V{compare(v[2], b.literal(3, DType::i32), "lt")};
+    Value r = v[1] * v[1] - v[0];
+    return V{compare(reduce_max(max(r, -r), {0}), b.literal(1e-9, DType::f64), "gt")};
+  });
+  Program body = trace({f64({2}), f64({2}), f64({2}), i32}, [](Builder& b, const V& v) {
+    return V{(v[2] + v[0] / v[2]) * 0.5 + v[1] * 0.0, v[3] + b.literal(1, DType::i32)};
+  });
+  return trace({f64({2}), f64({2}), f64({2}), i32}, [&](Builder&, const V& v) {
+    return while_loop(cond, body, {v[0]}, {v[0], v[1]}, {v[2], v[3]});
+  });
+}
+
+TEST(Vmap, WhileStopsEachExampleWhereItsPredicateFails) {
+  std::optional<int64_t> n;
+  Tensor a = rnd({5, 2}, 1, DType::f64, 0.01, 50), x0 = rnd({5, 2}, 2, DType::f64, 0.5, 60);
+  Tensor zero = Tensor::from_f64({0}, {}, DType::i32), s = rnd({2}, 3);
+  for (bool count_cond : {false, true}) {
+    Program p = newton_program(count_cond);
+    check(p, {0, n, 0, n}, {0, 0}, {a, s, x0, zero});  // mapped predicate (unless count_cond)
+    check(p, {n, n, 1, n}, {1, 0}, {rnd({2}, 4, DType::f64, 0.5, 9), s, rnd({2, 5}, 5, DType::f64, 1, 30), zero});
+    check(p, {n, 0, n, n}, {0, 0}, {rnd({2}, 6, DType::f64, 1, 4), rnd({5, 2}, 7), rnd({2}, 8, DType::f64, 1, 2), zero});
+  }
 }
 
 TEST(Vmap, CheckpointKeepsItsPolicy) {

@@ -96,6 +96,8 @@ void reducer(const char* name) {
 
 void register_structure_batch_rules();  // batch_rules_structure.cc
 void register_dot_scan_batch_rules();   // batch_rules_dot_scan.cc
+void register_while_batch_rules();      // batch_rules_while.cc
+void register_conv_batch_rules();       // batch_rules_conv.cc
 
 void register_batch_rules() {
   // The families come from the primitives' traits, so a new unary or binary op (erf) is
@@ -112,6 +114,8 @@ void register_batch_rules() {
   reducer("reduce_max");
   register_structure_batch_rules();
   register_dot_scan_batch_rules();
+  register_while_batch_rules();
+  register_conv_batch_rules();
 }
 
 }  // namespace tandem

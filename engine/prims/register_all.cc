@@ -13,6 +13,8 @@ void register_all_primitives() {
     register_reduction_primitives();
     register_dot_general_primitive();
     register_scan_primitive();
+    register_while_primitive();
+    register_conv_primitive();
     register_lstm_primitives();
     register_checkpoint_primitives();
     register_device_put_primitive();

@@ -9,6 +9,8 @@ void register_structure_primitives();
 void register_reduction_primitives();
 void register_dot_general_primitive();
 void register_scan_primitive();
+void register_while_primitive();       // while_loop.cc
+void register_conv_primitive();        // conv.cc
 void register_lstm_primitives();
 void register_checkpoint_primitives();  // checkpoint.cc
 void register_device_put_primitive();   // device_put.cc

@@ -140,17 +140,32 @@ void structure_rules() {
     })};
   });
 }
+
+// while: a trip count that depends on the data has no reverse mode (JAX's while_loop has no
+// transpose rule either). Reached only when a cotangent flows into the loop, the refusal is
+// "unsupported": a program check reports its vjp cases as not applicable, with this reason.
+void control_rules() {
+  set("while", [](const VjpArgs&, const Params&) -> Cts {
+    throw_unsupported("vjp: reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with "
+                      "dynamic start/stop values (the while primitive): its trip count depends on the data",
+                      "use lax.scan, or lax.fori_loop with static (Python int) bounds, which lowers to a scan; "
+                      "forward evaluation and vmap of the loop work");
+  });
+}
 }  // namespace
 
 void register_dot_vjp_rules();       // vjp_rules_dot.cc
 void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
+void register_conv_vjp_rules();      // vjp_rules_conv.cc
 
 void register_vjp_rules() {
   table_rules();
   elementwise_rules();
   structure_rules();
+  control_rules();
   register_dot_vjp_rules();
   register_indexing_vjp_rules();
+  register_conv_vjp_rules();
 }
 
 }  // namespace tandem

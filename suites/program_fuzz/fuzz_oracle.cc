@@ -117,6 +117,16 @@ Rounding rounding_of(const Eqn& e) {
                                  : operand == DType::f64 && (p == "DEFAULT" || p == "HIGHEST" || p == "F64_F64_F64")
                                        ? unit_roundoff(DType::f64) : unit_roundoff(DType::f32);
     r.terms = contraction_terms(e);
+  } else if (e.prim->name == "conv_general_dilated") {
+    // Each output sums in-features × kernel taps products: f32 sums for f32 (the engine's
+    // sgemm), f64 otherwise, rounded once to the output dtype.
+    const Shape& rhs = e.in[1].type().shape;
+    const std::vector<int64_t> spec = e.params.get_ints("rhs_spec");
+    int64_t terms = 1;
+    for (size_t d = 1; d < spec.size(); ++d) terms *= rhs.at(size_t(spec[d]));
+    r.terms = std::max<int64_t>(terms, 1);  // no term (no in-features): zeros, a bound of zero
+    r.acc = unit_roundoff(operand == DType::f64 ? DType::f64 : DType::f32);
+    r.out = unit_roundoff(e.out[0]->type.dtype);
   } else if (e.prim->name == "reduce_sum") {
     const int64_t out = num_elements(e.out[0]->type.shape);
     r.acc = unit_roundoff(operand);

@@ -1,9 +1,10 @@
-// Generator rows of the primitives with sub-programs (scan, checkpoint), the annotations
+// Generator rows of the primitives with sub-programs (scan, while, checkpoint), the annotations
 // (checkpoint_name, device_put) and the collectives over the named axis kCollectiveAxis.
 // A body is grown by a GenState of its own whose inputs are fixed by the signature.
 #include "engine/prims/checkpoint.h"
 #include "engine/prims/collective_prims.h"
 #include "engine/prims/device_put.h"
+#include "engine/prims/while_loop.h"
 #include "suites/program_fuzz/gen_rows.h"
 
 namespace tandem::fuzz {
@@ -79,6 +80,39 @@ bool emit_scan(GenState& s) {
   } else {
     s.keep(ys);
   }
+  return true;
+}
+
+// while: a counted loop (cond: counter < a literal bound 0..3, a cond const) over one or two
+// random carries, the body grown over (body consts, carries, counter). JAX has no reverse
+// mode for while, so its floating results leave through stop_gradient: the vjp chains then
+// differentiate around it while the forward and vmap chains run the loop (the refusal
+// itself: bridge/reference_vjp_test.cc; a program check reports such vjp cases skipped).
+bool emit_while(GenState& s) {
+  if (s.depth >= s.cfg.max_depth || s.pool.empty()) return false;
+  const AType i32{{}, DType::i32};
+  std::vector<Value> consts = distinct_pool_values(s, int(s.rng.in(0, 1)), [](const Value&) { return true; });
+  std::vector<Value> init = distinct_pool_values(s, int(s.rng.in(1, 2)), [](const Value&) { return true; });
+  if (init.empty()) return false;
+  std::vector<AType> cond_in{i32};
+  for (const Value& v : init) cond_in.push_back(v.type());
+  cond_in.push_back(i32);
+  Program cond = trace(cond_in, [](Builder&, const std::vector<Value>& v) {
+    return std::vector<Value>{compare(v.back(), v[0], "lt")};
+  });
+  Body body{GenState(s.rng, s.cfg, s.depth + 1, false), {}};
+  for (const Value& v : consts) body.inputs.push_back(body.state.new_input(v.type()));
+  for (const Value& v : init) body.inputs.push_back(body.state.new_input(v.type()));
+  Value counter = body.state.b.input({}, DType::i32);
+  grow(body, int(s.rng.in(1, s.cfg.body_eqns)));
+  std::vector<Value> outs;
+  for (const Value& c : init) outs.push_back(body.state.fit(body_output(body), c.type()));
+  outs.push_back(add(counter, body.state.b.literal(1, DType::i32)));
+  init.push_back(s.b.literal(0, DType::i32));
+  std::vector<Value> result =
+      while_loop(cond, body.state.b.build(outs), {s.b.literal(double(s.rng.in(0, 3)), DType::i32)}, consts, init);
+  for (size_t i = 0; i + 1 < result.size(); ++i)
+    s.keep(is_floating(result[i].dtype()) ? s.b.bind1("stop_gradient", {result[i]}) : result[i]);
   return true;
 }
 
@@ -193,6 +227,7 @@ bool emit_axis_index(GenState& s) {
 
 void add_control_rows(GenTable& t) {
   t.rows["scan"] = {emit_scan, 1.5};
+  t.rows["while"] = {emit_while, 0.7};
   t.rows["checkpoint"] = {emit_checkpoint, 1.5};
   t.rows["checkpoint_name"] = {emit_checkpoint_name, 0.5};
   t.rows["device_put"] = {emit_device_put, 0.3};

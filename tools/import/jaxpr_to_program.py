@@ -59,6 +59,20 @@ def dot_params(p):
     return out
 
 
+def conv_params(p):
+    """conv_general_dilated's params: padding flattened to (lo, hi) per spatial dimension, the
+    ConvDimensionNumbers as three specs."""
+    dn = p["dimension_numbers"]
+    out = {"window_strides": ints(p["window_strides"]), "padding": [int(x) for pair in p["padding"] for x in pair],
+           "lhs_dilation": ints(p["lhs_dilation"]), "rhs_dilation": ints(p["rhs_dilation"]),
+           "lhs_spec": ints(dn.lhs_spec), "rhs_spec": ints(dn.rhs_spec), "out_spec": ints(dn.out_spec),
+           "feature_group_count": int(p["feature_group_count"]), "batch_group_count": int(p["batch_group_count"]),
+           "precision": precision_name(p.get("precision"))}
+    if p.get("preferred_element_type") is not None:
+        out["preferred_element_type"] = {"dtype": dtype_name(p["preferred_element_type"])}
+    return out
+
+
 def generic_param(v):
     """A param of a primitive tandem lacks, when the schema has a kind for it; None if not."""
     if isinstance(v, (bool, str)):
@@ -177,6 +191,19 @@ def scan(scope, e):
                 "num_carry": int(p["num_carry"]), "reverse": bool(p["reverse"]), "unroll": unroll})
 
 
+def while_loop(scope, e):
+    """lax.while_loop's primitive: each of cond and body a sub-program whose constants join its
+    consts (cond's lead the operands, then body's, then the carry), JAX's nconsts convention."""
+    p = e.params
+    nc, nb = int(p["cond_nconsts"]), int(p["body_nconsts"])
+    cond, cond_outer = sub_program(scope, p["cond_jaxpr"].jaxpr, p["cond_jaxpr"].consts)
+    body, body_outer = sub_program(scope, p["body_jaxpr"].jaxpr, p["body_jaxpr"].consts)
+    ins = [scope.atom(a) for a in e.invars]
+    scope.emit(e, "while", cond_outer + ins[:nc] + body_outer + ins[nc:nc + nb] + ins[nc + nb:],
+               {"cond": cond, "body": body, "cond_nconsts": len(cond_outer) + nc,
+                "body_nconsts": len(body_outer) + nb})
+
+
 def select_n(scope, e):
     # select_n(pred, on_false, on_true); tandem's select is lax.select(pred, on_true, on_false).
     if len(e.invars) != 3:
@@ -268,10 +295,12 @@ RULES = {
     "reduce_sum": simple("reduce_sum", lambda p: {"axes": ints(p["axes"])}),
     "reduce_max": simple("reduce_max", lambda p: {"axes": ints(p["axes"])}),
     "dot_general": simple("dot_general", dot_params),
+    "conv_general_dilated": simple("conv_general_dilated", conv_params),
     "name": simple("checkpoint_name", lambda p: {"name": str(p["name"])}),
     "checkpoint": checkpoint,
     "remat2": checkpoint,  # the same primitive, under its older name
     "scan": scan,
+    "while": while_loop,
     "copy": alias,
     "copy_p": alias,
     "device_put": alias,

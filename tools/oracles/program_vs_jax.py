@@ -35,6 +35,7 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
     import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
+    from program_vs_jax_contractions import eval_conv, eval_dot  # dot_general, conv_general_dilated
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
@@ -88,16 +89,6 @@ def binary(fn):
     return lambda x, y, p, w: [fn(*same_rank(x, y))]
 
 
-def precision_of(name, wide):
-    """DEFAULT/HIGH/HIGHEST as lax.Precision, a DotAlgorithm preset as lax.DotAlgorithmPreset
-    (JAX takes either in `precision`). The wide run computes exactly: HIGHEST in f64."""
-    if wide or name == "HIGHEST":
-        return lax.Precision.HIGHEST
-    if name in ("DEFAULT", "HIGH"):
-        return lax.Precision[name]
-    return lax.DotAlgorithmPreset[name]
-
-
 def policy_of(spec):
     """A tandem policy string (engine/ir/remat_policy.h) as the jax.checkpoint_policies one."""
     cp = jax.checkpoint_policies
@@ -133,21 +124,21 @@ def eval_scan(args, p, wide):
     return list(carry) + list(ys)
 
 
+def eval_while(args, p, wide):
+    cond, body = p["cond"]["program"], p["body"]["program"]
+    nc, nb = p["cond_nconsts"], p["body_nconsts"]
+    cc, bc, init = list(args[:nc]), list(args[nc:nc + nb]), tuple(args[nc + nb:])
+    carry = lax.while_loop(lambda c: interpret(cond, cc + list(c), wide)[0],
+                           lambda c: tuple(interpret(body, bc + list(c), wide)), init)
+    return list(carry)
+
+
 def eval_checkpoint(args, p, wide):
     body = p["body"]["program"]
     f = jax.checkpoint(lambda *a: tuple(interpret(body, list(a), wide)),
                        policy=policy_of(p.get("policy", "nothing_saveable")),
                        prevent_cse=p.get("prevent_cse", True))
     return list(f(*args))
-
-
-def eval_dot(x, y, p, w):
-    pet = p.get("preferred_element_type")
-    return [lax.dot_general(
-        x, y, ((p["lhs_contracting_dimensions"], p["rhs_contracting_dimensions"]),
-               (p["lhs_batch_dimensions"], p["rhs_batch_dimensions"])),
-        precision=precision_of(p.get("precision", "DEFAULT"), w),
-        preferred_element_type=dtype_of(pet["dtype"], w) if pet else None)]
 
 
 COMPARE = {"eq": lax.eq, "ne": lax.ne, "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge}
@@ -174,7 +165,9 @@ RULES = {
     "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
     "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
     "dot_general": eval_dot,
+    "conv_general_dilated": eval_conv,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
+    "while": lambda *a, p, w: eval_while(a, p, w),
     "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
     "checkpoint_name": lambda x, p, w: [checkpoint_name(x, p["name"])],
     # A transfer between memory kinds (engine/prims/device_put.h): the identity on values.
