@@ -67,6 +67,11 @@ rest: the perf tools' bad input tested (≈100 lines, mostly tests), every table
 records behind one command and the generated index (≈330), raw MPI at its best Open MPI
 configuration (grid, table, test: ≈245), the DotAlgorithm presets re-measured (≈80), the
 LSTM's gate loops alone and its db column sum (≈110): 64,500 lines, leaving ~1.5 %.
+Raised on 2026-11-29 to 65,800: 64,570 lines on main (be54854), then the everyday primitives
+JAX programs lower to and tandem refused (abs, sign, rsqrt, log1p, erfc, floor, is_finite,
+reduce_min, rev, pad, cumsum: registration, CPU and CUDA impls, rules, the reference ops and
+tape, test rows: ≈1,000 lines, a third tests) and the refusal's rewrite table with its test
+(≈150): 65,750 lines. A separate decision recorded here, to undo if the tree is trimmed instead.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -77,7 +82,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 65500
+TOTAL_BUDGET = 65800
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
