@@ -90,9 +90,9 @@ bool run_row(const Row& row, Device device) {
 
 const DType kFloats[] = {DType::f64, DType::f32, DType::bf16, DType::f16};
 // Unary primitives defined (and smooth) only for positive operands, read off the reference's
-// table (its value at -1 is NaN: log, sqrt), not a list here: their rows draw from [0.1, 4);
+// table (its value at -1 is NaN or infinite: log, sqrt, rsqrt, log1p), not a list here: their rows draw from [0.1, 4);
 // every other unary from [-2, 2).
-bool positive_domain(const std::string& op) { return std::isnan(ref::unary_op(op).value(-1.0)); }
+bool positive_domain(const std::string& op) { return !std::isfinite(ref::unary_op(op).value(-1.0)); }
 
 // A one-layer-or-more LSTM small enough for the f64 reference; seq_lengths 1..B (ragged)
 // come from an iota, since they must lie in [1, T].
@@ -159,6 +159,13 @@ void add_float_rows(Add& add, DType t) {
                                 reduce_sum(a[0], {0, 1, 2})}; }});
   add("reduce_max", {"reduce_zero_size/" + d, {AType{{0, 3}, t}}, [](Builder&, const V& a) {
                        return V{reduce_sum(a[0], {0}), reduce_max(a[0], {0})}; }});
+  add("reduce_min", {"reduce_min/" + d, {AType{{3, 4, 5}, t}, AType{{}, t}}, [](Builder&, const V& a) {
+                       return V{reduce_min(a[0], {0, 2}), reduce_min(a[0], {-1}), reduce_min(a[1], {})}; }});
+  add("reduce_min", {"reduce_min_zero_size/" + d, {AType{{0, 3}, t}}, [](Builder&, const V& a) {
+                       return V{reduce_min(a[0], {0}), reduce_min(a[0], {1})}; }});
+  // log of the negative draws is NaN: both answers of is_finite, on a tensor and a scalar.
+  add("is_finite", {"is_finite/" + d, {AType{{3, 5}, t}, AType{{}, t}}, [](Builder&, const V& a) {
+                      return V{is_finite(log(a[0])), is_finite(a[1]), is_finite(a[0] * 0.0)}; }});
   add("dot_general", {"dot/" + d, {AType{{2, 3, 4}, t}, AType{{2, 4, 5}, t}}, [](Builder&, const V& a) {
                         return V{dot_general(a[0], a[1], {{2}, {1}, {0}, {0}})}; }});
   // No contracting axis (JAX's empty dimension numbers): an outer product, [2,3]·[4,5] ->
@@ -213,7 +220,7 @@ void add_layout_rows(Add& add, DType t) {
   add("iota", {"iota/" + d, {}, [t](Builder& b, const V&) {
                  return V{iota(b, t == DType::bf16 ? DType::f32 : t, {3, 4}, 1)}; }});
   add("neg", {"int_ops/" + d, {AType{{6}, t}, AType{{6}, t}}, [](Builder&, const V& a) {
-                return V{a[0] + a[1], a[0] * a[1], max(a[0], a[1]), -a[0]}; }, -50, 50});
+                return V{a[0] + a[1], a[0] * a[1], max(a[0], a[1]), -a[0], abs(a[0]), sign(a[1])}; }, -50, 50});
 }
 
 template <class Add>
@@ -227,6 +234,8 @@ void add_axis_grid_rows(Add& add) {
                          return V{reduce_sum(v[0], {a}), reduce_sum(v[0], {other, a})}; }});
     add("reduce_max", {cat("axis_grid/reduce_max/a:", a), {x}, [a, other](Builder&, const V& v) {
                          return V{reduce_max(v[0], {a}), reduce_max(v[0], {a, other})}; }});
+    add("reduce_min", {cat("axis_grid/reduce_min/a:", a), {x}, [a, other](Builder&, const V& v) {
+                         return V{reduce_min(v[0], {a}), reduce_min(v[0], {other, a})}; }});
     add("concatenate", {cat("axis_grid/concatenate/a:", a), {x, x}, [a](Builder&, const V& v) {
                           return V{concatenate({v[0], v[1], v[0]}, a)}; }});
     if (a >= 0)
@@ -286,6 +295,26 @@ void add_while_rows(Add& add) {
       row.lo = 0.5, row.hi = 4, row.grad_ulps = 0;
       add("while", row);
     }
+
+// rev, pad (interior, negative low/high) and cumsum (both directions) over float and i32
+// dtypes, negative axes, zero-size and rank-0 operands; values and, for f64/f32, the vjp.
+template <class Add>
+void add_pad_rev_cumsum_rows(Add& add) {
+  for (DType t : {DType::f64, DType::f32, DType::bf16, DType::i32}) {
+    const std::string d(dtype_name(t));
+    const AType x{{3, 4, 2}, t}, m{{3, 4}, t}, s{{}, t}, z{{0, 3}, t};
+    add("rev", {"rev/" + d, {x}, [](Builder&, const V& a) { return V{rev(a[0], {0, 2}), rev(a[0], {-1}), rev(a[0], {})}; }});
+    add("rev", {"rev_edge/" + d, {s, z}, [](Builder&, const V& a) { return V{rev(a[0], {}), rev(a[1], {0, -1})}; }});
+    add("pad", {"pad/" + d, {m, s}, [](Builder&, const V& a) {
+                  return V{pad(a[0], a[1], {{1, 2, 0}, {0, 1, 2}}), pad(a[0], a[1], {{-1, 1, 1}, {2, -3, 0}}),
+                           pad(a[0], a[1], {{0, 0, 3}, {-2, -2, 0}})}; }});
+    add("pad", {"pad_edge/" + d, {z, s}, [](Builder&, const V& a) {
+                  return V{pad(a[0], a[1], {{1, 1, 2}, {0, -1, 0}}), pad(a[1], a[1], {})}; }});
+    add("cumsum", {"cumsum/" + d, {x}, [](Builder&, const V& a) {
+                     return V{cumsum(a[0], 0), cumsum(a[0], -1, true), cumsum(a[0], 1, true), cumsum(a[0], 1)}; }});
+    add("cumsum", {"cumsum_edge/" + d, {z, AType{{1}, t}}, [](Builder&, const V& a) {
+                     return V{cumsum(a[0], 1), cumsum(a[0], 0, true), cumsum(a[1], -1)}; }});
+  }
 }
 
 // lstm_fwd, and lstm_bwd on the reserve of a training forward.
@@ -317,6 +346,7 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_while_rows(add);
   add_conv_rows(add);
   add_collective_rows(add);
+  add_pad_rev_cumsum_rows(add);
   add_lstm_rows(add);
   return r;
 }

@@ -18,6 +18,7 @@ struct ArrayOps {
   Array binary(const std::string& op, const Array& a, const Array& b) const { return ref::binary(op, a, b); }
   Array compare(const Array& a, const Array& b, const std::string& d) const { return ref::compare(a, b, d); }
   Array select(const Array& p, const Array& t, const Array& f) const { return ref::select(p, t, f); }
+  Array is_finite(const Array& x) const { return ref::is_finite(x); }
   Array convert(const Array& x, DType to) const { return ref::convert(x, to); }
   Array broadcast_in_dim(const Array& x, std::vector<int64_t> shape, std::vector<int64_t> dims) const {
     return ref::broadcast_in_dim(x, std::move(shape), std::move(dims));
@@ -36,6 +37,12 @@ struct ArrayOps {
   Array concatenate(const std::vector<Array>& xs, int64_t d) const { return ref::concatenate(xs, d); }
   Array reduce_sum(const Array& x, std::vector<int64_t> axes) const { return ref::reduce_sum(x, std::move(axes)); }
   Array reduce_max(const Array& x, std::vector<int64_t> axes) const { return ref::reduce_max(x, std::move(axes)); }
+  Array reduce_min(const Array& x, std::vector<int64_t> axes) const { return ref::reduce_min(x, std::move(axes)); }
+  Array rev(const Array& x, std::vector<int64_t> dims) const { return ref::rev(x, dims); }
+  Array pad(const Array& x, const Array& v, std::vector<int64_t> lo, std::vector<int64_t> hi, std::vector<int64_t> in) const {
+    return ref::pad(x, v, lo, hi, in);
+  }
+  Array cumsum(const Array& x, int64_t axis, bool reverse) const { return ref::cumsum(x, axis, reverse); }
   Array dot_general(const Array& l, const Array& r, const ref::DotDims& d, DType out) const {
     return ref::dot_general(l, r, d, out);
   }
@@ -97,6 +104,27 @@ std::vector<int64_t> ints_or_empty(const Params& p, const char* key) {
   return p.has(key) ? p.get_ints(key) : std::vector<int64_t>{};
 }
 
+// rev, cumsum (axes normalized here, as the reference takes them non-negative) and pad
+// (padding_config's flattened (low, high, interior) triples unzipped).
+void add_pad_rev_cumsum_rules(std::map<std::string, ReferenceRule>& t) {
+  t["rev"] = one([](auto& o, const Params& p, const auto& in) { return o.rev(in[0], axes_of(o, p, in, "dimensions")); });
+  t["cumsum"] = one([](auto& o, const Params& p, const auto& in) {
+    int64_t axis = p.get_int("axis");
+    if (axis < 0) axis += int64_t(o.value(in[0]).shape.size());
+    return o.cumsum(in[0], axis, p.get_bool("reverse", false));
+  });
+  t["pad"] = one([](auto& o, const Params& p, const auto& in) {
+    const std::vector<int64_t> c = p.get_ints("padding_config");  // (low, high, interior) triples
+    std::vector<int64_t> lo, hi, interior;
+    for (size_t d = 0; d + 2 < c.size(); d += 3) {
+      lo.push_back(c[d]);
+      hi.push_back(c[d + 1]);
+      interior.push_back(c[d + 2]);
+    }
+    return o.pad(in[0], in[1], lo, hi, interior);
+  });
+}
+
 std::map<std::string, ReferenceRule> build_table() {
   std::map<std::string, ReferenceRule> t;
   t["integer_pow"] = one([](auto& o, const Params& p, const auto& in) { return o.integer_pow(in[0], p.get_int("y")); });
@@ -132,6 +160,9 @@ std::map<std::string, ReferenceRule> build_table() {
   });
   t["reduce_sum"] = one([](auto& o, const Params& p, const auto& in) { return o.reduce_sum(in[0], axes_of(o, p, in, "axes")); });
   t["reduce_max"] = one([](auto& o, const Params& p, const auto& in) { return o.reduce_max(in[0], axes_of(o, p, in, "axes")); });
+  t["reduce_min"] = one([](auto& o, const Params& p, const auto& in) { return o.reduce_min(in[0], axes_of(o, p, in, "axes")); });
+  t["is_finite"] = one([](auto& o, const Params&, const auto& in) { return o.is_finite(in[0]); });
+  add_pad_rev_cumsum_rules(t);
   // dot_general is exact (f64) and then rounded to its output dtype, whatever precision the
   // equation asks for: the true answer every algorithm's error is measured against. Under an
   // ANY_F8 preset the operands are first rounded to their f8 formats by the reference's own

@@ -67,13 +67,11 @@ rest: the perf tools' bad input tested (≈100 lines, mostly tests), every table
 records behind one command and the generated index (≈330), raw MPI at its best Open MPI
 configuration (grid, table, test: ≈245), the DotAlgorithm presets re-measured (≈80), the
 LSTM's gate loops alone and its db column sum (≈110): 64,500 lines, leaving ~1.5 %.
-Raised on 2026-11-29 to 66,500: 64,570 lines on main (be54854), then two primitives JAX
-programs use that imports refused, each a row in every table: while (engine, CUDA loop,
-batching with a mapped predicate, reference and tape, rows, fuzz row, importer, oracle:
-≈600 lines, half tests) and conv_general_dilated (params and geometry, im2col CPU impl,
-a CUDA kernel, VJP as two convs, batching, the reference's loops and vjp with their
-finite-difference test, rows, fuzz row, two examples: ≈1,250): 66,400 lines, leaving
-~0.15 % for the lead's merge to settle against the other helpers' additions.
+Raised on 2026-11-29 to BUDGET_TBD: 64,570 lines on main (be54854), then the primitives JAX
+programs lower to and tandem refused, each a row in every table, and the import corpus:
+while (≈600 lines, half tests) and conv_general_dilated (≈1,250, with two examples);
+abs, sign, rsqrt, log1p, erfc, floor, is_finite, reduce_min, rev, pad, cumsum (≈1,000, a
+third tests) and the refusal's rewrite table with its test (≈150).
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -84,7 +82,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 66500
+TOTAL_BUDGET = 70000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

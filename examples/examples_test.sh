@@ -115,8 +115,8 @@ fi
 if export_example unsupported_primitive; then
   "$tandem" check --program "$out/unsupported_primitive" -q -o "$out/unsupported.results" --backend cpu >"$out/u.log" 2>&1
   code=$?
-  if [ "$code" = 4 ] && grep -q "unsupported_primitive.py:13" "$out/u.log" && grep -q "unknown primitive 'cumsum'; tandem has: add," "$out/u.log"; then
-    echo "ok: unsupported_primitive refused (exit 4, naming the line and tandem's primitives)"
+  if [ "$code" = 4 ] && grep -q "unsupported_primitive.py:13" "$out/u.log" && grep -q "unknown primitive 'cumprod'; tandem has: abs, add," "$out/u.log" && grep -q "hint: write instead: jax.lax.associative_scan" "$out/u.log"; then
+    echo "ok: unsupported_primitive refused (exit 4, naming the line, tandem's primitives and the rewrite)"
   else
     echo "FAIL: unsupported_primitive: exit $code: $(head -3 "$out/u.log")"; fail=1
   fi

@@ -76,6 +76,14 @@ const std::vector<UnaryOp>& unary_ops() {
       {"sqrt", [](double x) { return std::sqrt(x); }, [](double, double y) { return 0.5 / y; }},
       {"erf", [](double x) { return std::erf(x); }, [](double x, double) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); }},
       {"expm1", [](double x) { return std::expm1(x); }, [](double, double y) { return y + 1; }},
+      // abs: JAX's derivative is +1 where x >= 0 (zero included), -1 elsewhere (NaN included).
+      {"abs", [](double x) { return std::fabs(x); }, [](double x, double) { return x >= 0 ? 1.0 : -1.0; }},
+      // sign keeps ±0 and NaN; no derivative (JAX's is a symbolic zero), as floor's.
+      {"sign", [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }, nullptr},
+      {"rsqrt", [](double x) { return 1 / std::sqrt(x); }, [](double x, double y) { return -0.5 * y / x; }},
+      {"log1p", [](double x) { return std::log1p(x); }, [](double x, double) { return 1 / (1 + x); }},
+      {"erfc", [](double x) { return std::erfc(x); }, [](double x, double) { return -2 / std::sqrt(M_PI) * std::exp(-x * x); }},
+      {"floor", [](double x) { return std::floor(x); }, nullptr},
   };
   return ops;
 }
@@ -120,8 +128,9 @@ const UnaryOp& unary_op(const std::string& op) {
 Array unary(const std::string& op, const Array& x) {
   check_array(x, "unary " + op);
   const UnaryOp& u = unary_op(op);  // rejects an unknown op before the dtype check
-  const bool int_neg = op == "neg" && x.dtype == DType::i32;
-  require(is_floating(x.dtype) || int_neg, "unary " + op + ": unsupported dtype " + name(x.dtype));
+  // neg, abs and sign take i32 as in JAX (neg and abs wrap at INT_MIN: round_to wraps).
+  const bool int_ok = (op == "neg" || op == "abs" || op == "sign") && x.dtype == DType::i32;
+  require(is_floating(x.dtype) || int_ok, "unary " + op + ": unsupported dtype " + name(x.dtype));
   Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
   for (size_t i = 0; i < x.data.size(); ++i)
     out.data[i] = round_to(x.dtype, u.value(x.data[i]));
@@ -174,6 +183,14 @@ Array compare(const Array& a, const Array& b, const std::string& direction) {
   out.data.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     out.data[i] = compare_f64(direction, at(a, i), at(b, i)) ? 1.0 : 0.0;
+  return out;
+}
+
+Array is_finite(const Array& x) {
+  check_array(x, "is_finite");
+  require(is_floating(x.dtype), "is_finite: unsupported dtype " + name(x.dtype));
+  Array out{x.shape, DType::pred, std::vector<double>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) out.data[i] = std::isfinite(x.data[i]) ? 1.0 : 0.0;
   return out;
 }
 

@@ -54,6 +54,9 @@ Array binary(const std::string& op, const Array& a, const Array& b);
 // Any comparison with NaN is false, except "ne" which is true.
 Array compare(const Array& a, const Array& b, const std::string& direction);
 
+// x floating -> pred of its shape: true where x is neither ±Inf nor NaN (lax.is_finite).
+Array is_finite(const Array& x);
+
 // pred: dtype pred, rank 0 or the shape of on_true; on_true/on_false: same shape and dtype.
 Array select(const Array& pred, const Array& on_true, const Array& on_false);
 

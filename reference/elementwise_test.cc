@@ -41,6 +41,34 @@ TEST(Unary, I32NegWrapsAndBadInputsThrow) {
   EXPECT_THROW(unary("exp", broken), std::invalid_argument);
 }
 
+// abs, sign, rsqrt, log1p, erfc, floor: JAX's values at ±0, ±Inf and NaN, and i32 abs/sign.
+TEST(Unary, SignsRootsAndRounding) {
+  const Array x = make({6}, DType::f32, {-0.0, 0.0, -2.5, kInf, -kInf, kNaN});
+  const Array a = unary("abs", x), s = unary("sign", x), f = unary("floor", x);
+  EXPECT_EQ(a.data[0], 0.0);
+  EXPECT_FALSE(std::signbit(a.data[0]));
+  EXPECT_EQ(std::vector<double>(a.data.begin() + 2, a.data.end() - 1), (std::vector<double>{2.5, kInf, kInf}));
+  EXPECT_TRUE(std::signbit(s.data[0]));  // sign(-0) is -0, sign(+0) is +0
+  EXPECT_EQ(std::vector<double>(s.data.begin() + 1, s.data.end() - 1), (std::vector<double>{0.0, -1.0, 1.0, -1.0}));
+  EXPECT_TRUE(std::isnan(s.data[5]) && std::isnan(a.data[5]) && std::isnan(f.data[5]));
+  EXPECT_EQ(f.data[2], -3.0);
+  EXPECT_EQ(unary("rsqrt", make({3}, DType::f64, {4.0, 0.0, kInf})).data, (std::vector<double>{0.5, kInf, 0.0}));
+  EXPECT_TRUE(std::isnan(unary("rsqrt", make({1}, DType::f32, {-1.0})).data[0]));
+  EXPECT_EQ(unary("log1p", make({2}, DType::f64, {-1.0, 0x1p-60})).data, (std::vector<double>{-kInf, 0x1p-60}));
+  EXPECT_EQ(unary("erfc", make({3}, DType::f64, {0.0, kInf, -kInf})).data, (std::vector<double>{1.0, 0.0, 2.0}));
+  EXPECT_EQ(unary("abs", make({3}, DType::i32, {kMin32, -7, 3})).data, (std::vector<double>{kMin32, 7, 3}));
+  EXPECT_EQ(unary("sign", make({3}, DType::i32, {kMin32, 0, 3})).data, (std::vector<double>{-1, 0, 1}));
+  EXPECT_THROW(unary("rsqrt", make({1}, DType::i32, {1})), std::invalid_argument);
+}
+
+TEST(IsFinite, FalseForInfAndNanOnly) {
+  const Array r = is_finite(make({6}, DType::f16, {-0.0, 65504.0, kInf, -kInf, kNaN, -3.5}));
+  EXPECT_EQ(r.dtype, DType::pred);
+  EXPECT_EQ(r.data, (std::vector<double>{1, 1, 0, 0, 0, 1}));
+  EXPECT_EQ(is_finite(scalar(DType::f64, 1e308)).data, (std::vector<double>{1}));
+  EXPECT_THROW(is_finite(make({1}, DType::i32, {1})), std::invalid_argument);
+}
+
 TEST(IntegerPow, FloatsAndIntegers) {
   const Array x = make({3}, DType::f32, {2.0, -3.0, 0.5});
   EXPECT_EQ(integer_pow(x, 3).data, (std::vector<double>{8.0, -27.0, 0.125}));

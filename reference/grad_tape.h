@@ -42,6 +42,12 @@ class Tape {
   Id concatenate(const std::vector<Id>& xs, int64_t dimension);
   Id reduce_sum(Id x, std::vector<int64_t> axes);
   Id reduce_max(Id x, std::vector<int64_t> axes);
+  // grad_tape_more.cc: is_finite (no gradient), reduce_min, rev, pad, cumsum.
+  Id is_finite(Id x);
+  Id reduce_min(Id x, std::vector<int64_t> axes);
+  Id rev(Id x, std::vector<int64_t> dimensions);
+  Id pad(Id x, Id padding_value, std::vector<int64_t> low, std::vector<int64_t> high, std::vector<int64_t> interior);
+  Id cumsum(Id x, int64_t axis, bool reverse);
   Id dot_general(Id lhs, Id rhs, const DotDims& dims, DType out_dtype);
 
   // An op the tape has no method for (the LSTM, whose derivative lstm_ref.h writes out):

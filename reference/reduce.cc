@@ -1,4 +1,4 @@
-// reduce_sum and reduce_max: one pass over the input, each element added into the output
+// reduce_sum, reduce_max and reduce_min: one pass over the input, each element added into the output
 // position its kept axes name.
 #include "reference/reduce.h"
 
@@ -73,6 +73,21 @@ Array reduce_max(const Array& x, std::vector<int64_t> axes) {
     double& m = out.data[o];
     if (std::isnan(m)) return;
     if (std::isnan(v) || v > m) m = v;
+  });
+  return out;
+}
+
+Array reduce_min(const Array& x, std::vector<int64_t> axes) {
+  const Reduction r = plan("reduce_min", x, axes);
+  double init = std::numeric_limits<double>::infinity();
+  if (x.dtype == DType::i32) init = 2147483647.0;
+  if (x.dtype == DType::pred) init = 1.0;
+  Array out{r.out_shape, x.dtype,
+            std::vector<double>(static_cast<size_t>(shape_numel(r.out_shape)), init)};
+  for_each_into(x, r, [&](int64_t o, double v) {
+    double& m = out.data[o];
+    if (std::isnan(m)) return;
+    if (std::isnan(v) || v < m) m = v;
   });
   return out;
 }

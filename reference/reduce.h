@@ -1,4 +1,4 @@
-// Reductions over a set of axes (JAX lax.reduce_sum / lax.reduce_max semantics).
+// Reductions over a set of axes (JAX lax.reduce_sum / lax.reduce_max / lax.reduce_min semantics).
 #pragma once
 #include <vector>
 
@@ -14,5 +14,8 @@ Array reduce_sum(const Array& x, std::vector<int64_t> axes);
 // Same shapes as reduce_sum. NaN propagates. An empty reduction gives -inf for floats,
 // INT32_MIN for i32 and false for pred (where max is "or").
 Array reduce_max(const Array& x, std::vector<int64_t> axes);
+
+// Same as reduce_max with min: an empty reduction gives +inf, INT32_MAX, true (min is "and").
+Array reduce_min(const Array& x, std::vector<int64_t> axes);
 
 }  // namespace tandem::ref

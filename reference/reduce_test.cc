@@ -75,6 +75,14 @@ TEST(ReduceMax, ValuesEmptyAndNan) {
   EXPECT_EQ(m.data[1], 5);
   EXPECT_TRUE(std::isnan(reduce_max(make({2}, DType::f32, {nan, 7}), {0}).data[0]));
   EXPECT_THROW(reduce_max(cube(), {1, 1}), std::invalid_argument);
+  // reduce_min: the mirror image, its own identities on empty axes, NaN propagating.
+  EXPECT_EQ(reduce_min(cube(), {1, 0}).data, (Values{0, 1, 2, 3}));
+  EXPECT_EQ(reduce_min(cube(), {2}).data, (Values{0, 4, 8, 12, 16, 20}));
+  EXPECT_EQ(reduce_min(full({2, 0}, DType::f32, 1), {1}).data, (Values{kInf, kInf}));
+  EXPECT_EQ(reduce_min(full({0}, DType::i32, 1), {0}).data, (Values{2147483647.0}));
+  EXPECT_EQ(reduce_min(full({0}, DType::pred, 1), {0}).data, (Values{1}));
+  EXPECT_TRUE(std::isnan(reduce_min(make({3}, DType::f32, {1, nan, -7}), {0}).data[0]));
+  EXPECT_THROW(reduce_min(cube(), {3}), std::invalid_argument);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "reference/elementwise.h"
 #include "reference/f8.h"
 #include "reference/finite_difference.h"
+#include "reference/pad_rev_cumsum.h"
 #include "reference/reduce.h"
 #include "reference/rounding.h"
 #include "reference/scan.h"

@@ -68,6 +68,7 @@ void register_cuda_impls() {
   register_elementwise_cuda_impls();
   register_structure_cuda_impls();
   register_reduction_cuda_impls();
+  register_pad_rev_cumsum_cuda_impls();
   register_control_cuda_impls();
   register_offload_cuda_impls();
   register_conv_cuda_impls();

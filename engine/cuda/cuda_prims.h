@@ -13,6 +13,7 @@ namespace tandem {
 void register_elementwise_cuda_impls();
 void register_structure_cuda_impls();
 void register_reduction_cuda_impls();
+void register_pad_rev_cumsum_cuda_impls();  // pad_rev_cumsum_cuda.cc
 void register_control_cuda_impls();
 void register_offload_cuda_impls();  // offload_cuda.cc: device_put
 void register_conv_cuda_impls();     // conv_cuda.cc: conv_general_dilated

@@ -73,6 +73,13 @@ std::vector<Tensor> compare_impl(const std::vector<Tensor>& in, const Params& p,
   return {out};
 }
 
+std::vector<Tensor> is_finite_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  AType t = checked_out_types("is_finite", in, p)[0];
+  Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+  cuda_impl::is_finite(in[0].dtype(), in[0].raw(), out.data<uint8_t>(), out.numel());
+  return {out};
+}
+
 std::vector<Tensor> select_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   AType t = checked_out_types("select", in, p)[0];
   Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
@@ -99,6 +106,7 @@ void register_elementwise_cuda_impls() {
 #include "engine/prims/binary_ops.def"
   attach_cuda_impl("integer_pow", integer_pow_impl);
   attach_cuda_impl("compare", compare_impl);
+  attach_cuda_impl("is_finite", is_finite_impl);
   attach_cuda_impl("select", select_impl);
   attach_cuda_impl("convert_element_type", convert_impl);
 }

@@ -26,6 +26,13 @@ namespace {
 struct NegI32 {
   __device__ int32_t operator()(int32_t x) const { return int32_t(0u - uint32_t(x)); }
 };
+// abs wraps the same way (abs(INT_MIN) is INT_MIN, as in XLA); sign is -1, 0 or 1.
+struct AbsI32 {
+  __device__ int32_t operator()(int32_t x) const { return x < 0 ? int32_t(0u - uint32_t(x)) : x; }
+};
+struct SignI32 {
+  __device__ int32_t operator()(int32_t x) const { return int32_t(x > 0) - int32_t(x < 0); }
+};
 
 // Square-and-multiply, as XLA expands integer_pow and the CPU impl computes it.
 struct IntPow {
@@ -145,8 +152,10 @@ __global__ void convert_kernel(const From* src, To* dst, int64_t n) {
 
 void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n) {
   if (t == DType::i32) {
-    if (op != UnaryOp::neg) throw_bad_input("unary math on i32 other than neg");
-    return launch_map<int32_t>(x, y, n, NegI32{});
+    if (op == UnaryOp::neg) return launch_map<int32_t>(x, y, n, NegI32{});
+    if (op == UnaryOp::abs) return launch_map<int32_t>(x, y, n, AbsI32{});
+    if (op == UnaryOp::sign) return launch_map<int32_t>(x, y, n, SignI32{});
+    throw_bad_input("unary math on i32 other than neg, abs and sign");
   }
   dispatch_dtype<false, false>(t, "unary", [&](auto tag) {
     using T = decltype(tag);
@@ -179,6 +188,17 @@ void compare(CompareDir dir, DType t, Operand a, Operand b, uint8_t* out, int64_
   dispatch_dtype<true, true>(t, "compare", [&](auto tag) {
     using T = decltype(tag);
     launch_zip<T>(a, b, out, n, Compare<T>{dir});
+  });
+}
+
+// A zip of x with itself (its second read unused), so is_finite needs no kernel of its own.
+struct IsFinite {
+  template <class C> __device__ uint8_t operator()(C x, C) const { return uint8_t(isfinite(double(x))); }
+};
+
+void is_finite(DType t, const void* x, uint8_t* out, int64_t n) {
+  dispatch_dtype<false, false>(t, "is_finite", [&](auto tag) {
+    launch_zip<decltype(tag)>(Operand{x, false}, Operand{x, true}, out, n, IsFinite{});
   });
 }
 

@@ -28,7 +28,7 @@ struct Operand {
   bool scalar = false;
 };
 
-// y[i] = op(x[i]) in the compute type (f32 for bf16/f16). i32 only for neg.
+// y[i] = op(x[i]) in the compute type (f32 for bf16/f16). i32 only for neg, abs and sign.
 void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n);
 // y[i] = x[i]^e by square-and-multiply (e >= 0 for i32; the caller checks).
 void integer_pow(DType t, const void* x, void* y, int64_t n, int64_t e);
@@ -37,6 +37,8 @@ void integer_pow(DType t, const void* x, void* y, int64_t n, int64_t e);
 void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, int* div_by_zero);
 // out[i] (bool as uint8_t) = a[i] <dir> b[i], every dtype.
 void compare(CompareDir dir, DType t, Operand a, Operand b, uint8_t* out, int64_t n);
+// out[i] (bool as uint8_t) = x[i] is neither ±Inf nor NaN; floating dtypes.
+void is_finite(DType t, const void* x, uint8_t* out, int64_t n);
 // out[i] = pred[i or 0] ? on_true[i] : on_false[i], elements of elem_bytes.
 void select(const uint8_t* pred, bool pred_scalar, const void* on_true, const void* on_false,
             void* out, int64_t n, int elem_bytes);

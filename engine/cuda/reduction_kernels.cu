@@ -33,6 +33,19 @@ struct MaxOp {
   }
 };
 
+// NaN-propagating min, as the CPU's reduce_min: any NaN makes the result NaN; empty is +inf.
+struct MinOp {
+  template <class C> __device__ C operator()(const C& a, const C& b) const {
+    if (is_nan(a) || is_nan(b)) return quiet_nan<C>();
+    return b < a ? b : a;
+  }
+  template <class C> __device__ static C identity() {
+    if constexpr (std::is_same_v<C, double>) return __longlong_as_double(int64_t(0x7ff0000000000000ULL));
+    else if constexpr (std::is_same_v<C, float>) return __int_as_float(int(0x7f800000u));
+    else return INT_MAX;
+  }
+};
+
 __device__ int64_t offset_of(int64_t flat, int rank, const int64_t* shape, const int64_t* strides) {
   int64_t off = 0;
   for (int d = rank - 1; d >= 0; --d) {
@@ -87,10 +100,12 @@ void launch(const void* x, void* out, const ReduceLayout& l, Op op) {
 }  // namespace
 
 void reduce(ReduceOp op, DType t, const void* x, void* out, const ReduceLayout& layout) {
-  dispatch_dtype<true, false>(t, op == ReduceOp::sum ? "reduce_sum" : "reduce_max", [&](auto tag) {
+  const char* name = op == ReduceOp::sum ? "reduce_sum" : op == ReduceOp::max ? "reduce_max" : "reduce_min";
+  dispatch_dtype<true, false>(t, name, [&](auto tag) {
     using T = decltype(tag);
     if (op == ReduceOp::sum) launch<T>(x, out, layout, SumOp{});
-    else launch<T>(x, out, layout, MaxOp{});
+    else if (op == ReduceOp::max) launch<T>(x, out, layout, MaxOp{});
+    else launch<T>(x, out, layout, MinOp{});
   });
 }
 

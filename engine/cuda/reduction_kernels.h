@@ -1,5 +1,5 @@
 // Launcher of the reduction kernels (engine/cuda/reduction_kernels.cu) behind reduce_sum and
-// reduce_max on CUDA. Plain data only; default stream, launch checked, no synchronization.
+// reduce_max / reduce_min on CUDA. Plain data only; default stream, launch checked, no synchronization.
 #pragma once
 #include <cstdint>
 
@@ -17,11 +17,11 @@ struct ReduceLayout {
   int64_t n_out = 1, n_reduced = 1;
 };
 
-enum class ReduceOp : int { sum, max };
+enum class ReduceOp : int { sum, max, min };
 
 // out[o] = op over the reduced elements of output o, accumulated in f32 for f32/bf16/f16,
 // f64 for f64, i32 for i32, then stored in t. max propagates NaN; an empty reduction gives
-// 0 (sum) or -inf / INT32_MIN (max) — the CPU impl's semantics.
+// 0 (sum), -inf / INT32_MIN (max) or +inf / INT32_MAX (min) — the CPU impl's semantics.
 void reduce(ReduceOp op, DType t, const void* x, void* out, const ReduceLayout& layout);
 
 }  // namespace tandem::cuda_impl

@@ -1,4 +1,4 @@
-// CUDA impls of reduce_sum and reduce_max: the operand's axes split into kept (the output,
+// CUDA impls of reduce_sum, reduce_max and reduce_min: the operand's axes split into kept (the output,
 // row-major) and reduced, with their strides, for reduction_kernels.cu. Accumulation types,
 // NaN propagation and empty-reduction values are the CPU impl's (engine/prims/reductions.cc).
 #include <set>
@@ -45,6 +45,7 @@ Impl reduce_impl(const char* name, ReduceOp op) {
 void register_reduction_cuda_impls() {
   attach_cuda_impl("reduce_sum", reduce_impl("reduce_sum", ReduceOp::sum));
   attach_cuda_impl("reduce_max", reduce_impl("reduce_max", ReduceOp::max));
+  attach_cuda_impl("reduce_min", reduce_impl("reduce_min", ReduceOp::min));
 }
 
 }  // namespace tandem

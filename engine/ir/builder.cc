@@ -88,6 +88,13 @@ Value tanh(Value x) { return unary("tanh", x); }
 Value logistic(Value x) { return unary("logistic", x); }
 Value sqrt(Value x) { return unary("sqrt", x); }
 Value integer_pow(Value x, int64_t y) { return unary("integer_pow", x, {{"y", y}}); }
+Value abs(Value x) { return unary("abs", x); }
+Value sign(Value x) { return unary("sign", x); }
+Value rsqrt(Value x) { return unary("rsqrt", x); }
+Value log1p(Value x) { return unary("log1p", x); }
+Value erfc(Value x) { return unary("erfc", x); }
+Value floor(Value x) { return unary("floor", x); }
+Value is_finite(Value x) { return unary("is_finite", x); }
 Value add(Value a, Value b) { return binary("add", a, b); }
 Value sub(Value a, Value b) { return binary("sub", a, b); }
 Value mul(Value a, Value b) { return binary("mul", a, b); }
@@ -150,6 +157,18 @@ Value reduce_sum(Value x, const std::vector<int64_t>& axes) {
 }
 Value reduce_max(Value x, const std::vector<int64_t>& axes) {
   return unary("reduce_max", x, {{"axes", axes}});
+}
+Value reduce_min(Value x, const std::vector<int64_t>& axes) {
+  return unary("reduce_min", x, {{"axes", axes}});
+}
+Value rev(Value x, const std::vector<int64_t>& dimensions) { return unary("rev", x, {{"dimensions", dimensions}}); }
+Value pad(Value x, Value padding_value, const std::vector<PadDim>& config) {
+  std::vector<int64_t> flat;  // the padding_config param: triples flattened
+  for (const PadDim& d : config) flat.insert(flat.end(), {d.low, d.high, d.interior});
+  return builder_of({&x, &padding_value})->bind1("pad", {x, padding_value}, {{"padding_config", flat}});
+}
+Value cumsum(Value x, int64_t axis, bool reverse) {
+  return unary("cumsum", x, {{"axis", axis}, {"reverse", reverse}});
 }
 
 Params dot_general_params(const DotDims& d, const std::string& precision, std::optional<DType> preferred,

@@ -52,11 +52,14 @@ Program trace(const std::vector<AType>& in_types,
 Value neg(Value x);   Value exp(Value x);  Value log(Value x);  Value sin(Value x);
 Value cos(Value x);   Value tanh(Value x); Value logistic(Value x); Value sqrt(Value x);
 Value integer_pow(Value x, int64_t y);
+Value abs(Value x);   Value sign(Value x); Value rsqrt(Value x); Value log1p(Value x);
+Value erfc(Value x);  Value floor(Value x);
 Value add(Value a, Value b); Value sub(Value a, Value b); Value mul(Value a, Value b);
 Value div(Value a, Value b); Value max(Value a, Value b); Value min(Value a, Value b);
 // direction: "eq" "ne" "lt" "le" "gt" "ge"
 Value compare(Value a, Value b, const std::string& direction);
 Value select(Value pred, Value on_true, Value on_false);
+Value is_finite(Value x);  // floating -> bool
 Value convert_element_type(Value x, DType to);
 
 Value operator+(Value a, Value b);  Value operator-(Value a, Value b);
@@ -78,6 +81,14 @@ Value concatenate(const std::vector<Value>& xs, int64_t axis);
 Value iota(Builder& b, DType dtype, const Shape& shape, int64_t dimension);
 Value reduce_sum(Value x, const std::vector<int64_t>& axes);
 Value reduce_max(Value x, const std::vector<int64_t>& axes);
+Value reduce_min(Value x, const std::vector<int64_t>& axes);
+Value rev(Value x, const std::vector<int64_t>& dimensions);
+// lax.pad: a (low, high, interior) triple per dimension; low/high may be negative (crop).
+struct PadDim {
+  int64_t low = 0, high = 0, interior = 0;
+};
+Value pad(Value x, Value padding_value, const std::vector<PadDim>& config);
+Value cumsum(Value x, int64_t axis, bool reverse = false);
 
 // ---- dot_general --------------------------------------------------------------------
 struct DotDims {

@@ -12,6 +12,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/primitive.h"
+#include "engine/ir/primitive_rewrites.h"
 #include "engine/ir/program_json.h"
 #include "engine/ir/typecheck.h"
 
@@ -188,9 +189,12 @@ Param read_param(const json& j, const std::string& at, Scope& scope) {
 const Primitive& read_primitive(const json& j, const std::string& at) {
   if (!j.is_string()) bad(at, cat("field 'primitive' is a primitive's name, got ", shown(j)));
   const std::vector<std::string> names = primitive_names();
-  if (std::find(names.begin(), names.end(), j.get<std::string>()) == names.end())
+  if (std::find(names.begin(), names.end(), j.get<std::string>()) == names.end()) {
+    const std::optional<std::string> rewrite = primitive_rewrite(j.get<std::string>());
     bad(at, cat("unknown primitive '", j.get<std::string>(), "'; tandem has: ", joined(names)),
-        "a primitive tandem lacks is added as docs/DESIGN.md (\"How to add a primitive\") says");
+        rewrite ? cat("write instead: ", *rewrite)
+                : "a primitive tandem lacks is added as docs/DESIGN.md (\"How to add a primitive\") says");
+  }
   return primitive(j.get<std::string>());
 }
 

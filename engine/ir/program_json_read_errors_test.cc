@@ -108,6 +108,24 @@ TEST(ProgramJsonRead, MalformedIsBadInputSayingWhereAndWhat) {
   }
 }
 
+// A primitive tandem lacks whose rewrite is known: the hint names the rewrite; otherwise it
+// says how a primitive is added.
+TEST(ProgramJsonRead, UnknownPrimitiveHintNamesARewrite) {
+  for (const auto& [prim, hint] : std::vector<std::pair<std::string, std::string>>{
+           {"cumprod", "write instead: jax.lax.associative_scan(jnp.multiply"},
+           {"reduce_prod", "write instead: jnp.exp(jnp.sum(jnp.log(x), axis)) for x > 0"},
+           {"frobnicate", "How to add a primitive"}}) {
+    json j = valid();
+    j["eqns"][0]["primitive"] = prim;
+    try {
+      program_from_json(j);
+      ADD_FAILURE() << prim << ": read without an error";
+    } catch (const Error& e) {
+      EXPECT_NE(e.hint().find(hint), std::string::npos) << prim << ": hint " << e.hint();
+    }
+  }
+}
+
 // An error inside a sub-program names the path to it: the outer equation and param first.
 TEST(ProgramJsonRead, ErrorsInSubProgramsNameThePath) {
   Builder body_b;

@@ -69,14 +69,21 @@ void check(const std::vector<Shape>& shapes, Fn fn, double lo = -1, double hi = 
 }
 using V = std::vector<Value>;
 
+// A unary op not finite at -1 (log, sqrt, rsqrt, log1p) is checked on positive operands.
+bool positive_domain(const std::string& op) {
+  Program p = trace({{{1}, DType::f64}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; });
+  return !std::isfinite(Executor().run(p, {Tensor::from_f64({-1}, {1}, DType::f64)})[0].to_f64()[0]);
+}
+
 // Every unary and binary elementwise primitive (from their traits, so a new one is checked
-// without a line here) against finite differences; log and sqrt on positive operands.
+// without a line here) against finite differences.
 TEST(Vjp, Unary) {
   for (const std::string& op : primitive_names())
     // stop_gradient's derivative is 0 by definition, not its forward's (Vjp.StopGradient).
-    if (primitive(op).has(kElementwiseUnary) && op != "log" && op != "sqrt" && op != "stop_gradient")
-      check({{2, 3}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; });
-  check({{5}}, [](Builder&, auto& v) { return V{log(v[0]), sqrt(v[0])}; }, 0.5, 2);
+    if (primitive(op).has(kElementwiseUnary) && op != "stop_gradient") {
+      const bool pos = positive_domain(op);
+      check({{2, 3}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0]})}; }, pos ? 0.5 : -1, pos ? 2 : 1);
+    }
   for (int64_t n : {0, 1, 2, 3}) check({{4}}, [n](Builder&, auto& v) { return V{integer_pow(v[0], n) + v[0]}; });
 }
 
@@ -150,12 +157,25 @@ TEST(Vjp, ReduceMax) {
   });
 }
 
-// Ties share the cotangent evenly (JAX's location indicators over their count).
+// Ties share the cotangent evenly (JAX's location indicators over their count), for
+// reduce_min as for reduce_max.
 TEST(Vjp, ReduceMaxTiesSplitTheCotangent) {
-  Program p = trace({{{2, 3}, DType::f64}}, [](Builder&, auto& v) { return V{reduce_max(v[0], {1})}; });
+  Program p = trace({{{2, 3}, DType::f64}}, [](Builder&, auto& v) { return V{reduce_max(v[0], {1}), reduce_min(v[0], {1})}; });
   VjpRun r = run_vjp(vjp(p), {Tensor::from_f64({1, 5, 5, 2, 2, 2}, {2, 3}, DType::f64)},
-                     {Tensor::from_f64({6, 9}, {2}, DType::f64)});
-  EXPECT_EQ(r.cotangents[0].to_f64(), (std::vector<double>{0, 3, 3, 3, 3, 3}));
+                     {Tensor::from_f64({6, 9}, {2}, DType::f64), Tensor::from_f64({1, 4}, {2}, DType::f64)});
+  EXPECT_EQ(r.cotangents[0].to_f64(), (std::vector<double>{1, 3, 3, 3 + 4 / 3.0, 3 + 4 / 3.0, 3 + 4 / 3.0}));
+}
+
+// rev, pad (interior, negative low/high; the padding value's cotangent too), cumsum both ways
+// and reduce_min against finite differences; abs's derivative at 0 is +1 (JAX's x >= 0).
+TEST(Vjp, RevPadCumsumReduceMinAbs) {
+  check({{3, 4}, {}}, [](Builder&, auto& v) {
+    return V{rev(v[0], {0, -1}), pad(v[0], v[1], {{1, -1, 1}, {-2, 2, 0}}), cumsum(v[0], 1),
+             cumsum(v[0], -2, true), reduce_min(v[0], {1})};
+  });
+  Program p = trace({{{3}, DType::f64}}, [](Builder&, auto& v) { return V{abs(v[0])}; });
+  VjpRun r = run_vjp(vjp(p), {Tensor::from_f64({0.0, -0.0, -2}, {3}, DType::f64)}, {Tensor::from_f64({1, 1, 1}, {3}, DType::f64)});
+  EXPECT_EQ(r.cotangents[0].to_f64(), (std::vector<double>{1, 1, -1}));
 }
 
 // compare and iota are not differentiable: they pass no cotangent, so the float paths

@@ -127,6 +127,23 @@ TEST(Vmap, Reductions) {
   }
 }
 
+// rev / cumsum / reduce_min / is_finite with negative axes at every batch axis; pad with a
+// mapped operand, and with a mapped padding value (each example its own: run per example).
+TEST(Vmap, RevPadCumsumReduceMinIsFinite) {
+  Program p = prog({f64({3, 4}), f64({})}, [](Builder&, const V& v) {
+    Value fin = convert_element_type(is_finite(log(v[0])), DType::f64);
+    return V{rev(v[0], {-1}) + cumsum(v[0], 0, true) + fin, pad(v[0], v[1], {{1, -1, 1}, {-2, 0, 0}}),
+             reduce_min(cumsum(v[0], -1), {0})};
+  });
+  for (int64_t a : {0, 1, 2, -1}) {
+    Shape s{3, 4};
+    s.insert(s.begin() + (a < 0 ? a + 3 : a), 2);
+    check(p, {a, std::nullopt}, {0, 1, -1}, {rnd(s, 4), rnd({}, 5)});
+  }
+  check(p, {std::nullopt, 0}, {0, 0, 0}, {rnd({3, 4}, 4), rnd({2}, 5)});
+  check(p, {1, 0}, {1, 0, 0}, {rnd({3, 2, 4}, 4), rnd({2}, 5)});
+}
+
 TEST(Vmap, DotGeneralEveryMappingAndBatchDims) {
   auto mm = prog({f64({3, 4}), f64({4, 5})}, [](Builder&, const V& v) { return V{dot(v[0], v[1])}; });
   check(mm, {0, 0}, {0}, {rnd({2, 3, 4}, 1), rnd({2, 4, 5}, 2)});

@@ -107,11 +107,12 @@ void register_batch_rules() {
     if (prim.has(kElementwiseUnary)) vectorized(n.c_str());
     if (prim.has(kElementwiseBinary)) broadcasting(n.c_str(), [](size_t) { return true; });
   }
-  for (const char* u : {"integer_pow", "convert_element_type", "checkpoint_name"}) vectorized(u);
+  for (const char* u : {"integer_pow", "convert_element_type", "checkpoint_name", "is_finite"}) vectorized(u);
   broadcasting("compare", [](size_t) { return true; });
   broadcasting("select", [](size_t i) { return i == 0; });  // the predicate may stay rank 0
   reducer("reduce_sum");
   reducer("reduce_max");
+  reducer("reduce_min");
   register_structure_batch_rules();
   register_dot_scan_batch_rules();
   register_while_batch_rules();

@@ -1,5 +1,5 @@
 // Batching rules for the layout primitives: broadcast_in_dim, reshape, transpose, slice,
-// concatenate, iota, dynamic_slice and dynamic_update_slice. Most move the batch axis to the
+// concatenate, iota, dynamic_slice and dynamic_update_slice, and rev, pad, cumsum. Most move the batch axis to the
 // front and prepend it to their shape params. Dynamic slicing with mapped start indices is a
 // gather (each example reads its own window): it runs per example (batch_by_loop), which is
 // exact for every dtype (a one-hot contraction would turn inf/NaN elsewhere into NaN).
@@ -98,11 +98,38 @@ void dynamic_rules() {
     return Result{{x.builder()->bind1("dynamic_update_slice", args, p)}, {0}};
   });
 }
+// rev and cumsum: the batch axis to the front, their axes (normalized per example) one
+// further. pad: a mapped operand gets a (0, 0, 0) triple for the batch axis; a mapped padding
+// value (each example pads with its own) runs per example.
+void pad_rev_cumsum_rules() {
+  set("rev", [](const std::vector<Value>& in, const Axes& axes, const Params& p) {
+    std::vector<int64_t> dims;
+    for (int64_t d : p.get_ints("dimensions")) dims.push_back(normalize_axis(d, in[0].rank() - 1, "rev") + 1);
+    Params q = p;
+    q.set("dimensions", dims);
+    return front_then(in[0], axes[0], "rev", q);
+  });
+  set("cumsum", [](const std::vector<Value>& in, const Axes& axes, const Params& p) {
+    Params q = p;
+    q.set("axis", int64_t(normalize_axis(p.get_int("axis"), in[0].rank() - 1, "cumsum") + 1));
+    return front_then(in[0], axes[0], "cumsum", q);
+  });
+  set("pad", [](const std::vector<Value>& in, const Axes& axes, const Params& p) {
+    if (axes[1]) return batch_by_loop("pad", in, axes, p);
+    Value x = move_axis(in[0], *axes[0], 0);
+    Params q = p;
+    std::vector<int64_t> cfg = p.get_ints("padding_config");
+    cfg.insert(cfg.begin(), {0, 0, 0});
+    q.set("padding_config", cfg);
+    return Result{{x.builder()->bind1("pad", {x, in[1]}, q)}, {0}};
+  });
+}
 }  // namespace
 
 void register_structure_batch_rules() {
   structure_rules();
   dynamic_rules();
+  pad_rev_cumsum_rules();
 }
 
 }  // namespace tandem

@@ -187,6 +187,32 @@ void register_compare() {
   register_primitive(std::move(p));
 }
 
+// is_finite: floating operand -> bool, false for ±Inf and NaN (jax.lax.is_finite). Not a row of
+// unary_ops.def: its output dtype is not its operand's.
+void register_is_finite() {
+  Primitive p;
+  p.name = "is_finite";
+  p.traits = kElementwise;
+  p.shape = [](const std::vector<AType>& in, const Params&) {
+    if (in.size() != 1) throw_bad_input(cat("is_finite takes 1 operand, got ", in.size()));
+    if (!is_floating(in[0].dtype))
+      throw_bad_input(cat("is_finite needs a floating operand, got ", in[0].str()),
+                      "an integer is always finite: use a literal true, or convert_element_type first");
+    return std::vector<AType>{AType{in[0].shape, DType::pred}};
+  };
+  p.cpu = [](const std::vector<Tensor>& in, const Params&, EvalContext&) {
+    Tensor out = Tensor::empty(in[0].shape(), DType::pred);
+    cpu::dispatch_float(in[0].dtype(), "is_finite", [&](auto tag) {
+      using T = decltype(tag);
+      const T* px = in[0].data<T>();
+      uint8_t* po = out.data<uint8_t>();
+      for (int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = uint8_t(std::isfinite(double(load(px[i]))));
+    });
+    return std::vector<Tensor>{out};
+  };
+  register_primitive(std::move(p));
+}
+
 void register_select() {
   Primitive p;
   p.name = "select";
@@ -299,6 +325,7 @@ void register_elementwise_primitives() {
 #define TANDEM_BINARY(name, host, ...) register_binary(#name, [](auto a, auto b) { return host; });
 #include "engine/prims/binary_ops.def"
   register_compare();
+  register_is_finite();
   register_select();
   register_convert();
 }

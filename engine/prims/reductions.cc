@@ -1,7 +1,7 @@
 // Reductions over a set of axes: reduce_sum (accumulates in f32 for f32/bf16/f16 and f64
 // for f64; a sum over contiguous elements uses 16 interleaved accumulators per block of 4096
-// and a tree over the blocks) and reduce_max
-// (NaN propagates; an empty reduction gives -inf / INT32_MIN).
+// and a tree over the blocks), reduce_max and reduce_min
+// (NaN propagates; an empty reduction gives -inf / INT32_MIN, and +inf / INT32_MAX for min).
 #include <cmath>
 #include <limits>
 #include <set>
@@ -121,8 +121,11 @@ bool as_axis_block(const Shape& shape, const std::vector<int>& axes, int64_t& ou
   return true;
 }
 
-template <bool kMax>
+enum class Reduce { sum, max, min };
+
+template <Reduce kOp>
 Impl reduce_cpu(const char* op) {
+  constexpr bool kMax = kOp != Reduce::sum;  // a chooser: max or min
   return [op](const std::vector<Tensor>& in, const Params& p, EvalContext&) {
     AType out_t = reduce_shape(op, {in[0].type()}, p)[0];
     auto axes = reduced_axes(p.get_ints("axes"), in[0].rank(), op);
@@ -134,6 +137,9 @@ Impl reduce_cpu(const char* op) {
       if constexpr (kMax) {
         init = std::numeric_limits<C>::has_infinity ? -std::numeric_limits<C>::infinity()
                                                     : std::numeric_limits<C>::lowest();
+        if (kOp == Reduce::min)
+          init = std::numeric_limits<C>::has_infinity ? std::numeric_limits<C>::infinity()
+                                                      : std::numeric_limits<C>::max();
       }
       std::vector<C> acc(size_t(out.numel()), init);
       const T* x = in[0].data<T>();
@@ -152,7 +158,7 @@ Impl reduce_cpu(const char* op) {
           if constexpr (std::is_floating_point_v<C>) {
             if (std::isnan(v) || std::isnan(acc[o])) { acc[o] = std::numeric_limits<C>::quiet_NaN(); return; }
           }
-          if (v > acc[o]) acc[o] = v;
+          if (kOp == Reduce::max ? v > acc[o] : v < acc[o]) acc[o] = v;
         } else {
           acc[o] += v;
         }
@@ -178,8 +184,9 @@ void add(const char* name, Impl cpu) {
 }  // namespace
 
 void register_reduction_primitives() {
-  add("reduce_sum", reduce_cpu<false>("reduce_sum"));
-  add("reduce_max", reduce_cpu<true>("reduce_max"));
+  add("reduce_sum", reduce_cpu<Reduce::sum>("reduce_sum"));
+  add("reduce_max", reduce_cpu<Reduce::max>("reduce_max"));
+  add("reduce_min", reduce_cpu<Reduce::min>("reduce_min"));
 }
 
 }  // namespace tandem

@@ -11,6 +11,7 @@ void register_all_primitives() {
     register_elementwise_primitives();
     register_structure_primitives();
     register_reduction_primitives();
+    register_pad_rev_cumsum_primitives();
     register_dot_general_primitive();
     register_scan_primitive();
     register_while_primitive();

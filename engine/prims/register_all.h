@@ -7,6 +7,7 @@ namespace tandem {
 void register_elementwise_primitives();
 void register_structure_primitives();
 void register_reduction_primitives();
+void register_pad_rev_cumsum_primitives();  // pad_rev_cumsum.cc
 void register_dot_general_primitive();
 void register_scan_primitive();
 void register_while_primitive();       // while_loop.cc

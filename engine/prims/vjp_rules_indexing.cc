@@ -1,6 +1,6 @@
 // Reverse-mode rules for the indexing, reduction and non-differentiable primitives:
-// dynamic_slice, dynamic_update_slice, strided slice, reduce_max, compare, iota, and the
-// LSTM primitives (lstm_fwd's cotangents are lstm_bwd on its reserve; lstm_bwd is first-order only).
+// dynamic_slice, dynamic_update_slice, strided slice, reduce_max / reduce_min, compare,
+// is_finite, iota, rev, pad, cumsum, and the LSTM primitives (lstm_fwd's cotangents are lstm_bwd on its reserve; lstm_bwd is first-order only).
 // Start indices are i32 operands: they get no cotangent, and the rules re-read them so that
 // the transposed op clamps them exactly as the primal op did.
 #include "engine/core/error.h"
@@ -49,6 +49,26 @@ Value unslice(const VjpArgs& a, Value g, const std::vector<int64_t>& start,
   return dynamic_update_slice(zeros(*a.builder, x), g, starts);
 }
 
+// reduce_max / reduce_min: the cotangent goes to the positions equal to the result, split
+// evenly among ties (JAX's reduce_chooser_jvp_rule: location indicators divided by their count).
+VjpRule chooser_rule(const char* name) {
+  return [name](const VjpArgs& a, const Params& p) {
+    Cts r(1);
+    if (!a.wants(0)) return r;
+    const AType& x = a.in_types[0];
+    std::vector<bool> red(size_t(x.rank()), false);
+    for (int64_t ax : p.get_ints("axes")) red[size_t(normalize_axis(ax, x.rank(), name))] = true;
+    std::vector<int64_t> kept, reduced;
+    for (int d = 0; d < x.rank(); ++d) (red[size_t(d)] ? reduced : kept).push_back(d);
+    Value xv = a.primal_in(0);
+    Value y = broadcast_in_dim(a.primal_out(0), x.shape, kept);
+    Value hit = convert_element_type(compare(xv, y, "eq"), x.dtype);
+    Value n = broadcast_in_dim(reduce_sum(hit, reduced), x.shape, kept);
+    r[0] = hit * broadcast_in_dim(a.ct(0), x.shape, kept) / n;
+    return r;
+  };
+}
+
 void indexing_rules() {
   set("slice", [](const VjpArgs& a, const Params& p) {
     return Cts{a.wants(0) ? std::optional<Value>(unslice(
@@ -74,26 +94,46 @@ void indexing_rules() {
     if (a.wants(1)) r[1] = dynamic_slice(g, st, a.in_types[1].shape);
     return r;
   });
-  // reduce_max: the cotangent goes to the positions equal to the max, split evenly among
-  // ties (JAX's reduce_chooser_jvp_rule: location indicators divided by their count).
-  set("reduce_max", [](const VjpArgs& a, const Params& p) {
-    Cts r(1);
-    if (!a.wants(0)) return r;
-    const AType& x = a.in_types[0];
-    std::vector<bool> red(size_t(x.rank()), false);
-    for (int64_t ax : p.get_ints("axes")) red[size_t(normalize_axis(ax, x.rank(), "reduce_max"))] = true;
-    std::vector<int64_t> kept, reduced;
-    for (int d = 0; d < x.rank(); ++d) (red[size_t(d)] ? reduced : kept).push_back(d);
-    Value xv = a.primal_in(0);
-    Value y = broadcast_in_dim(a.primal_out(0), x.shape, kept);
-    Value hit = convert_element_type(compare(xv, y, "eq"), x.dtype);
-    Value n = broadcast_in_dim(reduce_sum(hit, reduced), x.shape, kept);
-    r[0] = hit * broadcast_in_dim(a.ct(0), x.shape, kept) / n;
-    return r;
-  });
+  set("reduce_max", chooser_rule("reduce_max"));
+  set("reduce_min", chooser_rule("reduce_min"));
   // Non-differentiable: a bool result, or no operands at all.
   set("compare", [](const VjpArgs&, const Params&) { return Cts(2); });
+  set("is_finite", [](const VjpArgs&, const Params&) { return Cts(1); });  // JAX: defjvp_zero
   set("iota", [](const VjpArgs&, const Params&) { return Cts{}; });
+}
+
+// rev's cotangent is rev'd back; cumsum's is the cumsum the other way (JAX's transpose rule);
+// pad's operand gets the cotangent at its own positions — JAX's rule: the cotangent un-padded
+// by (-low, -high, 0) (zeros where negative padding cropped the operand), then sliced with
+// stride interior + 1 — and the padding value the rest: sum(ct) - sum(operand's ct).
+void pad_rev_cumsum_rules() {
+  set("rev", [](const VjpArgs& a, const Params& p) {
+    if (!a.wants(0)) return Cts(1);
+    return Cts{rev(a.ct(0), p.get_ints("dimensions"))};
+  });
+  set("cumsum", [](const VjpArgs& a, const Params& p) {
+    if (!a.wants(0)) return Cts(1);
+    return Cts{cumsum(a.ct(0), p.get_int("axis"), !p.get_bool("reverse", false))};
+  });
+  set("pad", [](const VjpArgs& a, const Params& p) {
+    Cts r(2);
+    if (!a.wants(0) && !a.wants(1)) return r;
+    const std::vector<int64_t> cfg = p.get_ints("padding_config");
+    Value g = a.ct(0);
+    std::vector<PadDim> unpad;
+    std::vector<int64_t> start, strides, all;
+    for (size_t d = 0; d < cfg.size() / 3; ++d) {
+      unpad.push_back({-cfg[3 * d], -cfg[3 * d + 1], 0});
+      start.push_back(0);
+      strides.push_back(cfg[3 * d + 2] + 1);
+      all.push_back(int64_t(d));
+    }
+    Value u = pad(g, a.builder->literal(0, g.dtype()), unpad);
+    Value gx = slice(u, start, u.shape(), strides);
+    if (a.wants(0)) r[0] = gx;
+    if (a.wants(1)) r[1] = reduce_sum(g, all) - reduce_sum(gx, all);
+    return r;
+  });
 }
 
 // lstm_fwd(x, h0, c0, w, seq_lengths) -> (y, h_n, c_n, reserve): the vjp pass linearizes it in
@@ -125,6 +165,7 @@ void lstm_rules() {
 
 void register_indexing_vjp_rules() {
   indexing_rules();
+  pad_rev_cumsum_rules();
   lstm_rules();
 }
 

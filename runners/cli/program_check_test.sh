@@ -44,8 +44,8 @@ sin='{"primitive": "sin", "in": [{"var": 1}], "out": [{"id": 2, "dtype": "f32", 
 expect_refusal not_json "not valid JSON" "${head}\"eqns\": [$sin"
 expect_refusal no_version "schema_version" '{"invars": [], "eqns": [], "outvars": []}'
 expect_refusal version_2 "version" '{"schema_version": 2, "invars": [], "eqns": [], "outvars": []}'
-expect_refusal unknown_primitive "model.py:7" "${head}\"eqns\": [{\"primitive\": \"cumsum\", \"in\": [{\"var\": 1}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [2, 3]}], \"source\": \"model.py:7\"}], \"outvars\": [{\"var\": 2}]}"
-grep -qF "tandem has: add," "$out/stderr" && echo "ok: the refusal lists tandem's primitives" || { echo "FAIL: no list of primitives"; fail=1; }
+expect_refusal unknown_primitive "model.py:7" "${head}\"eqns\": [{\"primitive\": \"cumprod\", \"in\": [{\"var\": 1}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [2, 3]}], \"source\": \"model.py:7\"}], \"outvars\": [{\"var\": 2}]}"
+grep -qF "tandem has: abs, add," "$out/stderr" && echo "ok: the refusal lists tandem's primitives" || { echo "FAIL: no list of primitives"; fail=1; }
 expect_refusal use_before_def "before it is defined" "${head}\"eqns\": [{\"primitive\": \"sin\", \"in\": [{\"var\": 7}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [2, 3]}]}], \"outvars\": [{\"var\": 2}]}"
 expect_refusal wrong_shape "rule says" "${head}\"eqns\": [{\"primitive\": \"sin\", \"in\": [{\"var\": 1}], \"out\": [{\"id\": 2, \"dtype\": \"f32\", \"shape\": [3, 2]}]}], \"outvars\": [{\"var\": 2}]}"
 expect_refusal unknown_dtype "f33" '{"schema_version": 1, "invars": [{"id": 1, "dtype": "f33", "shape": [2]}], "eqns": [], "outvars": [{"var": 1}]}'

@@ -1,6 +1,6 @@
 // Generator rows of the elementwise primitives: every kElementwiseUnary / kElementwiseBinary
 // primitive by its trait (a new one is fuzzed with no edit here), then compare, select,
-// convert_element_type and integer_pow.
+// convert_element_type, integer_pow and is_finite.
 #include <set>
 
 #include "engine/ir/primitive.h"
@@ -68,6 +68,14 @@ bool emit_convert(GenState& s) {
   return true;
 }
 
+// is_finite of any floating value (NaN and Inf arise downstream of log, div, ...).
+bool emit_is_finite(GenState& s) {
+  auto x = s.pick_float();
+  if (!x) return false;
+  s.keep(is_finite(*x));
+  return true;
+}
+
 bool emit_integer_pow(GenState& s) {
   auto x = s.pick_float();
   if (!x) return false;
@@ -87,6 +95,7 @@ void add_elementwise_rows(GenTable& t) {
   t.rows["select"] = {emit_select};
   t.rows["convert_element_type"] = {emit_convert};
   t.rows["integer_pow"] = {emit_integer_pow};
+  t.rows["is_finite"] = {emit_is_finite};
 }
 
 }  // namespace tandem::fuzz

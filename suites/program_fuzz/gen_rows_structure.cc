@@ -1,4 +1,4 @@
-// Generator rows of the structural primitives, the reductions and dot_general. Axes are
+// Generator rows of the structural primitives (rev, pad and cumsum too), the reductions and dot_general. Axes are
 // drawn in negative form half the time: where the primitive takes them the engine must
 // normalize them as JAX does; where it refuses them (a bad-input shape error) the row
 // retries with the non-negative form.
@@ -158,6 +158,35 @@ bool emit_iota(GenState& s) {
                    [&](const std::vector<int64_t>& d) { s.keep(iota(s.b, t, shape, d[0])); });
 }
 
+bool emit_rev(GenState& s) {
+  auto x = pick_traced(s, false);
+  if (!x) return false;
+  const std::vector<int64_t> dims = subset(s.rng, x->rank());
+  return with_axes(s.rng, dims, x->rank(), [&](const std::vector<int64_t>& d) { s.keep(rev(*x, d)); });
+}
+
+// pad with low/high in [-2, 2] (negative crops, as lax.pad allows) and interior in [0, 2];
+// a draw that would leave a dimension below size 0 is refused by the shape rule and retried.
+bool emit_pad(GenState& s) {
+  auto x = pick_traced(s, false);
+  if (!x) return false;
+  std::vector<PadDim> cfg;
+  for (int64_t d : x->shape()) {
+    const int64_t lo = s.rng.in(-std::min<int64_t>(d, 2), 2);
+    cfg.push_back({lo, s.rng.in(-std::min<int64_t>(d + lo, 2), 2), s.rng.chance(0.6) ? 0 : s.rng.in(1, 2)});
+  }
+  Value v = s.operand(AType{{}, x->dtype()});
+  return try_emit([&] { s.keep(pad(*x, v, cfg)); });
+}
+
+bool emit_cumsum(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0 && v.dtype() != DType::pred; });
+  if (!x) return false;
+  const int64_t axis = s.rng.in(0, x->rank() - 1);
+  const bool reverse = s.rng.chance(0.5);
+  return with_axes(s.rng, {axis}, x->rank(), [&](const std::vector<int64_t>& a) { s.keep(cumsum(*x, a[0], reverse)); });
+}
+
 GenRow reduction_row(const std::string& name) {
   return {[name](GenState& s) {
     auto x = pick_traced(s, true);
@@ -229,6 +258,10 @@ void add_structure_rows(GenTable& t) {
   t.rows["iota"] = {emit_iota, 0.5};
   t.rows["reduce_sum"] = reduction_row("reduce_sum");
   t.rows["reduce_max"] = reduction_row("reduce_max");
+  t.rows["reduce_min"] = reduction_row("reduce_min");
+  t.rows["rev"] = {emit_rev};
+  t.rows["pad"] = {emit_pad};
+  t.rows["cumsum"] = {emit_cumsum};
   t.rows["dot_general"] = {emit_dot_general, 2};
 }
 

@@ -243,11 +243,11 @@ def eqns_of(prog):
 def test_unsupported_primitive_is_written_and_listed():
     with tempfile.TemporaryDirectory() as tmp:
         out, prog, meta, r = exported("unsupported_primitive", tmp)
-        cumsum = [e for e in eqns_of(prog) if e["primitive"] == "cumsum"]
-        assert len(cumsum) == 1 and cumsum[0]["source"] == "examples/unsupported_primitive.py:13", cumsum
-        assert cumsum[0]["params"].get("axis") == 0, cumsum[0]["params"]
-        assert meta["unsupported"] == ["cumsum"], meta["unsupported"]
-        assert "note: cumsum at examples/unsupported_primitive.py:13 is not a tandem primitive" in r.stderr, r.stderr
+        cumprod = [e for e in eqns_of(prog) if e["primitive"] == "cumprod"]
+        assert len(cumprod) == 1 and cumprod[0]["source"] == "examples/unsupported_primitive.py:13", cumprod
+        assert cumprod[0]["params"].get("axis") == 0, cumprod[0]["params"]
+        assert meta["unsupported"] == ["cumprod"], meta["unsupported"]
+        assert "note: cumprod at examples/unsupported_primitive.py:13 is not a tandem primitive" in r.stderr, r.stderr
     with tempfile.TemporaryDirectory() as tmp:  # the other examples use tandem's primitives only
         for name in EXAMPLES:
             _, prog, meta, _ = exported(name, tmp)

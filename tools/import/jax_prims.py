@@ -11,6 +11,8 @@ UNARY = {
     "neg": lax.neg, "exp": lax.exp, "log": lax.log, "sin": lax.sin, "cos": lax.cos,
     "tanh": lax.tanh, "logistic": lax.logistic, "sqrt": lax.sqrt, "erf": lax.erf,
     "stop_gradient": lax.stop_gradient, "expm1": lax.expm1,
+    "abs": lax.abs, "sign": lax.sign, "rsqrt": lax.rsqrt, "log1p": lax.log1p, "erfc": lax.erfc,
+    "floor": lax.floor,
 }
 # Operands of one dtype; a rank-0 one broadcasts (program_vs_jax.py's binary() does it for lax).
 BINARY = {

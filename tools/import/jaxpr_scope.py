@@ -66,7 +66,7 @@ class Context:
         self.next_id = 0
         self.unsupported = {}  # primitive -> first source seen
         # The source of the call being inlined: an equation of a library's jitted body
-        # (jnp.cumsum's) carries no user frame, and the user's line that called it is the one to name.
+        # (jnp.cumprod's) carries no user frame, and the user's line that called it is the one to name.
         self.calling_source = None
         self.notes = []
 

@@ -164,6 +164,11 @@ RULES = {
     "iota": lambda p, w: [lax.broadcasted_iota(dtype_of(p["dtype"]["dtype"], w), p["shape"], p["dimension"])],
     "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
     "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
+    "reduce_min": lambda x, p, w: [lax.reduce_min(x, [a % x.ndim for a in p["axes"]])],
+    "is_finite": lambda x, p, w: [lax.is_finite(x)],
+    "rev": lambda x, p, w: [lax.rev(x, [a % x.ndim for a in p["dimensions"]])],
+    "pad": lambda x, v, p, w: [lax.pad(x, v, list(zip(*[iter(p["padding_config"])] * 3)))],  # flat triples
+    "cumsum": lambda x, p, w: [lax.cumsum(x, p["axis"] % x.ndim, p.get("reverse", False))],
     "dot_general": eval_dot,
     "conv_general_dilated": eval_conv,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
