@@ -29,5 +29,7 @@ struct Row {
 };
 
 const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();
+// gather, scatter_add and sort (prims_vs_reference_gather_sort.cc).
+void add_gather_sort_rows(std::map<std::string, std::vector<Row>>& rows);
 
 }  // namespace tandem

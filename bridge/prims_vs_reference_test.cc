@@ -292,6 +292,7 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_dynamic_slice_and_scan_rows(add);
   add_collective_rows(add);
   add_lstm_rows(add);
+  add_gather_sort_rows(r);
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include "bridge/reference_rules.h"
 
 #include "engine/prims/dot_general.h"
+#include "reference/gather.h"
 
 namespace tandem {
 namespace {
@@ -38,6 +39,13 @@ struct ArrayOps {
   Array reduce_max(const Array& x, std::vector<int64_t> axes) const { return ref::reduce_max(x, std::move(axes)); }
   Array dot_general(const Array& l, const Array& r, const ref::DotDims& d, DType out) const {
     return ref::dot_general(l, r, d, out);
+  }
+  Array gather(const Array& x, const Array& idx, const ref::GatherDims& d, std::vector<int64_t> slice,
+               ref::IndexMode m, double fill) const {
+    return ref::gather(x, idx, d, std::move(slice), m, fill);
+  }
+  Array scatter_add(const Array& x, const Array& idx, const Array& u, const ref::ScatterDims& d, ref::IndexMode m) const {
+    return ref::scatter_add(x, idx, u, d, m);
   }
 };
 
@@ -95,6 +103,35 @@ std::vector<int64_t> axes_of(const Ops& o, const Params& p, const std::vector<V>
 }
 std::vector<int64_t> ints_or_empty(const Params& p, const char* key) {
   return p.has(key) ? p.get_ints(key) : std::vector<int64_t>{};
+}
+
+// gather / scatter_add params as the reference's dimension numbers; the fill is the param or
+// the reference's own default (NaN, the lowest i32, true).
+ref::GatherDims ref_gather_dims(const Params& p) {
+  return {p.get_ints("offset_dims"), p.get_ints("collapsed_slice_dims"), p.get_ints("start_index_map"),
+          ints_or_empty(p, "operand_batching_dims"), ints_or_empty(p, "start_indices_batching_dims")};
+}
+ref::ScatterDims ref_scatter_dims(const Params& p) {
+  return {p.get_ints("update_window_dims"), p.get_ints("inserted_window_dims"), p.get_ints("scatter_dims_to_operand_dims"),
+          ints_or_empty(p, "operand_batching_dims"), ints_or_empty(p, "scatter_indices_batching_dims")};
+}
+ref::IndexMode ref_mode(const Params& p) { return ref::index_mode(p.get_string("mode", "PROMISE_IN_BOUNDS")); }
+double ref_fill(const Params& p, DType t) {
+  if (!p.has("fill_value")) return ref::default_fill(t);
+  const Param& v = p.items().at("fill_value");
+  if (const int64_t* i = std::get_if<int64_t>(&v)) return double(*i);
+  if (const bool* b = std::get_if<bool>(&v)) return double(*b);
+  return p.get_double("fill_value");
+}
+
+void add_gather_sort_rows(std::map<std::string, ReferenceRule>& t) {
+  t["gather"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.gather(in[0], o.value(in[1]), ref_gather_dims(p), p.get_ints("slice_sizes"), ref_mode(p),
+                    ref_fill(p, o.value(in[0]).dtype));
+  });
+  t["scatter_add"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.scatter_add(in[0], o.value(in[1]), in[2], ref_scatter_dims(p), ref_mode(p));
+  });
 }
 
 std::map<std::string, ReferenceRule> build_table() {
@@ -156,6 +193,7 @@ std::map<std::string, ReferenceRule> build_table() {
   t["lstm_fwd"] = lstm_fwd_reference_rule();
   t["lstm_bwd"] = lstm_bwd_reference_rule();
   add_collective_reference_rules(t);
+  add_gather_sort_rows(t);
   // Unary and binary elementwise primitives: the reference op of the same name.
   for (const std::string& name : primitive_names()) {
     const Primitive& p = primitive(name);

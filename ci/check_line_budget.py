@@ -67,6 +67,10 @@ rest: the perf tools' bad input tested (≈100 lines, mostly tests), every table
 records behind one command and the generated index (≈330), raw MPI at its best Open MPI
 configuration (grid, table, test: ≈245), the DotAlgorithm presets re-measured (≈80), the
 LSTM's gate loops alone and its db column sum (≈110): 64,500 lines, leaving ~1.5 %.
+Raised on 2026-11-29 to 66,400: 64,570 lines on main (be54854), then gather, scatter_add and
+sort, each a row in every table (engine, CUDA kernels, builder, vjp, batching, the reference
+with its tests, tape, reference rules, engine-vs-reference rows, vmap tests, fuzzer, JAX
+oracle and importer: ≈1,790 lines, a third tests), leaving only what other work must justify.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -77,7 +81,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 65500
+TOTAL_BUDGET = 66400
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

@@ -14,6 +14,7 @@
 
 #include "reference/array.h"
 #include "reference/dot.h"
+#include "reference/gather.h"
 
 namespace tandem::ref {
 
@@ -43,6 +44,12 @@ class Tape {
   Id reduce_sum(Id x, std::vector<int64_t> axes);
   Id reduce_max(Id x, std::vector<int64_t> axes);
   Id dot_general(Id lhs, Id rhs, const DotDims& dims, DType out_dtype);
+  // gather.h and sort.h (grad_tape_indexing.cc); indices are values, not taped (no cotangent).
+  // gather's cotangent is scattered back and scatter_add's gathered with JAX's transposes:
+  // the same mode, so a window the forward fills or drops gets none.
+  Id gather(Id x, const Array& indices, const GatherDims& d, std::vector<int64_t> slice_sizes, IndexMode mode,
+            double fill);
+  Id scatter_add(Id x, const Array& indices, Id updates, const ScatterDims& d, IndexMode mode);
 
   // An op the tape has no method for (the LSTM, whose derivative lstm_ref.h writes out):
   // `value` computed by the caller from the parents' values; `backward` maps the value's

@@ -70,6 +70,7 @@ void register_cuda_impls() {
   register_reduction_cuda_impls();
   register_control_cuda_impls();
   register_offload_cuda_impls();
+  register_gather_sort_cuda_impls();
   register_cuda_eqn_clock();
 }
 

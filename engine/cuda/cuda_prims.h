@@ -15,6 +15,7 @@ void register_structure_cuda_impls();
 void register_reduction_cuda_impls();
 void register_control_cuda_impls();
 void register_offload_cuda_impls();  // offload_cuda.cc: device_put
+void register_gather_sort_cuda_impls();  // gather_sort_cuda.cc: gather, scatter_add, sort
 
 namespace cuda_impl {
 

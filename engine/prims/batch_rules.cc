@@ -96,6 +96,7 @@ void reducer(const char* name) {
 
 void register_structure_batch_rules();  // batch_rules_structure.cc
 void register_dot_scan_batch_rules();   // batch_rules_dot_scan.cc
+void register_gather_sort_batch_rules();  // batch_rules_gather_sort.cc
 
 void register_batch_rules() {
   // The families come from the primitives' traits, so a new unary or binary op (erf) is
@@ -112,6 +113,7 @@ void register_batch_rules() {
   reducer("reduce_max");
   register_structure_batch_rules();
   register_dot_scan_batch_rules();
+  register_gather_sort_batch_rules();
 }
 
 }  // namespace tandem

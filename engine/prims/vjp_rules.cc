@@ -144,6 +144,7 @@ void structure_rules() {
 
 void register_dot_vjp_rules();       // vjp_rules_dot.cc
 void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
+void register_gather_sort_vjp_rules();  // vjp_rules_gather_sort.cc
 
 void register_vjp_rules() {
   table_rules();
@@ -151,6 +152,7 @@ void register_vjp_rules() {
   structure_rules();
   register_dot_vjp_rules();
   register_indexing_vjp_rules();
+  register_gather_sort_vjp_rules();
 }
 
 }  // namespace tandem

@@ -11,6 +11,7 @@ const GenTable& gen_table() {
     add_elementwise_rows(t);
     add_structure_rows(t);
     add_control_rows(t);
+    add_indexing_rows(t);
     return t;
   }();
   return table;

@@ -33,6 +33,7 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     from jax.ad_checkpoint import checkpoint_name
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
+    import jax_indexing  # gather, scatter_add and sort as lax calls
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
     import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
 except ImportError as missing:
@@ -174,6 +175,8 @@ RULES = {
     "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
     "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
     "dot_general": eval_dot,
+    "gather": jax_indexing.eval_gather,
+    "scatter_add": jax_indexing.eval_scatter_add,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
     "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
     "checkpoint_name": lambda x, p, w: [checkpoint_name(x, p["name"])],
