@@ -4,6 +4,8 @@
 // indices; x.at[i].add(u) with repeats and drops; sort along either dim, carrying values,
 // with two keys, and JAX's order on -0.0, NaN and -inf. Indices are literals in the program,
 // so the float rows also check the vjp against the reference's tape.
+#include <limits>
+
 #include "bridge/prims_vs_reference_rows.h"
 #include "engine/core/error.h"
 #include "engine/ir/builder_indexing.h"
@@ -66,13 +68,40 @@ void scatter_rows(Rows& r, DType t) {
        }});
 }
 
+void sort_rows(Rows& r, DType t) {
+  const std::string d(dtype_name(t));
+  auto add = [&r](Row row) { r["sort"].push_back(std::move(row)); };
+  add({"sort/dim_1/" + d, {AType{{4, 6}, t}}, [](Builder&, const V& a) { return sort({a[0]}, 1); }});
+  add({"sort/dim_0_with_values/" + d, {AType{{5, 3}, t}, AType{{5, 3}, t}}, [](Builder&, const V& a) {
+         return sort({a[0], a[1]}, 0);
+       }});
+  add({"sort/two_keys/" + d, {AType{{2, 6}, t}, AType{{2, 6}, t}}, [](Builder&, const V& a) {
+         Value ties = convert_element_type(convert_element_type(a[0], DType::i32), a[0].dtype());  // -1, 0, 1
+         return sort({ties, a[1]}, 1, true, 2);
+       }});
+  add({"argsort/" + d, {AType{{3, 4}, t}}, [](Builder& b, const V& a) {
+         return sort({a[0], iota(b, DType::i32, {3, 4}, 1)}, 1);
+       }});
+}
+
+// -0.0 / 0.0 ties (kept in order), NaN after +inf, with the positions carried along.
+void sort_order_row(Rows& r) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  Row row{"sort/jax_order/f32", {AType{{8}, DType::f32}}, [](Builder& b, const V& a) {
+            return sort({a[0], iota(b, DType::i32, {8}, 0)}, 0);
+          }};
+  row.values = {{3, -0.0, nan, 0.0, -inf, 1, inf, -0.0}};
+  r["sort"].push_back(row);
+}
 }  // namespace
 
 void add_gather_sort_rows(Rows& r) {
   for (DType t : {DType::f64, DType::f32, DType::bf16, DType::i32}) {
     gather_rows(r, t);
     scatter_rows(r, t);
+    sort_rows(r, t);
   }
+  sort_order_row(r);
 }
 
 }  // namespace tandem

@@ -5,6 +5,7 @@
 
 #include "engine/prims/dot_general.h"
 #include "reference/gather.h"
+#include "reference/sort.h"
 
 namespace tandem {
 namespace {
@@ -47,6 +48,7 @@ struct ArrayOps {
   Array scatter_add(const Array& x, const Array& idx, const Array& u, const ref::ScatterDims& d, ref::IndexMode m) const {
     return ref::scatter_add(x, idx, u, d, m);
   }
+  std::vector<Array> sort(const std::vector<Array>& xs, int64_t dim, int64_t keys) const { return ref::sort(xs, dim, keys); }
 };
 
 // An operand rounded to an f8 format: on values, and on the tape as an op whose cotangent
@@ -131,6 +133,9 @@ void add_gather_sort_rows(std::map<std::string, ReferenceRule>& t) {
   });
   t["scatter_add"] = one([](auto& o, const Params& p, const auto& in) {
     return o.scatter_add(in[0], o.value(in[1]), in[2], ref_scatter_dims(p), ref_mode(p));
+  });
+  t["sort"] = generic([](auto& o, const auto&, const Eqn& e, const auto& in) {
+    return o.sort(in, e.params.get_int("dimension"), e.params.get_int("num_keys", 1));
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "reference/gather.h"
 #include "reference/reference.h"
+#include "reference/sort.h"
 
 namespace tandem::ref {
 namespace {
@@ -72,8 +73,29 @@ TEST(ScatterAdd, BatchingDimsAddPerRow) {
   EXPECT_EQ(r.data, (Values{1, 1, 6, 7, 1, 1}));
 }
 
+TEST(Sort, JaxFloatOrderIsStable) {
+  // -0.0 and 0.0 tie (stable: -0.0 stays first), NaN after +inf.
+  const Array x = make({6}, DType::f32, {3, -0.0, kNaN, 0.0, -kInf, 1});
+  const Array pos = iota(DType::i32, {6}, 0);
+  const std::vector<Array> s = sort({x, pos}, 0, 1);
+  EXPECT_EQ(s[1].data, (Values{4, 1, 3, 5, 0, 2}));
+  EXPECT_EQ(s[0].data[0], -kInf);
+  EXPECT_TRUE(std::signbit(s[0].data[1]) && !std::signbit(s[0].data[2]));
+  EXPECT_TRUE(std::isnan(s[0].data[5]));
+}
+
+TEST(Sort, TwoKeysAndAnInnerDimension) {
+  const Array k1 = make({4}, DType::i32, {1, 0, 1, 0}), k2 = make({4}, DType::f32, {3, 2, 1, 0});
+  EXPECT_EQ(sort({k1, k2, iota(DType::i32, {4}, 0)}, 0, 2)[2].data, (Values{3, 1, 2, 0}));
+  // Along dim 0 of [3,2]: each column on its own.
+  const Array x = make({3, 2}, DType::f32, {5, 0, 4, 2, 6, 1});
+  EXPECT_EQ(sort({x}, 0, 1)[0].data, (Values{4, 0, 5, 1, 6, 2}));
+  EXPECT_EQ(sort_permutation({x}, 1), (std::vector<int64_t>{1, 0, 3, 2, 5, 4}));
+}
+
 TEST(GatherSort, BadInputThrows) {
   EXPECT_THROW(index_mode("ONE_HOT"), std::invalid_argument);
+  EXPECT_THROW(sort({make({2}, DType::f32, {1, 2})}, 1, 1), std::invalid_argument);
   EXPECT_THROW(gather(make({2}, DType::f32, {1, 2}), make({1, 1}, DType::i32, {0}), kRows, {1}, IndexMode::clip, 0),
                std::invalid_argument);
 }

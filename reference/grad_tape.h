@@ -50,6 +50,7 @@ class Tape {
   Id gather(Id x, const Array& indices, const GatherDims& d, std::vector<int64_t> slice_sizes, IndexMode mode,
             double fill);
   Id scatter_add(Id x, const Array& indices, Id updates, const ScatterDims& d, IndexMode mode);
+  std::vector<Id> sort(const std::vector<Id>& xs, int64_t dimension, int64_t num_keys);
 
   // An op the tape has no method for (the LSTM, whose derivative lstm_ref.h writes out):
   // `value` computed by the caller from the parents' values; `backward` maps the value's

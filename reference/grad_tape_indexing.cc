@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "reference/grad_tape.h"
+#include "reference/sort.h"
 
 namespace tandem::ref {
 namespace {
@@ -41,6 +42,24 @@ Tape::Id Tape::scatter_add(Id x, const Array& indices, Id updates, const Scatter
   return push(std::move(y), {x, updates}, [indices, gd, window, mode](const Array& g) {
     return std::vector<Array>{as_f64(g), ref::gather(as_f64(g), indices, gd, window, mode, 0)};
   });
+}
+
+std::vector<Tape::Id> Tape::sort(const std::vector<Id>& xs, int64_t dimension, int64_t num_keys) {
+  require(num_keys >= 1 && num_keys <= int64_t(xs.size()), "Tape::sort: num_keys outside [1, operands]");
+  std::vector<Array> keys;
+  for (int64_t k = 0; k < num_keys; ++k) keys.push_back(value(xs[size_t(k)]));
+  auto from = std::make_shared<const std::vector<int64_t>>(sort_permutation(keys, dimension));
+  std::vector<Id> out;
+  for (Id x : xs) {
+    Array y = value(x);
+    for (size_t i = 0; i < from->size(); ++i) y.data[i] = value(x).data[size_t((*from)[i])];
+    out.push_back(push(std::move(y), {x}, [from](const Array& g) {  // each element back where it came from
+      Array r = zeros_f64(g.shape);
+      for (size_t i = 0; i < from->size(); ++i) r.data[size_t((*from)[i])] = g.data[i];
+      return std::vector<Array>{r};
+    }));
+  }
+  return out;
 }
 
 }  // namespace tandem::ref

@@ -137,10 +137,12 @@ TEST(RefTape, GatherScatterSort) {
                t.scatter_add(v[0], make({3, 1}, DType::i32, {1, 3, 9}), t.unary("sin", v[1]), add_rows,
                              IndexMode::fill_or_drop)};
   });
-  // take_along_axis through batching dims.
+  // take_along_axis through batching dims; sort carrying a second operand along.
   check({values({2, 4}, 10)}, [](Tape& t, const Ids& v) {
+    Ids s = t.sort({v[0], t.unary("sin", v[0])}, 1, 1);
     return Ids{t.gather(v[0], make({2, 1, 1}, DType::i32, {3, 1}), GatherDims{{}, {1}, {1}, {0}, {0}}, {1, 1},
-                        IndexMode::fill_or_drop, 0)};
+                        IndexMode::fill_or_drop, 0),
+               s[0], s[1]};
   });
 }
 

@@ -31,11 +31,34 @@ std::vector<Tensor> scatter_add_impl(const std::vector<Tensor>& in, const Params
   return {out};
 }
 
+std::vector<Tensor> sort_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  checked_out_types("sort", in, p);
+  if (in.size() > size_t(kMaxSortOperands))
+    throw_unsupported(cat("sort of ", in.size(), " operands on CUDA (at most ", kMaxSortOperands, ")"),
+                      "sort fewer operands together, or run on the CPU");
+  const Shape& s = in[0].shape();
+  const size_t dim = size_t(p.get_int("dimension"));
+  Device d = current_device(ctx);
+  std::vector<Tensor> out;
+  SortOperands ops;
+  ops.count = int(in.size());
+  ops.num_keys = int(p.get_int("num_keys", 1));
+  for (size_t i = 0; i < in.size(); ++i) {
+    out.push_back(Tensor::empty(s, in[i].dtype(), d));
+    ops.in[i] = in[i].raw();
+    ops.out[i] = out.back().raw();
+    ops.dtype[i] = in[i].dtype();
+  }
+  const int64_t n = s[dim];
+  cuda_impl::sort(ops, n == 0 ? 0 : in[0].numel() / n, n, row_major_strides(s)[dim]);
+  return out;
+}
 }  // namespace
 
 void register_gather_sort_cuda_impls() {
   attach_cuda_impl("gather", gather_impl);
   attach_cuda_impl("scatter_add", scatter_add_impl);
+  attach_cuda_impl("sort", sort_impl);
 }
 
 }  // namespace tandem

@@ -50,6 +50,19 @@ __global__ void scatter_add_kernel(T* out, const T* upd, const int32_t* idx, Ind
   }
 }
 
+__device__ double key_at(const void* p, DType t, int64_t i) {
+  switch (t) {
+    case DType::f64: return static_cast<const double*>(p)[i];
+    case DType::f32: return static_cast<const float*>(p)[i];
+    case DType::bf16: return to_f32(static_cast<const bf16*>(p)[i]);
+    case DType::f16: return to_f32(static_cast<const f16*>(p)[i]);
+    case DType::i32: return static_cast<const int32_t*>(p)[i];
+    case DType::pred: return static_cast<const uint8_t*>(p)[i];
+  }
+  return 0;
+}
+__device__ bool key_less(double a, double b) { return a != a ? false : (b != b ? true : a < b); }
+
 // Overlapping windows: one thread adds every update in row-major order, as the CPU does.
 template <class T>
 __global__ void scatter_add_serial_kernel(T* out, const T* upd, const int32_t* idx, IndexMap m, int64_t n) {
@@ -57,6 +70,35 @@ __global__ void scatter_add_serial_kernel(T* out, const T* upd, const int32_t* i
     if (int64_t k = operand_offset(m, idx, i); k >= 0) add_into(out, upd, k, i);
 }
 
+// Whether element a of the row sorts before element b: by the keys, then by position.
+__device__ bool before(const SortOperands& s, int64_t base, int64_t stride, int64_t a, int64_t b) {
+  for (int k = 0; k < s.num_keys; ++k) {
+    double x = key_at(s.in[k], s.dtype[k], base + a * stride), y = key_at(s.in[k], s.dtype[k], base + b * stride);
+    if (key_less(x, y)) return true;
+    if (key_less(y, x)) return false;
+  }
+  return a < b;
+}
+
+__device__ void copy_elem(const void* src, void* dst, DType t, int64_t from, int64_t to) {
+  switch (t) {
+    case DType::pred: static_cast<uint8_t*>(dst)[to] = static_cast<const uint8_t*>(src)[from]; break;
+    case DType::bf16: case DType::f16:
+      static_cast<uint16_t*>(dst)[to] = static_cast<const uint16_t*>(src)[from]; break;
+    case DType::f32: case DType::i32:
+      static_cast<uint32_t*>(dst)[to] = static_cast<const uint32_t*>(src)[from]; break;
+    case DType::f64: static_cast<uint64_t*>(dst)[to] = static_cast<const uint64_t*>(src)[from]; break;
+  }
+}
+
+__global__ void sort_kernel(SortOperands s, int64_t rows, int64_t n, int64_t stride) {
+  TANDEM_GRID_STRIDE(e, rows * n) {
+    const int64_t r = e / n, j = e % n, base = (r / stride) * stride * n + r % stride;
+    int64_t rank = 0;
+    for (int64_t q = 0; q < n; ++q) rank += before(s, base, stride, q, j) ? 1 : 0;
+    for (int o = 0; o < s.count; ++o) copy_elem(s.in[o], s.out[o], s.dtype[o], base + j * stride, base + rank * stride);
+  }
+}
 }  // namespace
 
 void gather(const void* src, void* dst, const int32_t* idx, const IndexMap& m, int elem_bytes, const void* fill,
@@ -88,6 +130,12 @@ void scatter_add(void* out, const void* upd, const int32_t* idx, const IndexMap&
     }
     CUDA_CHECK_LAUNCH();
   });
+}
+
+void sort(const SortOperands& ops, int64_t rows, int64_t n, int64_t stride) {
+  if (rows * n == 0) return;
+  sort_kernel<<<blocks_for(rows * n), kThreads>>>(ops, rows, n, stride);
+  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace tandem::cuda_impl

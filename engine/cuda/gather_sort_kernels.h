@@ -15,5 +15,15 @@ void gather(const void* src, void* dst, const int32_t* idx, const IndexMap& m, i
 // updates per operand element (sequential sums, so results match the CPU's order).
 void scatter_add(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n);
 
+constexpr int kMaxSortOperands = 8;
+struct SortOperands {
+  int count = 0, num_keys = 1;
+  const void* in[kMaxSortOperands] = {};
+  void* out[kMaxSortOperands] = {};
+  DType dtype[kMaxSortOperands] = {};
+};
+// Sorts `rows` rows of n elements (element j of row r at (r / stride) * stride * n + r % stride
+// + j * stride), stably, by JAX's order (NaN last, -0 == 0).
+void sort(const SortOperands& ops, int64_t rows, int64_t n, int64_t stride);
 
 }  // namespace tandem::cuda_impl

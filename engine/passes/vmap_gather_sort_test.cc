@@ -82,6 +82,16 @@ TEST(VmapGatherSort, ScatterAddEveryMapping) {
   expect_vmap_is_loop(p, {1, 0, 0}, {values({5, 2, 3}, 17), indices({2, 4, 1}, 5, 18), values({2, 4, 3}, 19)});
 }
 
+TEST(VmapGatherSort, SortShiftsItsDimension) {
+  Program p = trace({AType{{4, 5}, DType::f64}, AType{{4, 5}, DType::f64}},
+                    [](Builder& b, const V& a) {
+                      V s = sort({a[0], a[1], iota(b, DType::i32, {4, 5}, 1)}, 1);
+                      return V{s[0], s[1], s[2]};
+                    });
+  expect_vmap_is_loop(p, {2, std::nullopt}, {values({4, 5, 3}, 20), values({4, 5}, 21)});
+  expect_vmap_is_loop(p, {0, 1}, {values({3, 4, 5}, 22), values({4, 3, 5}, 23)});
+}
+
 TEST(VmapGatherSort, GradientOfVmappedLookup) {
   // d/dE of sum(E[tokens] * w) per example, vmapped over tokens and w: the batched gather's
   // transpose is a scatter_add with batching dims.

@@ -55,11 +55,19 @@ Result scatter_add_batched(const std::vector<Value>& in, const Axes& axes, const
   return Result{{scatter_add(x, idx, u, q, index_mode(p, "scatter_add"))}, {0}};
 }
 
+Result sort_batched(const std::vector<Value>& in, const Axes& axes, const Params& p) {
+  int64_t size = batch_size_of(in, axes);
+  std::vector<Value> args;
+  for (size_t i = 0; i < in.size(); ++i) args.push_back(batch_at_front(in[i], axes[i], size));
+  std::vector<Value> out = sort(args, p.get_int("dimension") + 1, p.get_bool("is_stable", true), p.get_int("num_keys", 1));
+  return Result{out, Axes(out.size(), 0)};
+}
 }  // namespace
 
 void register_gather_sort_batch_rules() {
   set("gather", gather_batched);
   set("scatter_add", scatter_add_batched);
+  set("sort", sort_batched);
 }
 
 }  // namespace tandem

@@ -15,6 +15,22 @@ using Cts = std::vector<std::optional<Value>>;
 
 void set(const char* name, VjpRule r) { mutable_primitive(name).vjp = std::move(r); }
 
+std::optional<Value> sort_cotangent(const VjpArgs& a, const Params& p, size_t i) {
+  const AType& t = a.in_types[i];
+  const int64_t dim = p.get_int("dimension"), keys = p.get_int("num_keys", 1);
+  std::vector<Value> in;
+  for (int64_t k = 0; k < keys; ++k) in.push_back(a.primal_in(size_t(k)));
+  in.push_back(iota(*a.builder, DType::i32, t.shape, dim));
+  Value perm = sort(in, dim, p.get_bool("is_stable", true), keys).back();
+  Shape idx_shape = t.shape;
+  idx_shape.push_back(1);
+  std::vector<int64_t> others;
+  for (int64_t d = 0; d < t.rank(); ++d)
+    if (d != dim) others.push_back(d);
+  ScatterDims d{{}, {dim}, {dim}, others, others};
+  return scatter_add(zeros(*a.builder, t), reshape(perm, idx_shape), a.ct(i), d, "PROMISE_IN_BOUNDS");
+}
+
 void gather_sort_rules() {
   set("gather", [](const VjpArgs& a, const Params& p) {
     Cts r(2);
@@ -34,6 +50,12 @@ void gather_sort_rules() {
                  s.scatter_indices_batching_dims};
     Shape slice = scatter_window(a.in_types[0], a.in_types[2], s);
     r[2] = gather(a.ct(0), a.primal_in(1), g, slice, index_mode(p, "scatter_add"), 0.0);
+    return r;
+  });
+  set("sort", [](const VjpArgs& a, const Params& p) {
+    Cts r(a.in_types.size());
+    for (size_t i = 0; i < r.size(); ++i)
+      if (a.wants(i) && a.cts.at(i)) r[i] = sort_cotangent(a, p, i);
     return r;
   });
 }

@@ -80,11 +80,25 @@ bool emit_scatter_add(GenState& s) {
   return try_emit([&] { s.keep(scatter_add(*x, idx, u, d, random_mode(s))); });
 }
 
+bool emit_sort(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  if (!x) return false;
+  const int64_t dim = s.rng.in(0, x->rank() - 1);
+  std::vector<Value> in{*x};
+  if (s.rng.chance(0.5))  // argsort's form: positions carried along
+    in.push_back(iota(s.b, DType::i32, x->shape(), dim));
+  else if (s.rng.chance(0.5))
+    in.push_back(s.operand(AType{x->shape(), s.random_dtype()}));
+  const int64_t keys = in.size() > 1 && s.rng.chance(0.3) ? 2 : 1;
+  // Stable: JAX's unstable sort may order ties (and what they carry) differently.
+  return try_emit([&] { s.keep(sort(in, dim, true, keys)); });
+}
 }  // namespace
 
 void add_indexing_rows(GenTable& t) {
   t.rows["gather"] = {emit_gather};
   t.rows["scatter_add"] = {emit_scatter_add, 0.5};
+  t.rows["sort"] = {emit_sort, 0.5};
 }
 
 }  // namespace tandem::fuzz

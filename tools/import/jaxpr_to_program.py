@@ -302,6 +302,8 @@ RULES = {
     "dot_general": simple("dot_general", dot_params),
     "gather": gather,
     "scatter-add": scatter_add,
+    "sort": simple("sort", lambda p: {"dimension": int(p["dimension"]), "is_stable": bool(p["is_stable"]),
+                                      "num_keys": int(p["num_keys"])}),
     "name": simple("checkpoint_name", lambda p: {"name": str(p["name"])}),
     "checkpoint": checkpoint,
     "remat2": checkpoint,  # the same primitive, under its older name

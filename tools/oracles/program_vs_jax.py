@@ -177,6 +177,7 @@ RULES = {
     "dot_general": eval_dot,
     "gather": jax_indexing.eval_gather,
     "scatter_add": jax_indexing.eval_scatter_add,
+    "sort": jax_indexing.eval_sort,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
     "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
     "checkpoint_name": lambda x, p, w: [checkpoint_name(x, p["name"])],
