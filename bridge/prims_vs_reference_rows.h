@@ -29,6 +29,8 @@ struct Row {
 };
 
 const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();
+// gather, scatter_add and sort (prims_vs_reference_gather_sort.cc).
+void add_gather_sort_rows(std::map<std::string, std::vector<Row>>& rows);
 
 // Rows of primitive families written in files of their own (prims_vs_reference_rows_conv.cc).
 void add_conv_rows(const std::function<void(const std::string&, Row)>& add);

@@ -348,6 +348,7 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_collective_rows(add);
   add_pad_rev_cumsum_rows(add);
   add_lstm_rows(add);
+  add_gather_sort_rows(r);
   return r;
 }
 

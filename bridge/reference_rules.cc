@@ -4,6 +4,8 @@
 #include "bridge/reference_rules.h"
 
 #include "engine/prims/dot_general.h"
+#include "reference/gather.h"
+#include "reference/sort.h"
 
 namespace tandem {
 namespace {
@@ -46,6 +48,14 @@ struct ArrayOps {
   Array dot_general(const Array& l, const Array& r, const ref::DotDims& d, DType out) const {
     return ref::dot_general(l, r, d, out);
   }
+  Array gather(const Array& x, const Array& idx, const ref::GatherDims& d, std::vector<int64_t> slice,
+               ref::IndexMode m, double fill) const {
+    return ref::gather(x, idx, d, std::move(slice), m, fill);
+  }
+  Array scatter_add(const Array& x, const Array& idx, const Array& u, const ref::ScatterDims& d, ref::IndexMode m) const {
+    return ref::scatter_add(x, idx, u, d, m);
+  }
+  std::vector<Array> sort(const std::vector<Array>& xs, int64_t dim, int64_t keys) const { return ref::sort(xs, dim, keys); }
 };
 
 // An operand rounded to an f8 format: on values, and on the tape as an op whose cotangent
@@ -125,6 +135,38 @@ void add_pad_rev_cumsum_rules(std::map<std::string, ReferenceRule>& t) {
   });
 }
 
+// gather / scatter_add params as the reference's dimension numbers; the fill is the param or
+// the reference's own default (NaN, the lowest i32, true).
+ref::GatherDims ref_gather_dims(const Params& p) {
+  return {p.get_ints("offset_dims"), p.get_ints("collapsed_slice_dims"), p.get_ints("start_index_map"),
+          ints_or_empty(p, "operand_batching_dims"), ints_or_empty(p, "start_indices_batching_dims")};
+}
+ref::ScatterDims ref_scatter_dims(const Params& p) {
+  return {p.get_ints("update_window_dims"), p.get_ints("inserted_window_dims"), p.get_ints("scatter_dims_to_operand_dims"),
+          ints_or_empty(p, "operand_batching_dims"), ints_or_empty(p, "scatter_indices_batching_dims")};
+}
+ref::IndexMode ref_mode(const Params& p) { return ref::index_mode(p.get_string("mode", "PROMISE_IN_BOUNDS")); }
+double ref_fill(const Params& p, DType t) {
+  if (!p.has("fill_value")) return ref::default_fill(t);
+  const Param& v = p.items().at("fill_value");
+  if (const int64_t* i = std::get_if<int64_t>(&v)) return double(*i);
+  if (const bool* b = std::get_if<bool>(&v)) return double(*b);
+  return p.get_double("fill_value");
+}
+
+void add_gather_sort_rows(std::map<std::string, ReferenceRule>& t) {
+  t["gather"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.gather(in[0], o.value(in[1]), ref_gather_dims(p), p.get_ints("slice_sizes"), ref_mode(p),
+                    ref_fill(p, o.value(in[0]).dtype));
+  });
+  t["scatter_add"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.scatter_add(in[0], o.value(in[1]), in[2], ref_scatter_dims(p), ref_mode(p));
+  });
+  t["sort"] = generic([](auto& o, const auto&, const Eqn& e, const auto& in) {
+    return o.sort(in, e.params.get_int("dimension"), e.params.get_int("num_keys", 1));
+  });
+}
+
 std::map<std::string, ReferenceRule> build_table() {
   std::map<std::string, ReferenceRule> t;
   t["integer_pow"] = one([](auto& o, const Params& p, const auto& in) { return o.integer_pow(in[0], p.get_int("y")); });
@@ -189,6 +231,7 @@ std::map<std::string, ReferenceRule> build_table() {
   t["lstm_fwd"] = lstm_fwd_reference_rule();
   t["lstm_bwd"] = lstm_bwd_reference_rule();
   add_collective_reference_rules(t);
+  add_gather_sort_rows(t);
   // Unary and binary elementwise primitives: the reference op of the same name.
   for (const std::string& name : primitive_names()) {
     const Primitive& p = primitive(name);

@@ -71,7 +71,11 @@ Raised on 2026-11-29 to BUDGET_TBD: 64,570 lines on main (be54854), then the pri
 programs lower to and tandem refused, each a row in every table, and the import corpus:
 while (≈600 lines, half tests) and conv_general_dilated (≈1,250, with two examples);
 abs, sign, rsqrt, log1p, erfc, floor, is_finite, reduce_min, rev, pad, cumsum (≈1,000, a
-third tests) and the refusal's rewrite table with its test (≈150).
+third tests) and the refusal's rewrite table with its test (≈150); gather, scatter_add and sort
+(≈1,790, a third tests); the corpus of JAX programs by others with its two generated tables
+(≈600); ISA in the records and the cross-CPU gate, the vjp defects (nested policies, integer
+carries, activity, closed-over constants, dead code at import) and the scan residuals with
+their tests (≈1,500).
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """

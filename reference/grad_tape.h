@@ -14,6 +14,7 @@
 
 #include "reference/array.h"
 #include "reference/dot.h"
+#include "reference/gather.h"
 
 namespace tandem::ref {
 
@@ -49,6 +50,13 @@ class Tape {
   Id pad(Id x, Id padding_value, std::vector<int64_t> low, std::vector<int64_t> high, std::vector<int64_t> interior);
   Id cumsum(Id x, int64_t axis, bool reverse);
   Id dot_general(Id lhs, Id rhs, const DotDims& dims, DType out_dtype);
+  // gather.h and sort.h (grad_tape_indexing.cc); indices are values, not taped (no cotangent).
+  // gather's cotangent is scattered back and scatter_add's gathered with JAX's transposes:
+  // the same mode, so a window the forward fills or drops gets none.
+  Id gather(Id x, const Array& indices, const GatherDims& d, std::vector<int64_t> slice_sizes, IndexMode mode,
+            double fill);
+  Id scatter_add(Id x, const Array& indices, Id updates, const ScatterDims& d, IndexMode mode);
+  std::vector<Id> sort(const std::vector<Id>& xs, int64_t dimension, int64_t num_keys);
 
   // An op the tape has no method for (the LSTM, whose derivative lstm_ref.h writes out):
   // `value` computed by the caller from the parents' values; `backward` maps the value's

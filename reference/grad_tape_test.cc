@@ -128,6 +128,24 @@ TEST(RefTape, Structure) {
   });
 }
 
+TEST(RefTape, GatherScatterSort) {
+  // x[i] with a repeated row (its cotangents sum) and x.at[i].add(u) with a dropped index.
+  const GatherDims rows{{1}, {0}, {0}, {}, {}};
+  const ScatterDims add_rows{{1}, {0}, {0}, {}, {}};
+  check({values({4, 3}, 8), values({3, 3}, 9)}, [rows, add_rows](Tape& t, const Ids& v) {
+    return Ids{t.gather(v[0], make({3, 1}, DType::i32, {2, 0, 2}), rows, {1, 3}, IndexMode::clip, 0),
+               t.scatter_add(v[0], make({3, 1}, DType::i32, {1, 3, 9}), t.unary("sin", v[1]), add_rows,
+                             IndexMode::fill_or_drop)};
+  });
+  // take_along_axis through batching dims; sort carrying a second operand along.
+  check({values({2, 4}, 10)}, [](Tape& t, const Ids& v) {
+    Ids s = t.sort({v[0], t.unary("sin", v[0])}, 1, 1);
+    return Ids{t.gather(v[0], make({2, 1, 1}, DType::i32, {3, 1}), GatherDims{{}, {1}, {1}, {0}, {0}}, {1, 1},
+                        IndexMode::fill_or_drop, 0),
+               s[0], s[1]};
+  });
+}
+
 TEST(RefTape, Reductions) {
   check({values({3, 4, 2}, 1)}, [](Tape& t, const Ids& v) {
     return Ids{t.reduce_sum(v[0], {0, 2}), t.reduce_max(v[0], {1}), t.reduce_max(v[0], {0, 1, 2}),

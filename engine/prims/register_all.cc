@@ -20,6 +20,8 @@ void register_all_primitives() {
     register_checkpoint_primitives();
     register_device_put_primitive();
     register_collective_primitives();
+    register_gather_scatter_primitives();
+    register_sort_primitive();
     register_vjp_rules();
     register_batch_rules();
     register_collective_rules();

@@ -136,6 +136,10 @@ Rounding rounding_of(const Eqn& e) {
     const int64_t axis = e.params.get_int("axis");
     r.acc = unit_roundoff(operand);
     r.terms = s.at(size_t(axis < 0 ? axis + int64_t(s.size()) : axis));
+  } else if (e.prim->name == "scatter_add") {  // each element: its operand plus at most one update per position
+    const Shape& idx = e.in[1].type().shape;
+    r.acc = unit_roundoff(operand);
+    r.terms = 1 + num_elements(Shape(idx.begin(), idx.end() - 1));
   } else if (e.prim->has(kElementwiseUnary) || e.prim->has(kElementwiseBinary) || e.prim->name == "integer_pow") {
     r.out = unit_roundoff(e.out[0]->type.dtype);
   }
@@ -188,7 +192,8 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
         if (r.terms > 0) {
           // |fl(Σ a·b) − Σ a·b| ≤ (2·in + K·acc) · Σ |a|·|b|, whatever the summation order.
           std::vector<ref::Array> abs_args;
-          for (const ref::Array& a : args) abs_args.push_back(abs_of(a));
+          for (const ref::Array& a : args)  // scatter_add's indices stay as they are
+            abs_args.push_back(a.dtype == DType::i32 && e.prim->name == "scatter_add" ? a : abs_of(a));
           const ref::Array bound = rule.eval(e, abs_args, ctx)[0];
           const double rel = 2 * r.in + double(r.terms) * r.acc;
           for (size_t i = 0; i < outs[0].data.size(); ++i) outs[0].data[i] += sign() * rel * bound.data[i];

@@ -12,6 +12,7 @@ const GenTable& gen_table() {
     add_structure_rows(t);
     add_control_rows(t);
     add_conv_rows(t);
+    add_indexing_rows(t);
     return t;
   }();
   return table;

@@ -32,6 +32,7 @@ void add_elementwise_rows(GenTable& t);   // gen_rows_elementwise.cc (the trait-
 void add_structure_rows(GenTable& t);     // gen_rows_structure.cc (shapes, reductions, dot_general)
 void add_control_rows(GenTable& t);       // gen_rows_control.cc (scan, checkpoint, collectives, ...)
 void add_conv_rows(GenTable& t);          // gen_rows_conv.cc (conv_general_dilated)
+void add_indexing_rows(GenTable& t);      // gen_rows_indexing.cc (gather, scatter_add, sort)
 
 // One equation of a random row (weighted) into s; false after a few rows that did not apply.
 bool emit_random_row(GenState& s);

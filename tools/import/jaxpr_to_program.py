@@ -257,6 +257,39 @@ def unstack(scope, e):
                                           out.aval.dtype, out.aval.shape)
 
 
+def index_mode(mode):
+    """A GatherScatterMode (or what JAX's from_any takes) as tandem's mode string."""
+    from jax._src.lax.slicing import GatherScatterMode
+    return GatherScatterMode.from_any(mode).name
+
+
+def gather(scope, e):
+    """gather with JAX's GatherDimensionNumbers spelt out; a NaN or absent fill_value is the
+    default tandem applies itself (NaN for floats, the lowest int, True)."""
+    p, dn = e.params, e.params["dimension_numbers"]
+    params = {"offset_dims": ints(dn.offset_dims), "collapsed_slice_dims": ints(dn.collapsed_slice_dims),
+              "start_index_map": ints(dn.start_index_map), "operand_batching_dims": ints(dn.operand_batching_dims),
+              "start_indices_batching_dims": ints(dn.start_indices_batching_dims),
+              "slice_sizes": ints(p["slice_sizes"]), "indices_are_sorted": bool(p["indices_are_sorted"]),
+              "unique_indices": bool(p["unique_indices"]), "mode": index_mode(p["mode"])}
+    fill = p.get("fill_value")
+    if fill is not None and not (isinstance(fill, float) and math.isnan(fill)):
+        params["fill_value"] = float(fill)
+    scope.emit(e, "gather", [scope.atom(a) for a in e.invars], params)
+
+
+def scatter_add(scope, e):
+    """scatter-add (x.at[i].add(u)) as tandem's scatter_add; its update_jaxpr is the add."""
+    p, dn = e.params, e.params["dimension_numbers"]
+    scope.emit(e, "scatter_add", [scope.atom(a) for a in e.invars], {
+        "update_window_dims": ints(dn.update_window_dims), "inserted_window_dims": ints(dn.inserted_window_dims),
+        "scatter_dims_to_operand_dims": ints(dn.scatter_dims_to_operand_dims),
+        "operand_batching_dims": ints(dn.operand_batching_dims),
+        "scatter_indices_batching_dims": ints(dn.scatter_indices_batching_dims),
+        "indices_are_sorted": bool(p["indices_are_sorted"]), "unique_indices": bool(p["unique_indices"]),
+        "mode": index_mode(p["mode"])})
+
+
 def unknown(scope, e):
     name = e.primitive.name
     params = {k: v for k, v in ((k, generic_param(v)) for k, v in sorted(e.params.items())) if v is not None}
@@ -301,6 +334,10 @@ RULES = {
     "cumsum": simple("cumsum", lambda p: {"axis": int(p["axis"]), "reverse": bool(p["reverse"])}),
     "dot_general": simple("dot_general", dot_params),
     "conv_general_dilated": simple("conv_general_dilated", conv_params),
+    "gather": gather,
+    "scatter-add": scatter_add,
+    "sort": simple("sort", lambda p: {"dimension": int(p["dimension"]), "is_stable": bool(p["is_stable"]),
+                                      "num_keys": int(p["num_keys"])}),
     "name": simple("checkpoint_name", lambda p: {"name": str(p["name"])}),
     "checkpoint": checkpoint,
     "remat2": checkpoint,  # the same primitive, under its older name

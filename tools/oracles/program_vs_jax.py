@@ -33,6 +33,7 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     from jax.ad_checkpoint import checkpoint_name
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
+    import jax_indexing  # gather, scatter_add and sort as lax calls
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
     import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
     from program_vs_jax_contractions import eval_conv, eval_dot  # dot_general, conv_general_dilated
@@ -171,6 +172,9 @@ RULES = {
     "cumsum": lambda x, p, w: [lax.cumsum(x, p["axis"] % x.ndim, p.get("reverse", False))],
     "dot_general": eval_dot,
     "conv_general_dilated": eval_conv,
+    "gather": jax_indexing.eval_gather,
+    "scatter_add": jax_indexing.eval_scatter_add,
+    "sort": jax_indexing.eval_sort,
     "scan": lambda *a, p, w: eval_scan(a, p, w),
     "while": lambda *a, p, w: eval_while(a, p, w),
     "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
