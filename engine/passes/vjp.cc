@@ -85,17 +85,28 @@ void Linearizer::forward_scan(size_t ei, const Eqn& e, const std::vector<Value>&
   bo.in_remat = opts_.in_remat;
   bo.top_remat = opts_.top_remat;
   bo.carries = {size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
+  bo.replayed = replay && !fault_on(Fault::remat_scan_recomputes_twice);  // fault: the backward scan recomputes
   if (auto n = needs_.find(ei); replay && n != needs_.end()) bo.rebuild = n->second;
   t.scan = std::make_shared<ScanSplit>(
       split_scan(e.params, linearize(body, floating_inputs(body), pol_, bo), replay, bo.rebuild));
-  std::vector<Value> all = emit_forward_scan(*t.scan, args);
+  const ScanSplit& s = *t.scan;
+  if (s.hoist_forward.program) {  // the saved loop-invariant residuals, once, before the loop
+    std::vector<Value> hc;
+    for (size_t i : s.hoist_forward.consts) hc.push_back(args[i]);
+    t.hoisted = inline_program(F, *s.hoist_forward.program, hc);
+  }
+  std::vector<Value> all = emit_forward_scan(s, args);
   t.feqn = F.eqns().size() - 1;
   t.replays = replay;
   scan_task.emplace(t.feqn, tasks.size());
   outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
   t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
+  for (size_t h = 0; h < t.hoisted.size(); ++h) {
+    Residual res = s.body->residuals[s.hoisted[h]];
+    res.source = cat(res.source, ", loop-invariant over ", s.length, " scan steps: saved once");
+    if (!t.hoisted[h].atom().is_literal()) stacked.emplace(t.hoisted[h].atom().var->id, res);
+  }
   for (size_t k = 0; k < t.res.size(); ++k) {
-    const ScanSplit& s = *t.scan;
     Residual res = s.body->residuals[s.stacked[k]];
     res.type = t.res[k].type();
     res.is_argument = false;

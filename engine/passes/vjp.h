@@ -38,6 +38,9 @@ struct Residual {
   std::string source;      // "from the argument 0", "output of sin", "named 'y'" ...
   bool is_argument = false;
   bool offloaded = false;  // moved to pinned host memory by the forward, back by the backward (offload.h)
+  // A replayed scan body's (vjp_scan.h): a value the policy does not save, which the scan's
+  // replay computes and stacks once, so the backward scan reads it instead of recomputing it.
+  bool replayed = false;
   int64_t bytes() const { return num_elements(type.shape) * int64_t(dtype_size(type.dtype)); }
 };
 

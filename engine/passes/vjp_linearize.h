@@ -25,6 +25,8 @@ struct Task {
   std::vector<Value> in, out, res;       // checkpoint / scan: operands, outputs, residuals
   bool replays = false;                  // scan under remat: rebuilds what it does not save
   std::optional<Replayed> replayed;      // ... its replay, once emitted
+  std::vector<Value> hoisted;            // scan: its saved loop-invariant residuals, in the forward
+  std::optional<std::vector<Value>> hoisted_b;  // ... all of them in the backward, once emitted
 };
 
 // One linearization of a level, the scans' replays rebuilding the outputs in `needs`; an
@@ -67,10 +69,11 @@ class Linearizer {
   Remat decide(int64_t id) const;
   // ---- backward ----------------------------------------------------------------------
   Value need(const Value& fv);
-  Value save_residual(const Value& fv, int64_t root, Remat how);
+  Value save_residual(const Value& fv, int64_t root, Remat how, bool replayed = false);
   Value recompute(const Value& fv);
   std::optional<Value> rebuilt(size_t ti, int64_t id);
   const Replayed& replay_of(Task& t);
+  const std::vector<Value>& hoisted_of(Task& t);
   void accumulate(const Value& fv, const Value& ct);
   std::optional<Value> ct_of(const Value& fv) const {
     auto it = fv.atom().is_literal() ? cts.end() : cts.find(fv.atom().var->id);
