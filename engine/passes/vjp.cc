@@ -85,10 +85,17 @@ void Linearizer::forward_scan(size_t ei, const Eqn& e, const std::vector<Value>&
   bo.in_remat = opts_.in_remat;
   bo.top_remat = opts_.top_remat;
   bo.carries = {size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
-  bo.replayed = replay && !fault_on(Fault::remat_scan_recomputes_twice);  // fault: the backward scan recomputes
   if (auto n = needs_.find(ei); replay && n != needs_.end()) bo.rebuild = n->second;
-  t.scan = std::make_shared<ScanSplit>(
-      split_scan(e.params, linearize(body, floating_inputs(body), pol_, bo), replay, bo.rebuild));
+  VjpProgram lin = linearize(body, floating_inputs(body), pol_, bo);
+  // When the replay runs (it rebuilds a carry or an output), it also stacks what the backward
+  // scan reads, which then recomputes nothing (JAX's transposed remat runs the primal scan
+  // once). Without a replay the backward scan recomputes per step, once, and holds no stack.
+  if (replay && split_scan(e.params, lin, true, bo.rebuild).replay() &&
+      !fault_on(Fault::remat_scan_recomputes_twice)) {  // fault: the backward scan recomputes too
+    bo.replayed = true;
+    lin = linearize(body, floating_inputs(body), pol_, bo);
+  }
+  t.scan = std::make_shared<ScanSplit>(split_scan(e.params, std::move(lin), replay, bo.rebuild));
   const ScanSplit& s = *t.scan;
   if (s.hoist_forward.program) {  // the saved loop-invariant residuals, once, before the loop
     std::vector<Value> hc;

@@ -2,6 +2,7 @@
 // reverse order, each primal value a rule reads saved as a residual or recomputed on demand
 // (need), a replayed scan rebuilding what it does not save, and the two programs at the end.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "engine/core/error.h"
@@ -41,7 +42,8 @@ Value Linearizer::need(const Value& fv) {
     for (int64_t m : buffer.at(root))
       if (m != id && decide(m) != Remat::recompute) return bvals[id] = need(Value(&F, Atom(var_of.at(m))));
   if (how != Remat::recompute) return save_residual(fv, root, how);
-  if (opts_.replayed) return save_residual(fv, root, Remat::save, true);  // the replay stacks it
+  if (opts_.replayed && (on_replay_path(id) || loop_invariant(id)))  // the replay stacks it, or
+    return save_residual(fv, root, Remat::save, true);               // the level computes it once
   return recompute(fv);
 }
 
@@ -65,6 +67,37 @@ Value Linearizer::save_residual(const Value& fv, int64_t root, Remat how, bool r
   res_fvals.push_back(fv);
   saved_root[root] = bv;
   return bvals[v->id] = bv;
+}
+
+// Whether a replayed scan's replay computes `id` on its way to the carries and the outputs
+// it rebuilds (stopping at what the policy saves, which it reads): such a value is stacked by
+// the replay rather than computed twice; one off that path the backward scan computes, once,
+// holding no [L, ...] stack for it.
+bool Linearizer::on_replay_path(int64_t id) {
+  if (!replay_path) {
+    replay_path.emplace();
+    std::function<void(const Value&)> walk = [&](const Value& v) {
+      const Atom& a = v.atom();
+      if (a.is_literal() || producer.at(a.var->id) < 0 || !replay_path->insert(a.var->id).second) return;
+      for (int64_t m : buffer.at(root_of(a.var->id)))
+        if (decide(m) != Remat::recompute) return;  // saved: the replay reads it
+      for (const Atom& in : F.eqns()[size_t(producer.at(a.var->id))].in) walk(Value(&F, in));
+    };
+    for (size_t i = 0; i < fouts.size(); ++i)
+      if (i < opts_.carries.second || (i < opts_.rebuild.size() && opts_.rebuild[i])) walk(fouts[i]);
+  }
+  return replay_path->count(id) > 0;
+}
+
+// Whether a scan body's value depends on the scan's consts only (vjp_scan.h: hoisted, computed
+// once outside the loop, never per step).
+bool Linearizer::loop_invariant(int64_t id) {
+  if (auto it = invariant.find(id); it != invariant.end()) return it->second;
+  int64_t k = producer.at(id);
+  bool inv = k < 0 ? size_t(-1 - k) < opts_.carries.first : !F.eqns()[size_t(k)].prim->has(kCollective);
+  if (k >= 0)
+    for (const Atom& a : F.eqns()[size_t(k)].in) inv = inv && (a.is_literal() || loop_invariant(a.var->id));
+  return invariant[id] = inv;
 }
 
 // A value the policy does not save: rebuilt by its scan's replay, or its equation re-run.

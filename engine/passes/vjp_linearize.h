@@ -71,6 +71,8 @@ class Linearizer {
   Value need(const Value& fv);
   Value save_residual(const Value& fv, int64_t root, Remat how, bool replayed = false);
   Value recompute(const Value& fv);
+  bool on_replay_path(int64_t id);
+  bool loop_invariant(int64_t id);
   std::optional<Value> rebuilt(size_t ti, int64_t id);
   const Replayed& replay_of(Task& t);
   const std::vector<Value>& hoisted_of(Task& t);
@@ -112,6 +114,8 @@ class Linearizer {
   std::unordered_map<int64_t, Value> bvals, cts;  // keyed by forward var id
   std::unordered_map<int64_t, Value> saved_root;  // buffer root -> its residual
   std::unordered_set<int64_t> reached;
+  std::optional<std::unordered_set<int64_t>> replay_path;  // on_replay_path's, once computed
+  std::unordered_map<int64_t, bool> invariant;             // loop_invariant's
 };
 
 }  // namespace tandem::vjp_detail

@@ -10,9 +10,10 @@
 //             JAX's _scan_partial_eval, computed once outside the loop (the forward's before
 //             the forward scan and saved unstacked; the replay's once in the backward) and
 //             read whole by the replay and the backward scan (scan_invariant.h);
-//   replayed - under remat, a per-step value the body's backward reads and the policy does
-//             not save: the replay scan computes it and stacks it, once, so the backward scan
-//             recomputes nothing (JAX's transposed remat runs the primal scan once);
+//   replayed - under remat, when the replay runs, a per-step value the body's backward reads
+//             and the policy does not save: the replay scan computes it and stacks it, once,
+//             so the backward scan recomputes nothing (JAX's transposed remat runs the primal
+//             scan once; with no replay the backward scan recomputes it, once, per step);
 //   carry   - under remat (replay = true: inside a checkpoint, or under a top-level policy
 //             other than everything_saveable), the carry entering each step: not saved.
 //             As JAX's scan rule for partial_eval_jaxpr_custom, the forward stacks only what
