@@ -220,7 +220,7 @@ TEST(RematMeasure, DISABLED_ScanResidualsBeforeAfter) {
     for (const char* fault : {"remat_scan_invariant_stacked", "remat_scan_recomputes_twice", ""}) {
       std::printf("\nfault: %s\n", *fault ? fault : "none (the fix)");
       inject_fault(fault);
-      table(m, 5);
+      table(m, 3);
     }
   inject_fault("");
 }
