@@ -34,6 +34,9 @@ struct OracleProgram {
   // What tandem's vjp saved (a remat item), for jax.ad_checkpoint.saved_residuals to judge
   // (tools/oracles/saved_residuals_vs_jax.py); unset: not compared.
   std::optional<std::vector<Residual>> residuals;
+  // What its backward recomputes (a remat item), for JAX's counts to judge
+  // (tools/oracles/recompute_vs_jax.py); unset: not compared.
+  std::optional<RecomputeStats> recompute;
 };
 
 // Runs `program` on the CPU executor: an evaluated-only oracle item.

@@ -41,6 +41,8 @@ namespace tandem {
   X(coll_axis_index_ignores_groups, "collectives", "axis_index returns the world rank inside groups")     \
   X(remat_policy_saves_everything, "remat", "a checkpoint policy silently saves every residual")          \
   X(remat_scan_carries_stacked, "remat", "a scan inside a checkpoint saves its carries stacked, no replay") \
+  X(remat_scan_invariant_stacked, "remat", "a scan stacks a loop-invariant residual (a weight's transpose) per step, not once") \
+  X(remat_scan_recomputes_twice, "remat", "a scan under remat replays its forward, then recomputes each step's values again") \
   X(vjp_scan_const_cotangent_overwritten, "remat", "vjp of scan overwrites the weights' cotangent each step") \
   X(vjp_scan_backward_wrong_direction, "remat", "the backward scan runs in the forward's direction")      \
   X(scan_drops_first_step, "remat", "scan skips its first step (loop starts at 1)")                        \

@@ -3,12 +3,14 @@
 
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/core/error.h"
 
 namespace tandem {
 
-CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::vector<size_t>& ys) {
+CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::vector<size_t>& ys,
+                         const std::vector<size_t>& produce) {
   const Program& f = body.forward;
   const size_t nin = f.in_vars.size(), nout = body.num_outputs;
   std::unordered_map<int64_t, const Eqn*> producer;
@@ -29,10 +31,11 @@ CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::ve
   std::unordered_map<int64_t, Value> env;
   for (size_t i = 0; i < nin; ++i) env.emplace(f.in_vars[i]->id, ins[i]);
   std::unordered_map<int64_t, size_t> residual_of_root;
+  std::unordered_set<size_t> produced(produce.begin(), produce.end());
   for (size_t j = 0; j < body.residuals.size(); ++j) {
     const Atom& a = f.out_vars.at(nout + j);
     ins.push_back(b.input(body.residuals[j].type.shape, body.residuals[j].type.dtype));
-    if (!a.is_literal()) residual_of_root.emplace(root_of(a.var->id), nin + j);
+    if (!a.is_literal() && !produced.count(j)) residual_of_root.emplace(root_of(a.var->id), nin + j);
   }
   CarryReplay r;
   std::function<Value(const Atom&)> val = [&](const Atom& a) -> Value {
@@ -51,6 +54,7 @@ CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::ve
   std::vector<Value> outs;
   for (size_t i = 0; i < num_carry; ++i) outs.push_back(val(f.out_vars.at(i)));
   for (size_t y : ys) outs.push_back(val(f.out_vars.at(num_carry + y)));
+  for (size_t j : produce) outs.push_back(val(f.out_vars.at(nout + j)));
   Program p = b.build(outs);
   // Keep only the inputs these outputs depend on: the replay scan reads nothing more.
   std::unordered_map<int64_t, bool> read;

@@ -15,7 +15,7 @@
 namespace tandem {
 
 struct CarryReplay {
-  // (kept inputs...) -> (carry outputs..., the ys asked for...); the kept inputs are, in
+  // (kept inputs...) -> (carry outputs..., the ys asked for..., the residuals produced...); the kept inputs are, in
   // order, those of (body inputs..., body residuals...) these outputs depend on.
   Program program;
   std::vector<size_t> inputs;  // index of each kept input in (body inputs..., residuals...)
@@ -23,7 +23,12 @@ struct CarryReplay {
 };
 
 // body: the scan body's linearization (forward = (outputs..., residuals...)); its first
-// `num_carry` outputs are the carries; ys: the index (among the ys) of each y to rebuild too.
-CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::vector<size_t>& ys = {});
+// `num_carry` outputs are the carries; ys: the index (among the ys) of each y to rebuild too;
+// produce: the residuals the replay computes and emits after them (those the body's backward
+// reads and the forward did not save: the replay stacks them once, so the backward scan
+// recomputes nothing, as JAX's transposed remat runs the primal scan once). Every other
+// residual is an input.
+CarryReplay carry_replay(const VjpProgram& body, size_t num_carry, const std::vector<size_t>& ys = {},
+                         const std::vector<size_t>& produce = {});
 
 }  // namespace tandem

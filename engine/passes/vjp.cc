@@ -91,16 +91,34 @@ void Linearizer::forward_scan(size_t ei, const Eqn& e, const std::vector<Value>&
   bo.top_remat = opts_.top_remat;
   bo.carries = {size_t(e.params.get_int("num_consts")), replay ? size_t(e.params.get_int("num_carry")) : 0};
   if (auto n = needs_.find(ei); replay && n != needs_.end()) bo.rebuild = n->second;
-  t.scan = std::make_shared<ScanSplit>(
-      split_scan(e.params, linearize(body, scan_wrt(e, args), pol_, bo), replay, bo.rebuild));
-  std::vector<Value> all = emit_forward_scan(*t.scan, args);
+  VjpProgram lin = linearize(body, scan_wrt(e, args), pol_, bo);
+  // When the replay runs (it rebuilds a carry or an output), it also stacks what the backward
+  // scan reads, which then recomputes nothing (JAX's transposed remat runs the primal scan
+  // once). Without a replay the backward scan recomputes per step, once, and holds no stack.
+  if (replay && split_scan(e.params, lin, true, bo.rebuild).replay() &&
+      !fault_on(Fault::remat_scan_recomputes_twice)) {  // fault: the backward scan recomputes too
+    bo.replayed = true;
+    lin = linearize(body, scan_wrt(e, args), pol_, bo);
+  }
+  t.scan = std::make_shared<ScanSplit>(split_scan(e.params, std::move(lin), replay, bo.rebuild));
+  const ScanSplit& s = *t.scan;
+  if (s.hoist_forward.program) {  // the saved loop-invariant residuals, once, before the loop
+    std::vector<Value> hc;
+    for (size_t i : s.hoist_forward.consts) hc.push_back(args[i]);
+    t.hoisted = inline_program(F, *s.hoist_forward.program, hc);
+  }
+  std::vector<Value> all = emit_forward_scan(s, args);
   t.feqn = F.eqns().size() - 1;
   t.replays = replay;
   scan_task.emplace(t.feqn, tasks.size());
   outs.assign(all.begin(), all.begin() + int64_t(e.out.size()));
   t.res.assign(all.begin() + int64_t(e.out.size()), all.end());
+  for (size_t h = 0; h < t.hoisted.size(); ++h) {
+    Residual res = s.body->residuals[s.hoisted[h]];
+    res.source = cat(res.source, ", loop-invariant over ", s.length, " scan steps: saved once");
+    if (!t.hoisted[h].atom().is_literal()) stacked.emplace(t.hoisted[h].atom().var->id, res);
+  }
   for (size_t k = 0; k < t.res.size(); ++k) {
-    const ScanSplit& s = *t.scan;
     Residual res = s.body->residuals[s.stacked[k]];
     res.type = t.res[k].type();
     res.is_argument = false;

@@ -14,12 +14,15 @@
 // floating ones a differentiated input reaches (integer carries and outputs, and
 // one_hot(tokens), get none, as JAX's float0 / symbolic zeros). A scan is partially evaluated as JAX does (vjp_scan.h): its body is
 // linearized under the enclosing level's policy, the residuals it saves are stacked across
-// steps ([L, ...]) by the forward scan, and a backward scan recomputes only the rest. Under
+// steps ([L, ...]) by the forward scan (a loop-invariant one, computed from the consts only,
+// is saved once, unstacked), and a backward scan recomputes only the rest. Under
 // remat (inside a checkpoint, or under a top-level policy other than everything_saveable,
 // which is jax.checkpoint(f, policy)) the carries are not saved: the backward replays the
 // forward scan from the scan's operands and the stacked values the policy saved (a saved dot
 // is read, not re-run), rebuilding the carries for the backward scan and the scan outputs
-// the enclosing backward reads and the policy does not save (scan_replay.h).
+// the enclosing backward reads and the policy does not save (scan_replay.h), and stacking
+// every per-step value the backward scan reads and the policy does not save: the backward
+// scan then recomputes nothing, and each forward application is re-run once, as in JAX.
 // Recomputation is lazy (only what the cotangents read, as JAX's DCE'd remat). What the
 // policy offloads is moved by explicit device_put equations (engine/passes/offload.h): the
 // forward returns it in pinned host memory, the backward brings it back before its first use.
@@ -42,6 +45,9 @@ struct Residual {
   std::string source;      // "from the argument 0", "output of sin", "named 'y'" ...
   bool is_argument = false;
   bool offloaded = false;  // moved to pinned host memory by the forward, back by the backward (offload.h)
+  // A replayed scan body's (vjp_scan.h): a value the policy does not save, which the scan's
+  // replay computes and stacks once, so the backward scan reads it instead of recomputing it.
+  bool replayed = false;
   int64_t bytes() const { return num_elements(type.shape) * int64_t(dtype_size(type.dtype)); }
 };
 

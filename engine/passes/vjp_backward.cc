@@ -2,6 +2,7 @@
 // reverse order, each primal value a rule reads saved as a residual or recomputed on demand
 // (need), a replayed scan rebuilding what it does not save, and the two programs at the end.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "engine/core/error.h"
@@ -41,16 +42,18 @@ Value Linearizer::need(const Value& fv) {
     for (int64_t m : buffer.at(root))
       if (m != id && decide(m) != Remat::recompute) return bvals[id] = need(Value(&F, Atom(var_of.at(m))));
   if (how != Remat::recompute) return save_residual(fv, root, how);
+  if (opts_.replayed && (on_replay_path(id) || loop_invariant(id)))  // the replay stacks it, or
+    return save_residual(fv, root, Remat::save, true);               // the level computes it once
   return recompute(fv);
 }
 
 // A new residual: an input of the backward, an extra output of the forward.
-Value Linearizer::save_residual(const Value& fv, int64_t root, Remat how) {
+Value Linearizer::save_residual(const Value& fv, int64_t root, Remat how, bool replayed) {
   const Var& v = fv.atom().var;
   int64_t k = producer.at(v->id);
   const Eqn* pe = k >= 0 ? &F.eqns()[size_t(k)] : nullptr;
   Value bv = B.input(v->type.shape, v->type.dtype);
-  Residual res{v->type, "", !pe, how == Remat::offload};
+  Residual res{v->type, "", !pe, how == Remat::offload, replayed};
   if (!pe) res.source = opts_.level == Level::top ? cat("from the argument ", -1 - k) : cat(level_name(opts_.level), " input ", -1 - k);
   else if (std::string n = eqn_name(*pe); !n.empty()) res.source = cat("named '", n, "'");
   else res.source = cat("output of ", pe->prim->name);
@@ -64,6 +67,37 @@ Value Linearizer::save_residual(const Value& fv, int64_t root, Remat how) {
   res_fvals.push_back(fv);
   saved_root[root] = bv;
   return bvals[v->id] = bv;
+}
+
+// Whether a replayed scan's replay computes `id` on its way to the carries and the outputs
+// it rebuilds (stopping at what the policy saves, which it reads): such a value is stacked by
+// the replay rather than computed twice; one off that path the backward scan computes, once,
+// holding no [L, ...] stack for it.
+bool Linearizer::on_replay_path(int64_t id) {
+  if (!replay_path) {
+    replay_path.emplace();
+    std::function<void(const Value&)> walk = [&](const Value& v) {
+      const Atom& a = v.atom();
+      if (a.is_literal() || producer.at(a.var->id) < 0 || !replay_path->insert(a.var->id).second) return;
+      for (int64_t m : buffer.at(root_of(a.var->id)))
+        if (decide(m) != Remat::recompute) return;  // saved: the replay reads it
+      for (const Atom& in : F.eqns()[size_t(producer.at(a.var->id))].in) walk(Value(&F, in));
+    };
+    for (size_t i = 0; i < fouts.size(); ++i)
+      if (i < opts_.carries.second || (i < opts_.rebuild.size() && opts_.rebuild[i])) walk(fouts[i]);
+  }
+  return replay_path->count(id) > 0;
+}
+
+// Whether a scan body's value depends on the scan's consts only (vjp_scan.h: hoisted, computed
+// once outside the loop, never per step).
+bool Linearizer::loop_invariant(int64_t id) {
+  if (auto it = invariant.find(id); it != invariant.end()) return it->second;
+  int64_t k = producer.at(id);
+  bool inv = k < 0 ? size_t(-1 - k) < opts_.carries.first : !F.eqns()[size_t(k)].prim->has(kCollective);
+  if (k >= 0)
+    for (const Atom& a : F.eqns()[size_t(k)].in) inv = inv && (a.is_literal() || loop_invariant(a.var->id));
+  return invariant[id] = inv;
 }
 
 // A value the policy does not save: rebuilt by its scan's replay, or its equation re-run.
@@ -85,12 +119,13 @@ Value Linearizer::recompute(const Value& fv) {
 const Replayed& Linearizer::replay_of(Task& t) {
   if (t.replayed) return *t.replayed;
   const ScanSplit& s = *t.scan;
-  std::vector<Value> rc, rk, rx, rs;
+  std::vector<Value> rc, rh, rk, rx, rs;
   for (size_t i : s.replay_consts) rc.push_back(need(t.in[i]));
+  for (size_t h : s.replay_hoisted) rh.push_back(hoisted_of(t)[h]);
   for (size_t i = 0; i < s.nk; ++i) rk.push_back(need(t.in[s.nc + i]));
   for (size_t i : s.replay_xs) rx.push_back(need(t.in[s.nc + s.nk + i]));
   for (size_t k : s.replay_stacked) rs.push_back(need(t.res[k]));
-  t.replayed = emit_replay_scan(B, s, rc, rk, rx, rs);
+  t.replayed = emit_replay_scan(B, s, rc, rh, rk, rx, rs);
   r.recompute.add(s.replay_recompute, s.length);
   // The replay scan itself is recomputation where everything_saveable runs none: at a
   // level the top-level policy put under remat, or where only the outputs need it.
@@ -101,6 +136,23 @@ const Replayed& Linearizer::replay_of(Task& t) {
     r.recompute.add(one);
   }
   return *t.replayed;
+}
+
+// A scan's loop-invariant residuals in the backward: the saved ones read, the rest computed
+// once from the consts (the policy does not save them; JAX hoists them out of the loop too).
+const std::vector<Value>& Linearizer::hoisted_of(Task& t) {
+  if (t.hoisted_b) return *t.hoisted_b;
+  const ScanSplit& s = *t.scan;
+  std::vector<Value> h;
+  for (const Value& v : t.hoisted) h.push_back(need(v));
+  if (s.hoist_backward.program) {
+    std::vector<Value> hc;
+    for (size_t i : s.hoist_backward.consts) hc.push_back(need(t.in[i]));
+    for (const Value& v : inline_program(B, *s.hoist_backward.program, hc)) h.push_back(v);
+    r.recompute.add(s.hoist_backward.applications);
+  }
+  t.hoisted_b = std::move(h);
+  return *t.hoisted_b;
 }
 
 void Linearizer::accumulate(const Value& fv, const Value& ct) {
@@ -164,10 +216,13 @@ void Linearizer::backward_scan(Task& t, const std::vector<std::optional<Value>>&
   for (size_t i : s.used_consts) consts.push_back(need(t.in[i]));
   for (size_t i : s.used_xs) xs.push_back(need(t.in[s.nc + s.nk + i]));
   for (const Value& v : t.res) st.push_back(need(v));
-  if (s.replay() && !s.carries.empty())  // the carries entering each step, rebuilt
-    for (const Value& c : replay_of(t).entering) st.push_back(c);
+  if (s.replay() && (!s.carries.empty() || !s.replayed.empty())) {  // what the replay stacks
+    const Replayed& rp = replay_of(t);
+    st.insert(st.end(), rp.residuals.begin(), rp.residuals.end());
+    st.insert(st.end(), rp.entering.begin(), rp.entering.end());
+  }
   for (const Value& o : t.out) out_types.push_back(o.type());
-  std::vector<std::optional<Value>> ins_ct = emit_backward_scan(B, s, consts, xs, st, oc, out_types);
+  std::vector<std::optional<Value>> ins_ct = emit_backward_scan(B, s, consts, hoisted_of(t), xs, st, oc, out_types);
   for (size_t j = 0; j < ins_ct.size(); ++j)
     if (ins_ct[j]) accumulate(t.in[j], *ins_ct[j]);
   r.recompute.add(s.body->recompute, s.length);  // the body's recompute, every step
@@ -214,10 +269,16 @@ void Linearizer::reach(const Value& fv) {
 // recomputes the primal carries and ys from the residuals.
 void Linearizer::save_for_replay() {
   const std::pair<size_t, size_t> carries = opts_.carries;
-  bool replayed = false;  // the backward reads a carry: the replay rebuilds them all
-  for (size_t i = 0; i < carries.second; ++i) replayed |= bvals.count(fenv.at(p_.in_vars[carries.first + i]->id).atom().var->id) > 0;
-  for (bool b : opts_.rebuild) replayed |= b;  // the replay runs: it rebuilds every carry
-  for (size_t i = 0; replayed && i < carries.second; ++i) reach(fouts[i]);
+  bool runs = false;  // the backward reads a carry: the replay rebuilds them all
+  for (size_t i = 0; i < carries.second; ++i) runs |= bvals.count(fenv.at(p_.in_vars[carries.first + i]->id).atom().var->id) > 0;
+  for (bool b : opts_.rebuild) runs |= b;  // the replay runs: it rebuilds every carry
+  // The values the replay stacks for the backward: it computes them from what the policy saves.
+  for (size_t j = 0; j < r.residuals.size(); ++j)
+    if (r.residuals[j].replayed) {
+      runs = true;
+      for (const Atom& in : F.eqns()[size_t(producer.at(res_fvals[j].atom().var->id))].in) reach(Value(&F, in));
+    }
+  for (size_t i = 0; runs && i < carries.second; ++i) reach(fouts[i]);
   for (size_t i = carries.second; i < opts_.rebuild.size(); ++i)
     if (opts_.rebuild[i]) reach(fouts[i]);
 }

@@ -25,6 +25,10 @@ struct LevelOpts {
   // A replayed scan's body: its first carry input and their count, rebuilt from what it
   // saves, and per body output (carries, ys) whether the replay rebuilds it.
   std::pair<size_t, size_t> carries{0, 0};
+  // A replayed scan's body: what its backward reads, the policy does not save and the replay
+  // computes anyway (on the path of the carries and the outputs it rebuilds) is a `replayed`
+  // residual, stacked by the replay, never computed a second time here.
+  bool replayed = false;
   std::vector<bool> rebuild;
 };
 

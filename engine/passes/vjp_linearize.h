@@ -25,6 +25,8 @@ struct Task {
   std::vector<Value> in, out, res;       // checkpoint / scan: operands, outputs, residuals
   bool replays = false;                  // scan under remat: rebuilds what it does not save
   std::optional<Replayed> replayed;      // ... its replay, once emitted
+  std::vector<Value> hoisted;            // scan: its saved loop-invariant residuals, in the forward
+  std::optional<std::vector<Value>> hoisted_b;  // ... all of them in the backward, once emitted
 };
 
 // One linearization of a level, the scans' replays rebuilding the outputs in `needs`; an
@@ -76,10 +78,13 @@ class Linearizer {
   Remat decide(int64_t id) const;
   // ---- backward ----------------------------------------------------------------------
   Value need(const Value& fv);
-  Value save_residual(const Value& fv, int64_t root, Remat how);
+  Value save_residual(const Value& fv, int64_t root, Remat how, bool replayed = false);
   Value recompute(const Value& fv);
+  bool on_replay_path(int64_t id);
+  bool loop_invariant(int64_t id);
   std::optional<Value> rebuilt(size_t ti, int64_t id);
   const Replayed& replay_of(Task& t);
+  const std::vector<Value>& hoisted_of(Task& t);
   void accumulate(const Value& fv, const Value& ct);
   std::optional<Value> ct_of(const Value& fv) const {
     auto it = fv.atom().is_literal() ? cts.end() : cts.find(fv.atom().var->id);
@@ -119,6 +124,8 @@ class Linearizer {
   std::unordered_map<int64_t, Value> bvals, cts;  // keyed by forward var id
   std::unordered_map<int64_t, Value> saved_root;  // buffer root -> its residual
   std::unordered_set<int64_t> reached;
+  std::optional<std::unordered_set<int64_t>> replay_path;  // on_replay_path's, once computed
+  std::unordered_map<int64_t, bool> invariant;             // loop_invariant's
 };
 
 }  // namespace tandem::vjp_detail

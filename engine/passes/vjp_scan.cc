@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "engine/passes/scan_invariant.h"
 #include "engine/passes/scan_replay.h"
 
 namespace tandem {
@@ -34,7 +35,7 @@ size_t position(const std::vector<size_t>& v, size_t i) {
 // carries, the xs rows and the stacked rows it reads, and emits the ys it rebuilds and the
 // carries it entered with.
 void add_replay(ScanSplit& s) {
-  CarryReplay cr = carry_replay(*s.body, s.nk, s.replay_ys);
+  CarryReplay cr = carry_replay(*s.body, s.nk, s.replay_ys, s.replayed);
   const size_t nin = s.nc + s.nk + s.nx;
   for (size_t q : cr.inputs) {  // what each kept input is read from
     if (q < s.nc) add_unique(s.replay_consts, q);
@@ -44,18 +45,18 @@ void add_replay(ScanSplit& s) {
       if (src.from == ScanSplit::From::consts) add_unique(s.replay_consts, src.index);
       if (src.from == ScanSplit::From::xs) add_unique(s.replay_xs, src.index);
       if (src.from == ScanSplit::From::stacked) add_unique(s.replay_stacked, src.index);
+      if (src.from == ScanSplit::From::hoisted) add_unique(s.replay_hoisted, src.index);
     }
   }
-  std::sort(s.replay_consts.begin(), s.replay_consts.end());
-  std::sort(s.replay_xs.begin(), s.replay_xs.end());
-  std::sort(s.replay_stacked.begin(), s.replay_stacked.end());
+  for (auto* v : {&s.replay_consts, &s.replay_hoisted, &s.replay_xs, &s.replay_stacked}) std::sort(v->begin(), v->end());
   const VjpProgram& body = *s.body;
   std::vector<AType> bt = body.forward.in_types(), in;
   for (size_t i : s.replay_consts) in.push_back(bt[i]);
+  for (size_t h : s.replay_hoisted) in.push_back(body.residuals[s.hoisted[h]].type);
   for (size_t i = 0; i < s.nk; ++i) in.push_back(bt[s.nc + i]);
   for (size_t i : s.replay_xs) in.push_back(bt[s.nc + s.nk + i]);
   for (size_t k : s.replay_stacked) in.push_back(body.residuals[s.stacked[k]].type);
-  const size_t nrc = s.replay_consts.size(), nrx = s.replay_xs.size();
+  const size_t nrc = s.replay_consts.size() + s.replay_hoisted.size(), nrx = s.replay_xs.size();
   Program step = trace(in, [&](Builder& b, const std::vector<Value>& v) {
     std::vector<Value> k = part(v, nrc, s.nk), args;
     auto operand = [&](size_t i) {  // body input i
@@ -69,14 +70,68 @@ void add_replay(ScanSplit& s) {
       if (src.from == ScanSplit::From::consts) args.push_back(operand(src.index));
       else if (src.from == ScanSplit::From::xs) args.push_back(operand(s.nc + s.nk + src.index));
       else if (src.from == ScanSplit::From::carry) args.push_back(k[s.carries[src.index]]);
+      else if (src.from == ScanSplit::From::hoisted)
+        args.push_back(v[s.replay_consts.size() + position(s.replay_hoisted, src.index)]);
       else args.push_back(v[nrc + s.nk + nrx + position(s.replay_stacked, src.index)]);
     }
-    std::vector<Value> out = inline_program(b, cr.program, args);  // carries, replay_ys
+    std::vector<Value> out = inline_program(b, cr.program, args);  // carries, replay_ys, replayed
     for (size_t c : s.carries) out.push_back(k[c]);
     return out;
   });
   s.replay_body = std::make_shared<const Program>(std::move(step));
   s.replay_recompute = cr.recompute;
+}
+
+// Where the backward finds body residual j: a forwarded const / xs / carry, a loop-invariant
+// value, a value the replay stacks, or a per-step value the forward stacks.
+ScanSplit::Source classify(ScanSplit& s, const VjpProgram& body, size_t j, bool replay,
+                           const std::vector<bool>& invariant) {
+  const size_t nout = s.nk + s.ny;
+  int in = forwarded_input(body.forward, nout + j);
+  if (in >= 0 && size_t(in) < s.nc) {
+    add_unique(s.used_consts, size_t(in));
+    return {ScanSplit::From::consts, size_t(in)};
+  }
+  if (in >= 0 && size_t(in) >= s.nc + s.nk) {
+    add_unique(s.used_xs, size_t(in) - s.nc - s.nk);
+    return {ScanSplit::From::xs, size_t(in) - s.nc - s.nk};
+  }
+  if (in >= 0 && replay) {  // the carry entering the step: rebuilt by the replay
+    s.carries.push_back(size_t(in) - s.nc);
+    return {ScanSplit::From::carry, s.carries.size() - 1};
+  }
+  // Fault: a loop-invariant residual stacked per step.
+  if (in < 0 && invariant[nout + j] && !fault_on(Fault::remat_scan_invariant_stacked))
+    return {ScanSplit::From::hoisted, j};  // index fixed by hoist()
+  if (body.residuals[j].replayed) {
+    s.replayed.push_back(j);
+    return {ScanSplit::From::replayed, s.replayed.size() - 1};
+  }
+  s.stacked.push_back(j);  // computed per step, or the carry entering the step
+  return {ScanSplit::From::stacked, s.stacked.size() - 1};
+}
+
+// The loop-invariant residuals: the saved ones first (the forward computes them), then those
+// the backward computes; each a computation over the consts, run once.
+void hoist(ScanSplit& s, const VjpProgram& body) {
+  std::vector<size_t> saved, rest, outs[2];
+  for (const ScanSplit::Source& src : s.sources)
+    if (src.from == ScanSplit::From::hoisted) (body.residuals[src.index].replayed ? rest : saved).push_back(src.index);
+  s.hoisted = saved;
+  s.hoisted.insert(s.hoisted.end(), rest.begin(), rest.end());
+  s.hoisted_saved = saved.size();
+  for (ScanSplit::Source& src : s.sources)
+    if (src.from == ScanSplit::From::hoisted) src.index = position(s.hoisted, src.index);
+  const size_t nout = s.nk + s.ny;
+  for (size_t h = 0; h < s.hoisted.size(); ++h) outs[h >= s.hoisted_saved].push_back(nout + s.hoisted[h]);
+  ScanSplit::Hoist* to[2] = {&s.hoist_forward, &s.hoist_backward};
+  for (int w = 0; w < 2; ++w) {
+    if (outs[w].empty()) continue;
+    InvariantSlice sl = invariant_slice(body.forward, s.nc, outs[w]);
+    to[w]->program = std::make_shared<const Program>(std::move(sl.program));
+    to[w]->consts = sl.consts;
+    to[w]->applications = sl.applications;
+  }
 }
 }  // namespace
 
@@ -90,22 +145,9 @@ ScanSplit split_scan(const Params& p, VjpProgram body, bool replay, const std::v
   s.nx = prim_body.in_vars.size() - s.nc - s.nk;
   s.ny = prim_body.out_vars.size() - s.nk;
   const size_t nout = s.nk + s.ny;
-  for (size_t j = 0; j < body.residuals.size(); ++j) {
-    int in = forwarded_input(body.forward, nout + j);
-    if (in >= 0 && size_t(in) < s.nc) {
-      s.sources.push_back({ScanSplit::From::consts, size_t(in)});
-      add_unique(s.used_consts, size_t(in));
-    } else if (in >= 0 && size_t(in) >= s.nc + s.nk) {
-      s.sources.push_back({ScanSplit::From::xs, size_t(in) - s.nc - s.nk});
-      add_unique(s.used_xs, size_t(in) - s.nc - s.nk);
-    } else if (in >= 0 && replay) {  // the carry entering the step: rebuilt by the replay
-      s.sources.push_back({ScanSplit::From::carry, s.carries.size()});
-      s.carries.push_back(size_t(in) - s.nc);
-    } else {  // computed per step, or the carry entering the step
-      s.sources.push_back({ScanSplit::From::stacked, s.stacked.size()});
-      s.stacked.push_back(j);
-    }
-  }
+  const std::vector<bool> invariant = invariant_outputs(body.forward, s.nc);
+  for (size_t j = 0; j < body.residuals.size(); ++j) s.sources.push_back(classify(s, body, j, replay, invariant));
+  hoist(s, body);
   std::sort(s.used_consts.begin(), s.used_consts.end());
   std::sort(s.used_xs.begin(), s.used_xs.end());
   // The forward body: the body's own forward, emitting the stacked residuals as extra ys.
@@ -124,18 +166,19 @@ ScanSplit split_scan(const Params& p, VjpProgram body, bool replay, const std::v
     rebuilt = rebuilt || s.rebuild[i];
     if (s.rebuild[i] && i >= s.nk) s.replay_ys.push_back(i - s.nk);
   }
-  if (replay && (rebuilt || !s.carries.empty())) add_replay(s);  // else nothing to rebuild
+  if (replay && (rebuilt || !s.carries.empty() || !s.replayed.empty())) add_replay(s);  // else nothing to rebuild
   return s;
 }
 
 Replayed emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Value>& consts,
-                          const std::vector<Value>& init, const std::vector<Value>& xs,
-                          const std::vector<Value>& stacked) {
-  std::vector<Value> xin = xs;
+                          const std::vector<Value>& hoisted, const std::vector<Value>& init,
+                          const std::vector<Value>& xs, const std::vector<Value>& stacked) {
+  std::vector<Value> cin = consts, xin = xs;
+  cin.insert(cin.end(), hoisted.begin(), hoisted.end());
   xin.insert(xin.end(), stacked.begin(), stacked.end());
-  std::vector<Value> r = scan(*s.replay_body, consts, init, xin, s.length, s.reverse);
-  const size_t ny = s.replay_ys.size();
-  return {part(r, 0, s.nk), part(r, s.nk, ny), part(r, s.nk + ny, s.carries.size())};
+  std::vector<Value> r = scan(*s.replay_body, cin, init, xin, s.length, s.reverse);
+  const size_t ny = s.replay_ys.size(), nr = s.replayed.size();
+  return {part(r, 0, s.nk), part(r, s.nk, ny), part(r, s.nk + ny, nr), part(r, s.nk + ny + nr, s.carries.size())};
 }
 
 std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands) {
@@ -147,8 +190,8 @@ std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value
 }
 
 std::vector<std::optional<Value>> emit_backward_scan(
-    Builder& b, const ScanSplit& s, const std::vector<Value>& consts, const std::vector<Value>& xs,
-    const std::vector<Value>& stacked, const std::vector<std::optional<Value>>& out_cts,
+    Builder& b, const ScanSplit& s, const std::vector<Value>& consts, const std::vector<Value>& hoisted,
+    const std::vector<Value>& xs, const std::vector<Value>& stacked, const std::vector<std::optional<Value>>& out_cts,
     const std::vector<AType>& out_types) {
   const VjpProgram& body = *s.body;
   std::vector<AType> bt = body.forward.in_types(), bo;
@@ -156,26 +199,32 @@ std::vector<std::optional<Value>> emit_backward_scan(
   std::vector<size_t> fc;  // floating consts: their cotangents accumulate in the carry
   for (size_t i = 0; i < s.nc; ++i)
     if (body.wrt[i]) fc.push_back(i);
-  // Backward body: consts (used); carry (ct of the carry, const ct accumulators);
-  // xs (stacked residual rows, used xs rows, ct of y rows).
+  // Backward body: consts (used, hoisted residuals); carry (ct of the carry, const ct
+  // accumulators); xs (stacked, replayed residual rows, carry rows, used xs rows, ct of y rows).
   std::vector<AType> in;
   for (size_t i : s.used_consts) in.push_back(bt[i]);
+  for (size_t j : s.hoisted) in.push_back(body.residuals[j].type);
   for (size_t i = 0; i < s.nk; ++i) in.push_back(bt[s.nc + i]);
   for (size_t i : fc) in.push_back(bt[i]);
   for (size_t j : s.stacked) in.push_back(body.residuals[j].type);
+  for (size_t j : s.replayed) in.push_back(body.residuals[j].type);
   for (size_t c : s.carries) in.push_back(bt[s.nc + c]);
   for (size_t i : s.used_xs) in.push_back(bt[s.nc + s.nk + i]);
   for (size_t i = 0; i < s.ny; ++i) in.push_back(bo[s.nk + i]);
-  const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = s.stacked.size() + s.carries.size();
+  const size_t nh = s.hoisted.size(), nrs = s.stacked.size() + s.replayed.size();
+  const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = nrs + s.carries.size();
   Program bwd = trace(in, [&](Builder& bb, const std::vector<Value>& v) {
-    std::vector<Value> uc = part(v, 0, nuc), ctk = part(v, nuc, s.nk), acc = part(v, nuc + s.nk, fc.size());
-    size_t o = nuc + s.nk + fc.size();
+    std::vector<Value> uc = part(v, 0, nuc), hc = part(v, nuc, nh);
+    std::vector<Value> ctk = part(v, nuc + nh, s.nk), acc = part(v, nuc + nh + s.nk, fc.size());
+    size_t o = nuc + nh + s.nk + fc.size();
     std::vector<Value> st = part(v, o, ns), ux = part(v, o + ns, nux), cty = part(v, o + ns + nux, s.ny);
     std::vector<Value> args;
     for (const ScanSplit::Source& src : s.sources) {
       if (src.from == ScanSplit::From::consts) args.push_back(uc[position(s.used_consts, src.index)]);
       else if (src.from == ScanSplit::From::xs) args.push_back(ux[position(s.used_xs, src.index)]);
-      else if (src.from == ScanSplit::From::carry) args.push_back(st[s.stacked.size() + src.index]);
+      else if (src.from == ScanSplit::From::carry) args.push_back(st[nrs + src.index]);
+      else if (src.from == ScanSplit::From::hoisted) args.push_back(hc[src.index]);
+      else if (src.from == ScanSplit::From::replayed) args.push_back(st[s.stacked.size() + src.index]);
       else args.push_back(st[src.index]);
     }
     args.insert(args.end(), ctk.begin(), ctk.end());
@@ -201,7 +250,9 @@ std::vector<std::optional<Value>> emit_backward_scan(
     xin.push_back(out_cts[s.nk + i] ? *out_cts[s.nk + i] : zeros(b, out_types[s.nk + i]));
   // Fault: the backward scan walks in the forward's direction.
   const bool back_reverse = fault_on(Fault::vjp_scan_backward_wrong_direction) ? s.reverse : !s.reverse;
-  std::vector<Value> r = scan(bwd, consts, init, xin, s.length, back_reverse);
+  std::vector<Value> cin = consts;
+  cin.insert(cin.end(), hoisted.begin(), hoisted.end());
+  std::vector<Value> r = scan(bwd, cin, init, xin, s.length, back_reverse);
   std::vector<std::optional<Value>> cts(s.nc + s.nk + s.nx);
   for (size_t k = 0; k < fc.size(); ++k) cts[fc[k]] = r[s.nk + k];
   for (size_t i = 0; i < s.nk; ++i) cts[s.nc + i] = r[i];

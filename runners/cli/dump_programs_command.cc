@@ -5,7 +5,8 @@
 // meta.json (case, label, dtypes, wrt, vmap axes, what tandem ran), in_<i>.npy, ct_<j>.npy
 // (output cotangents of a differentiating case), engine_<k>.npy (tandem's CPU results:
 // outputs, then input cotangents) and, for a remat item, residuals.json (what tandem's vjp
-// saved: type, bytes, source, argument, offloaded). bf16 / f16 values are written as f32 and
+// saved: type, bytes, source, argument, offloaded) and recompute.json (what its backward re-runs:
+// eqns, by_prim). bf16 / f16 values are written as f32 and
 // bool as i32, exactly; meta.json keeps the true dtypes. Cases that are not Programs (or
 // cannot be built on the CPU) are listed in DIR/index.json with why; a case that fails to
 // build or run is listed there as an error (exit 5), and the dump goes on.
@@ -87,6 +88,9 @@ void write_item(const fs::path& dir, const std::string& case_name, const OracleP
                      {"argument", r.is_argument}, {"offloaded", r.offloaded}});
     write_file_atomically((dir / "residuals.json").string(), res.dump(1) + "\n");
   }
+  if (o.recompute)  // what its backward re-runs, for tools/oracles/recompute_vs_jax.py
+    write_file_atomically((dir / "recompute.json").string(),
+                          json({{"eqns", o.recompute->eqns}, {"by_prim", o.recompute->by_prim}}).dump(1) + "\n");
 }
 
 int dump(const Selection& sel, const std::string& out) {

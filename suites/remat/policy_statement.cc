@@ -123,7 +123,8 @@ void collect(const Program& p, const std::string& policy, std::vector<Entry>& ou
   }
 }
 
-// The source a residual's value has, with the scan stacking it went through taken off.
+// The source a residual's value has, with the scan stacking (or hoisting of a loop-invariant
+// value, saved once) it went through taken off.
 struct Source {
   std::string what;
   int stacked = 0;
@@ -131,6 +132,7 @@ struct Source {
 Source parse_source(std::string s) {
   Source r;
   for (size_t at; (at = s.rfind(", stacked over ")) != std::string::npos; ++r.stacked) s.erase(at);
+  if (size_t at = s.find(", loop-invariant over "); at != std::string::npos) s.erase(at);
   r.what = s;
   return r;
 }

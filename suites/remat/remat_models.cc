@@ -85,6 +85,7 @@ std::string Model::label() const {
   if (kind == "sin_chain") return cat(kind, "/n:", layers, "/E:", width);
   if (kind == "dots_in_scan") return cat(kind, "/L:", layers, "/D:", width);
   if (kind == "lstm") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width, "/L:", layers);
+  if (kind == "rnn_wt") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width);
   return cat(kind, "/L:", layers, "/B:", batch, "/D:", width);
 }
 
@@ -146,6 +147,18 @@ Program Model::build(DType dt, const std::string& policy) const {
     return trace(net.in_types(), [&](Builder&, const V& v) {
       V o = checkpoint(net, v, policy);
       return V{half_sum_sq(o[0]) + half_sum_sq(o[1]) + half_sum_sq(o[2])};
+    });
+  }
+  if (kind == "rnn_wt") {  // checkpoint(policy) around h' = tanh(x·Uᵀ + h·Wᵀ), y = h'
+    AType h{{batch, width}, dt}, w{{width, width}, dt}, x{{batch, width}, dt}, xs{{seq, batch, width}, dt};
+    Program step = trace({w, w, h, x}, [](Builder&, const V& v) {  // the transposes: loop-invariant
+      Value hn = tanh(dot(v[3], transpose(v[1], {1, 0})) + dot(v[2], transpose(v[0], {1, 0})));
+      return V{hn, hn};
+    });
+    Program net = trace({w, w, h, xs}, [&](Builder&, const V& v) { return scan(step, {v[0], v[1]}, {v[2]}, {v[3]}, seq); });
+    return trace({w, w, h, xs}, [&](Builder&, const V& v) {
+      V o = checkpoint(net, v, policy);
+      return V{half_sum_sq(o[0]) + half_sum_sq(o[1])};
     });
   }
   throw_bad_input(cat("remat suite: unknown model '", kind, "'"));

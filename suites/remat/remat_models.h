@@ -3,7 +3,8 @@
 // whose dots have batch dims, a scan over layers with a checkpointed body, the same layers'
 // scan checkpointed whole (names inside the scan body), JAX's
 // test_remat_checkpoint_dots_inside_scan, the LSTM Program (a scan over a cell, checkpointed
-// whole), and the jax.checkpoint docstring's recursive checkpointing of a chain of sin.
+// whole), the jax.checkpoint docstring's recursive checkpointing of a chain of sin, and an
+// RNN checkpointed whole whose step transposes its weights (loop-invariant residuals).
 #pragma once
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@
 namespace tandem::remat {
 
 struct Model {
-  std::string kind;  // mlp | attention | scan_mlp | scan_in_checkpoint | dots_in_scan | lstm | sin_chain
+  std::string kind;  // mlp | attention | scan_mlp | scan_in_checkpoint | dots_in_scan | lstm | sin_chain | rnn_wt
   int64_t layers = 4, batch = 4, width = 8, seq = 4;
   std::string names[2];         // the values it names with checkpoint_name ("" if none)
   Program build(DType dtype, const std::string& policy) const;

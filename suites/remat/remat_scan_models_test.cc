@@ -6,6 +6,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "engine/passes/saved_residuals.h"
 #include "suites/remat/remat_models.h"
@@ -123,6 +124,30 @@ TEST(RematScanModels, CheckpointedScansSaveWhatJaxSaves) {
       std::string text = format_saved_residuals(saved_residuals(x.build(DType::f32, pol)));
       EXPECT_EQ(text.find("the carry entering each step"), std::string::npos) << x.label() << " " << pol << "\n" << text;
     }
+}
+
+// The scans checkpointed whole recompute, per primitive, what JAX's pullback recomputes (its
+// applications beyond everything_saveable's): the counts below were printed by JAX 0.10.2,
+// `tools/oracles/recompute_vs_jax.py DUMPDIR --print` over `tandem dump-programs --profile
+// quick --filter '^remat/' DUMPDIR`; ctest recompute_vs_jax recomputes them with JAX where it
+// is installed. Before the replay stacked its values, tandem ran twice these (lstm under
+// nothing_saveable: logistic 24, tanh 16, dot_general 9).
+TEST(RematScanModels, CheckpointedScansRecomputeWhatJaxRecomputes) {
+  using Counts = std::map<std::string, int64_t>;
+  const std::vector<std::tuple<remat::Model, std::string, Counts>> jax = {
+      {remat::Model{"lstm", 1, 3, 4, 4, {"", ""}}, "nothing_saveable", {{"dot_general", 5}, {"logistic", 12}, {"tanh", 8}}},
+      {remat::Model{"lstm", 1, 3, 4, 4, {"", ""}}, "dots_saveable", {{"logistic", 12}, {"tanh", 8}}},
+      {remat::Model{"scan_in_checkpoint", 4, 4, 8, 4, {"pre", "act"}}, "nothing_saveable", {{"dot_general", 4}, {"logistic", 4}}},
+      {remat::Model{"scan_in_checkpoint", 4, 4, 8, 4, {"pre", "act"}}, "dots_saveable", {{"logistic", 4}}},
+      {remat::Model{"rnn_wt", 1, 3, 4, 4, {"", ""}}, "nothing_saveable", {{"dot_general", 8}, {"tanh", 4}}},
+  };
+  for (const auto& [m, pol, want] : jax) {
+    VjpProgram v = vjp(m.build(DType::f32, pol));
+    Counts got;
+    for (const char* p : {"dot_general", "logistic", "tanh"})
+      if (auto it = v.recompute.by_prim.find(p); it != v.recompute.by_prim.end() && it->second) got[p] = it->second;
+    EXPECT_EQ(got, want) << m.label() << " " << pol;
+  }
 }
 
 // Attention: probs = name(e / Σe, 'probs'). Every residual is its own buffer, and with

@@ -305,6 +305,7 @@ std::vector<OracleProgram> remat_oracle(const Model& m, const std::string& polic
   o.engine.insert(o.engine.end(), run.cotangents.begin(), run.cotangents.end());
   o.note = "run_vjp(vjp(forward)): tandem's forward + backward under the policy";
   o.residuals = v.residuals;
+  o.recompute = v.recompute;
   return std::vector<OracleProgram>{o};
 }
 
@@ -342,6 +343,7 @@ void register_remat_suite(Registry& r) {
       {Model{"sin_chain", 16, 1, 8, 1, {"", ""}}, "quick"},
       {Model{"lstm", 1, 3, 4, 4, {"", ""}}, "quick"},
       {Model{"dots_in_scan", 2, 1, 5, 1, {"", ""}}, "quick"},
+      {Model{"rnn_wt", 1, 3, 4, 4, {"", ""}}, "quick"},
   };
   for (auto& [m, profile] : models)
     for (const std::string& p : remat::policies_for(m)) r.add(remat_case(m, p, profile, true));

@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 ELEMENTWISE_SAVED = ("JAX's JVP rules save their own derivative values (logistic's s*(1-s), tanh's "
                      "1-y^2 terms), tandem's VJP rules the primal values they read: the sets differ by rule")
 KNOWN = {  # the models whose saved elementwise values differ (sin_chain's and dots_in_scan's agree)
-    r"^remat/(mlp|attention|scan_mlp|scan_in_checkpoint|lstm)/.*/policy:(everything_saveable|"
+    r"^remat/(mlp|attention|scan_mlp|scan_in_checkpoint|lstm|rnn_wt)/.*/policy:(everything_saveable|"
     r"save_anything_except_these_names\()": ELEMENTWISE_SAVED,
 }
 
