@@ -67,7 +67,7 @@ rest: the perf tools' bad input tested (≈100 lines, mostly tests), every table
 records behind one command and the generated index (≈330), raw MPI at its best Open MPI
 configuration (grid, table, test: ≈245), the DotAlgorithm presets re-measured (≈80), the
 LSTM's gate loops alone and its db column sum (≈110): 64,500 lines, leaving ~1.5 %.
-Raised on 2026-11-29 to BUDGET_TBD: 64,570 lines on main (be54854), then the primitives JAX
+Raised on 2026-11-29 to 72,500: 64,570 lines on main (be54854), then the primitives JAX
 programs lower to and tandem refused, each a row in every table, and the import corpus:
 while (≈600 lines, half tests) and conv_general_dilated (≈1,250, with two examples);
 abs, sign, rsqrt, log1p, erfc, floor, is_finite, reduce_min, rev, pad, cumsum (≈1,000, a
@@ -75,7 +75,8 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 (≈1,790, a third tests); the corpus of JAX programs by others with its two generated tables
 (≈600); ISA in the records and the cross-CPU gate, the vjp defects (nested policies, integer
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
-their tests (≈1,500).
+their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
+JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -86,7 +87,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 70000
+TOTAL_BUDGET = 72500
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

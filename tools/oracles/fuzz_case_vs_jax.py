@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import program_vs_jax as pvj  # noqa: E402  (exits 77 itself when JAX is missing)
-from jax_common import name_of  # noqa: E402  (the oracles' dtypes)
+from jax_common import NARROW, name_of  # noqa: E402  (the oracles' dtypes)
 import numpy as np  # noqa: E402
 
 DIFFERENTIATES = {"vjp", "vmap_of_vjp", "hoist_vjp"}
@@ -40,6 +40,15 @@ def same_class_specials(t, native, wide):
     for x in (t, n, w):
         x[special] = 0.0
     return t, n, w
+
+
+def narrowed(case, meta, primal, cts, native):
+    """Per result, JAX's run with f64 narrowed to f32 where the result is f64 (None elsewhere):
+    the estimate of JAX's own f64 error (jax_common.narrowed_f64_error)."""
+    if not any(name_of(n.dtype, "f32") == "f64" for n in native):
+        return [None] * len(native)
+    runs = pvj.run_jax(case["program"], meta, primal, cts, wide=NARROW)
+    return [r if name_of(n.dtype, "f32") == "f64" else None for r, n in zip(runs, native)]
 
 
 def meta_of(case):
@@ -85,6 +94,7 @@ def judge(path, quiet):
     try:
         native = pvj.run_jax(case["program"], meta, primal, cts, wide=False)
         wide = pvj.run_jax(case["program"], meta, primal, cts, wide=True)
+        narrow = narrowed(case, meta, primal, cts, native)
     except (pvj.OutOfScope, pvj.UnknownPrimitive) as e:
         print(f"{path}: out of scope for JAX: {e}")
         return None
@@ -103,7 +113,7 @@ def judge(path, quiet):
             if not isinstance(case.get(side), list) or k >= len(case[side]):
                 line.append(f"{side}: none")
                 continue
-            agree, text, _ = pvj.compare(*same_class_specials(array(case[side][k]), n, w), dtype)
+            agree, text, _ = pvj.compare(*same_class_specials(array(case[side][k]), n, w), dtype, narrow[k])
             line.append(f"{side} {'agrees' if agree else 'DIFFERS'} ({text})")
             if side == "engine":
                 ok &= agree

@@ -31,9 +31,28 @@ def is_float(name):
     return name in EPS
 
 
+# The `wide` value of the narrowed run: f64 becomes f32, the rest keeps its dtype. No run is wider
+# than f64, so JAX's own error at f64 cannot be measured; the narrowed run estimates it
+# (narrowed_f64_error).
+NARROW = "narrow"
+
+
 def dtype_of(name, wide):
-    """The JAX dtype a tandem dtype name runs at: floats become f64 in the wide run."""
+    """The JAX dtype a tandem dtype name runs at: floats become f64 in the wide run, f64 becomes
+    f32 in the narrowed one."""
+    if wide == NARROW:
+        return np.float32 if name == "f64" else DTYPES[name]
     return np.float64 if wide and is_float(name) else DTYPES[name]
+
+
+def narrowed_f64_error(narrow, wide, finite):
+    """JAX's own error at f64, estimated from the same program run at f32: its error against the
+    f64 run, scaled by the ratio of the two unit roundoffs (to first order a computation's
+    rounding error is proportional to the unit roundoff, and the f32 run shows how much the
+    program amplifies it: cancellation, long reductions, summation order)."""
+    n = np.asarray(narrow, np.float64)
+    ok = finite & np.isfinite(n)
+    return float(np.max(np.abs(n - wide)[ok], initial=0.0)) * EPS["f64"] / EPS["f32"]
 
 
 def name_of(dtype, default=None):

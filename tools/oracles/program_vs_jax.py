@@ -32,7 +32,7 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     from jax import lax
     from jax.ad_checkpoint import checkpoint_name
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from jax_common import dtype_of, headroom_bound, is_float  # the oracles' dtypes and bound
+    from jax_common import dtype_of, headroom_bound, is_float, narrowed_f64_error  # the oracles' dtypes and bound
     import jax_indexing  # gather, scatter_add and sort as lax calls
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
     import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
@@ -250,8 +250,10 @@ def run_jax(prog, meta, arrays, cts, wide):
     return [np.asarray(r) for r in jax.jit(g)(*args)]
 
 
-def compare(tandem, j_native, j_wide, dtype):
-    """(ok, text, ratio): ratio is tandem's error over the bound (<= 1 passes)."""
+def compare(tandem, j_native, j_wide, dtype, j_narrow=None):
+    """(ok, text, ratio): ratio is tandem's error over the bound (<= 1 passes). An f64 result's
+    JAX error is estimated from `j_narrow`, the run at f32 (jax_common.narrowed_f64_error), when
+    given; without it the bound is the flat ulps of the headroom rule."""
     t = tandem.astype(np.float64)
     a, b = np.asarray(j_native, np.float64), np.asarray(j_wide, np.float64)
     if t.shape != b.shape:
@@ -270,6 +272,8 @@ def compare(tandem, j_native, j_wide, dtype):
     fin = ~np.isinf(b)
     err_t = float(np.max(np.abs(t - b)[fin], initial=0.0))
     err_j = float(np.max(np.abs(a - b)[fin], initial=0.0))
+    if dtype == "f64" and j_narrow is not None:
+        err_j = max(err_j, narrowed_f64_error(np.where(nan_j, 0, np.asarray(j_narrow, np.float64)), b, fin))
     scale = float(np.max(np.abs(b)[fin], initial=0.0))
     bound = headroom_bound(err_j, dtype, scale)
     ratio = err_t / bound if bound > 0 else (0.0 if err_t == 0 else float("inf"))
