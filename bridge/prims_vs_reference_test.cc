@@ -295,6 +295,7 @@ void add_while_rows(Add& add) {
       row.lo = 0.5, row.hi = 4, row.grad_ulps = 0;
       add("while", row);
     }
+}
 
 // rev, pad (interior, negative low/high) and cumsum (both directions) over float and i32
 // dtypes, negative axes, zero-size and rank-0 operands; values and, for f64/f32, the vjp.

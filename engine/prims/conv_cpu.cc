@@ -3,6 +3,8 @@
 // as a [in-features × taps, group out-features] matrix through the engine's sgemm
 // (engine/cpu/sgemm.h), whatever the precision param (f32 on the CPU, as XLA:CPU). Other
 // dtypes: a direct loop accumulating in f64, rounded once to the output dtype.
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "engine/cpu/sgemm.h"
@@ -111,6 +113,17 @@ void conv_f32(const Layout& L, const float* lhs, const float* rhs, float* out) {
   }
 }
 
+// im2col writes a padded tap as a zero that the product multiplies with the weight: 0 x Inf
+// is NaN where XLA (and the reference) skip the padding, so such a kernel takes the direct loop.
+bool padding_meets_non_finite(const Layout& L, const Tensor& rhs) {
+  if (rhs.dtype() != DType::f32 || std::find(L.window.begin(), L.window.end(), int64_t{-1}) == L.window.end())
+    return false;
+  const float* w = rhs.data<float>();
+  for (int64_t i = 0, n = rhs.numel(); i < n; ++i)
+    if (!std::isfinite(w[i])) return true;
+  return false;
+}
+
 std::vector<double> conv_direct(const Layout& L, const std::vector<double>& lhs, const std::vector<double>& rhs) {
   std::vector<double> out(size_t(num_elements(L.g.out.shape)), 0.0);
   const int64_t og = L.g.o / L.g.groups;
@@ -141,7 +154,7 @@ std::vector<Tensor> conv_general_dilated_cpu(const std::vector<Tensor>& in, cons
   if (num_elements(out_t.shape) == 0 || L.g.i == 0 || L.taps == 0) {
     return {Tensor::from_f64(std::vector<double>(size_t(num_elements(out_t.shape)), 0.0), out_t.shape, out_t.dtype)};
   }
-  if (in[0].dtype() == DType::f32 && out_t.dtype == DType::f32) {
+  if (in[0].dtype() == DType::f32 && out_t.dtype == DType::f32 && !padding_meets_non_finite(L, in[1])) {
     Tensor out = Tensor::empty(out_t.shape, DType::f32);
     conv_f32(L, in[0].data<float>(), in[1].data<float>(), out.data<float>());
     return {out};
