@@ -101,7 +101,7 @@ Verdict compare_results(const std::vector<Tensor>& engine, const std::vector<ref
       if (u > 0) normwise += kHeadroom * forward_spread / u;
     }
     const bool class_may_differ =
-        kinds.extreme_arguments || (kinds.nonfinite_forward && k >= kinds.first_cotangent);
+        kinds.extreme_arguments || kinds.narrow_accumulation || (kinds.nonfinite_forward && k >= kinds.first_cotangent);
     compare_one(v, k, engine[k], wide[k], column, normwise, scale, kinds.roundoff, class_may_differ);
   }
   return v;

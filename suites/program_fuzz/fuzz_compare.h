@@ -53,6 +53,10 @@ struct ResultKinds {
   // tools/oracles/fuzz_case_vs_jax.py judges such cases against JAX).
   size_t first_cotangent = SIZE_MAX;
   bool nonfinite_forward = false;
+  // A dot_general whose DotAlgorithm accumulates in a narrower type than its operands (an f64
+  // dot under a preset accumulating in f32): past that type's range the engine overflows, as
+  // XLA does, where the f64 reference does not, so a finite/non-finite mismatch is unstable.
+  bool narrow_accumulation = false;
 };
 
 struct Verdict {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 
+#include "engine/core/dot_algorithm_types.h"
 #include "engine/core/error.h"
 #include "harness/atomic_file.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
@@ -88,6 +89,20 @@ int64_t applications(const Program& p) {
   return n;
 }
 
+// Whether a dot_general of p (sub-programs too) accumulates in a type with a smaller range than
+// its operands' (ResultKinds::narrow_accumulation).
+bool narrow_accumulation(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && narrow_accumulation(**sub)) return true;
+    if (e.prim->name != "dot_general") continue;
+    const DType in = e.in[0].type().dtype;
+    const std::optional<DotAlgorithm> a = parse_algorithm(e.params.get_string("precision", "DEFAULT"));
+    if (a && is_floating(in) && largest_finite(algorithm_info(*a).accumulation) < largest_finite(in)) return true;
+  }
+  return false;
+}
+
 ResultKinds result_kinds(const FuzzCase& c) {
   ResultKinds k;
   for (const auto* ts : {&c.args, &c.cotangents})
@@ -104,6 +119,7 @@ ResultKinds result_kinds(const FuzzCase& c) {
   // Collectives the mesh reference sums exactly, or arguments near the end of the range
   // (sums that overflow or cancel in the engine's order): every result normwise.
   if ((c.chain.kind == ChainKind::vmap && has_collective(c.program)) || k.extreme_arguments) k.first_normwise = 0;
+  k.narrow_accumulation = narrow_accumulation(c.program);
   k.normwise_eqns = applications(c.program);
   k.roundoff = program_roundoff(c.program);
   return k;
