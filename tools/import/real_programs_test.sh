@@ -31,11 +31,7 @@ import json, sys
 recs, name = json.load(open(sys.argv[1]))["records"], sys.argv[2]
 # A case failing for a defect another branch fixes: reported, not failed; once it passes, the
 # entry must go (the test fails then, so the list cannot outlive the defect).
-PENDING = {
-    "program/lstm_ref_loss/vjp/policy:everything_saveable/cpu":
-        "the scan stacks its loop-invariant residuals (the weights' transposes) per step, "
-        "f32[5,4,6] where JAX saves f32[4,6]: fixed on branch scan-residuals",
-}
+PENDING = {}
 bad = 0
 for r in recs:
     why = PENDING.get(r["case"])

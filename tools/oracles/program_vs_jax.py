@@ -251,9 +251,8 @@ def run_jax(prog, meta, arrays, cts, wide):
 
 
 def compare(tandem, j_native, j_wide, dtype, j_narrow=None):
-    """(ok, text, ratio): ratio is tandem's error over the bound (<= 1 passes). An f64 result's
-    JAX error is estimated from `j_narrow`, the run at f32 (jax_common.narrowed_f64_error), when
-    given; without it the bound is the flat ulps of the headroom rule."""
+    """(ok, text, ratio): ratio is tandem's error over the bound (<= 1 passes). `j_narrow`, the
+    f32 run, estimates an f64 result's JAX error (jax_common.narrowed_f64_error)."""
     t = tandem.astype(np.float64)
     a, b = np.asarray(j_native, np.float64), np.asarray(j_wide, np.float64)
     if t.shape != b.shape:
