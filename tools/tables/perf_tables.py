@@ -16,11 +16,14 @@ figures (a run's log, a by-hand measurement), their section says so.
 --check changes nothing: exit 1 when a marked table differs from what its command prints now
 (ctest perf_tables), naming it. Exit 4 when a command fails.
 """
+import argparse
 import glob
 import os
 import re
 import subprocess
 import sys
+
+from bad_input import refuse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARK = re.compile(r"^Regenerate: `(.+)`$")
@@ -83,12 +86,26 @@ def best(table, candidates):
     return max(same, key=lambda c: len(set(c) & set(table)), default=None)
 
 
+def parse(argv):
+    """The options; a page that is not a readable file is refused here (exit 4), not mid-run."""
+    ap = argparse.ArgumentParser(description="Regenerate (or --check) the generated tables of the performance docs.")
+    ap.add_argument("--check", action="store_true", help="change nothing: exit 1 when a marked table differs")
+    ap.add_argument("--index", action="store_true", help="rewrite the index's table in docs/PERFORMANCE.md")
+    ap.add_argument("pages", nargs="*", metavar="PAGE.md", help="default: every docs/performance page and the index")
+    args = ap.parse_args(argv)
+    for page in args.pages:
+        if not os.path.isfile(page):
+            refuse(f"{page}: no such page", "give Markdown pages, e.g. docs/performance/dot.md, or none for all")
+    return args
+
+
 def main(argv):
-    check = "--check" in argv
+    args = parse(argv)
+    check = args.check
     suite_pages = sorted(glob.glob(os.path.join(ROOT, "docs", "performance", "*.md")))
-    if "--index" in argv:
+    if args.index:
         return index(suite_pages)
-    pages = [a for a in argv if a != "--check"] or suite_pages + [os.path.join(ROOT, "docs", "PERFORMANCE.md")]
+    pages = args.pages or suite_pages + [os.path.join(ROOT, "docs", "PERFORMANCE.md")]
     cache, drifted, missing, count = {}, [], 0, 0
     for page in pages:
         lines = open(page).read().split("\n")
