@@ -138,11 +138,14 @@ def main():
     a = ap.parse_args()
     if not os.access(a.tandem, os.X_OK):
         bad_usage(f"{a.tandem} is not an executable", "pass the tandem binary, e.g. build/tandem")
+    doc_table.require(a.update or a.check, TABLE)
     try:
         import jax  # noqa: F401
     except ImportError as missing:
         print(f"skip: {missing} (for {sys.executable})\n  hint: ci/python_env.sh installs JAX", file=sys.stderr)
         sys.exit(77)
+    if not os.path.isdir(a.corpus):
+        bad_usage(f"{a.corpus} is not a directory", "pass --corpus DIR holding the programs")
     files = sorted(os.path.join(a.corpus, f) for f in os.listdir(a.corpus) if f.endswith(".py"))
     if not files:
         bad_usage(f"no .py programs in {a.corpus}", "pass --corpus DIR holding the programs")

@@ -11,7 +11,12 @@ def _markers(name):
 
 def _split(page, name):
     begin, end = _markers(name)
-    text = open(page, encoding="utf-8").read()
+    try:
+        text = open(page, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"error: cannot read {page}: {e}\n  hint: pass the docs page holding the table, "
+              f"e.g. docs/IMPORT_CORPUS.md", file=sys.stderr)
+        sys.exit(4)
     if begin not in text or end not in text:
         print(f"error: {page} has no {begin} … {end} markers\n  hint: add them where the table belongs",
               file=sys.stderr)
@@ -19,6 +24,13 @@ def _split(page, name):
     head, rest = text.split(begin, 1)
     body, tail = rest.split(end, 1)
     return head, body.strip("\n") + "\n", tail
+
+
+def require(page, name):
+    """Refuses (exit 4, with a hint) a page that cannot be read or lacks the markers: called
+    before the minutes of work that produce the table, not after."""
+    if page:
+        _split(page, name)
 
 
 def update(page, name, table):

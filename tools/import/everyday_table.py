@@ -113,6 +113,7 @@ def main():
     mode.add_argument("--update", metavar="PAGE")
     mode.add_argument("--check", metavar="PAGE")
     a = ap.parse_args()
+    doc_table.require(a.update or a.check, TABLE)
     text = table()
     print(text, end="")
     if a.update:
