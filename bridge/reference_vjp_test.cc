@@ -49,7 +49,9 @@ void check(const Program& p, bool vs_engine = true) {
     std::vector<double> e = vs_engine ? eng.cotangents[k].to_f64() : std::vector<double>{};
     for (size_t i = 0; i < got[k].data.size(); ++i) {
       EXPECT_NEAR(got[k].data[i], fd[k].data[i], 1e-7 * (1 + std::abs(fd[k].data[i]))) << "vs FD, input " << k << " [" << i << "]";
-      if (vs_engine) EXPECT_NEAR(got[k].data[i], e[i], 1e-12 * (1 + std::abs(e[i]))) << "vs engine, input " << k << " [" << i << "]";
+      if (vs_engine) {
+        EXPECT_NEAR(got[k].data[i], e[i], 1e-12 * (1 + std::abs(e[i]))) << "vs engine, input " << k << " [" << i << "]";
+      }
     }
   }
 }

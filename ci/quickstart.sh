@@ -7,5 +7,5 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/ci/offline_env.sh"  # TANDEM_OFFLINE_PREFIX: the unpacked bundle, no apt-get
 "$root/ci/install_deps.sh"
-"$root/ci/build.sh"
+BUILD_TARGETS=tandem "$root/ci/build.sh"
 "$root/ci/quick_run.sh" "$root/results/quick" "$@"

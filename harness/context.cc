@@ -106,7 +106,8 @@ std::string command_line() {
   std::istringstream args(all);
   while (std::getline(args, arg, '\0')) {
     bool plain = !arg.empty() && arg.find_first_of(" \t'\"\\$*?[]{}()|&;<>`") == std::string::npos;
-    out += (out.empty() ? "" : " ") + (plain ? arg : shell_quote(arg));
+    if (!out.empty()) out += ' ';
+    out += plain ? arg : shell_quote(arg);
   }
   return out;
 }

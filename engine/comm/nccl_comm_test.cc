@@ -16,6 +16,15 @@
 namespace tandem::comm {
 namespace {
 
+TEST(Nccl, UnavailableIsASkipNotACrash) {
+  std::string why;
+  if (!nccl_available(&why)) {
+    EXPECT_FALSE(why.empty());
+  }
+}
+
+#if defined(TANDEM_HAVE_NCCL)
+// The world's NCCL communicator, or null and why (no GPU or no NCCL at run time): a skip.
 std::unique_ptr<Communicator> nccl_or_skip(std::string* why) {
   try {
     return make_nccl_communicator(mpi_world());
@@ -26,14 +35,6 @@ std::unique_ptr<Communicator> nccl_or_skip(std::string* why) {
   }
 }
 
-TEST(Nccl, UnavailableIsASkipNotACrash) {
-  std::string why;
-  if (!nccl_available(&why)) {
-    EXPECT_FALSE(why.empty());
-  }
-}
-
-#if defined(TANDEM_HAVE_NCCL)
 // A failed CUDA call throws, which gtest reports as the test's failure with the call's error.
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));

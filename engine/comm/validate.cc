@@ -14,7 +14,10 @@ std::string groups_str(const Groups& g) {
   std::string s = "[";
   for (size_t i = 0; i < g.size(); ++i) {
     s += i ? ",[" : "[";
-    for (size_t j = 0; j < g[i].size(); ++j) s += (j ? "," : "") + std::to_string(g[i][j]);
+    for (size_t j = 0; j < g[i].size(); ++j) {
+      if (j) s += ",";
+      s += std::to_string(g[i][j]);
+    }
     s += "]";
   }
   return s + "]";

@@ -7,7 +7,10 @@ namespace tandem {
 
 std::string shape_str(const Shape& s) {
   std::string r;
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) r += ',';
+    r += std::to_string(s[i]);
+  }
   return r;
 }
 

@@ -66,7 +66,9 @@ TEST(Sgemm, NamesItsLibrary) {
   const std::string lib = sgemm_library();
   EXPECT_TRUE(lib == "onednn" || lib == "blas") << lib;
 #ifdef TANDEM_HAVE_ONEDNN
-  if (!std::getenv("TANDEM_SGEMM")) EXPECT_EQ(lib, "onednn");
+  if (!std::getenv("TANDEM_SGEMM")) {
+    EXPECT_EQ(lib, "onednn");
+  }
 #endif
 }
 

@@ -102,7 +102,7 @@ Shape read_shape(const json& j, const std::string& at) {
 struct Scope {
   std::unordered_map<int64_t, Var> vars;
   Scope* outer = nullptr;
-  std::unordered_set<int64_t> nested;  // ids the sub-programs read so far define
+  std::unordered_set<int64_t> nested{};  // ids the sub-programs read so far define
   bool encloses(int64_t id) const { return outer && (outer->vars.count(id) || outer->encloses(id)); }
 };
 

@@ -49,7 +49,11 @@ bool is_per_step_elementwise(const std::string& prim) { return primitive(prim).h
 
 namespace {
 
-std::string axes_str(const std::vector<int64_t>& axes) { return "{" + shape_str(axes) + "}"; }
+std::string axes_str(const std::vector<int64_t>& axes) {
+  std::string s = "{";
+  s += shape_str(axes);
+  return s += "}";
+}
 
 PassNote decline(const char* reason, std::string detail) {
   return PassNote{false, reason, "", std::move(detail)};
@@ -118,7 +122,8 @@ std::optional<PassNote> choose_axes(const ScanView& sv, Group& g, const HoistOpt
   std::string listed;
   for (size_t k = 0; k < g.reductions.size(); ++k) {
     std::vector<int64_t> axes = normalized_axes(sv.p.eqns[g.reductions[k]]);
-    listed += (k ? ", " : "") + axes_str(axes);
+    if (k) listed += ", ";
+    listed += axes_str(axes);
     if (k == 0) { common = axes; continue; }
     std::vector<int64_t> both;
     std::set_intersection(common.begin(), common.end(), axes.begin(), axes.end(),

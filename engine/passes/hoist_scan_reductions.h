@@ -23,7 +23,7 @@ struct HoistOptions {
   // Wider accumulation, e.g. f64 for an f32 loss: the per-step terms are converted before
   // they are reduced, partials are stacked or carried in this dtype, and the finished
   // reduction is converted back. Ignored for integer values.
-  std::optional<DType> accumulate_dtype;
+  std::optional<DType> accumulate_dtype{};
   // Also rewrite scans inside sub-programs (nested scans), after the enclosing level.
   bool recurse = true;
   // The cost estimate. A rewrite moves the chain's eqns into the body, where each runs once

@@ -139,8 +139,12 @@ TEST(NpyIo, AgreesWithNumpyBothWays) {
     } catch (const Error& e) {
       why = e.message();
     }
-    if (want == "accept") EXPECT_EQ(why, "") << name << ": numpy wrote it";
-    if (want == "refuse") EXPECT_NE(why, "") << name << ": numpy refuses it";
+    if (want == "accept") {
+      EXPECT_EQ(why, "") << name << ": numpy wrote it";
+    }
+    if (want == "refuse") {
+      EXPECT_NE(why, "") << name << ": numpy refuses it";
+    }
   }
   EXPECT_GE(files, 45);
 }

@@ -88,7 +88,7 @@ std::string shape_text(const std::vector<size_t>& shape) {
 // stream and size.
 struct NpyFile {
   std::string path, what, hint;
-  std::ifstream in;
+  std::ifstream in{};
   uint64_t bytes = 0;
   [[noreturn]] void malformed(const std::string& why) const {
     throw_bad_input(cat(what, ": ", path, " is not a valid .npy file: ", why), hint);

@@ -63,18 +63,18 @@ struct CollOp {
   bool reduces = false;         // elementwise reduction (psum pmax pmin pmean): JAX allows uneven groups
   bool takes_groups = true;     // false: ppermute and pshuffle act on the world
   bool shape_per_group = true;  // case input [G, 2G] (false: a fixed [2, 3])
-  std::function<Tensor(comm::Collectives&, const Tensor&, const CaseInputs&)> engine;
-  std::function<ref::PerRank(const CaseInputs&)> reference;
+  std::function<Tensor(comm::Collectives&, const Tensor&, const CaseInputs&)> engine{};
+  std::function<ref::PerRank(const CaseInputs&)> reference{};
   // The sweep (all three set, or none: the op is not in the sweep).
-  std::function<double(int G)> busfactor;  // nccl-tests' PERFORMANCE.md factor
-  std::function<SweepRow(comm::Collectives&, const comm::Groups&, const SweepArgs&)> sweep;
-  std::map<std::string, std::string> raw_call;  // backend → the library call the baseline is
+  std::function<double(int G)> busfactor{};  // nccl-tests' PERFORMANCE.md factor
+  std::function<SweepRow(comm::Collectives&, const comm::Groups&, const SweepArgs&)> sweep{};
+  std::map<std::string, std::string> raw_call{};  // backend → the library call the baseline is
   bool in_place = false;                        // the sweep has an in-place form
   bool axis_grid = false;  // a row of the axis grid ("all_gather/axis:-3"): f32 cases only
   bool sweep_redop = false;                     // the sweep's -o (reduction op) applies
   // The JAX oracle's cases at world size n, JAX's op being this row's name (op_dump.h);
   // empty: the op is not in `tandem collectives-dump`.
-  std::function<std::vector<DumpCase>(const CollOp& row, int n)> dump;
+  std::function<std::vector<DumpCase>(const CollOp& row, int n)> dump{};
   bool sweepable() const { return bool(sweep); }
 };
 

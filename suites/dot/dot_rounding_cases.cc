@@ -102,8 +102,8 @@ Case input_rounding_case(const InputFormat& f) {
 struct TieRounding {
   std::string preset;
   DType in = DType::f32, out = DType::f32;
-  std::optional<F8Format> f8;        // the lhs's f8 format under an ANY_F8 preset
-  std::optional<DType> pref;         // preferred_element_type, when the output is rounded
+  std::optional<F8Format> f8{};      // the lhs's f8 format under an ANY_F8 preset
+  std::optional<DType> pref{};       // preferred_element_type, when the output is rounded
 };
 
 // The ties of the format the case rounds to: the f8 format, TF32, the preset's storage, else out.

@@ -256,7 +256,7 @@ struct Interpreter {
   RefVariant variant;
   Rng rng;
   bool nonfinite = false;
-  std::vector<bool> wrt;  // the inputs differentiated (empty: every floating one)
+  std::vector<bool> wrt{};  // the inputs differentiated (empty: every floating one)
   std::vector<ref::Array> eval(const std::vector<ref::Array>& x) {
     const std::vector<std::string> axes = {kCollectiveAxis};
     if (variant == RefVariant::wide) return reference_eval(program, x, axes);

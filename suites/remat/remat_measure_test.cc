@@ -104,7 +104,9 @@ void check_done_when(const std::vector<Row>& rows, bool timing) {
   EXPECT_LT(dots.measured, every.measured);
   for (const Row& r : rows)
     EXPECT_LE(std::abs(double(r.measured - r.predicted)), 0.10 * double(r.predicted)) << r.policy;
-  if (timing) EXPECT_LE(nothing.seconds, 1.4 * every.seconds);
+  if (timing) {
+    EXPECT_LE(nothing.seconds, 1.4 * every.seconds);
+  }
 }
 
 TEST(RematMeasure, SmallMlpOrderingAndPrediction) {
@@ -172,7 +174,9 @@ ThreePolicies nothing_lowest(const std::vector<Row>& rows, bool below_every = tr
   ThreePolicies t{row(rows, "nothing_saveable"), row(rows, "dots_saveable"), row(rows, "everything_saveable")};
   for (const Row* r : {&t.dots, &t.every}) {
     EXPECT_LT(t.nothing.residual_bytes, r->residual_bytes) << r->policy;
-    if (r == &t.dots || below_every) EXPECT_LT(t.nothing.measured, r->measured) << r->policy;
+    if (r == &t.dots || below_every) {
+      EXPECT_LT(t.nothing.measured, r->measured) << r->policy;
+    }
   }
   EXPECT_EQ(t.every.recomputed, 0);
   EXPECT_GT(t.nothing.recomputed, t.dots.recomputed);

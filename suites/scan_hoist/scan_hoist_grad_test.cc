@@ -31,7 +31,9 @@ TEST(ScanHoistGrad, HoistedGradientSavesNoLengthTimesBatchResidual) {
   // ([L, 5, 8]) or per-step partials, never a stacked row.
   EXPECT_LT(largest_residual_elements(sh, &largest), LE) << largest;
   for (const Residual& r : sh.residuals) {
-    if (!r.is_argument) EXPECT_LE(num_elements(r.type.shape), L * 40 + w.per_step) << r.type.str() << " " << r.source;
+    if (!r.is_argument) {
+      EXPECT_LE(num_elements(r.type.shape), L * 40 + w.per_step) << r.type.str() << " " << r.source;
+    }
   }
   // The original keeps at least the stacked difference y − ys for integer_pow's vjp.
   EXPECT_GE(residuals_of_at_least(so, LE), 1) << format_saved_residuals(so);

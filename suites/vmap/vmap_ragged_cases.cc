@@ -25,7 +25,10 @@ using V = std::vector<Value>;
 
 std::string lens_str(const std::vector<int64_t>& lens) {
   std::string s;
-  for (int64_t l : lens) s += (s.empty() ? "" : ",") + std::to_string(l);
+  for (int64_t l : lens) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(l);
+  }
   return s;
 }
 int64_t total(const std::vector<int64_t>& lens) {
