@@ -20,4 +20,27 @@ command -v ccache >/dev/null && cmake_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
 targets=()
 for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
-cmake --build "$build" -j "$jobs" "${targets[@]}"
+# On a terminal (or VERBOSE=1) the build tool's own output. In a log: the full output goes to
+# BUILD/build.log, the log shows a line per tenth of the build steps, every warning and error
+# line, and on failure the log's last lines.
+if [ -t 1 ] || [ "${VERBOSE:-0}" = 1 ]; then
+  exec cmake --build "$build" -j "$jobs" "${targets[@]}"
+fi
+log=$build/build.log
+echo "build: ${BUILD_TARGETS:-every target} in $build (full log: $log)"
+set +e
+cmake --build "$build" -j "$jobs" "${targets[@]}" 2>&1 | tee "$log" | awk '
+  match($0, /^\[[0-9]+\/[0-9]+\]/) {
+    split(substr($0, 2, RLENGTH - 2), n, "/")
+    tenth = int(10 * n[1] / n[2])
+    if (tenth > shown) { printf "build: %s steps (%d%%)\n", n[1] "/" n[2], 10 * tenth; shown = tenth }
+    next
+  }
+  /warning:|error:|FAILED:/ { print }'
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" != 0 ]; then
+  echo "build: FAILED (exit $rc); the last lines of $log:" >&2
+  tail -40 "$log" >&2
+fi
+exit "$rc"

@@ -24,6 +24,11 @@ assert sum(r["verdict"] == "pass" for r in cases) == 7, [(r["case"], r["message"
 assert any("/sweep/" in r["case"] for r in recs) and any(r["suite"] == "vmap" for r in recs)
 assert "8 cases ran at 4 ranks: 7 passed, 0 failed, 1 skipped, 0 errors." in open(sys.argv[1] + "/summary.md").read()
 EOF
+# A log, not a terminal: a line per suite, none per passing case, and no per-case summary table.
+grep -q '^vmap: [0-9]* cases, [0-9]* passed' "$work/q.log" || fail "no per-suite line in the log"
+! grep -qE '^\[[0-9]+/[0-9]+ .*\] .* pass' "$work/q.log" || fail "a line per passing case in the log"
+! grep -q '^| vmap/mlp/' "$work/q.log" || fail "the summary's per-case rows in the log"
+grep -q '^[0-9]* passed, 0 failed' "$work/q.log" || fail "no counts in the log"
 [ -f "$work/q/report/index.html" ] || fail "quick_run.sh drew no report"
 ! grep -l "not drawn" "$work/q/report/index.html" "$work/q/report/summary.md" || fail "the report has a promised plot not drawn"
 ls "$work/q/report"/collectives_busbw_*.png >/dev/null || fail "no busbw plot"

@@ -1,7 +1,6 @@
 // Run / check implementation.
 #include "runners/cli/run_command.h"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
@@ -22,6 +21,7 @@
 #include "harness/timing.h"
 #include "runners/cli/case_workers.h"
 #include "runners/cli/option_checks.h"
+#include "runners/cli/run_progress.h"
 #include "runners/cli/selection.h"
 
 namespace tandem {
@@ -34,6 +34,7 @@ struct RunArgs {
   int warmup = 1;
   double min_time = 0.0;
   bool quiet = false;
+  bool verbose = false;  // a progress line per case, and the summary table on stdout
   std::string inject;  // a fault to inject (engine/core/faults.h), "" for none
   double watchdog_s = 300;  // under a launcher: seconds a rank may wait for the others
   bool in_process = false;  // every case in this process, no case workers (a crash ends the run)
@@ -136,18 +137,6 @@ nlohmann::json crash_record(const Slot& s, const std::string& why) {
   return make_record(*s.c, backend_name(s.d), s.d.str(), r);
 }
 
-void print_progress(const nlohmann::json& rec, size_t done, size_t total, std::chrono::steady_clock::time_point t0) {
-  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string verdict = rec["verdict"].get<std::string>();
-  std::cerr << "[" << done << "/" << total << " " << fmt_double(el, 3) << "s] " << rec["case"].get<std::string>()
-            << " " << verdict;
-  if (rec.contains("timing")) std::cerr << " " << fmt_double(rec["timing"]["median"].get<double>() * 1e3) << " ms";
-  if (rec.contains("multi_rank") && rec["multi_rank"].contains("slowest_rank"))
-    std::cerr << " (max over " << rec["params"]["ranks"] << " ranks; slowest: rank " << rec["multi_rank"]["slowest_rank"] << ")";
-  std::cerr << "\n";
-  if (verdict == "fail" || verdict == "error") std::cerr << rec["message"].get<std::string>() << "\n";
-}
-
 int run(const RunArgs& a, bool timed) {
   auto cases = selected_cases(a.sel);
   auto devices = selected_devices(a.sel);
@@ -187,16 +176,16 @@ int run(const RunArgs& a, bool timed) {
                   ": " + f->name + " (" + f->mimics + "): results are an experiment, not a verdict\n");
   std::vector<nlohmann::json> unwritten;
   int counts[4] = {0, 0, 0, 0};
-  size_t done = 0;
-  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> slot_suites;
+  for (const Slot& s : slots) slot_suites.push_back(s.c->suite);
+  RunProgress progress(slot_suites, a.verbose, stderr_is_terminal());
   auto take = [&](nlohmann::json rec) {  // counts, keeps and prints one finished case
     const std::string verdict = rec["verdict"].get<std::string>();
     int v = int(Verdict::error);  // the verdict's index, by case.h's own names
     for (Verdict x : {Verdict::pass, Verdict::fail, Verdict::skip})
       if (verdict == verdict_name(x)) v = int(x);
     counts[v]++;
-    ++done;
-    if (!a.quiet && writes) print_progress(rec, done, slots.size(), t0);
+    if (!a.quiet && writes) progress.on_record(rec);
     if (writes) writer.add(std::move(rec)); else unwritten.push_back(std::move(rec));
   };
   if (lockstep || a.in_process) {
@@ -210,7 +199,7 @@ int run(const RunArgs& a, bool timed) {
     writer.finish();
     write_file_atomically(a.out + "/summary.md", md);
     write_file_atomically(a.out + "/benchmark.json", google_benchmark_json(writer.records()).dump(1) + "\n");
-    if (!a.quiet) std::cout << md;
+    if (a.verbose && !a.quiet) std::cout << md;
     std::cout << "total: " << counts[0] << " passed, " << counts[1] << " failed, " << counts[2] << " skipped, " << counts[3] << " errors\n";
     std::cerr << "records: " << a.out << "/records.json  summary: " << a.out << "/summary.md\n";
   }
@@ -228,7 +217,9 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
                   : "check every selected case against the reference (no timing)");
   add_selection_options(*cmd, args->sel);
   cmd->add_option("--out,-o", args->out, "directory for records.json, benchmark.json, summary.md");
-  cmd->add_flag("--quiet,-q", args->quiet, "no progress lines or table");
+  cmd->add_flag("--quiet,-q", args->quiet, "no progress on stderr");
+  cmd->add_flag("--verbose,-v", args->verbose,
+                "a line per case on stderr and the summary table on stdout (default: a line per suite and per failure)");
   if (timed) {
     cmd->add_option("--repetitions,-n", args->repetitions, "timed repetitions per case (default 5)")
         ->check(in_range(1, 1e6, "-n counts timed repetitions per case: at least 1, e.g. 5"));
