@@ -31,7 +31,7 @@ NEEDS_GPU = [
 # What the last call's archive must hold (paths under gpu/), and at least one of each glob.
 MUST_HOLD = ["gpu/summary.md", "gpu/steps.tsv", "gpu/machine.txt", "gpu/ctest_gpu.log",
              "gpu/libs_probe/records.json", "gpu/perf/dot/records.json", "gpu/perf/lstm/records.json",
-             "gpu/sanitizer_plan.tsv"]
+             "gpu/sanitizer_plan.tsv", "gpu/lstm_ratios.md"]
 MUST_HOLD_SOME = [r"gpu/quick_cuda/\w+/records\.json", r"gpu/program/\w+/records\.json"]
 
 

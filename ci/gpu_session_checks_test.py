@@ -27,6 +27,7 @@ verdict = load("gpu_rehearsal_verdict")
 window = load("gpu_window_plan")
 sanitizer = load("gpu_sanitizer_plan")
 estimate = load("gpu_build_estimate")
+ratio_table = load("gpu_ratio_table")
 
 
 def write(path, size=10):
@@ -156,6 +157,18 @@ def test_the_build_estimate_reads_the_last_build_only(tmp_path):
     commands = estimate.last_build(str(log))
     assert sorted(o for _, o in commands) == ["a.o", "b.o", "link"]
     assert estimate.estimate(commands, 2) == (41.0, 20.0, 40.5)
+
+
+def test_the_ratio_table_puts_each_backend_beside_the_other(tmp_path):
+    def rec(backend, ratio):
+        return {"case": f"lstm/B:1/{backend}", "backend": backend,
+                "correctness": {"h_n": {"error_over_tolerance": ratio}, "note": "not a comparison"}}
+    table = ratio_table.ratios([rec("cpu", 0.05), rec("cuda", 0.4)])
+    assert table == {("lstm/B:1", "h_n"): {"cpu": 0.05, "cuda": 0.4}}
+    text = ratio_table.markdown(table, 5)
+    assert "| lstm/B:1 | h_n | 0.05 | 0.4 |" in text and "- cuda: 1 outputs, max 0.4" in text
+    (tmp_path / "r.json").write_text(json.dumps({"records": [{"case": "x/cpu", "backend": "cpu"}]}))
+    assert ratio_table.main(["t", str(tmp_path / "r.json")]) == 4  # no ratio at all: bad input
 
 
 def preflight_repo(tmp_path, missing=()):

@@ -80,7 +80,7 @@ write_summary() {
     for f in "$out"/logs/*_as_cpu.log "$out"/logs/*_checked.log "$out"/logs/*no_skips.log; do
       [ -f "$f" ] && { echo; echo "## $(basename "$f" .log)"; echo '```'; head -40 "$f"; echo '```'; }
     done
-    for f in "$out"/perf/dot/summary.md "$out"/perf/lstm/summary.md "$out"/perf/lstm_vs_torch.md "$out"/sanitizer.md; do
+    for f in "$out"/perf/dot/summary.md "$out"/perf/lstm/summary.md "$out"/perf/lstm_vs_torch.md "$out"/lstm_ratios.md "$out"/sanitizer.md; do
       [ -f "$f" ] && { echo; echo "## ${f#"$out"/}"; echo; sed 's/^# /### /' "$f"; }
     done
   } >"$out/summary.md.new"

@@ -165,6 +165,9 @@ phase_quick() {
     [ ! -f "$out/quick_cuda/$s/records.json" ] ||
       step_cap=60 step "quick_cuda_${s}_as_cpu" verdicts "$out/quick_cuda/$s/records.json" --paired
   done
+  # The LSTM bound was calibrated on the CPU kernel: each case's error / tolerance on CUDA beside it.
+  [ ! -f "$out/quick_cuda/lstm/records.json" ] || step_cap=60 step lstm_ratios bash -c \
+    'python3 "$0" "$1" >"$2"' "$root/ci/gpu_ratio_table.py" "$out/quick_cuda/lstm/records.json" "$out/lstm_ratios.md"
 }
 
 # The imported example programs (docs/IMPORT.md), exported once where JAX is: every check of
