@@ -58,7 +58,8 @@ watchdog() {
   pids=$(tree_of "$vpid")
   kill -TERM $pids 2>/dev/null; sleep 2; kill -KILL $pids 2>/dev/null
   phase=$(tail -1 "$work/phases_started" 2>/dev/null)
-  echo "${phase:-machine}" >>"$work/phases_cut"
+  current_phase=${phase:-machine}
+  cut_phase
   record watchdog FAIL - 0 "the call's limit was ${GPU_WATCHDOG_MARGIN:-20} s away in phase ${phase:-none}: the run was stopped and what existed packed"
   write_summary
   pack
@@ -73,6 +74,7 @@ mkdir -p "$work/logs" "$dest"
 touch "$work/steps.tsv"
 rm -f "$work/phases_cut" "$work/.watchdog_fired"  # this call's cuts only
 echo "gpu_session: phases $phases; deadline in $((DEADLINE - start)) s, watchdog in $((watchdog_at - start)) s"
+[ "$DEADLINE" -lt "$watchdog_at" ] || echo "gpu_session: WARNING: the deadline falls after the watchdog: set GPU_CALL_LIMIT to the call's timeout_s" >&2
 export GPU_AFTER_PHASE="bash '$root/ci/gpu_pack.sh' '$work' '$dest'"
 bash "$root/ci/gpu_validate.sh" "$work" "$phases" &
 vpid=$!

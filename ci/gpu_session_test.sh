@@ -26,7 +26,8 @@ printf '#!/usr/bin/env bash\necho "stand-in machine facts"\n' >"$repo/ci/gpu_mac
 export PATH=$tmp/bin:$PATH BUILD_DIR=$fake TANDEM_OFFLINE_PREFIX=/nonexistent GPU_VALIDATE_BACKEND=cpu \
   TANDEM_CLOCK=$tmp/bin/clock STUB_LOG=$tmp/calls STUB_STATE=$tmp/state GPU_WATCHDOG_POLL=0.1
 phases=$(bash "$repo/ci/gpu_validate.sh" --phases | tr , ' ')
-[ -z "${ONLY_PHASE:-}" ] || phases=$ONLY_PHASE
+check "the plan lists the phases ($(wc -w <<<"$phases"))" '[ "$(wc -w <<<"$phases")" -ge 10 ]'
+[ -z "${ONLY_PHASE:-}" ] || phases=$ONLY_PHASE  # one phase's cases, when iterating on this test
 
 # session MODE PHASE [ENV...]: a `first` call whose clock cuts (MODE=cut) or kills (MODE=kill)
 # when PHASE starts; the rows it returned in $OUT end up in $tmp/rows.
