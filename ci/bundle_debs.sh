@@ -7,17 +7,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-$root/.deps/debs}
 mkdir -p "$dest"
-# Build-time packages: headers, static test libraries, BLAS, MPI, and the OpenCL headers and
-# libOpenCL.so that oneDNN's CMake config requires (without them configure fails there). Their runtime libraries
-# are resolved below, stopping at packages every Debian/Ubuntu base image has.
-wanted=(libopenblas-dev libopenblas0-pthread libopenblas-pthread-dev nlohmann-json3-dev
-        libcli11-dev libre2-dev libre2-9 libxtensor-dev xtl-dev libbenchmark-dev libbenchmark1debian libgtest-dev libgmock-dev
-        libopenmpi-dev libopenmpi3 openmpi-bin openmpi-common libhwloc15 libevent-core-2.1-7
-        libevent-pthreads-2.1-7 libpmix2 libfabric1 libucx0 libmunge2 libpsm2-2
-        libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200 libgfortran5 libnuma1
-        libltdl7 libxnvctrl0 libpciaccess0 libsqlite3-dev ninja-build
-        libdnnl-dev libdnnl2 libgomp1
-        ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers)
+# The packages: ci/bundle_packages.txt (one table, which ci/gpu_preflight.sh checks too).
+mapfile -t wanted < <(grep -v '^#' "$root/ci/bundle_packages.txt" | grep -v '^\s*$')
 cd "$dest"
 apt-get update -qq
 for p in "${wanted[@]}"; do

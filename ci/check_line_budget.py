@@ -77,6 +77,14 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
 their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
 JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
+Raised on 2026-11-29 (gpu-window) to 72,990: 72,141 lines on main (e1de55d), then the GPU
+window's scripts, which must return every result a single 15-minute device window can give:
+the step machinery with the deadline guard for every step and phase (ci/gpu_steps.sh, ≈100),
+the per-phase pack, the watchdog and the phase order by value (≈60), the window's plan with
+each estimate measured or marked a guess, the preflight, the build's own measure and the
+sanitizer phase's plan (≈330), their tests with stand-in tools and an injected clock (≈200),
+the sticky-error containment in the case workers with its fault (≈60) and the LSTM ratios per
+backend (≈75): 72,984 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -87,7 +95,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72500
+TOTAL_BUDGET = 72990
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

@@ -3,7 +3,7 @@
 16 MiB each and 64 MiB together, no deeper than two folders, names of letters, digits, '.',
 '_' and '-' alone (/work/.library/device/README.md, Limits). Anything else is silently left
 behind there, so a GPU session's results are checked against this before they are relied on:
-ci/gpu_pack.sh checks its own output, and ci/gpu_rehearsal.sh checks what a session would return.
+ci/gpu_session.sh checks what it packed, and ci/gpu_rehearsal.sh what a session would return.
     ci/device_limits.py DIR        exit 0 when all of DIR would come back, else 1 with each reason
 """
 import os

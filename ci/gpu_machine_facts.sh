@@ -2,11 +2,13 @@
 # What the GPU machine is, written by the first call of a GPU session (ci/gpu_validate.sh's
 # machine phase) so the rehearsal root (ci/gpu_rehearsal.sh) can be corrected from facts, not
 # guesses: OS and glibc, compilers, the python3 on PATH and its wheels, where cuDNN, NCCL,
-# cmake and ninja live, whether ssh/rsh/git/.git exist, the GPU and driver. Never fails.
+# cmake and ninja live, whether ssh/rsh/git/.git exist, the GPU and driver. Never fails, and
+# never runs long: every probe is bounded (20 s), and the library search walks only the folders
+# where a toolkit, a wheel or a distribution puts them, a few levels deep, never the image.
 #   ci/gpu_machine_facts.sh [REPO_ROOT]
 root=${1:-.}
 section() { echo; echo "## $1"; }
-try() { echo "\$ $*"; timeout 60 "$@" 2>&1 | head -40 || true; }
+try() { echo "\$ $*"; timeout -k 5 20 "$@" 2>&1 | head -40 || true; }
 date -u +%FT%TZ
 section "commit"
 if git -C "$root" rev-parse HEAD >/dev/null 2>&1; then git -C "$root" log -1 --format="commit %H %s"
@@ -40,5 +42,10 @@ except Exception as e:
     print("torch: not importable:", e)
 PY
 section "cuDNN, NCCL and MPI libraries on this machine"
-find /usr /opt /lib /lib64 /root /home -xdev \( -name 'libcudnn.so*' -o -name 'libnccl.so*' -o -name 'cudnn_version.h' -o -name 'nccl.h' -o -name 'libmpi.so*' \) \
-  -not -path '*/proc/*' 2>/dev/null | grep -v "^$root/" | head -40
+# The dynamic linker's cache, then the folders a toolkit, a wheel or a distribution uses.
+timeout 20 ldconfig -p 2>/dev/null | grep -E 'libcudnn|libnccl|libmpi\.|libcublas\.' | head -20
+dirs=$(ls -d /usr/local/cuda* /usr/local/nvidia /usr/lib/x86_64-linux-gnu /usr/lib64 /opt/*/ \
+  /usr/lib/python3*/site-packages /usr/local/lib/python3*/dist-packages 2>/dev/null)
+# shellcheck disable=SC2086 # one folder per word
+timeout -k 5 20 find $dirs -maxdepth 7 \( -name 'libcudnn.so*' -o -name 'libnccl.so*' -o -name 'cudnn_version.h' \
+  -o -name 'nccl.h' -o -name 'libmpi.so*' -o -name 'compute-sanitizer' \) 2>/dev/null | grep -v "^$root/" | head -40

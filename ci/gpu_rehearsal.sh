@@ -9,7 +9,8 @@
 # device tool carries it (tracked and untracked-not-ignored files plus the carried .deps/debs,
 # at most 64 MiB, no .git). Every phase that needs no GPU runs end to end; the ones that do
 # must fail only for the missing GPU (ci/gpu_rehearsal_verdict.py names any other failure),
-# and what comes back must fit the device tool's limits and hold every record.
+# and what comes back must fit the device tool's limits and hold every record. It leaves
+# rehearsed.txt (the commit, its uncommitted changes, the exit) for ci/gpu_preflight.sh.
 #
 # usage: ci/gpu_rehearsal.sh        (as root; about 40 minutes on 2 cores, most of it the build)
 # Environment:
@@ -32,7 +33,6 @@ mirror=http://archive.ubuntu.com/ubuntu
 root=$dir/root
 # The Ubuntu archive's signing key (2018), checked by fingerprint before it is trusted.
 ubuntu_key=F6ECB3762474EDA9D21B7022871920D1991BC93C
-carry=(.deps/debs)  # what docs/GPU_VALIDATION.md's calls name in `carry`
 
 fail() { echo "gpu-rehearsal: error: $1" >&2; [ -n "${2:-}" ] && echo "  hint: $2" >&2; exit "${3:-5}"; }
 stamp() { printf '%-34s %6d s\n' "$1" $(( $(date +%s) - $2 )) | tee -a "$logs/times.txt"; }
@@ -110,7 +110,7 @@ make_venv() {
 # carried paths, no .git; refused over the tool's 64 MiB. The build of a reused root stays.
 copy_tree() {
   local list=$logs/tree-files.txt bytes
-  (cd "$repo" && git ls-files -co --exclude-standard && find "${carry[@]}" -type f) | sort -u >"$list"
+  bash "$repo/ci/gpu_preflight.sh" --tree-files >"$list"  # the preflight's list: one definition
   bytes=$(cd "$repo" && tr '\n' '\0' <"$list" | du -cb --files0-from=- | tail -1 | cut -f1)
   echo "tree: $(wc -l <"$list") files, $((bytes >> 20)) MiB (device tool limit 64 MiB)" | tee -a "$logs/times.txt"
   [ "$bytes" -le $((64 << 20)) ] || fail "the working tree would be $((bytes >> 20)) MiB, over the device tool's 64 MiB" \
@@ -129,6 +129,7 @@ for tool in mmdebstrap gpg curl; do command -v $tool >/dev/null ||
 [ -n "$(ls "$repo"/.deps/debs/*.deb 2>/dev/null)" ] || "$repo/ci/bundle_debs.sh" >/dev/null
 mkdir -p "$logs" "$cache"
 rm -rf "$logs"/*.txt "$logs"/*.log "$logs"/*.md "$logs/gpu"
+rehearsed=$(git -C "$repo" rev-parse HEAD); dirty=$(git -C "$repo" status --porcelain | wc -l)
 start=$(date +%s)
 if [ "${GPU_REHEARSAL_REUSE:-0}" != 1 ] || [ ! -x "$root/opt/torch/.venv/bin/python3" ]; then
   grep -q " $root/" /proc/self/mountinfo && fail "something is still mounted under $root" "umount -R it first"
@@ -145,8 +146,9 @@ rm -rf "$root/out" && mkdir -p "$root/out/call1" "$root/out/call2"
 for call in "1 first" "2 rest"; do
   set -- $call
   t=$(date +%s)
-  enter offline bash -c "cd /src/tandem && OUT=/out/call$1 GPU_SESSION_BUDGET=$budget STEP_TIMEOUT=$budget GPU_VALIDATE_BACKEND=cpu \
-    PERF_REPS=1 TANDEM_COMMIT=$(git -C "$repo" rev-parse --short=12 HEAD) ci/gpu_session.sh $2" \
+  enter offline bash -c "cd /src/tandem && OUT=/out/call$1 GPU_CALL_LIMIT=$((budget + 60)) GPU_SESSION_BUDGET=$budget \
+    STEP_TIMEOUT=$budget GPU_VALIDATE_BACKEND=cpu PERF_REPS=1 TANDEM_COMMIT=$(git -C "$repo" rev-parse --short=12 HEAD) \
+    bash ci/gpu_session.sh $2" \
     >"$logs/call$1.log" 2>&1 || true
   stamp "call $1: ci/gpu_session.sh $2" "$t"
 done
@@ -154,5 +156,8 @@ stamp "total" "$start"
 set +e
 python3 "$repo/ci/gpu_rehearsal_verdict.py" "$root/out" "$logs" | tee "$logs/verdict.md"
 rc=${PIPESTATUS[0]}
+# What ci/gpu_preflight.sh reads: a window starts only on the commit rehearsed, clean, passed.
+printf 'commit %s\ndirty %s\nexit %s\n' "$rehearsed" "$dirty" "$rc" >"$logs/rehearsed.txt"
+python3 "$repo/ci/gpu_build_estimate.py" "$root/src/tandem/build-gpu" >"$logs/build_time.txt" 2>&1
 [ "${GPU_REHEARSAL_KEEP:-1}" = 1 ] || rm -rf "$dir"
 exit "$rc"

@@ -16,7 +16,7 @@ import tarfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What a missing GPU looks like in a step's note or log: one pattern per way it is reported.
 NO_GPU = re.compile(r"no nvidia-smi|no CUDA device|nvidia-smi: (not found|command not found)|no usable CUDA device"
-                    r"|asks for a GPU|no CUDA case passed|no CUDA-capable device|python3 has no torch"
+                    r"|asks for a GPU|no CUDA case passed|no CUDA-capable device|python3 has no torch|no compute-sanitizer here"
                     r"|CUDA driver version is insufficient|skipped: no GPU|no GPU")
 # Steps that need a GPU: (pattern on the step name, what it does without one).
 NEEDS_GPU = [
@@ -26,10 +26,12 @@ NEEDS_GPU = [
     (r"\w+_no_skips", "the GPU tests skip for want of a device"),
     (r"nccl_sweep_np1", "the NCCL sweep needs a device"),
     (r"torch_lstm|lstm_vs_torch", "no CUDA PyTorch here"),
+    (r"sanitizer_(memcheck|initcheck)_\w+", "compute-sanitizer needs a device"),
 ]
 # What the last call's archive must hold (paths under gpu/), and at least one of each glob.
 MUST_HOLD = ["gpu/summary.md", "gpu/steps.tsv", "gpu/machine.txt", "gpu/ctest_gpu.log",
-             "gpu/libs_probe/records.json", "gpu/perf/dot/records.json", "gpu/perf/lstm/records.json"]
+             "gpu/libs_probe/records.json", "gpu/perf/dot/records.json", "gpu/perf/lstm/records.json",
+             "gpu/sanitizer_plan.tsv", "gpu/lstm_ratios.md"]
 MUST_HOLD_SOME = [r"gpu/quick_cuda/\w+/records\.json", r"gpu/program/\w+/records\.json"]
 
 
@@ -55,7 +57,7 @@ def fails_for_want_of_a_gpu(step, note, log):
 def judge_steps(rows, gpu_dir):
     """(table lines, failures): each step's rehearsal verdict."""
     lines, failures = ["| step | result | seconds | rehearsal verdict |", "|---|---|---|---|"], []
-    for step, result, rc, secs, note in rows:
+    for step, result, rc, secs, note in (row[:5] for row in rows):  # a sixth column: the phase
         why = needs_gpu(step)
         if result == "pass":
             verdict = "ok"

@@ -1,26 +1,35 @@
 #!/usr/bin/env bash
 # One call of a GPU session on the device tool (docs/GPU_VALIDATION.md has the calls in order):
 # runs ci/gpu_validate.sh into out/gpu (ignored; it survives between calls while the machine
-# stays warm) under a deadline that leaves time to pack, then packs the results into $OUT as
-# the device tool returns them: gpu-results.tar.xz (all of out/gpu: every records.json, the
-# ctest log, each step's log) beside summary.md, steps.tsv and machine.txt, checked against
-# the tool's limits (ci/device_limits.py).
-#   ci/gpu_session.sh first       every phase; what does not fit is "not run: out of time"
-#   ci/gpu_session.sh rest        the phases the last call cut or never reached
-#   ci/gpu_session.sh PHASES      these phases (ci/gpu_validate.sh's names, comma-separated)
-# Environment: OUT (default out/gpu-call), GPU_SESSION_BUDGET (s for gpu_validate, default
-# 520: a 600 s command less packing and margin), and gpu_validate.sh's own (TANDEM_CLOCK).
-# Exit: gpu_validate's (1 when a step failed); 6 when the pack would not come back whole.
+# stays warm) under a deadline that leaves time to pack, and keeps $OUT holding what the device
+# tool returns at every moment: after every phase and at the end ci/gpu_pack.sh copies
+# gpu-results.tar.xz (all of out/gpu) beside summary.md, steps.tsv and machine.txt, and a
+# watchdog packs what exists shortly before the call's limit if the run has not ended by then
+# (and stops it, its phase noted as cut). The end checks $OUT with ci/device_limits.py.
+#   bash ci/gpu_session.sh first       every phase (ci/gpu_plan.tsv's order); what does not
+#                                      fit is "not run: out of time"
+#   bash ci/gpu_session.sh rest        the phases the last call cut or never reached
+#   bash ci/gpu_session.sh PHASES      these phases (comma-separated)
+# Environment: OUT (default out/gpu-call); GPU_CALL_LIMIT (the call's timeout_s, default 540:
+# the first call of docs/GPU_VALIDATION.md's plan); GPU_SESSION_BUDGET (s for gpu_validate,
+# default GPU_CALL_LIMIT - 40: the last pack and the margin); GPU_WATCHDOG_MARGIN (s before the
+# call's limit at which the watchdog packs, default 20; GPU_WATCHDOG_POLL, its period, 2 s);
+# TANDEM_CLOCK (a command printing epoch seconds, for tests) and gpu_validate.sh's own.
+# Exit: gpu_validate's (1 when a step failed; 3 when the watchdog stopped it); 6 when the pack
+# would not come back whole.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/out/gpu
 dest=${OUT:-$root/out/gpu-call}
-all=machine,bundle,configure,build,cpu,ctest,quick,nccl,perf,torch
-[ $# = 1 ] || { echo "usage: ci/gpu_session.sh first|rest|PHASES" >&2; exit 4; }
-# The deadline from TANDEM_CLOCK's time when set (ci/gpu_validate.sh reads the same clock).
-start=$(if [ -n "${TANDEM_CLOCK:-}" ]; then $TANDEM_CLOCK; else date +%s; fi)
+[ $# = 1 ] || { echo "usage: bash ci/gpu_session.sh first|rest|PHASES" >&2; exit 4; }
+all=$(bash "$root/ci/gpu_validate.sh" --phases)
+out=$work
+. "$root/ci/gpu_steps.sh"  # now_s, record, write_summary: the same clock and rows as gpu_validate
+limit=${GPU_CALL_LIMIT:-540}
+start=$(now_s)
 real_start=$(date +%s)
-export DEADLINE=$((start + ${GPU_SESSION_BUDGET:-520}))
+export DEADLINE=$((start + ${GPU_SESSION_BUDGET:-$((limit - 40))}))
+watchdog_at=$((start + limit - ${GPU_WATCHDOG_MARGIN:-20}))
 
 # The phases of `rest`: from the first phase the last call cut (or no call started) to the end,
 # since each phase uses what the ones before it made (a cut build leaves nothing to test).
@@ -33,27 +42,49 @@ rest_phases() {
   done
   echo "$list"
 }
+pack() { bash "$root/ci/gpu_pack.sh" "$work" "$dest"; }
+# Every process under PID, deepest first (a step's `timeout` runs in a process group of its own).
+tree_of() { local c; for c in $(pgrep -P "$1"); do tree_of "$c"; done; echo "$1"; }
+# The watchdog: until the call's limit is GPU_WATCHDOG_MARGIN s away, nothing; then, if the run
+# still goes, it stops it, notes the phase it was in as cut, and packs what exists.
+watchdog() {
+  local vpid=$1 pids phase
+  while [ "$(now_s)" -lt "$watchdog_at" ]; do
+    kill -0 "$vpid" 2>/dev/null || return 0
+    sleep "${GPU_WATCHDOG_POLL:-2}"
+  done
+  kill -0 "$vpid" 2>/dev/null || return 0
+  touch "$work/.watchdog_fired"  # the session then waits for this pack instead of stopping it
+  pids=$(tree_of "$vpid")
+  kill -TERM $pids 2>/dev/null; sleep 2; kill -KILL $pids 2>/dev/null
+  phase=$(tail -1 "$work/phases_started" 2>/dev/null)
+  current_phase=${phase:-machine}
+  cut_phase
+  record watchdog FAIL - 0 "the call's limit was ${GPU_WATCHDOG_MARGIN:-20} s away in phase ${phase:-none}: the run was stopped and what existed packed"
+  write_summary
+  pack
+}
+
 case $1 in
   first) phases=$all; rm -rf "$work" ;;
   rest) phases=$(rest_phases); [ -n "$phases" ] || { echo "gpu_session: every phase already ran"; phases=machine; } ;;
   *) phases=$1 ;;
 esac
-mkdir -p "$work"
-rm -f "$work/phases_cut"  # this call's cuts only
-echo "gpu_session: phases $phases, deadline in $((DEADLINE - start)) s"
-"$root/ci/gpu_validate.sh" "$work" "$phases"
+mkdir -p "$work/logs" "$dest"
+touch "$work/steps.tsv"
+rm -f "$work/phases_cut" "$work/.watchdog_fired"  # this call's cuts only
+echo "gpu_session: phases $phases; deadline in $((DEADLINE - start)) s, watchdog in $((watchdog_at - start)) s"
+[ "$DEADLINE" -lt "$watchdog_at" ] || echo "gpu_session: WARNING: the deadline falls after the watchdog: set GPU_CALL_LIMIT to the call's timeout_s" >&2
+export GPU_AFTER_PHASE="bash '$root/ci/gpu_pack.sh' '$work' '$dest'"
+bash "$root/ci/gpu_validate.sh" "$work" "$phases" &
+vpid=$!
+watchdog "$vpid" &
+wpid=$!
+wait "$vpid"
 rc=$?
+if [ -f "$work/.watchdog_fired" ]; then wait "$wpid"; rc=3; else kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null; fi
 
-# Pack: one archive plus the three small files to read first, nothing deeper than $OUT.
-mkdir -p "$dest"
-python3 - "$work" "$dest/gpu-results.tar.xz" <<'PY'
-import os, sys, tarfile
-src, archive = sys.argv[1], sys.argv[2]
-with tarfile.open(archive + ".tmp", "w:xz") as t:
-    t.add(src, arcname="gpu")
-os.replace(archive + ".tmp", archive)  # whole or not at all
-PY
-for f in summary.md steps.tsv machine.txt; do [ ! -f "$work/$f" ] || cp "$work/$f" "$dest/"; done
+pack
 echo "gpu_session: packed in $(( $(date +%s) - real_start )) s into $dest:"
 if ! python3 "$root/ci/device_limits.py" "$dest"; then
   echo "error: the results would not all come back from the device" >&2

@@ -1,49 +1,107 @@
 #!/usr/bin/env bash
-# ci/gpu_session.sh keeps a device call inside its limits: with a budget too short for every
-# step, the steps past the deadline are recorded "not run: out of time" instead of outliving
-# the call, the results are still packed into $OUT within the device tool's limits
-# (ci/device_limits.py), `rest` then runs exactly the phases that were cut, and a step reached
-# after the deadline is cut, never run with a limit of 0 or less (timeout: no limit, or rc 125).
-# The deadline is set on an injected clock (TANDEM_CLOCK), not the wall clock, so the load of
-# the machine (a busy 2-core CI runner) cannot move which steps fit.
-#   ci/gpu_session_test.sh BUILD_DIR     (a built tree with the tandem binary)
+# ci/gpu_session.sh returns everything it can from a device call, whenever the call ends:
+#  - a deadline falling inside each phase in turn: every earlier phase's rows come back in
+#    $OUT, the phase's first step runs, every later step or phase is "not run: out of time";
+#  - $OUT holds every earlier phase's rows as each phase starts (copied after each phase, not
+#    only at the end), and still does after a SIGKILL (as the device tool kills at its limit);
+#  - a step hanging near the call's limit: the watchdog stops the run and packs (exit 3);
+#  - a step, a program or a shell function alike, is killed at its limit, never given a
+#    limit of 0 or less; `rest` runs the phases cut.
+# Every tool the phases call is a stand-in (cmake, ctest, mpirun, nvidia-smi, ldd,
+# compute-sanitizer, the tandem binary), so one call takes a few seconds, and the deadline is
+# set on an injected clock (TANDEM_CLOCK) driven by what the run has done, not by the wall
+# clock: the machine's load cannot move which steps fit.
+#   ci/gpu_session_test.sh [BUILD_DIR]     (unused: kept for ctest's call)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
-# The session keeps its state in <repo>/out/gpu: run it from a throw-away copy of what it uses.
-mkdir -p "$tmp/repo/runners" && cp -r "$here" "$tmp/repo/ci" && cp -r "$here/../runners/launch" "$tmp/repo/runners/"
-export BUILD_DIR=$1 TANDEM_OFFLINE_PREFIX=/nonexistent CUDA_VISIBLE_DEVICES= STEP_TIMEOUT=120
-# The clock: 10 s later at every reading, from a fixed start. Readings: the session's start
-# (t0), then one per step: the machine phase's step (t0+10, 45 s left: runs), the perf phase's
-# first (t0+20, 35 s left: runs, and at 1000 repetitions of CPU timing is killed after its
-# 35 real seconds), then the next (t0+30 or later, under 30 s left: not run).
-cat >"$tmp/clock" <<CLOCK
-#!/usr/bin/env bash
-n=\$(cat "$tmp/ticks" 2>/dev/null || echo 0); echo \$((n + 1)) >"$tmp/ticks"; echo \$((1000000 + 10 * n))
-CLOCK
-chmod +x "$tmp/clock"
-export TANDEM_CLOCK=$tmp/clock
-OUT=$tmp/call1 GPU_SESSION_BUDGET=55 GPU_VALIDATE_BACKEND=cpu PERF_REPS=1000 "$tmp/repo/ci/gpu_session.sh" machine,perf >"$tmp/log1" 2>&1
-rc=$?
-steps=$tmp/repo/out/gpu/steps.tsv
-check "call 1 packs its results (exit $rc)" '[ -f "$tmp/call1/gpu-results.tar.xz" ] && [ -f "$tmp/call1/summary.md" ]'
-check "what call 1 packed would come back" 'python3 "$here/device_limits.py" "$tmp/call1" >/dev/null'
-check "the machine phase's step ran" 'grep -qP "^gpu_visible\t(pass|FAIL)\t" "$steps"'
-check "the step at the deadline was killed at its limit" 'grep -qP "^perf_cuda_dot\tFAIL\t124\t.*timed out after 35 s" "$steps"'
-check "it did not outlive its limit (35 s, 10 s to die)" \
-  '[ "$(grep -P "^perf_cuda_dot\t" "$steps" | cut -f4)" -le 50 ]'
-check "a step past the deadline is 'not run: out of time'" 'grep -qP "^perf_cuda_lstm\tnot run\t.*\tout of time" "$steps"'
-check "the perf phase is noted as cut" 'grep -qx perf "$tmp/repo/out/gpu/phases_cut"'
-OUT=$tmp/call2 GPU_SESSION_BUDGET=1 "$tmp/repo/ci/gpu_session.sh" rest >"$tmp/log2" 2>&1
-check "rest runs the phases cut or never reached, not the finished ones" \
-  'grep -q "^gpu_session: phases .*perf" "$tmp/log2" && ! grep -q "^gpu_session: phases .*machine" "$tmp/log2"'
-# A call reaching the ctest phase after its deadline: cut, not `timeout -k 10 -5 ctest` (rc 125).
-DEADLINE=$(( $("$tmp/clock") - 5 )) "$tmp/repo/ci/gpu_validate.sh" "$tmp/late" ctest >"$tmp/log3" 2>&1
-check "ctest past the deadline is 'not run: out of time'" 'grep -qP "^ctest_gpu\tnot run\t.*\tout of time" "$tmp/late/steps.tsv"'
-check "ctest past the deadline notes its phase cut" 'grep -qx ctest "$tmp/late/phases_cut"'
+repo=$tmp/repo work=$tmp/repo/out/gpu fake=$tmp/build base=1000000
+mkdir -p "$repo/runners" "$repo/examples/exported/prog" "$tmp/bin" "$fake/engine/comm" "$fake/tools"
+cp -r "$here" "$repo/ci" && cp -r "$here/../runners/launch" "$repo/runners/"
+printf '#!/usr/bin/env bash\necho "stand-in machine facts"\n' >"$repo/ci/gpu_machine_facts.sh"
+. "$here/gpu_session_test_stubs.sh"  # writes the stand-ins into $tmp/bin and $fake
+export PATH=$tmp/bin:$PATH BUILD_DIR=$fake TANDEM_OFFLINE_PREFIX=/nonexistent GPU_VALIDATE_BACKEND=cpu \
+  TANDEM_CLOCK=$tmp/bin/clock STUB_LOG=$tmp/calls STUB_STATE=$tmp/state GPU_WATCHDOG_POLL=0.1
+phases=$(bash "$repo/ci/gpu_validate.sh" --phases | tr , ' ')
+check "the plan lists the phases ($(wc -w <<<"$phases"))" '[ "$(wc -w <<<"$phases")" -ge 10 ]'
+[ -z "${ONLY_PHASE:-}" ] || phases=$ONLY_PHASE  # one phase's cases, when iterating on this test
+
+# session MODE PHASE [ENV...]: a `first` call whose clock cuts (MODE=cut) or kills (MODE=kill)
+# when PHASE starts; the rows it returned in $OUT end up in $tmp/rows.
+session() {
+  local mode=$1 phase=$2; shift 2
+  rm -rf "$repo/out" "$tmp/state" "$tmp/out" && mkdir -p "$tmp/state"
+  echo "$phase" >"$tmp/state/$mode"
+  env "$@" OUT="$tmp/out" GPU_CALL_LIMIT=1000 GPU_SESSION_BUDGET=100 bash "$repo/ci/gpu_session.sh" first >"$tmp/log" 2>&1 &
+  echo $! >"$tmp/state/session.pid"
+  wait $! 2>/dev/null
+  rc=$?
+  cp "$tmp/out/steps.tsv" "$tmp/rows" 2>/dev/null || : >"$tmp/rows"
+}
+# The rows of PHASE in FILE (default $tmp/rows); how many of them are out of time.
+rows_of() { awk -F'\t' -v p="$1" '$6 == p' "${2:-$tmp/rows}"; }
+cut_rows() { rows_of "$1" | grep -c "out of time"; }
+
+before=()
+for p in $phases; do
+  session cut "$p"
+  ok=1
+  for q in "${before[@]}"; do
+    [ -n "$(rows_of "$q")" ] && [ "$(cut_rows "$q")" = 0 ] || { ok=0; echo "  phase $q: $(rows_of "$q" | cut -f1,2,5 | tr '\n' ';')"; }
+  done
+  first_row=$(rows_of "$p" | head -1)
+  [ -n "$first_row" ] && ! grep -q "out of time" <<<"$first_row" || { ok=0; echo "  phase $p's first step: $first_row"; }
+  after=0
+  for q in $phases; do
+    [ "$after" = 1 ] && [ "$(rows_of "$q" | grep -vc "out of time")" != 0 ] && { ok=0; echo "  later phase $q ran"; }
+    [ "$q" = "$p" ] && after=1
+  done
+  check "deadline inside $p: ${#before[@]} earlier phases returned, its first step ran, the rest out of time" '[ $ok = 1 ]'
+  [ $ok = 1 ] || cat "$tmp/log"
+  before+=("$p")
+done
+# The last call ran every phase: as each started, $OUT already held every earlier one.
+check "what came back fits the device tool" 'python3 "$here/device_limits.py" "$tmp/out" >/dev/null'
+ok=1 seen=()
+for p in $phases; do
+  for q in "${seen[@]}"; do [ -n "$(rows_of "$q" "$tmp/state/snap_$p")" ] || { ok=0; echo "  as $p started, \$OUT lacked $q"; }; done
+  seen+=("$p")
+done
+check "as each of the ${#seen[@]} phases started, \$OUT held every earlier phase's rows" '[ $ok = 1 ]'
+# The call killed (SIGKILL, nothing after it runs) as the quick phase starts.
+session kill quick
+tar -xJf "$tmp/out/gpu-results.tar.xz" -C "$tmp/out" gpu/steps.tsv 2>/dev/null
+check "killed as quick starts (rc $rc): \$OUT holds the build and ctest rows, and so does its archive" \
+  '[ $rc = 137 ] && [ -n "$(rows_of ctest)" ] && [ -n "$(rows_of build "$tmp/out/gpu/steps.tsv")" ]'
+
+# The watchdog: a quick step hangs, the clock passes the call's limit less its margin.
+session watchdog quick STUB_HANG='^tandem run .*--suite dot'
+check "the watchdog stopped a hung run near the call's limit (exit $rc, want 3)" '[ $rc = 3 ]'
+check "its row and the earlier phases came back" 'grep -qP "^watchdog\tFAIL\t.*phase quick" "$tmp/rows" && [ -n "$(rows_of build)" ]'
+check "the hung step is gone" '! kill -0 "$(cat "$tmp/state/hung.pid")" 2>/dev/null'
+check "quick is noted cut, for rest" 'grep -qx quick "$work/phases_cut"'
+OUT=$tmp/out2 GPU_CALL_LIMIT=1000 bash "$repo/ci/gpu_session.sh" rest >"$tmp/log2" 2>&1
+check "rest runs from the cut phase on, not the finished ones" \
+  'grep -q "^gpu_session: phases quick,programs" "$tmp/log2" && ! grep -q "^gpu_session: phases .*build" "$tmp/log2"'
+
+# A step at the deadline is killed at its limit, a program (perf) and a shell function (ldd
+# inside gpu_libraries) alike; the next step, past the deadline, never starts.
+for case in "perf perf_cuda_dot ^tandem.run.*--suite.dot" "cpu gpu_libraries ^ldd"; do
+  set -- $case
+  rm -rf "$tmp/state" "$tmp/v" && mkdir -p "$tmp/state"
+  name=$2
+  STUB_HANG=$3 GPU_STEP_MIN_S=1 DEADLINE=$((base + 2)) bash "$repo/ci/gpu_validate.sh" "$tmp/v" "$1" >"$tmp/log3" 2>&1
+  check "$name killed at its 2 s limit" 'grep -qP "^$name\tFAIL\t124\t.*timed out after 2 s" "$tmp/v/steps.tsv"'
+  [ "$1" = perf ] && check "the step after it is out of time" 'grep -qP "^perf_cuda_lstm\tnot run\t.*out of time" "$tmp/v/steps.tsv"'
+done
+# A phase reached after its deadline: one row "not run: out of time", never `timeout` with a
+# limit of 0 or less (no limit, or rc 125).
+rm -rf "$tmp/state" && mkdir -p "$tmp/state"
+DEADLINE=$((base - 5)) bash "$repo/ci/gpu_validate.sh" "$tmp/late" ctest >"$tmp/log4" 2>&1
+check "ctest past the deadline is 'not run: out of time', its phase cut" \
+  'grep -qP "^ctest\tnot run\t.*\tout of time" "$tmp/late/steps.tsv" && grep -qx ctest "$tmp/late/phases_cut"'
 check "no step ran with a bad timeout" '! grep -qP "\t125\t" "$tmp/late/steps.tsv"'
-[ $fail = 0 ] || { echo "--- call 1:"; cat "$tmp/log1"; echo "--- call 2:"; cat "$tmp/log2"; echo "--- late:"; cat "$tmp/log3"; }
 exit $fail

@@ -26,4 +26,12 @@ void throw_failure(const Site& site, int device, const std::string& what, int mp
   throw Error(ErrorKind::internal, failure_message(site, place_now(device, mpi_rank), what));
 }
 
+namespace {
+std::string g_broken;  // the first sticky error's name: once broken, a context stays broken
+}
+void note_device_context_broken(const std::string& why) {
+  if (g_broken.empty()) g_broken = why;
+}
+const std::string* device_context_broken() { return g_broken.empty() ? nullptr : &g_broken; }
+
 }  // namespace tandem::check

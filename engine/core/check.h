@@ -44,6 +44,12 @@ Place place_now(int device, int mpi_rank = -1);
 [[noreturn]] void throw_failure(const Site& site, int device, const std::string& what,
                                 int mpi_rank = -1);
 
+// A device context broken for the rest of the process by a sticky error (CUDA: an illegal
+// address, a launch failure; every later call fails again). A case worker that sees it after a
+// case ends itself, so the next case starts in a fresh process (runners/cli/case_workers.h).
+void note_device_context_broken(const std::string& why);
+const std::string* device_context_broken();  // why, or null while the context is sound
+
 }  // namespace tandem::check
 
 // The body every family's macro shares: evaluates `expr` once; unless it equals `ok`, throws

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "engine/core/check.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/ir/executor.h"
@@ -35,6 +36,17 @@ std::vector<VmapAxis> filled(std::vector<VmapAxis> axes, size_t n, const char* w
                         " (nullopt for not mapped), or none for 0 everywhere"));
   return axes;
 }
+
+// Fault sticky_vmap_axis_size_one: as a kernel's illegal address on CUDA, the case that hits it
+// fails and leaves the context broken, and every later call of the process fails too (as
+// CUDA's do), until a fresh process: the case workers' replacement is what contains it.
+void plant_sticky_error(bool hit_now) {
+  if (const std::string* broken = check::device_context_broken())
+    throw Error(ErrorKind::internal, cat("device call failed: the context is broken since an earlier case (", *broken, ")"));
+  if (!hit_now) return;
+  check::note_device_context_broken("cudaErrorIllegalAddress (planted: sticky_vmap_axis_size_one)");
+  throw Error(ErrorKind::internal, "device call failed: an illegal memory access was encountered (planted)");
+}
 }  // namespace
 
 Program vmap(const Program& p, std::vector<VmapAxis> in_axes, std::vector<VmapAxis> out_axes,
@@ -55,6 +67,7 @@ Program vmap(const Program& p, std::vector<VmapAxis> in_axes, std::vector<VmapAx
                                 : OutDest::not_mapped());
   // fault: the process dies as a null write would (raise: a real null write is undefined behaviour)
   if (axis_size == 1 && fault_on(Fault::crash_vmap_axis_size_one)) std::raise(SIGSEGV);
+  if (fault_on(Fault::sticky_vmap_axis_size_one)) plant_sticky_error(axis_size == 1);
   VmapAxisNameScope scope(axis_name);  // collectives naming it become array ops
   Program out = batch_program(p, ins, dests, axis_size, label.c_str()).program;
   typecheck_after_pass(out, "vmap");

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/exit_codes.h"
+#include "engine/core/check.h"
 #include "engine/core/error.h"
 
 extern char** environ;
@@ -101,7 +102,16 @@ void save_invocation(int argc, char** argv) { g_args.assign(argv, argv + argc); 
 
 void CaseWorker::begin(size_t slot) const { write_line(fd, cat("B ", slot)); }
 
-void CaseWorker::done(const nlohmann::json& record) const { write_line(fd, "R " + record.dump()); }
+void CaseWorker::done(nlohmann::json record) const {
+  const std::string* broken = check::device_context_broken();
+  if (broken) {
+    const std::string m = record.value("message", std::string());
+    record["message"] = m + (m.empty() ? "" : "; ") + "this case left the device context broken (" + *broken +
+                        "): tandem went on with the next case in a new process";
+  }
+  write_line(fd, "R " + record.dump());
+  if (broken) ::_exit(kFreshWorkerExit);  // no destructors: they would call into the broken context
+}
 
 bool is_case_worker() {
   const char* v = std::getenv(kVariable);
@@ -128,6 +138,7 @@ int run_in_workers(size_t total, const std::function<void(size_t, nlohmann::json
     int status = 0;
     while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {}
     const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!in_flight && WIFEXITED(status) && WEXITSTATUS(status) == kFreshWorkerExit) continue;  // context broken
     if (in_flight && !clean) {  // died inside a case: record it, go on with the next
       on_record(*in_flight, crash_record(*in_flight, how_it_died(status)));
       next = *in_flight + 1;

@@ -3,7 +3,9 @@
 // case before running it and sends its record after, one line each on a pipe. The parent
 // writes the records, counts and prints. When the worker dies inside a case (a segfault in the
 // engine, an abort), that case gets an infrastructure-error record naming the signal and a new
-// worker goes on from the next case, so one crashing case never loses another's record.
+// worker goes on from the next case, so one crashing case never loses another's record. A case
+// that leaves the device context broken (a sticky CUDA error: engine/core/check.h) ends its
+// worker after its record, so the next case starts in a fresh process with a fresh context.
 // Under mpirun/srun (lockstep ranks) the cases stay in-process: the launcher owns the ranks.
 #pragma once
 #include <cstddef>
@@ -23,8 +25,11 @@ struct CaseWorker {
   int fd = -1;
   size_t first = 0;
   void begin(size_t slot) const;                  // "this slot runs now"
-  void done(const nlohmann::json& record) const;  // its record
+  // Its record; then, when the case left the device context broken, the worker ends (exit
+  // kFreshWorkerExit) with a note in the record, and the parent starts a fresh one.
+  void done(nlohmann::json record) const;
 };
+inline constexpr int kFreshWorkerExit = 86;
 std::optional<CaseWorker> case_worker_role();  // read once: a process the case starts is no worker
 bool is_case_worker();  // before case_worker_role(): notes the parent printed are not repeated
 

@@ -4,7 +4,8 @@
 # each crashing case as an infrastructure error naming SIGSEGV, run every other case to its
 # pass, write a complete records.json with one record per selected case, and exit 5. The same
 # run with --in-process (every case in one process, as before) dies at the first such case
-# and loses the later cases' records: the check can fail.
+# and loses the later cases' records: the check can fail. Then the same for a sticky device
+# error (a context every later call fails in), contained by replacing the worker.
 # usage: case_workers_test.sh TANDEM
 set -uo pipefail
 tandem=${1:?usage: case_workers_test.sh TANDEM}
@@ -39,4 +40,20 @@ rc=$?
 (( rc > 128 )) || fail "--in-process: exit $rc, want death by a signal (the planted segfault)"
 got=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["records"]))' "$work/one/records.json" 2>/dev/null || echo 0)
 (( got < want )) || fail "--in-process kept all $want records after a segfault: the plant did not crash"
+# A sticky device error (fault sticky_vmap_axis_size_one: the case fails and, as after a CUDA
+# illegal address, every later call of the process fails too): the worker is replaced after
+# that case, so only the n:1 cases error and the others pass; in one process every case after
+# the first n:1 one errors as well.
+sticky() {  # OUT [--in-process]: "errors passes" of the run's records
+  "$tandem" check "${sel[@]}" -q ${2:-} --inject sticky_vmap_axis_size_one --out "$work/$1" > "$work/$1.log" 2>&1
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["records"]; print(sum(x["verdict"]=="error" for x in r), sum(x["verdict"]=="pass" for x in r))' \
+    "$work/$1/records.json" 2>/dev/null || echo "0 0"
+}
+read -r errors passes < <(sticky sticky)
+[[ $errors == "$crashing" && $passes == $((want - crashing)) ]] ||
+  { cat "$work/sticky.log"; fail "sticky error: $errors errors, $passes passes, want $crashing and $((want - crashing))"; }
+grep -q "left the device context broken" "$work/sticky/records.json" || fail "sticky error: the record does not say the worker was replaced"
+read -r errors_one passes_one < <(sticky sticky_one --in-process)
+(( errors_one > crashing )) || fail "--in-process with a sticky error: $errors_one errors, want more than $crashing (the plant did not stick)"
+echo "PASS: a sticky device error spoils its own case only ($crashing errors, $passes passes; in one process: $errors_one errors)"
 echo "PASS: a segfaulting case is its own error record, the $((want - crashing)) others pass, $want records written (in one process: exit $rc, $got records)"
