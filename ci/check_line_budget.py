@@ -77,6 +77,10 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
 their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
 JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
+Raised on 2026-11-29 to 73,200: lax's not/and/or/xor, rem, pow, round, reduce_prod,
+reduce_and/or and argmax/argmin through every table (engine CPU and CUDA, reference and tape,
+rules, rows, fuzz rows, importer and oracle rows: ≈1,050 lines, a third tests), which the
+everyday table and the corpus's lstm_ref and dot_product_attention needed: 73,161 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -87,7 +91,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72500
+TOTAL_BUDGET = 73200
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
