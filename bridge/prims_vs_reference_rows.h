@@ -34,5 +34,8 @@ void add_gather_sort_rows(std::map<std::string, std::vector<Row>>& rows);
 
 // Rows of primitive families written in files of their own (prims_vs_reference_rows_conv.cc).
 void add_conv_rows(const std::function<void(const std::string&, Row)>& add);
+// not, and, or, xor, rem's integer edges, pow, round, reduce_prod/and/or, argmax/argmin
+// (prims_vs_reference_rows_logical.cc).
+void add_logical_rows(const std::function<void(const std::string&, Row)>& add);
 
 }  // namespace tandem

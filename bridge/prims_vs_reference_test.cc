@@ -350,6 +350,7 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_pad_rev_cumsum_rows(add);
   add_lstm_rows(add);
   add_gather_sort_rows(r);
+  add_logical_rows(add);
   return r;
 }
 

@@ -232,6 +232,7 @@ std::map<std::string, ReferenceRule> build_table() {
   t["lstm_bwd"] = lstm_bwd_reference_rule();
   add_collective_reference_rules(t);
   add_gather_sort_rows(t);
+  add_logical_reference_rules(t);
   // Unary and binary elementwise primitives: the reference op of the same name.
   for (const std::string& name : primitive_names()) {
     const Primitive& p = primitive(name);

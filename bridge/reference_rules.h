@@ -57,6 +57,8 @@ ReferenceRule lstm_fwd_reference_rule();
 ReferenceRule lstm_bwd_reference_rule();
 // The collectives' rows (reference_rules_collectives.cc).
 void add_collective_reference_rules(std::map<std::string, ReferenceRule>& table);
+// not, and, or, xor, round, reduce_and/or/prod, argmax/argmin (reference_rules_logical.cc).
+void add_logical_reference_rules(std::map<std::string, ReferenceRule>& table);
 
 // The loop both interpreters share (as engine/ir/executor.cc's): binds the inputs, runs each
 // equation through `step(eqn, operands) -> outputs`, returns the program's outputs.

@@ -85,6 +85,10 @@ each estimate measured or marked a guess, the preflight, the build's own measure
 sanitizer phase's plan (≈330), their tests with stand-in tools and an injected clock (≈200),
 the sticky-error containment in the case workers with its fault (≈60) and the LSTM ratios per
 backend (≈75): 72,984 lines.
+Raised on 2026-11-29 to 73,200: lax's not/and/or/xor, rem, pow, round, reduce_prod,
+reduce_and/or and argmax/argmin through every table (engine CPU and CUDA, reference and tape,
+rules, rows, fuzz rows, importer and oracle rows: ≈1,050 lines, a third tests), which the
+everyday table and the corpus's lstm_ref and dot_product_attention needed: 73,161 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -95,7 +99,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72990
+TOTAL_BUDGET = 73200
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

@@ -109,6 +109,21 @@ const std::vector<BinaryOp>& binary_ops() {
        [](double a, double b) { return nan_or(a, b, a > b ? a : b); }, true, balanced_backward<true>},
       {"min", [](int64_t a, int64_t b) { return static_cast<double>(a < b ? a : b); },
        [](double a, double b) { return nan_or(a, b, a < b ? a : b); }, true, balanced_backward<false>},
+      // rem: the remainder of truncated division (C's fmod), the dividend's sign. i32 as XLA
+      // defines it: x rem 0 = x, INT32_MIN rem -1 = 0. y's derivative: -sign(x/y)·floor(|x/y|).
+      {"rem", [](int64_t a, int64_t b) { return b == 0 ? double(a) : double(a - (a / b) * b); },
+       [](double a, double b) { return std::fmod(a, b); }, false,
+       [](double x, double y, double c, double& ga, double& gb) {
+         const double q = x / y;
+         ga = c, gb = -c * (q > 0 ? 1.0 : q < 0 ? -1.0 : q) * std::floor(std::fabs(q));
+       }},
+      // pow: floats only. Derivatives as JAX writes them: y·x^(y-1) (NaN at x = y = 0) and
+      // log(x)·x^y with log(1) = 0 taken where x = 0.
+      {"pow", [](int64_t, int64_t) -> double { throw std::invalid_argument("binary pow: integer operands"); },
+       [](double a, double b) { return std::pow(a, b); }, false,
+       [](double x, double y, double c, double& ga, double& gb) {
+         ga = c * (y * std::pow(x, y - 1)), gb = c * (std::log(x == 0 ? 1.0 : x) * std::pow(x, y));
+       }},
   };
   return ops;
 }
@@ -223,6 +238,39 @@ Array convert(const Array& x, DType to) {
     } else {
       out.data[i] = round_to(to, v);  // pred -> number: the stored 0 / 1 is exact
     }
+  }
+  return out;
+}
+
+Array bitwise(const std::string& op, const Array& a, const Array& b) {
+  std::vector<int64_t> shape = broadcast_shape("bitwise", a, b);
+  require(a.dtype == DType::pred || a.dtype == DType::i32, "bitwise " + op + ": unsupported dtype " + name(a.dtype));
+  require(op == "not" || op == "and" || op == "or" || op == "xor", "bitwise: unknown op '" + op + "'");
+  // bool as the bits 0 / 1, i32 as its 32 bits: "not" flips exactly those bits.
+  const uint32_t ones = a.dtype == DType::pred ? 1u : 0xffffffffu;
+  Array out{std::move(shape), a.dtype, {}};
+  out.data.resize(static_cast<size_t>(out.numel()));
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    const uint32_t x = static_cast<uint32_t>(static_cast<int64_t>(at(a, i)));
+    const uint32_t y = static_cast<uint32_t>(static_cast<int64_t>(at(b, i)));
+    const uint32_t r = op == "not" ? x ^ ones : op == "and" ? x & y : op == "or" ? x | y : x ^ y;
+    out.data[i] = a.dtype == DType::pred ? double(r) : double(static_cast<int32_t>(r));
+  }
+  return out;
+}
+
+Array round(const Array& x, const std::string& rounding_method) {
+  check_array(x, "round");
+  require(is_floating(x.dtype), "round: unsupported dtype " + name(x.dtype));
+  const bool even = rounding_method == "TO_NEAREST_EVEN";
+  require(even || rounding_method == "AWAY_FROM_ZERO", "round: unknown rounding_method '" + rounding_method + "'");
+  Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) {
+    const double v = x.data[i];
+    double r = std::round(v);  // half-way away from zero
+    // A half-way case rounds to the even neighbour: twice the rounded half (exact in binary).
+    if (even && std::fabs(v - std::trunc(v)) == 0.5) r = 2.0 * std::round(v / 2.0);
+    out.data[i] = round_to(x.dtype, r);
   }
   return out;
 }

@@ -64,4 +64,13 @@ Array select(const Array& pred, const Array& on_true, const Array& on_false);
 // range; anything -> pred is v != 0; pred -> number is 0 / 1; otherwise round_to(to, v).
 Array convert(const Array& x, DType to);
 
+// lax's not / and / or / xor (op "not" takes one operand, b ignored): pred operands give
+// the logical result, i32 the bitwise one on two's complement; floats are rejected. Shapes as
+// for binary; the result has the operands' dtype.
+Array bitwise(const std::string& op, const Array& a, const Array& b);
+
+// lax.round of floats: half-way cases away from zero ("AWAY_FROM_ZERO") or to the even
+// neighbour ("TO_NEAREST_EVEN"); ±0, ±Inf and NaN stay themselves, -0.4 gives -0.
+Array round(const Array& x, const std::string& rounding_method);
+
 }  // namespace tandem::ref

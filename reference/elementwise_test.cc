@@ -177,5 +177,39 @@ TEST(Convert, OtherDirections) {
   EXPECT_EQ(convert(make({1}, DType::f32, {70000}), DType::f16).data[0], kInf);
 }
 
+// rem: C's fmod (the dividend's sign), i32 as XLA (x rem 0 = x, INT32_MIN rem -1 = 0); pow.
+TEST(Binary, RemAndPow) {
+  EXPECT_EQ(binary("rem", make({3}, DType::f32, {5.5, -5.5, 7.25}), make({3}, DType::f32, {2, 2, -2.5})).data,
+            (std::vector<double>{1.5, -1.5, 2.25}));
+  EXPECT_TRUE(std::isnan(binary("rem", make({1}, DType::f32, {1}), make({1}, DType::f32, {0})).data[0]));
+  EXPECT_EQ(binary("rem", make({4}, DType::i32, {5, -5, 7, kMin32}), make({4}, DType::i32, {0, 3, -3, -1})).data,
+            (std::vector<double>{5, -2, 1, 0}));
+  EXPECT_EQ(binary("pow", make({3}, DType::f64, {2, 4, 0}), make({3}, DType::f64, {10, 0.5, 0})).data,
+            (std::vector<double>{1024, 2, 1}));
+  EXPECT_THROW(binary("pow", make({1}, DType::i32, {2}), make({1}, DType::i32, {2})), std::invalid_argument);
+}
+
+TEST(Bitwise, BoolsAndI32Bits) {
+  const Array a = make({4}, DType::pred, {0, 0, 1, 1}), b = make({4}, DType::pred, {0, 1, 0, 1});
+  EXPECT_EQ(bitwise("and", a, b).data, (std::vector<double>{0, 0, 0, 1}));
+  EXPECT_EQ(bitwise("or", a, b).data, (std::vector<double>{0, 1, 1, 1}));
+  EXPECT_EQ(bitwise("xor", a, b).data, (std::vector<double>{0, 1, 1, 0}));
+  EXPECT_EQ(bitwise("not", a, a).data, (std::vector<double>{1, 1, 0, 0}));
+  const Array i = make({3}, DType::i32, {12, -1, kMin32}), j = make({}, DType::i32, {10});
+  EXPECT_EQ(bitwise("and", i, j).data, (std::vector<double>{8, 10, 0}));
+  EXPECT_EQ(bitwise("xor", i, j).data, (std::vector<double>{6, -11, kMin32 + 10}));
+  EXPECT_EQ(bitwise("not", i, i).data, (std::vector<double>{-13, 0, kMax32}));
+  EXPECT_THROW(bitwise("and", make({1}, DType::f32, {1}), make({1}, DType::f32, {1})), std::invalid_argument);
+}
+
+TEST(Round, BothMethods) {
+  const Array x = make({7}, DType::f32, {0.5, 1.5, 2.5, -0.5, -2.5, -0.4, 3.7});
+  EXPECT_EQ(round(x, "AWAY_FROM_ZERO").data, (std::vector<double>{1, 2, 3, -1, -3, -0.0, 4}));
+  const Array even = round(x, "TO_NEAREST_EVEN");
+  EXPECT_EQ(even.data, (std::vector<double>{0, 2, 2, -0.0, -2, -0.0, 4}));
+  EXPECT_TRUE(std::signbit(even.data[3]));
+  EXPECT_THROW(round(x, "UP"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tandem::ref

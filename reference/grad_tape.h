@@ -49,6 +49,9 @@ class Tape {
   Id rev(Id x, std::vector<int64_t> dimensions);
   Id pad(Id x, Id padding_value, std::vector<int64_t> low, std::vector<int64_t> high, std::vector<int64_t> interior);
   Id cumsum(Id x, int64_t axis, bool reverse);
+  // Each element's cotangent: the output's times the product of the others in its reduction
+  // (prefix times suffix, no division), so a zero operand gets the others' product.
+  Id reduce_prod(Id x, std::vector<int64_t> axes);
   Id dot_general(Id lhs, Id rhs, const DotDims& dims, DType out_dtype);
   // gather.h and sort.h (grad_tape_indexing.cc); indices are values, not taped (no cotangent).
   // gather's cotangent is scattered back and scatter_add's gathered with JAX's transposes:

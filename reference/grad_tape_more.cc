@@ -1,5 +1,5 @@
 // Tape methods of the ops added after grad_tape.cc filled its budget: is_finite, reduce_min,
-// rev, pad and cumsum. Each evaluates with the reference op and records its derivative as a
+// rev, pad, cumsum and reduce_prod. Each evaluates with the reference op and records its derivative as a
 // plain loop through Tape::custom (in f64, on the primal's shape).
 #include <cmath>
 
@@ -83,6 +83,27 @@ Tape::Id Tape::pad(Id x, Id padding_value, std::vector<int64_t> low, std::vector
 Tape::Id Tape::cumsum(Id x, int64_t axis, bool reverse) {
   return custom(ref::cumsum(value(x), axis, reverse), {x},
                 [axis, reverse](const Array& g) { return std::vector<Array>{ref::cumsum(g, axis, !reverse)}; });
+}
+
+Tape::Id Tape::reduce_prod(Id x, std::vector<int64_t> axes) {
+  const Array& xv = value(x);
+  Array y = ref::reduce_prod(xv, axes);
+  return custom(y, {x}, [xv, n = y.data.size(), o = out_index(xv.shape, axes)](const Array& g) {
+    std::vector<std::vector<size_t>> members(n);  // each output's inputs, in order
+    for (size_t i = 0; i < o.size(); ++i) members[size_t(o[i])].push_back(i);
+    Array gx{xv.shape, DType::f64, std::vector<double>(xv.data.size(), 0.0)};
+    for (size_t k = 0; k < n; ++k) {
+      const std::vector<size_t>& m = members[k];
+      std::vector<double> suffix(m.size() + 1, 1.0);
+      for (size_t j = m.size(); j-- > 0;) suffix[j] = suffix[j + 1] * xv.data[m[j]];
+      double prefix = 1.0;
+      for (size_t j = 0; j < m.size(); ++j) {
+        gx.data[m[j]] = g.data[k] * (prefix * suffix[j + 1]);
+        prefix *= xv.data[m[j]];
+      }
+    }
+    return std::vector<Array>{gx};
+  });
 }
 
 }  // namespace tandem::ref

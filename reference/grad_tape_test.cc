@@ -164,6 +164,18 @@ TEST(RefTape, Reductions) {
   EXPECT_EQ(gl[0].data, (std::vector<double>{7, 1, 1, 4, 4, 4}));
 }
 
+// reduce_prod against finite differences, then at zeros: one zero's position gets the product
+// of the others, the rest 0; two zeros give zeros everywhere.
+TEST(RefTape, ReduceProd) {
+  check({values({3, 4, 2}, 1)}, [](Tape& t, const Ids& v) {
+    return Ids{t.reduce_prod(v[0], {0, 2}), t.reduce_prod(v[0], {1}), t.reduce_prod(v[0], {})};
+  });
+  Tape t;
+  Tape::Id x = t.input(Array{{2, 3}, DType::f64, {2, 0, 3, 0, 5, 0}});
+  Array g = t.gradients({{t.reduce_prod(x, {1}), Array{{2}, DType::f64, {10, 1}}}}, {x})[0];
+  EXPECT_EQ(g.data, (std::vector<double>{0, 60, 0, 0, 0, 0}));
+}
+
 TEST(RefTape, RevPadCumsum) {
   check({values({3, 4}, 1), values({}, 2)}, [](Tape& t, const Ids& v) {
     return Ids{t.rev(v[0], {1}), t.rev(v[0], {0, 1}), t.pad(v[0], v[1], {1, -1}, {-1, 2}, {0, 2}),

@@ -92,4 +92,63 @@ Array reduce_min(const Array& x, std::vector<int64_t> axes) {
   return out;
 }
 
+Array reduce_prod(const Array& x, std::vector<int64_t> axes) {
+  const Reduction r = plan("reduce_prod", x, axes);
+  require(x.dtype != DType::pred, "reduce_prod: dtype pred is not supported");
+  const size_t n = static_cast<size_t>(shape_numel(r.out_shape));
+  Array out{r.out_shape, x.dtype, std::vector<double>(n, 1.0)};
+  if (x.dtype == DType::i32) {
+    std::vector<uint32_t> acc(n, 1u);  // unsigned: wraps modulo 2^32 as i32 products do
+    for_each_into(x, r, [&](int64_t o, double v) { acc[o] *= static_cast<uint32_t>(static_cast<int64_t>(v)); });
+    for (size_t i = 0; i < n; ++i) out.data[i] = static_cast<double>(static_cast<int32_t>(acc[i]));
+    return out;
+  }
+  for_each_into(x, r, [&](int64_t o, double v) { out.data[o] *= v; });
+  for (double& v : out.data) v = round_to(x.dtype, v);
+  return out;
+}
+
+namespace {
+// reduce_and / reduce_or on the operand's bits (bool: the one bit).
+Array reduce_bits(const char* what, const Array& x, const std::vector<int64_t>& axes, bool is_and) {
+  const Reduction r = plan(what, x, axes);
+  require(x.dtype == DType::pred || x.dtype == DType::i32, std::string(what) + ": needs bool or i32");
+  std::vector<uint32_t> acc(static_cast<size_t>(shape_numel(r.out_shape)), is_and ? 0xffffffffu : 0u);
+  for_each_into(x, r, [&](int64_t o, double v) {
+    const uint32_t b = static_cast<uint32_t>(static_cast<int64_t>(v));
+    acc[o] = is_and ? acc[o] & b : acc[o] | b;
+  });
+  Array out{r.out_shape, x.dtype, std::vector<double>(acc.size())};
+  for (size_t i = 0; i < acc.size(); ++i)
+    out.data[i] = x.dtype == DType::pred ? double(acc[i] & 1u) : double(static_cast<int32_t>(acc[i]));
+  return out;
+}
+
+// The index along `axis` each output position takes: a NaN first seen wins for good; else a
+// strictly better value (a tie keeps the earlier index).
+Array arg_best(const char* what, const Array& x, int64_t axis, DType index_dtype, bool largest) {
+  const Reduction r = plan(what, x, {axis});
+  require(index_dtype == DType::i32, std::string(what) + ": index_dtype must be i32");
+  require(x.shape[size_t(axis)] > 0, std::string(what) + ": the reduced axis is empty");
+  const size_t n = static_cast<size_t>(shape_numel(r.out_shape));
+  std::vector<double> best(n);
+  std::vector<int64_t> at(n, -1);
+  std::vector<int64_t> idx(x.shape.size(), 0);
+  for_each_into(x, r, [&](int64_t o, double v) {
+    const int64_t i = idx[size_t(axis)];
+    next_index(idx, x.shape);
+    if (at[o] >= 0 && (std::isnan(best[o]) || !(std::isnan(v) || (largest ? v > best[o] : v < best[o])))) return;
+    best[o] = v, at[o] = i;
+  });
+  Array out{r.out_shape, index_dtype, std::vector<double>(n)};
+  for (size_t i = 0; i < n; ++i) out.data[i] = double(at[i]);
+  return out;
+}
+}  // namespace
+
+Array reduce_and(const Array& x, std::vector<int64_t> axes) { return reduce_bits("reduce_and", x, axes, true); }
+Array reduce_or(const Array& x, std::vector<int64_t> axes) { return reduce_bits("reduce_or", x, axes, false); }
+Array argmax(const Array& x, int64_t axis, DType index_dtype) { return arg_best("argmax", x, axis, index_dtype, true); }
+Array argmin(const Array& x, int64_t axis, DType index_dtype) { return arg_best("argmin", x, axis, index_dtype, false); }
+
 }  // namespace tandem::ref

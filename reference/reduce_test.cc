@@ -85,5 +85,35 @@ TEST(ReduceMax, ValuesEmptyAndNan) {
   EXPECT_THROW(reduce_min(cube(), {3}), std::invalid_argument);
 }
 
+// reduce_prod: f64 products rounded once, i32 wrapping, 1 when empty; reduce_and / reduce_or
+// on bool and on i32 bits; argmax / argmin: the first NaN, else the first extremum.
+TEST(ReduceProd, ValuesWrapAndEmpty) {
+  EXPECT_EQ(reduce_prod(make({2, 3}, DType::f32, {1, 2, 3, -1, 0.5, 4}), {1}).data, (Values{6, -2}));
+  EXPECT_EQ(reduce_prod(make({2}, DType::i32, {65536, 65537}), {0}).data, (Values{65536}));  // 2^32 + 2^16 wraps
+  EXPECT_EQ(reduce_prod(full({2, 0}, DType::f32, 1), {1}).data, (Values{1, 1}));
+  EXPECT_THROW(reduce_prod(make({1}, DType::pred, {1}), {0}), std::invalid_argument);
+}
+
+TEST(ReduceLogical, BoolsAndBits) {
+  const Array b = make({2, 3}, DType::pred, {1, 1, 0, 1, 1, 1});
+  EXPECT_EQ(reduce_and(b, {1}).data, (Values{0, 1}));
+  EXPECT_EQ(reduce_or(b, {0}).data, (Values{1, 1, 1}));
+  EXPECT_EQ(reduce_and(full({0}, DType::pred, 1), {0}).data, (Values{1}));
+  EXPECT_EQ(reduce_or(full({0}, DType::i32, 1), {0}).data, (Values{0}));
+  EXPECT_EQ(reduce_and(make({3}, DType::i32, {-1, 6, 12}), {0}).data, (Values{4}));
+  EXPECT_EQ(reduce_or(make({2}, DType::i32, {-2147483648.0, 5}), {0}).data, (Values{-2147483643.0}));
+  EXPECT_THROW(reduce_or(make({1}, DType::f32, {1}), {0}), std::invalid_argument);
+}
+
+TEST(ArgMax, FirstNanThenFirstExtremum) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Array x = make({3, 4}, DType::f32, {1, 3, 3, 2, 5, nan, 7, nan, -0.0, 0.0, -1, -1});
+  EXPECT_EQ(argmax(x, 1, DType::i32).data, (Values{1, 1, 0}));
+  EXPECT_EQ(argmin(x, 1, DType::i32).data, (Values{0, 1, 2}));
+  EXPECT_EQ(argmax(x, 0, DType::i32).data, (Values{1, 1, 1, 1}));
+  EXPECT_EQ(argmax(x, 0, DType::i32).dtype, DType::i32);
+  EXPECT_THROW(argmax(full({2, 0}, DType::f32, 1), 1, DType::i32), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tandem::ref

@@ -1,5 +1,5 @@
 // CUDA impls of the elementwise primitives: unary math, integer_pow, binary arithmetic,
-// compare, select and convert_element_type. Each validates through the shape rule, takes
+// compare, select, convert_element_type, the bitwise ops and round. Each validates through the shape rule, takes
 // its output from the Allocator on the context's device and launches one kernel
 // (elementwise_kernels.cu); nothing comes back to the host (i32 division's error flag is
 // read later, see device_faults.h).
@@ -97,6 +97,25 @@ std::vector<Tensor> convert_impl(const std::vector<Tensor>& in, const Params& p,
   return {out};
 }
 
+// not, and, or, xor (bitwise_ops.def): "not" passes its one operand as both.
+Impl bitwise_impl(std::string name, BitwiseOp op) {
+  return [name, op](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+    AType t = checked_out_types(name, in, p)[0];
+    Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+    const Tensor& b = in.back();
+    cuda_impl::bitwise(op, t.dtype, operand(in[0], t), operand(b, t), out.raw(), out.numel());
+    return std::vector<Tensor>{out};
+  };
+}
+
+std::vector<Tensor> round_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  AType t = checked_out_types("round", in, p)[0];  // validates rounding_method
+  Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+  const bool even = p.get_string("rounding_method", "AWAY_FROM_ZERO") == "TO_NEAREST_EVEN";
+  cuda_impl::round_integral(t.dtype, in[0].raw(), out.raw(), out.numel(), even);
+  return {out};
+}
+
 }  // namespace
 
 void register_elementwise_cuda_impls() {
@@ -109,6 +128,9 @@ void register_elementwise_cuda_impls() {
   attach_cuda_impl("is_finite", is_finite_impl);
   attach_cuda_impl("select", select_impl);
   attach_cuda_impl("convert_element_type", convert_impl);
+#define TANDEM_BITWISE(id, name, ...) attach_cuda_impl(name, bitwise_impl(name, BitwiseOp::id));
+#include "engine/prims/bitwise_ops.def"
+  attach_cuda_impl("round", round_impl);
 }
 
 }  // namespace tandem

@@ -88,8 +88,25 @@ __device__ C flagged_div(C a, C b, int* div_by_zero) {
   return a / b;
 }
 
+// C's fmod; integers as XLA (and the CPU impl): x rem 0 is x, x rem -1 is 0.
+template <class C>
+__device__ C int_or_fmod(C a, C b) {
+  if constexpr (std::is_integral_v<C>) {
+    if (b == 0) return a;
+    return b == -1 ? C(0) : C(a % b);
+  } else {
+    return fmod(a, b);
+  }
+}
+// pow's shape rule refuses integers, so its i32 instantiation never runs.
+template <class C>
+__device__ C float_pow(C a, C b) {
+  if constexpr (std::is_integral_v<C>) return C(0);
+  else return pow(a, b);
+}
+
 // One functor per row of engine/prims/binary_ops.def.
-#define TANDEM_BINARY(name, host, device, ...)                        \
+#define TANDEM_BINARY(name, float_only, host, device, ...)            \
   template <class T>                                                   \
   struct Binary_##name {                                               \
     int* div_by_zero;                                                  \
@@ -97,6 +114,25 @@ __device__ C flagged_div(C a, C b, int* div_by_zero) {
     __device__ T operator()(C a, C b) const { return store<T>(device); } \
   };
 #include "engine/prims/binary_ops.def"
+
+// One functor per row of engine/prims/bitwise_ops.def; `ones` is true (bool) or every bit (i32).
+#define TANDEM_BITWISE(id, name, arity, expr)                      \
+  template <class T>                                               \
+  struct Bitwise_##id {                                            \
+    __device__ T operator()(T a, T b) const {                      \
+      const T ones = T(std::is_same_v<T, uint8_t> ? 1 : -1);       \
+      (void)b, (void)ones;                                         \
+      return expr;                                                 \
+    }                                                              \
+  };
+#include "engine/prims/bitwise_ops.def"
+
+// lax.round: half-way away from zero (round), or to even (rint, the default rounding mode).
+struct RoundIntegral {
+  bool even;
+  __device__ float operator()(float x) const { return even ? rintf(x) : roundf(x); }
+  __device__ double operator()(double x) const { return even ? rint(x) : ::round(x); }
+};
 
 template <class T>
 struct Compare {
@@ -182,6 +218,25 @@ void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, in
 #include "engine/prims/binary_ops.def"
     }
   });
+}
+
+void bitwise(BitwiseOp op, DType t, Operand a, Operand b, void* out, int64_t n) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    T* o = static_cast<T*>(out);
+    switch (op) {
+#define TANDEM_BITWISE(id, ...) \
+  case BitwiseOp::id: return launch_zip<T>(a, b, o, n, Bitwise_##id<T>{});
+#include "engine/prims/bitwise_ops.def"
+    }
+  };
+  if (t == DType::i32) return run(int32_t{});
+  if (t == DType::pred) return run(uint8_t{});
+  throw_bad_input(cat("bitwise ops are not defined on ", dtype_name(t)));
+}
+
+void round_integral(DType t, const void* x, void* y, int64_t n, bool to_nearest_even) {
+  dispatch_dtype<false, false>(t, "round", [&](auto tag) { launch_map<decltype(tag)>(x, y, n, RoundIntegral{to_nearest_even}); });
 }
 
 void compare(CompareDir dir, DType t, Operand a, Operand b, uint8_t* out, int64_t n) {

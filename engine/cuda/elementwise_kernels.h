@@ -20,6 +20,11 @@ enum class BinaryOp : int {
 #include "engine/prims/binary_ops.def"
 };
 enum class CompareDir : int { eq, ne, lt, le, gt, ge };
+// One enumerator per row of engine/prims/bitwise_ops.def (not, and, or, xor).
+enum class BitwiseOp : int {
+#define TANDEM_BITWISE(id, ...) id,
+#include "engine/prims/bitwise_ops.def"
+};
 
 // One operand of a binary kernel: `scalar` reads element 0 for every output (a rank-0
 // operand against a ranked one).
@@ -42,6 +47,10 @@ void is_finite(DType t, const void* x, uint8_t* out, int64_t n);
 // out[i] = pred[i or 0] ? on_true[i] : on_false[i], elements of elem_bytes.
 void select(const uint8_t* pred, bool pred_scalar, const void* on_true, const void* on_false,
             void* out, int64_t n, int elem_bytes);
+// out[i] = op(a[i], b[i]) on bool (uint8_t 0/1) or i32; "not" reads a only (pass it as b too).
+void bitwise(BitwiseOp op, DType t, Operand a, Operand b, void* out, int64_t n);
+// y[i] = x[i] rounded to an integral value, half-way cases away from zero or to even (lax.round).
+void round_integral(DType t, const void* x, void* y, int64_t n, bool to_nearest_even);
 // dst[i] = src[i] converted as the CPU's convert_element_type does.
 void convert_element(DType from, const void* src, DType to, void* dst, int64_t n);
 

@@ -46,6 +46,24 @@ struct MinOp {
   }
 };
 
+// The product; integers multiply unsigned, so i32 wraps without undefined behaviour.
+struct ProdOp {
+  template <class C> __device__ C operator()(const C& a, const C& b) const {
+    if constexpr (std::is_integral_v<C>) return C(uint32_t(a) * uint32_t(b));
+    else return a * b;
+  }
+  template <class C> __device__ static C identity() { return C(1); }
+};
+// reduce_and / reduce_or on bool (uint8_t 0/1) or i32 bits.
+struct AndOp {
+  template <class C> __device__ C operator()(const C& a, const C& b) const { return C(a & b); }
+  template <class C> __device__ static C identity() { return C(std::is_same_v<C, uint8_t> ? 1 : -1); }
+};
+struct OrOp {
+  template <class C> __device__ C operator()(const C& a, const C& b) const { return C(a | b); }
+  template <class C> __device__ static C identity() { return C(0); }
+};
+
 __device__ int64_t offset_of(int64_t flat, int rank, const int64_t* shape, const int64_t* strides) {
   int64_t off = 0;
   for (int d = rank - 1; d >= 0; --d) {
@@ -97,15 +115,51 @@ void launch(const void* x, void* out, const ReduceLayout& l, Op op) {
   CUDA_CHECK_LAUNCH();
 }
 
+// One thread per output walks its row: the first NaN ends the walk, a tie keeps the earlier index.
+template <class T>
+__global__ void arg_kernel(const T* x, int32_t* out, int64_t outer, int64_t n, int64_t inner, bool largest) {
+  TANDEM_GRID_STRIDE(o, outer * inner) {
+    const T* row = x + (o / inner) * n * inner + o % inner;
+    auto best = load(row[0]);
+    int32_t at = 0;
+    for (int64_t k = 1; k < n && !is_nan(best); ++k) {
+      const auto v = load(row[k * inner]);
+      if (is_nan(v) || (largest ? v > best : v < best)) best = v, at = int32_t(k);
+    }
+    out[o] = at;
+  }
+}
+
 }  // namespace
 
 void reduce(ReduceOp op, DType t, const void* x, void* out, const ReduceLayout& layout) {
-  const char* name = op == ReduceOp::sum ? "reduce_sum" : op == ReduceOp::max ? "reduce_max" : "reduce_min";
+  if (op == ReduceOp::bit_and || op == ReduceOp::bit_or) {
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      if (op == ReduceOp::bit_and) launch<T>(x, out, layout, AndOp{});
+      else launch<T>(x, out, layout, OrOp{});
+    };
+    if (t == DType::i32) return run(int32_t{});
+    if (t == DType::pred) return run(uint8_t{});
+    throw_bad_input(cat("reduce_and / reduce_or are not defined on ", dtype_name(t)));
+  }
+  const char* name = op == ReduceOp::sum ? "reduce_sum" : op == ReduceOp::max ? "reduce_max"
+                     : op == ReduceOp::min ? "reduce_min" : "reduce_prod";
   dispatch_dtype<true, false>(t, name, [&](auto tag) {
     using T = decltype(tag);
     if (op == ReduceOp::sum) launch<T>(x, out, layout, SumOp{});
     else if (op == ReduceOp::max) launch<T>(x, out, layout, MaxOp{});
-    else launch<T>(x, out, layout, MinOp{});
+    else if (op == ReduceOp::min) launch<T>(x, out, layout, MinOp{});
+    else launch<T>(x, out, layout, ProdOp{});
+  });
+}
+
+void arg_reduce(bool largest, DType t, const void* x, int32_t* out, int64_t outer, int64_t n, int64_t inner) {
+  if (outer * inner == 0) return;
+  dispatch_dtype<true, true>(t, largest ? "argmax" : "argmin", [&](auto tag) {
+    using T = decltype(tag);
+    arg_kernel<T><<<blocks_for(outer * inner), kThreads>>>(static_cast<const T*>(x), out, outer, n, inner, largest);
+    CUDA_CHECK_LAUNCH();
   });
 }
 

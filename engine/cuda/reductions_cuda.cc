@@ -1,4 +1,5 @@
-// CUDA impls of reduce_sum, reduce_max and reduce_min: the operand's axes split into kept (the output,
+// CUDA impls of reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_and / reduce_or and
+// argmax / argmin: the operand's axes split into kept (the output,
 // row-major) and reduced, with their strides, for reduction_kernels.cu. Accumulation types,
 // NaN propagation and empty-reduction values are the CPU impl's (engine/prims/reductions.cc).
 #include <set>
@@ -40,12 +41,34 @@ Impl reduce_impl(const char* name, ReduceOp op) {
   };
 }
 
+// argmax / argmin: the operand as [outer, n, inner] around the one axis (the shape rule has
+// checked it and its index_dtype).
+Impl arg_impl(const char* name, bool largest) {
+  return [name, largest](const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+    AType t = checked_out_types(name, in, p)[0];
+    const Shape& s = in[0].shape();
+    const int axis = normalize_axis(p.get_ints("axes")[0], int(s.size()), name);
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < int(s.size()); ++d)
+      if (d < axis) outer *= s[size_t(d)];
+      else if (d > axis) inner *= s[size_t(d)];
+    Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
+    arg_reduce(largest, in[0].dtype(), in[0].raw(), out.data<int32_t>(), outer, s[size_t(axis)], inner);
+    return std::vector<Tensor>{out};
+  };
+}
+
 }  // namespace
 
 void register_reduction_cuda_impls() {
   attach_cuda_impl("reduce_sum", reduce_impl("reduce_sum", ReduceOp::sum));
   attach_cuda_impl("reduce_max", reduce_impl("reduce_max", ReduceOp::max));
   attach_cuda_impl("reduce_min", reduce_impl("reduce_min", ReduceOp::min));
+  attach_cuda_impl("reduce_prod", reduce_impl("reduce_prod", ReduceOp::prod));
+  attach_cuda_impl("reduce_and", reduce_impl("reduce_and", ReduceOp::bit_and));
+  attach_cuda_impl("reduce_or", reduce_impl("reduce_or", ReduceOp::bit_or));
+  attach_cuda_impl("argmax", arg_impl("argmax", true));
+  attach_cuda_impl("argmin", arg_impl("argmin", false));
 }
 
 }  // namespace tandem

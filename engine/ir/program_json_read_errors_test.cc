@@ -48,8 +48,8 @@ const std::vector<Malformed>& malformed() {
        {"eqn 2 (mul) input 1", "whole number"}},
       {"literal that is no number", [](json& j) { j["eqns"][2]["in"][1]["literal"] = "two"; },
        {"eqn 2 (mul) input 1", "\"nan\", \"inf\", \"-inf\""}},
-      {"unknown primitive", [](json& j) { j["eqns"][1]["primitive"] = "reduce_prod"; },
-       {"eqn 1 (source model.py:42)", "unknown primitive 'reduce_prod'", "tandem has: ", "reduce_sum", "dot_general"}},
+      {"unknown primitive", [](json& j) { j["eqns"][1]["primitive"] = "cumprod"; },
+       {"eqn 1 (source model.py:42)", "unknown primitive 'cumprod'", "tandem has: ", "reduce_sum", "dot_general"}},
       {"param of a type no param has", [](json& j) { j["eqns"][1]["params"]["axes"] = {1.5}; },
        {"eqn 1 (reduce_sum, source model.py:42) param 'axes'", "integers only", "element 0 is number 1.5"}},
       {"null param", [](json& j) { j["eqns"][1]["params"]["axes"] = nullptr; },
@@ -113,7 +113,7 @@ TEST(ProgramJsonRead, MalformedIsBadInputSayingWhereAndWhat) {
 TEST(ProgramJsonRead, UnknownPrimitiveHintNamesARewrite) {
   for (const auto& [prim, hint] : std::vector<std::pair<std::string, std::string>>{
            {"cumprod", "write instead: jax.lax.associative_scan(jnp.multiply"},
-           {"reduce_prod", "write instead: jnp.exp(jnp.sum(jnp.log(x), axis)) for x > 0"},
+           {"ceil", "write instead: -jnp.floor(-x)"},
            {"frobnicate", "How to add a primitive"}}) {
     json j = valid();
     j["eqns"][0]["primitive"] = prim;

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "engine/core/error.h"
+#include "engine/ir/builder_logical.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/checkpoint.h"
@@ -106,6 +107,20 @@ TEST(Vjp, Binary) {
       check({{3, 2}, {3, 2}}, [op](Builder& b, auto& v) { return V{b.bind1(op, {v[0], v[1]})}; }, 0.5, 2);
   check({{4}, {}}, [](Builder&, auto& v) { return V{v[0] * v[1] + v[1], (v[0] - 1.0) * 3.0}; });
   check({{4}}, [](Builder& b, auto& v) { return V{max(v[0], b.literal(0, DType::f64))}; });
+}
+
+// reduce_prod (JAX's product-tree rule) against finite differences, odd and even lengths;
+// at zeros, exactly: no division, so one zero's position gets the product of the others.
+TEST(Vjp, ReduceProd) {
+  check({{3, 5, 2}}, [](Builder&, auto& v) { return V{reduce_prod(v[0], {1}), reduce_prod(v[0], {0, 2}), reduce_prod(v[0], {})}; }, 0.5, 1.5);
+  Builder b;
+  Value x = b.input({5}, DType::f64);
+  Program p = b.build({reduce_prod(x, {0})});
+  for (auto [in, want] : {std::pair{std::vector<double>{2, 0, 3, 0.5, 4}, std::vector<double>{0, 12, 0, 0, 0}},
+                          std::pair{std::vector<double>{2, 0, 3, 0, 4}, std::vector<double>{0, 0, 0, 0, 0}}}) {
+    VjpRun r = run_vjp(vjp(p), {Tensor::from_f64(in, {5}, DType::f64)}, {Tensor::from_f64({1}, {}, DType::f64)});
+    EXPECT_EQ(r.cotangents.at(0).to_f64(), want);
+  }
 }
 
 TEST(Vjp, SelectConvertAndNames) {

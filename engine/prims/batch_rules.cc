@@ -114,6 +114,11 @@ void register_batch_rules() {
   reducer("reduce_sum");
   reducer("reduce_max");
   reducer("reduce_min");
+  // lax's bitwise ops, round and the reductions added with them (seed: defvectorized,
+  // defbroadcasting, defreducer; argmax's one axis shifts as any reduced axis does).
+  for (const char* u : {"not", "round"}) vectorized(u);
+  for (const char* b : {"and", "or", "xor"}) broadcasting(b, [](size_t) { return true; });
+  for (const char* r : {"reduce_prod", "reduce_and", "reduce_or", "argmax", "argmin"}) reducer(r);
   register_structure_batch_rules();
   register_dot_scan_batch_rules();
   register_while_batch_rules();

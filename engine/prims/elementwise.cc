@@ -30,12 +30,14 @@ Shape binary_out_shape(const char* op, const AType& a, const AType& b) {
                   "lax ops need equal shapes; use broadcast_in_dim first");
 }
 
-std::vector<AType> binary_shape(const char* op, const std::vector<AType>& in) {
+std::vector<AType> binary_shape(const char* op, bool float_only, const std::vector<AType>& in) {
   if (in.size() != 2) throw_bad_input(cat(op, " takes 2 operands, got ", in.size()));
   if (in[0].dtype != in[1].dtype)
     throw_bad_input(cat(op, ": operand dtypes differ: ", in[0].str(), " vs ", in[1].str()),
                     "convert_element_type one operand first");
   if (in[0].dtype == DType::pred) throw_bad_input(cat(op, " is not defined on bool"));
+  if (float_only && !is_floating(in[0].dtype))
+    throw_bad_input(cat(op, " needs floating operands, got ", in[0].str()), "convert_element_type the operands first");
   return {AType{binary_out_shape(op, in[0], in[1]), in[0].dtype}};
 }
 
@@ -89,6 +91,20 @@ template <class C> C checked_div(C a, C b) {
   return a / b;
 }
 
+// C's fmod; integers as XLA: x rem 0 is x, x rem -1 is 0 (INT32_MIN % -1 would trap).
+template <class C> C int_or_fmod(C a, C b) {
+  if constexpr (std::is_integral_v<C>) {
+    if (b == 0) return a;
+    return b == -1 ? C(0) : C(a % b);
+  } else {
+    return std::fmod(a, b);
+  }
+}
+template <class C> C float_pow(C a, C b) {
+  if constexpr (std::is_integral_v<C>) throw_bad_input("pow needs floating operands");
+  else return std::pow(a, b);
+}
+
 template <class C> C int_pow(C x, int64_t y) {
   // Square-and-multiply, as XLA expands integer_pow; negative y takes the reciprocal.
   C acc = C(1), base = x;
@@ -129,11 +145,11 @@ void register_unary(const char* name, bool float_only, F64 f64_fn, F32 f32_fn, F
 }
 
 template <class Op>
-void register_binary(const char* name, Op op) {
+void register_binary(const char* name, bool float_only, Op op) {
   Primitive p;
   p.name = name;
   p.traits = kElementwise | kElementwiseBinary;
-  p.shape = [name](const std::vector<AType>& in, const Params&) { return binary_shape(name, in); };
+  p.shape = [name, float_only](const std::vector<AType>& in, const Params&) { return binary_shape(name, float_only, in); };
   p.cpu = [name, op](const std::vector<Tensor>& in, const Params&, EvalContext&) {
     Tensor out = Tensor::empty(binary_out_shape(name, in[0].type(), in[1].type()), in[0].dtype());
     cpu::dispatch_numeric(in[0].dtype(), name, [&](auto tag) {
@@ -322,7 +338,7 @@ void register_elementwise_primitives() {
                  host_f32_array);
 #include "engine/prims/unary_ops.def"
   register_integer_pow();
-#define TANDEM_BINARY(name, host, ...) register_binary(#name, [](auto a, auto b) { return host; });
+#define TANDEM_BINARY(name, float_only, host, ...) register_binary(#name, float_only, [](auto a, auto b) { return host; });
 #include "engine/prims/binary_ops.def"
   register_compare();
   register_is_finite();

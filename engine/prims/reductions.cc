@@ -1,7 +1,8 @@
 // Reductions over a set of axes: reduce_sum (accumulates in f32 for f32/bf16/f16 and f64
 // for f64; a sum over contiguous elements uses 16 interleaved accumulators per block of 4096
 // and a tree over the blocks), reduce_max and reduce_min
-// (NaN propagates; an empty reduction gives -inf / INT32_MIN, and +inf / INT32_MAX for min).
+// (NaN propagates; an empty reduction gives -inf / INT32_MIN, and +inf / INT32_MAX for min);
+// reduce_prod, reduce_and / reduce_or (bool or i32) and argmax / argmin over one axis.
 #include <cmath>
 #include <limits>
 #include <set>
@@ -170,16 +171,112 @@ Impl reduce_cpu(const char* op) {
   };
 }
 
-void add(const char* name, Impl cpu) {
+void add(const char* name, Impl cpu, ShapeRule shape = {}, std::vector<std::string> params = {"axes"}) {
   Primitive p;
   p.name = name;
   p.traits = kReduction;
-  p.params = {"axes"};
-  p.shape = [name](const std::vector<AType>& in, const Params& params) {
+  p.params = std::move(params);
+  p.shape = shape ? std::move(shape) : [name](const std::vector<AType>& in, const Params& params) {
     return reduce_shape(name, in, params);
   };
   p.cpu = std::move(cpu);
   register_primitive(std::move(p));
+}
+
+// ---- reduce_prod, reduce_and / reduce_or, argmax / argmin ----------------------------------
+
+// reduce_prod: the product in the compute type (f32 for f32/bf16/f16, f64; i32 wraps as
+// XLA's), element by element in the operand's order; an empty product is 1.
+std::vector<Tensor> prod_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext&) {
+  AType out_t = reduce_shape("reduce_prod", {in[0].type()}, p)[0];
+  auto axes = reduced_axes(p.get_ints("axes"), in[0].rank(), "reduce_prod");
+  Tensor out = Tensor::empty(out_t.shape, out_t.dtype);
+  cpu::dispatch_numeric(in[0].dtype(), "reduce_prod", [&](auto tag) {
+    using T = decltype(tag);
+    using C = std::conditional_t<std::is_same_v<T, int32_t>, uint32_t, cpu::compute_t<T>>;  // unsigned wraps
+    std::vector<C> acc(size_t(out.numel()), C(1));
+    const T* x = in[0].data<T>();
+    for_each_with_out_index(in[0].shape(), axes, [&](int64_t i, int64_t o) { acc[o] *= C(cpu::load(x[i])); });
+    T* po = out.data<T>();
+    for (size_t k = 0; k < acc.size(); ++k) po[k] = cpu::store<T>(decltype(cpu::load(x[0]))(acc[k]));
+  });
+  return {out};
+}
+
+std::vector<AType> logical_reduce_shape(const char* op, const std::vector<AType>& in, const Params& p) {
+  if (in.size() != 1) throw_bad_input(cat(op, " takes 1 operand"));
+  if (in[0].dtype != DType::pred && in[0].dtype != DType::i32)
+    throw_bad_input(cat(op, " needs a bool or i32 operand, got ", in[0].str()), "compare first (x > 0)");
+  std::vector<AType> t = reduce_shape(op, {AType{in[0].shape, DType::i32}}, p);  // axes checked as reduce_sum's
+  t[0].dtype = in[0].dtype;
+  return t;
+}
+
+// reduce_and / reduce_or on the operand's bits: bool (all / any) or i32 (bitwise).
+Impl bits_cpu(const char* op, bool is_and) {
+  return [op, is_and](const std::vector<Tensor>& in, const Params& p, EvalContext&) {
+    AType out_t = logical_reduce_shape(op, {in[0].type()}, p)[0];
+    auto axes = reduced_axes(p.get_ints("axes"), in[0].rank(), op);
+    Tensor out = Tensor::empty(out_t.shape, out_t.dtype);
+    auto run = [&](auto ones) {
+      using T = decltype(ones);
+      std::vector<T> acc(size_t(out.numel()), is_and ? ones : T(0));
+      const T* x = in[0].data<T>();
+      for_each_with_out_index(in[0].shape(), axes, [&](int64_t i, int64_t o) {
+        acc[o] = is_and ? T(acc[o] & x[i]) : T(acc[o] | x[i]);
+      });
+      std::copy(acc.begin(), acc.end(), out.data<T>());
+    };
+    if (out_t.dtype == DType::i32) run(int32_t(-1));
+    else run(uint8_t(1));
+    return std::vector<Tensor>{out};
+  };
+}
+
+// argmax / argmin: params axes (one axis, non-empty) and index_dtype (i32); the result drops
+// the axis. XLA's comparator: the first NaN wins, else the first strictly better value.
+std::vector<AType> arg_shape(const char* op, const std::vector<AType>& in, const Params& p) {
+  if (in.size() != 1) throw_bad_input(cat(op, " takes 1 operand"));
+  auto axes = p.get_ints("axes");
+  if (axes.size() != 1) throw_bad_input(cat(op, " takes one axis, got ", axes.size()), "lax.argmax(x, axis, index_dtype)");
+  if (p.get_dtype("index_dtype") != DType::i32)
+    throw_bad_input(cat(op, ": index_dtype must be i32, got ", dtype_name(p.get_dtype("index_dtype"))));
+  const int axis = normalize_axis(axes[0], in[0].rank(), op);
+  if (in[0].shape[size_t(axis)] == 0)
+    throw_bad_input(cat(op, " of an empty axis (", in[0].str(), ", axis ", axis, ")"), "argmax needs at least one element");
+  Shape s = in[0].shape;
+  s.erase(s.begin() + axis);
+  return {AType{s, DType::i32}};
+}
+
+Impl arg_cpu(const char* op, bool largest) {
+  return [op, largest](const std::vector<Tensor>& in, const Params& p, EvalContext&) {
+    AType out_t = arg_shape(op, {in[0].type()}, p)[0];
+    const int axis = normalize_axis(p.get_ints("axes")[0], in[0].rank(), op);
+    Tensor out = Tensor::empty(out_t.shape, out_t.dtype);
+    cpu::dispatch_any(in[0].dtype(), op, [&](auto tag) {
+      using T = decltype(tag);
+      using C = cpu::compute_t<T>;
+      const Shape& s = in[0].shape();
+      int64_t inner = 1;
+      for (size_t d = size_t(axis) + 1; d < s.size(); ++d) inner *= s[d];
+      const int64_t n = s[size_t(axis)], outer = out.numel() / std::max<int64_t>(inner, 1);
+      const T* x = in[0].data<T>();
+      int32_t* po = out.data<int32_t>();
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j) {
+          const T* row = x + o * n * inner + j;
+          C best = cpu::load(row[0]);
+          int32_t at = 0;
+          for (int64_t k = 1; k < n && best == best; ++k) {  // best != best: a NaN, kept for good
+            const C v = cpu::load(row[k * inner]);
+            if (v != v || (largest ? v > best : v < best)) best = v, at = int32_t(k);
+          }
+          po[o * inner + j] = at;
+        }
+    });
+    return std::vector<Tensor>{out};
+  };
 }
 }  // namespace
 
@@ -187,6 +284,15 @@ void register_reduction_primitives() {
   add("reduce_sum", reduce_cpu<Reduce::sum>("reduce_sum"));
   add("reduce_max", reduce_cpu<Reduce::max>("reduce_max"));
   add("reduce_min", reduce_cpu<Reduce::min>("reduce_min"));
+  add("reduce_prod", prod_cpu);
+  for (auto [name, is_and] : {std::pair{"reduce_and", true}, std::pair{"reduce_or", false}})
+    add(name, bits_cpu(name, is_and), [name = name](const std::vector<AType>& in, const Params& p) {
+      return logical_reduce_shape(name, in, p);
+    });
+  for (auto [name, largest] : {std::pair{"argmax", true}, std::pair{"argmin", false}})
+    add(name, arg_cpu(name, largest), [name = name](const std::vector<AType>& in, const Params& p) {
+      return arg_shape(name, in, p);
+    }, {"axes", "index_dtype"});
 }
 
 }  // namespace tandem

@@ -22,6 +22,7 @@ void register_all_primitives() {
     register_collective_primitives();
     register_gather_scatter_primitives();
     register_sort_primitive();
+    register_elementwise_more_primitives();
     register_vjp_rules();
     register_batch_rules();
     register_collective_rules();

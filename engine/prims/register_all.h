@@ -18,6 +18,7 @@ void register_device_put_primitive();   // device_put.cc
 void register_collective_primitives();  // collective_prims.cc
 void register_gather_scatter_primitives();  // gather_scatter.cc
 void register_sort_primitive();            // sort.cc
+void register_elementwise_more_primitives();  // elementwise_more.cc: not, and, or, xor, round
 void register_collective_rules();       // collective_prims_rules.cc: VJP, batch and axis rules
 void register_vjp_rules();               // vjp_rules*.cc: after every family
 void register_batch_rules();             // batch_rules*.cc: after every family

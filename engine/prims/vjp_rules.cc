@@ -7,6 +7,7 @@
 // logistic, sqrt, reduce_max: the output is the cheaper residual there); div reads x and y.
 // Scalar (rank-0) operands of binary ops get their cotangent summed.
 #include "engine/core/error.h"
+#include "engine/ir/builder_logical.h"
 #include "engine/ir/vjp_args.h"
 #include "engine/prims/register_all.h"
 
@@ -54,7 +55,7 @@ void table_rules() {
     return Cts{rule(a.ct(0))};                                                                         \
   });
 #include "engine/prims/unary_ops.def"
-#define TANDEM_BINARY(name, host, device, ...) set(#name, [](const VjpArgs& a, const Params&) { __VA_ARGS__ });
+#define TANDEM_BINARY(name, float_only, host, device, ...) set(#name, [](const VjpArgs& a, const Params&) { __VA_ARGS__ });
 #include "engine/prims/binary_ops.def"
 }
 
@@ -141,6 +142,63 @@ void structure_rules() {
   });
 }
 
+// ---- not, and, or, xor, round, reduce_and/or, argmax/argmin, reduce_prod -------------------
+// Bool or integer results, and round: no derivative (JAX's defjvp_zero): no cotangent at all.
+// reduce_prod: JAX's rule, the transpose of a pairwise product tree over the reduced elements
+// (moved to the front and flattened to n, halved level by level, an odd half padded with 1):
+// each level's cotangent is the next level's times the other half. No division, so a zero
+// operand gets the product of the others and two zeros give zeros, as in JAX.
+Cts reduce_prod_rule(const VjpArgs& a, const Params& p) {
+  if (!a.wants(0)) return Cts{std::nullopt};
+  const AType& xt = a.in_types[0];
+  std::vector<bool> red(size_t(xt.rank()), false);
+  for (int64_t ax : p.get_ints("axes")) red[size_t(normalize_axis(ax, xt.rank(), "reduce_prod"))] = true;
+  std::vector<int64_t> perm, inv(size_t(xt.rank()));
+  Shape flat{1}, moved;
+  for (int pass = 0; pass < 2; ++pass)  // the reduced axes first, then the kept ones
+    for (int d = 0; d < xt.rank(); ++d)
+      if (red[size_t(d)] == (pass == 0)) {
+        perm.push_back(d), moved.push_back(xt.shape[size_t(d)]);
+        if (pass == 0) flat[0] *= xt.shape[size_t(d)];
+        else flat.push_back(xt.shape[size_t(d)]);
+      }
+  if (flat[0] == 0) return Cts{zeros(*a.builder, xt)};
+  for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int64_t(i);
+  auto rows = [](Value v, int64_t lo, int64_t hi) {
+    std::vector<int64_t> start(size_t(v.rank()), 0), limit = v.shape();
+    start[0] = lo, limit[0] = hi;
+    return slice(v, start, limit);
+  };
+  Value level = reshape(transpose(a.primal_in(0), perm), flat);
+  std::vector<std::pair<Value, Value>> halves;  // each level's (first half, padded second half)
+  while (level.shape()[0] > 1) {
+    const int64_t m = level.shape()[0], m1 = (m + 1) / 2;
+    Value lo = rows(level, 0, m1), hi = rows(level, m1, m);
+    if (m - m1 != m1) {
+      std::vector<PadDim> cfg(size_t(hi.rank()));
+      cfg[0].high = 1;
+      hi = pad(hi, a.builder->literal(1.0, xt.dtype), cfg);
+    }
+    halves.emplace_back(lo, hi);
+    level = lo * hi;
+  }
+  Shape one_row = flat;
+  one_row[0] = 1;
+  Value g = reshape(a.ct(0), one_row);
+  for (size_t k = halves.size(); k-- > 0;) {
+    const auto& [lo, hi] = halves[k];
+    const int64_t m = k == 0 ? flat[0] : halves[k - 1].first.shape()[0];
+    g = concatenate({g * hi, rows(g * lo, 0, m - lo.shape()[0])}, 0);
+  }
+  return Cts{transpose(reshape(g, moved), inv)};
+}
+
+void no_derivative_rules() {
+  for (const char* n : {"not", "and", "or", "xor", "round", "reduce_and", "reduce_or", "argmax", "argmin"})
+    set(n, [](const VjpArgs& a, const Params&) { return Cts(a.in_types.size()); });
+  set("reduce_prod", reduce_prod_rule);
+}
+
 // while: a trip count that depends on the data has no reverse mode (JAX's while_loop has no
 // transpose rule either). Reached only when a cotangent flows into the loop, the refusal is
 // "unsupported": a program check reports its vjp cases as not applicable, with this reason.
@@ -164,6 +222,7 @@ void register_vjp_rules() {
   elementwise_rules();
   structure_rules();
   control_rules();
+  no_derivative_rules();
   register_dot_vjp_rules();
   register_indexing_vjp_rules();
   register_conv_vjp_rules();

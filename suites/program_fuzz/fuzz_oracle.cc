@@ -131,6 +131,10 @@ Rounding rounding_of(const Eqn& e) {
     const int64_t out = num_elements(e.out[0]->type.shape);
     r.acc = unit_roundoff(operand);
     r.terms = out ? num_elements(e.in[0].type().shape) / out : 0;
+  } else if (e.prim->name == "reduce_prod") {  // n factors, a rounding of the running product each
+    const int64_t out = num_elements(e.out[0]->type.shape);
+    r.acc = unit_roundoff(operand);
+    r.terms = out ? num_elements(e.in[0].type().shape) / out : 0;
   } else if (e.prim->name == "cumsum") {  // each prefix: a sum of up to n terms, as reduce_sum's
     const Shape& s = e.in[0].type().shape;
     const int64_t axis = e.params.get_int("axis");

@@ -33,6 +33,7 @@ void add_structure_rows(GenTable& t);     // gen_rows_structure.cc (shapes, redu
 void add_control_rows(GenTable& t);       // gen_rows_control.cc (scan, checkpoint, collectives, ...)
 void add_conv_rows(GenTable& t);          // gen_rows_conv.cc (conv_general_dilated)
 void add_indexing_rows(GenTable& t);      // gen_rows_indexing.cc (gather, scatter_add, sort)
+void add_logical_rows(GenTable& t);       // gen_rows_logical.cc (not/and/or/xor, round, reduce_prod/and/or, argmax/min)
 
 // One equation of a random row (weighted) into s; false after a few rows that did not apply.
 bool emit_random_row(GenState& s);

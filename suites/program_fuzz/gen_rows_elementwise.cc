@@ -11,7 +11,8 @@ namespace {
 
 // Integer division by zero and overflowing products are undefined in XLA: integers take
 // only the binary ops whose results stay exact at the sizes and values the fuzzer makes.
-const std::set<std::string> kNotForIntegers = {"div", "mul"};
+// pow takes floats only.
+const std::set<std::string> kNotForIntegers = {"div", "mul", "pow"};
 
 GenRow unary_row(const std::string& name) {
   return {[name](GenState& s) {
@@ -36,7 +37,17 @@ GenRow binary_row(const std::string& name) {
     if (s.rng.chance(0.25)) bt.shape = {};
     Value b = s.operand(bt);
     const bool swap = s.rng.chance(0.5);
-    return try_emit([&] { s.keep(s.b.bind1(name, swap ? std::vector<Value>{b, *a} : std::vector<Value>{*a, b})); });
+    std::vector<Value> ops = swap ? std::vector<Value>{b, *a} : std::vector<Value>{*a, b};
+    // pow's base stays positive: at x = 0 its value is finite but its derivative NaN (JAX's
+    // y·x^(y-1)), which a zero cotangent through an unused scan carry turns into NaN in the
+    // engine (as in JAX) where the reference's tape, never visiting that path, gives 0.
+    // Its exponent stays in [-3, 3], as integer_pow's row draws them: x^22 overflows a square
+    // in f32 that the f64 reference holds (div's vjp), a narrow backward the oracle cannot model.
+    if (name == "pow") {
+      ops[0] = s.b.bind1("max", {ops[0], s.b.literal(0.25, ops[0].dtype())});
+      ops[1] = s.b.bind1("max", {s.b.bind1("min", {ops[1], s.b.literal(3, ops[1].dtype())}), s.b.literal(-3, ops[1].dtype())});
+    }
+    return try_emit([&] { s.keep(s.b.bind1(name, ops)); });
   }, 3};
 }
 

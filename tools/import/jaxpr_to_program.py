@@ -325,9 +325,10 @@ RULES = {
     "concatenate": simple("concatenate", lambda p: {"dimension": int(p["dimension"])}),
     "iota": simple("iota", lambda p: {"dtype": {"dtype": dtype_name(p["dtype"])}, "shape": ints(p["shape"]),
                                       "dimension": int(p["dimension"])}),
-    "reduce_sum": simple("reduce_sum", lambda p: {"axes": ints(p["axes"])}),
-    "reduce_max": simple("reduce_max", lambda p: {"axes": ints(p["axes"])}),
-    "reduce_min": simple("reduce_min", lambda p: {"axes": ints(p["axes"])}),
+    **{n: simple(n, lambda p: {"axes": ints(p["axes"])}) for n in jax_prims.REDUCTIONS},
+    **{n: simple(n, lambda p: {"axes": ints(p["axes"]), "index_dtype": {"dtype": dtype_name(p["index_dtype"])}})
+       for n in jax_prims.ARGS},
+    "round": simple("round", lambda p: {"rounding_method": jax_prims.rounding_name(p["rounding_method"])}),
     "is_finite": simple("is_finite"),
     "rev": simple("rev", lambda p: {"dimensions": ints(p["dimensions"])}),
     "pad": simple("pad", lambda p: {"padding_config": [int(v) for t in p["padding_config"] for v in t]}),

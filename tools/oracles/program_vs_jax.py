@@ -163,9 +163,9 @@ RULES = {
     # lax's primitives take them canonical, so they are normalized here as jnp does.
     "concatenate": lambda *xs, p, w: [lax.concatenate(xs, p["dimension"] % xs[0].ndim)],
     "iota": lambda p, w: [lax.broadcasted_iota(dtype_of(p["dtype"]["dtype"], w), p["shape"], p["dimension"])],
-    "reduce_sum": lambda x, p, w: [lax.reduce_sum(x, [a % x.ndim for a in p["axes"]])],
-    "reduce_max": lambda x, p, w: [lax.reduce_max(x, [a % x.ndim for a in p["axes"]])],
-    "reduce_min": lambda x, p, w: [lax.reduce_min(x, [a % x.ndim for a in p["axes"]])],
+    **{k: (lambda f: lambda x, p, w: [f(x, [a % x.ndim for a in p["axes"]])])(f) for k, f in jax_prims.REDUCTIONS.items()},
+    **{k: (lambda f: lambda x, p, w: [f(x, p["axes"][0] % x.ndim, np.int32)])(f) for k, f in jax_prims.ARGS.items()},
+    "round": lambda x, p, w: [lax.round(x, jax_prims.rounding_method(p["rounding_method"]))],
     "is_finite": lambda x, p, w: [lax.is_finite(x)],
     "rev": lambda x, p, w: [lax.rev(x, [a % x.ndim for a in p["dimensions"]])],
     "pad": lambda x, v, p, w: [lax.pad(x, v, list(zip(*[iter(p["padding_config"])] * 3)))],  # flat triples
