@@ -44,7 +44,8 @@ std::optional<Value> pick_traced(GenState& s, bool numeric) {
 bool emit_broadcast(GenState& s) {
   auto x = pick_traced(s, false);
   if (!x) return false;
-  const int64_t r = x->rank(), R = std::min<int64_t>(r + s.rng.in(0, 2), 4);
+  // Never below the operand's rank (an all_gather can make rank 5): dims must stay distinct.
+  const int64_t r = x->rank(), R = std::max<int64_t>(r, std::min<int64_t>(r + s.rng.in(0, 2), 4));
   std::vector<int64_t> dims = range(R);
   s.rng.shuffle(dims);
   dims.resize(size_t(r));
