@@ -188,8 +188,9 @@ bool emit_all_gather(GenState& s) {
   const bool tiled = x->rank() > 0 && s.rng.chance(0.5);
   const int64_t axis = s.rng.in(0, x->rank() - (tiled ? 1 : 0));
   const int64_t n = s.cfg.coll_axis_size, out_rank = x->rank() + (tiled ? 0 : 1);
-  if (s.rng.chance(0.5) && try_emit([&] { s.keep(all_gather(*x, kCollectiveAxis, n, axis - out_rank, tiled)); })) return true;
-  return try_emit([&] { s.keep(all_gather(*x, kCollectiveAxis, n, axis, tiled)); });
+  return emit_with_negative_axes(true, s.rng.chance(0.5),
+                                 [&] { s.keep(all_gather(*x, kCollectiveAxis, n, axis - out_rank, tiled)); },
+                                 [&] { s.keep(all_gather(*x, kCollectiveAxis, n, axis, tiled)); });
 }
 
 bool emit_psum_scatter(GenState& s) {
@@ -198,8 +199,10 @@ bool emit_psum_scatter(GenState& s) {
   const bool tiled = s.rng.chance(0.5);
   const int64_t dim = s.rng.in(0, x->rank() - 1), n = s.cfg.coll_axis_size;
   Value in = with_dim(s, *x, dim, n, tiled);
-  if (s.rng.chance(0.5) && try_emit([&] { s.keep(psum_scatter(in, kCollectiveAxis, n, dim - in.rank(), tiled)); })) return true;
-  return try_emit([&] { s.keep(psum_scatter(in, kCollectiveAxis, n, dim, tiled)); });
+  // psum_scatter binds its scatter_dimension as given: non-negative only, as in a jaxpr.
+  return emit_with_negative_axes(false, s.rng.chance(0.5),
+                                 [&] { s.keep(psum_scatter(in, kCollectiveAxis, n, dim - in.rank(), tiled)); },
+                                 [&] { s.keep(psum_scatter(in, kCollectiveAxis, n, dim, tiled)); });
 }
 
 bool emit_all_to_all(GenState& s) {
@@ -209,10 +212,10 @@ bool emit_all_to_all(GenState& s) {
   const int64_t split = s.rng.in(0, x->rank() - 1), n = s.cfg.coll_axis_size;
   const int64_t concat = s.rng.in(0, x->rank() - (tiled ? 1 : 1));
   Value in = with_dim(s, *x, split, n, tiled);
-  if (s.rng.chance(0.5) &&
-      try_emit([&] { s.keep(all_to_all(in, kCollectiveAxis, n, split - in.rank(), concat - in.rank(), tiled)); }))
-    return true;
-  return try_emit([&] { s.keep(all_to_all(in, kCollectiveAxis, n, split, concat, tiled)); });
+  // all_to_all binds its axes as given: non-negative only, as in a jaxpr.
+  return emit_with_negative_axes(
+      false, s.rng.chance(0.5), [&] { s.keep(all_to_all(in, kCollectiveAxis, n, split - in.rank(), concat - in.rank(), tiled)); },
+      [&] { s.keep(all_to_all(in, kCollectiveAxis, n, split, concat, tiled)); });
 }
 
 bool emit_ppermute(GenState& s) {
