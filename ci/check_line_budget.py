@@ -77,6 +77,9 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
 their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
 JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
+Raised on 2026-11-29 to 72,750 (fuzz-power): a fuzz engine refusal is a failure with a table of
+known gaps, crash isolation in `tandem fuzz` with its test, the split and f8-overflow tie cases,
+and the mutation-testing script with its 23 mutants (≈550 lines, a third tests and tables).
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -87,7 +90,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72500
+TOTAL_BUDGET = 72750
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
