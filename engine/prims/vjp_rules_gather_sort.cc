@@ -17,6 +17,9 @@ void set(const char* name, VjpRule r) { mutable_primitive(name).vjp = std::move(
 
 std::optional<Value> sort_cotangent(const VjpArgs& a, const Params& p, size_t i) {
   const AType& t = a.in_types[i];
+  // No element, no cotangent to route: zeros (the scatter below would ask for a window of 1
+  // along a zero-size dimension, which its shape rule rightly refuses).
+  if (num_elements(t.shape) == 0) return zeros(*a.builder, t);
   const int64_t dim = p.get_int("dimension"), keys = p.get_int("num_keys", 1);
   std::vector<Value> in;
   for (int64_t k = 0; k < keys; ++k) in.push_back(a.primal_in(size_t(k)));

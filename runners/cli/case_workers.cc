@@ -78,7 +78,8 @@ Worker start_worker(size_t first) {
 
 // Reads a worker's lines until it closes the pipe; returns the slot in flight when it did
 // (none when every slot it began has its record) and advances *next past each finished one.
-std::optional<size_t> drain(Worker& w, size_t* next, const std::function<void(size_t, nlohmann::json)>& on_record) {
+std::optional<size_t> drain(Worker& w, size_t* next, const std::function<void(size_t, nlohmann::json)>& on_record,
+                            const std::function<bool()>& stop) {
   std::optional<size_t> in_flight;
   char* line = nullptr;
   size_t cap = 0;
@@ -90,6 +91,10 @@ std::optional<size_t> drain(Worker& w, size_t* next, const std::function<void(si
       on_record(*in_flight, nlohmann::json::parse(line + 2, line + n));
       *next = *in_flight + 1;
       in_flight.reset();
+      if (stop && stop()) {  // the caller has what it needs: end the worker, keep no slot in flight
+        ::kill(w.pid, SIGKILL);
+        break;
+      }
     }
   }
   std::free(line);
@@ -130,13 +135,15 @@ std::optional<CaseWorker> case_worker_role() {
 }
 
 int run_in_workers(size_t total, const std::function<void(size_t, nlohmann::json)>& on_record,
-                   const std::function<nlohmann::json(size_t, const std::string&)>& crash_record) {
+                   const std::function<nlohmann::json(size_t, const std::string&)>& crash_record,
+                   const std::function<bool()>& stop) {
   size_t next = 0;
   while (next < total) {
     Worker w = start_worker(next);
-    const std::optional<size_t> in_flight = drain(w, &next, on_record);
+    const std::optional<size_t> in_flight = drain(w, &next, on_record, stop);
     int status = 0;
     while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {}
+    if (stop && stop()) return exit_code::pass;
     const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!in_flight && WIFEXITED(status) && WEXITSTATUS(status) == kFreshWorkerExit) continue;  // context broken
     if (in_flight && !clean) {  // died inside a case: record it, go on with the next

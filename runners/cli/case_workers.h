@@ -36,7 +36,9 @@ bool is_case_worker();  // before case_worker_role(): notes the parent printed a
 // Parent: runs slots [0, total) in workers. on_record(slot, record) for each finished slot, in
 // order; a slot whose worker died gets crash_record(slot, "how it died"). Returns 0, or the
 // exit code of a worker that ended with an error outside any case (it printed why).
+// `stop` (optional), asked after each record: true ends the run there (the worker is killed).
 int run_in_workers(size_t total, const std::function<void(size_t, nlohmann::json)>& on_record,
-                   const std::function<nlohmann::json(size_t, const std::string&)>& crash_record);
+                   const std::function<nlohmann::json(size_t, const std::string&)>& crash_record,
+                   const std::function<bool()>& stop = {});
 
 }  // namespace tandem

@@ -10,6 +10,7 @@
 #include "engine/core/faults.h"
 #include "engine/ir/printer.h"
 #include "harness/atomic_file.h"
+#include "runners/cli/case_workers.h"
 #include "runners/cli/option_checks.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_driver.h"
@@ -23,12 +24,21 @@ struct FuzzArgs {
   std::optional<uint64_t> case_seed;
   std::string replay, as_chain;
   std::string inject;
+  bool in_process = false;  // every case in this process, no case workers (a crash ends the run)
 };
 
 std::vector<std::string> chain_names() {
   std::vector<std::string> r;
   for (fuzz::ChainKind k : fuzz::kAllChains) r.push_back(fuzz::chain_name(k));
   return r;
+}
+
+int exit_of(int fuzz_code) {
+  switch (fuzz_code) {
+    case 0: return exit_code::pass;
+    case 1: return exit_code::correctness_failure;
+    default: return exit_code::inconclusive;
+  }
 }
 
 int run(FuzzArgs& a) {
@@ -56,11 +66,23 @@ int run(FuzzArgs& a) {
     std::cout << "chain " << fuzz::chain_name(c.chain.kind) << "\n" << to_string(c.program) << "\n";
     return fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
   }
-  switch (fuzz::run_fuzz(a.run, std::cout)) {
-    case 0: return exit_code::pass;
-    case 1: return exit_code::correctness_failure;
-    default: return exit_code::inconclusive;
+  if (a.in_process) return exit_of(fuzz::run_fuzz(a.run, std::cout));
+  if (const std::optional<CaseWorker> worker = case_worker_role()) {  // checks cases, the parent counts
+    for (int64_t i = int64_t(worker->first); i < a.run.programs; ++i) {
+      worker->begin(size_t(i));
+      worker->done(fuzz::fuzz_one(a.run, i));
+    }
+    return exit_code::pass;
   }
+  // Each case in a worker process: a case that crashes it (a segfault in the engine) is a
+  // failing record naming its seed, and a new worker goes on with the next case.
+  fuzz::FuzzTally tally(a.run);
+  if (int code = run_in_workers(
+          size_t(a.run.programs), [&](size_t, nlohmann::json rec) { tally.add(rec, std::cout); },
+          [&](size_t i, const std::string& why) { return fuzz::crashed_case(a.run, int64_t(i), why); },
+          [&] { return tally.should_stop(); }))
+    return code;  // a worker failed before its first case and said why
+  return exit_of(tally.finish(std::cout));
 }
 
 }  // namespace
@@ -90,6 +112,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--as-chain", a->as_chain, "with --replay: under this chain instead (plain, vjp, hoist, hoist_vjp)")
       ->needs("--replay")->check(one_of(chain_names()));
   cmd->add_option("--inject", a->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
+  cmd->add_flag("--in-process", a->in_process,
+                "check every case in this process, without case workers (a crash in a case then ends the run)");
   cmd->callback([a, &exit_code] { exit_code = run(*a); });
 }
 

@@ -49,6 +49,11 @@ Perm ring_perm(int n) {
   for (int r = 0; r < n; ++r) p.push_back({r, (r + 1) % n});
   return p;
 }
+std::vector<int> rotated(int n) {
+  std::vector<int> perm;
+  for (int i = 0; i < n; ++i) perm.push_back((i + 1) % n);
+  return perm;
+}
 std::vector<int> reversed(int n) {
   std::vector<int> perm;
   for (int i = n - 1; i >= 0; --i) perm.push_back(i);
@@ -139,7 +144,7 @@ DumpFn dump_ppermute() {
 
 DumpFn dump_pshuffle() {
   return [](const CollOp& row, int n) {
-    return std::vector<DumpCase>{{row.name, "reversed", {{"perm", reversed(n)}}, "random", kAll, true, row.engine}};
+    return std::vector<DumpCase>{{row.name, "rotated", {{"perm", rotated(n)}}, "random", kAll, true, row.engine}};
   };
 }
 

@@ -28,6 +28,9 @@ DumpFn dump_ragged();      // inputs of its own (runners/cli/coll_dump_cases.cc)
 using Perm = std::vector<std::pair<int, int>>;
 Perm shift_perm(int n);          // r → r+1; rank 0 is no destination (zeros)
 Perm ring_perm(int n);           // r → (r+1) mod n
-std::vector<int> reversed(int n);  // pshuffle: rank i takes rank n-1-i's input
+std::vector<int> reversed(int n);  // rank i takes rank n-1-i's input (its own inverse)
+// pshuffle's cases: rank i takes rank (i+1) mod n's input. Not its own inverse from 3 ranks
+// on, so a permutation applied in the wrong direction fails (a reversal cannot tell).
+std::vector<int> rotated(int n);
 
 }  // namespace tandem::coll

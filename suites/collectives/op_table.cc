@@ -290,9 +290,9 @@ void add_permutations(TableBuilder& b) {
                        [](const I& in) { return ref::ppermute(in.xs, case_ring(in.n)); });
   pp->takes_groups = false, pp->busfactor = factor_one, pp->sweep = sweep_ppermute, pp->dump = dump_ppermute();
   pp->raw_call = RawCalls{{"mpi", "MPI_Sendrecv"}, {"nccl", "ncclSend+ncclRecv"}};
-  CollOp* sh = b.other("pshuffle", "rank i takes rank n-1-i's input", true,
-                       [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, reversed(in.n)); },
-                       [](const I& in) { return ref::pshuffle(in.xs, reversed(in.n)); });
+  CollOp* sh = b.other("pshuffle", "rank i takes rank (i+1) mod n's input (not its own inverse)", true,
+                       [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, rotated(in.n)); },
+                       [](const I& in) { return ref::pshuffle(in.xs, rotated(in.n)); });
   sh->takes_groups = false, sh->dump = dump_pshuffle();
   CollOp* bc = b.other("pbroadcast", "broadcast (cases: from the last member; sweep: root 0)", true,
                        [](C& c, const Tensor& x, const I& in) { return comm::pbroadcast(c, x, in.G - 1, in.groups); },

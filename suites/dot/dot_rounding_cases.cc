@@ -110,7 +110,15 @@ struct TieRounding {
 std::vector<double> ties_for(const TieRounding& t, const AlgorithmInfo& info) {
   if (t.f8) {
     const F8Info& f = f8_info(*t.f8);
-    return ref::tie_points(f.mantissa_bits + 1, f.min_exponent, f.max_finite);
+    std::vector<double> x = ref::tie_points(f.mantissa_bits + 1, f.min_exponent, f.max_finite);
+    // Past the finite range, both signs: e4m3fn has no Inf (what rounds past its largest
+    // finite value is NaN), e5m2 overflows to Inf; the boundary is half an ulp above the largest.
+    // Its f32 neighbours, as the f32 operand holds them (e4m3fn: 464 is a tie to 448's even).
+    const float edge = float(f.max_finite + std::ldexp(1.0, std::ilogb(f.max_finite) - f.mantissa_bits - 1));
+    for (double v : {f.max_finite, double(std::nextafter(edge, 0.0f)), double(edge), double(std::nextafter(edge, INFINITY)),
+                     2 * f.max_finite, 1e30})
+      x.push_back(v), x.push_back(-v);
+    return x;
   }
   if (info.tf32_inputs) return ref::tie_points(11, -126, std::ldexp(2.0 - 0x1p-10, 127));  // TF32: f32's range, 11 bits
   if (info.storage == DType::bf16 || info.storage == DType::f16) return ref::tie_points(info.storage);
@@ -165,6 +173,53 @@ Case ties_case(const TieRounding& t) {
   return c;
 }
 
+// A split preset's parts isolated: lhs = H + T times rhs = 1, H exact in the part format
+// (precision p: bf16 8, tf32 11) with its last bit set, T below H's last bit and an exact tie
+// at precision p. The split's hi part is H (a truncation), its last part T rounded to nearest
+// even at p; every product with rhs's zero lo part vanishes, so out = H + round_p(T), exact
+// in f32. A last part rounded at another width, or a split at another width, changes it.
+Case split_ties_case(const char* preset, const ref::FloatFormat& part) {
+  Case c;
+  c.suite = "dot";
+  c.name = cat("dot/ties/alg:", preset, "/parts/in:f32");
+  c.params = {{"algorithm", preset}, {"input_dtype", "f32"}, {"output_dtype", "f32"}};
+  c.profiles = profiles_from("quick");
+  c.instantiate = [preset, part](Device dev) {
+    const int p = part.precision;
+    const double H = 1 + std::ldexp(1.0, 1 - p);  // p significant bits, the last one set
+    std::vector<double> x, want;
+    for (double scale : {0x1p-6, 1.0, 0x1p+9})
+      for (double sign : {1.0, -1.0})
+        for (int j = 0; j < 8; ++j) {
+          const double t = std::ldexp(double((1 << p) + 2 * j + 1), -2 * p - 1);  // p+1 bits, odd: a tie
+          x.push_back(sign * scale * (H + t));
+          want.push_back(sign * scale * (H + ref::round_to_format(part, t)));
+        }
+    const int64_t n = int64_t(x.size());
+    Builder b;
+    Value lhs = b.input({n, 1}, DType::f32), rhs = b.input({1, 1}, DType::f32);
+    auto prog = std::make_shared<Program>(b.build({dot_general(lhs, rhs, DotDims{{1}, {0}, {}, {}}, preset)}));
+    auto in = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
+        Tensor::from_f64(x, {n, 1}, DType::f32).to(dev), Tensor::from_f64({1.0}, {1, 1}, DType::f32).to(dev)});
+    CaseInstance inst;
+    inst.body = [prog, in, dev] { Executor(dev).run(*prog, *in); };
+    inst.check = [prog, in, dev, want, x] {
+      std::vector<double> got = Executor(dev).run(*prog, *in)[0].to(Device::cpu()).to_f64();
+      CompareReport rep = compare(want, got, ErrorSpec{0, 0, 0, "exact: H + the last part's tie to even"});
+      CaseResult r;
+      r.correctness["out"] = rep.to_json();
+      if (!rep.pass) {
+        r.verdict = Verdict::fail;
+        r.message = cat("a split part rounded wrong: ", x[size_t(rep.first_bad)], " gave ", rep.got, ", want ",
+                        rep.expected, " (", rep.bad, " of ", x.size(), " wrong)");
+      }
+      return r;
+    };
+    return inst;
+  };
+  return c;
+}
+
 // Row 0 of lhs is +Inf, the rest finite; rhs holds multiples of 2^-7 in [0.5, 1], exact in
 // bf16 and tf32, so every split's lo part of rhs is 0. Exact result: +Inf in row 0.
 Case inf_exact_rhs_case(const std::string& preset) {
@@ -193,6 +248,9 @@ void register_dot_rounding_cases(Registry& r) {
   r.add(ties_case({"DEFAULT", DType::f64, DType::f32, std::nullopt, DType::f32}));
   for (const char* p : {"BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32_X3"})
     r.add(inf_exact_rhs_case(p));
+  // The two-part splits' last part (X6 and X9 split f32 in three, whose last part is exact).
+  r.add(split_ties_case("BF16_BF16_F32_X3", ref::float_format(DType::bf16)));
+  r.add(split_ties_case("TF32_TF32_F32_X3", tf32));
 }
 
 }  // namespace tandem

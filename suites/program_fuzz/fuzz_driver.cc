@@ -15,6 +15,7 @@
 #include "suites/program_fuzz/fuzz_limits.h"
 #include "suites/program_fuzz/fuzz_oracle.h"
 #include "suites/program_fuzz/fuzz_shrink.h"
+#include "suites/program_fuzz/fuzz_unsupported.h"
 #include "suites/program_fuzz/gen_rows.h"
 
 namespace tandem::fuzz {
@@ -22,60 +23,6 @@ namespace {
 using nlohmann::json;
 
 constexpr uint64_t kPerturbedRuns = 4;
-
-// A message's first line with its numbers and shapes made generic, so refusals group by kind.
-std::string first_line(const std::string& s, size_t n = 120) {
-  std::string r;
-  bool in_number = false;
-  for (char ch : s.substr(0, s.find('\n'))) {
-    const bool digit = std::isdigit(static_cast<unsigned char>(ch)) || (in_number && (ch == ',' || ch == '-'));
-    if (digit && !in_number) r += 'N';
-    in_number = digit;
-    if (!digit) r += ch;
-  }
-  return r.size() > n ? r.substr(0, n) + "…" : r;
-}
-
-void count_primitives(const Program& p, std::map<std::string, int64_t>& counts) {
-  for (const Eqn& e : p.eqns) {
-    ++counts[e.prim->name];
-    for (const auto& [key, value] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&value)) count_primitives(**sub, counts);
-  }
-}
-
-struct Stats {
-  std::map<std::string, std::map<std::string, int64_t>> by_chain;  // chain -> outcome -> count
-  std::map<std::string, int64_t> primitives, refusals;
-  int64_t cases = 0, hoist_rewrites = 0, checked = 0, unstable = 0;
-  double worst = 0;
-  json failures = json::array();
-
-  void add(const FuzzCase& c, const CaseResult& r) {
-    ++cases;
-    ++by_chain[chain_name(c.chain.kind)][outcome_name(r.outcome)];
-    count_primitives(c.program, primitives);
-    hoist_rewrites += r.hoist_rewrites;
-    checked += r.verdict.checked;
-    unstable += r.verdict.unstable;
-    if (r.outcome == Outcome::agree) worst = std::max(worst, r.verdict.worst);
-    if (r.outcome == Outcome::engine_refused || r.outcome == Outcome::reference_refused)
-      ++refusals[std::string(outcome_name(r.outcome)) + ": " + first_line(r.message)];
-  }
-  json to_json(const FuzzRunOptions& o, double seconds) const {
-    json never = json::array();
-    for (const auto& [name, row] : gen_table().rows)
-      if (!primitives.count(name)) never.push_back(name);
-    return {{"seed", o.seed}, {"cases", cases}, {"seconds", seconds}, {"by_chain", by_chain},
-            {"primitives", primitives}, {"never_generated", never}, {"not_generated", gen_table().not_generated},
-            {"refusals", refusals}, {"hoist_rewrites", hoist_rewrites}, {"elements_checked", checked},
-            {"elements_unstable", unstable}, {"worst_error_over_tolerance", worst}, {"failures", failures}};
-  }
-};
-
-std::string case_file(const FuzzRunOptions& o, const FuzzCase& c) {
-  return (std::filesystem::path(o.out_dir) / ("case-" + std::to_string(c.seed) + ".json")).string();
-}
 
 // Equation applications of a program, scan bodies once per step: the roundings its backward does.
 int64_t applications(const Program& p) {
@@ -134,11 +81,16 @@ const char* outcome_name(Outcome o) {
     case Outcome::engine_refused: return "engine_refused";
     case Outcome::reference_refused: return "reference_refused";
     case Outcome::engine_error: return "engine_error";
+    case Outcome::unsupported: return "unsupported";
   }
   return "?";
 }
 
-bool failed(const CaseResult& r) { return r.outcome == Outcome::disagree || r.outcome == Outcome::engine_error; }
+// The engine refusing a program the reference runs is a failure: a broken shape rule or pass
+// refuses what it should take. Only what the table says it does not support is not.
+bool failed(const CaseResult& r) {
+  return r.outcome == Outcome::disagree || r.outcome == Outcome::engine_error || r.outcome == Outcome::engine_refused;
+}
 
 CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
   CaseResult r;
@@ -169,71 +121,14 @@ CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
   } catch (const Error& e) {
     r.outcome = e.kind() == ErrorKind::internal ? Outcome::engine_error : Outcome::engine_refused;
     r.message = e.what();
+    // Decided by the case, not by the message: a combination the engine is known not to take.
+    if (r.outcome == Outcome::engine_refused)
+      if (std::optional<std::string> why = unsupported_reason(c)) r.outcome = Outcome::unsupported, r.message = *why + ": " + r.message;
   } catch (const std::exception& e) {
     r.outcome = Outcome::engine_error;
     r.message = e.what();
   }
   return r;
-}
-
-int run_fuzz(const FuzzRunOptions& o, std::ostream& log) {
-  if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  Stats stats;
-  int failures = 0;
-  for (int64_t i = 0; i < o.programs && (o.seconds <= 0 || elapsed() < o.seconds); ++i) {
-    FuzzCase c;
-    try {
-      c = generate_case(program_seed(o.seed, uint64_t(i)), o.fuzz);
-    } catch (const std::exception& e) {
-      // A generator choice a shape rule refused outside a row's try (counted, visible).
-      ++stats.refusals["generator: " + first_line(e.what())];
-      continue;
-    }
-    const CaseResult r = check_case(c);
-    stats.add(c, r);
-    if (r.outcome == Outcome::agree && o.sample_every > 0 && i % o.sample_every == 0 && !o.out_dir.empty())
-      write_file_atomically((std::filesystem::path(o.out_dir) / ("sample-" + std::to_string(c.seed) + ".json")).string(),
-                            case_with_results(c, "agree").dump(1) + "\n");
-    if (!failed(r)) continue;
-    ++failures;
-    const FuzzCase small = shrink(c, [&](const FuzzCase& k) { return failed(check_case(k)); }, o.shrink_budget);
-    const CaseResult again = check_case(small);
-    const std::string what = cat(outcome_name(again.outcome), ": ", again.message);
-    log << "fuzz: case " << i << " (seed " << c.seed << ", chain " << chain_name(c.chain.kind) << ", "
-        << c.program.eqns.size() << " equations, shrunk to " << small.program.eqns.size() << "): " << what << "\n";
-    json f = {{"index", i}, {"seed", c.seed}, {"chain", chain_name(c.chain.kind)}, {"what", what},
-              {"equations", c.program.eqns.size()}, {"shrunk_equations", small.program.eqns.size()}};
-    if (!o.out_dir.empty()) {
-      write_file_atomically(case_file(o, small), case_with_results(small, what).dump(1) + "\n");
-      f["file"] = case_file(o, small);
-      log << "  written: " << case_file(o, small) << " (tandem fuzz --replay FILE)\n";
-    }
-    stats.failures.push_back(f);
-    if (failures >= o.max_failures) break;
-  }
-  const json summary = stats.to_json(o, elapsed());
-  if (!o.out_dir.empty())
-    write_file_atomically((std::filesystem::path(o.out_dir) / "fuzz_summary.json").string(), summary.dump(1) + "\n");
-  log << "fuzz: " << stats.cases << " cases in " << summary["seconds"].get<double>() << " s (seed " << o.seed << "):";
-  for (const auto& [chain, outcomes] : stats.by_chain) {
-    log << " " << chain << " [";
-    bool first = true;
-    for (const auto& [name, n] : outcomes) log << (first ? "" : " ") << name << " " << n, first = false;
-    log << "]";
-  }
-  log << "\n  hoist rewrites " << stats.hoist_rewrites << ", elements checked " << stats.checked << " (unstable, skipped: "
-      << stats.unstable << "), worst |error|/tolerance of an agreeing case " << stats.worst << "\n";
-  if (!summary["never_generated"].empty()) log << "  never generated this run: " << summary["never_generated"].dump() << "\n";
-  for (const auto& [what, n] : stats.refusals) log << "  refused " << n << "x: " << what << "\n";
-  log << "total: " << stats.cases << " cases, " << failures << " failed\n";
-  if (stats.cases == 0 && !failures) {
-    // A run that checked nothing proves nothing: inconclusive, not a pass.
-    log << "error: no case was checked (every generated program was refused, or --seconds ran out first)\n";
-    return 3;
-  }
-  return failures ? 1 : 0;
 }
 
 // The engine's and the wide reference's results of a case, for an outside judge

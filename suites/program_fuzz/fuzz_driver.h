@@ -3,6 +3,7 @@
 // primitive, refusals, the tolerance margin) goes to OUT/fuzz_summary.json and the log.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -27,7 +28,9 @@ struct FuzzRunOptions {
   int64_t sample_every = 0;
 };
 
-enum class Outcome { agree, disagree, engine_refused, reference_refused, engine_error };
+// engine_refused: the engine refused (a bad-input error) a program the reference runs: a
+// failure. unsupported: it refused a combination fuzz_unsupported.h's table names (counted).
+enum class Outcome { agree, disagree, engine_refused, reference_refused, engine_error, unsupported };
 const char* outcome_name(Outcome o);
 
 struct CaseResult {
@@ -51,8 +54,30 @@ struct CheckedResults {
 CaseResult check_case(const FuzzCase& c, Device device = Device::cpu(), CheckedResults* keep = nullptr);
 bool failed(const CaseResult& r);
 
-// Exit code: 0 every case agreed (refusals counted, not failures), 1 a disagreement or an
-// engine error (cases written), 3 no case was checked at all.
+// One case of a run (generated from (seed, index), checked, shrunk and written when it fails)
+// as a record: its outcome, what the summary counts, the failure and its log lines. What a
+// `tandem fuzz` case worker sends its parent (runners/cli/fuzz_command.cc isolates crashes).
+nlohmann::json fuzz_one(const FuzzRunOptions& options, int64_t index);
+// The record of a case whose process died in it (`why`): a failure naming the case's seed.
+nlohmann::json crashed_case(const FuzzRunOptions& options, int64_t index, const std::string& why);
+
+// Counts the records of a run and prints and writes its summary.
+class FuzzTally {
+ public:
+  explicit FuzzTally(const FuzzRunOptions& o);
+  ~FuzzTally();
+  void add(const nlohmann::json& record, std::ostream& log);
+  bool should_stop() const;  // --max-failures reached, or --seconds spent
+  // Exit code: 0 every case agreed (reference refusals and unsupported combinations counted),
+  // 1 a disagreement, an engine refusal, error or crash (cases written), 3 no case checked.
+  int finish(std::ostream& log);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Every case in this process (a crash ends the run): fuzz_one for each index into a tally.
 int run_fuzz(const FuzzRunOptions& options, std::ostream& log);
 
 // `--replay FILE`: the case's check again (exit 0 agree, 1 disagree).

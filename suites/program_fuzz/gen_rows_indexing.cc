@@ -75,9 +75,13 @@ bool emit_scatter_add(GenState& s) {
   Value idx = random_indices(s, l.indices, x->shape()[size_t(l.dims.start_index_map[0])]);
   ScatterDims d{l.dims.offset_dims, l.dims.collapsed_slice_dims, l.dims.start_index_map, l.dims.operand_batching_dims,
                 l.dims.start_indices_batching_dims};
-  AType ut = primitive("gather").shape({x->type(), idx.type()}, gather_params(l.dims, l.slice, "CLIP"))[0];
-  Value u = s.operand(ut);
-  return try_emit([&] { s.keep(scatter_add(*x, idx, u, d, random_mode(s))); });
+  // The updates' type is the gather's of this layout, which the shape rule may refuse (a
+  // window past a zero-size dimension): inside the try, as the gather row's own choice is.
+  return try_emit([&] {
+    AType ut = primitive("gather").shape({x->type(), idx.type()}, gather_params(l.dims, l.slice, "CLIP"))[0];
+    Value u = s.operand(ut);
+    s.keep(scatter_add(*x, idx, u, d, random_mode(s)));
+  });
 }
 
 bool emit_sort(GenState& s) {

@@ -1,7 +1,6 @@
 // Generator rows of the structural primitives (rev, pad and cumsum too), the reductions and dot_general. Axes are
-// drawn in negative form half the time: where the primitive takes them the engine must
-// normalize them as JAX does; where it refuses them (a bad-input shape error) the row
-// retries with the non-negative form.
+// drawn in negative form half the time where the primitive takes them (with_axes), and the
+// engine must then take them: a refusal is its failure, not a fallback.
 #include <algorithm>
 #include <numeric>
 
@@ -30,11 +29,13 @@ std::vector<int64_t> negated(const std::vector<int64_t>& axes, int64_t rank) {
   return r;
 }
 
-// Emits with negative axes (half the time) and falls back to the non-negative ones.
+// Emits with negative axes half the time where the primitive takes them (every axis-taking
+// primitive here but transpose and iota, which JAX also requires non-negative); a refusal
+// of the negative form is then the engine's failure (emit_with_negative_axes), not a fallback.
 bool with_axes(Rng& rng, const std::vector<int64_t>& axes, int64_t rank,
-               const std::function<void(const std::vector<int64_t>&)>& emit) {
-  if (rng.chance(0.5) && try_emit([&] { emit(negated(axes, rank)); })) return true;
-  return try_emit([&] { emit(axes); });
+               const std::function<void(const std::vector<int64_t>&)>& emit, bool takes_negative = true) {
+  return emit_with_negative_axes(takes_negative, rng.chance(0.5), [&] { emit(negated(axes, rank)); },
+                                 [&] { emit(axes); });
 }
 
 std::optional<Value> pick_traced(GenState& s, bool numeric) {
@@ -44,7 +45,8 @@ std::optional<Value> pick_traced(GenState& s, bool numeric) {
 bool emit_broadcast(GenState& s) {
   auto x = pick_traced(s, false);
   if (!x) return false;
-  const int64_t r = x->rank(), R = std::min<int64_t>(r + s.rng.in(0, 2), 4);
+  // Never below the operand's rank (an all_gather can make rank 5): dims must stay distinct.
+  const int64_t r = x->rank(), R = std::max<int64_t>(r, std::min<int64_t>(r + s.rng.in(0, 2), 4));
   std::vector<int64_t> dims = range(R);
   s.rng.shuffle(dims);
   dims.resize(size_t(r));
@@ -83,7 +85,7 @@ bool emit_transpose(GenState& s) {
   if (!x) return false;
   std::vector<int64_t> perm = range(x->rank());
   s.rng.shuffle(perm);
-  return with_axes(s.rng, perm, x->rank(), [&](const std::vector<int64_t>& p) { s.keep(transpose(*x, p)); });
+  return with_axes(s.rng, perm, x->rank(), [&](const std::vector<int64_t>& p) { s.keep(transpose(*x, p)); }, false);
 }
 
 bool emit_slice(GenState& s) {
@@ -155,7 +157,7 @@ bool emit_iota(GenState& s) {
   if (t == DType::pred) t = DType::i32;
   const int64_t dim = s.rng.in(0, int64_t(shape.size()) - 1);
   return with_axes(s.rng, {dim}, int64_t(shape.size()),
-                   [&](const std::vector<int64_t>& d) { s.keep(iota(s.b, t, shape, d[0])); });
+                   [&](const std::vector<int64_t>& d) { s.keep(iota(s.b, t, shape, d[0])); }, false);  // as JAX's iota
 }
 
 bool emit_rev(GenState& s) {

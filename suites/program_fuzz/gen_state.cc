@@ -80,3 +80,23 @@ bool try_emit(const std::function<void()>& emit) {
 }
 
 }  // namespace tandem::fuzz
+
+namespace tandem::fuzz {
+
+bool emit_with_negative_axes(bool takes_negative, bool wanted, const std::function<void()>& negative,
+                             const std::function<void()>& plain) {
+  if (!takes_negative || !wanted) return try_emit(plain);
+  std::string why;
+  try {
+    negative();
+    return true;
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::bad_input) throw;
+    why = e.message();
+  }
+  if (!try_emit(plain)) return false;  // the choice itself is refused, whatever its axes' form
+  throw Error(ErrorKind::internal, "the engine refused negative axes it takes in non-negative form: " + why,
+              "shape rules normalize negative axes (normalize_axis), as JAX's wrappers do");
+}
+
+}  // namespace tandem::fuzz

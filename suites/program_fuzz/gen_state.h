@@ -63,4 +63,11 @@ class GenState {
 // (a choice the primitive refuses, e.g. a negative axis it does not take) is a no.
 bool try_emit(const std::function<void()>& emit);
 
+// An equation whose axes are drawn in negative form: `negative` binds it so, `plain` with the
+// same axes non-negative. Where the primitive takes negative axes the refusal of the negative
+// form is not a fallback: when the plain form binds, the engine failed to normalize what it
+// takes, and that is thrown (the case fails). Otherwise (or when unwanted) the plain form.
+bool emit_with_negative_axes(bool takes_negative, bool wanted, const std::function<void()>& negative,
+                             const std::function<void()>& plain);
+
 }  // namespace tandem::fuzz
