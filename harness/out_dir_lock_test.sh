@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One writer per output folder (issue 31 #1): while a sweep (`tandem collectives`) or a
 # `tandem run` holds its --out, every other writer into that folder — another sweep, a run,
-# collectives-dump, dump-programs, merge — is refused with exit 4, the lock message and a
+# collectives-dump, dump-programs, fuzz, import, merge — is refused with exit 4, the lock message and a
 # hint, and the holder still finishes with all its records. The holder is caught holding the
 # flock through /proc/locks (taking the lock to test it would race the holder) and stopped
 # (SIGSTOP) while the others try, so the test waits for no timing.
@@ -67,7 +67,10 @@ refused_by_every_writer() {
   refused run -w 0
   refused "$tandem" collectives-dump --ops psum --out "$dir"
   refused "$tandem" dump-programs --suite vmap "$dir"
+  refused "$tandem" fuzz --programs 1 --out "$dir"
+  refused "$tandem" import sin_mod:f --arg 'f32[3]' --out "$dir"
 }
+printf 'import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.sin(x)\n' > sin_mod.py  # for `tandem import`
 
 dir=$work/r
 hold run -w 200000
@@ -80,4 +83,4 @@ refused_by_every_writer
 refused "$tandem" merge "$work/r" -o "$dir"
 intact 1 collectives/sweep/op:psum/
 
-echo "PASS: sweep and run each hold --out against sweep, run, collectives-dump, dump-programs (and merge)"
+echo "PASS: sweep and run each hold --out against sweep, run, collectives-dump, dump-programs, fuzz, import (and merge)"

@@ -29,7 +29,9 @@ def write_bytes(path, data):
 @contextlib.contextmanager
 def out_dir_lock(folder, command):
     """Holds the flock `tandem run` takes on its --out (harness/out_dir_lock.h), so no
-    other tandem writes into `folder` meanwhile (issue 31 #1); the kernel drops it on exit."""
+    other tandem writes into `folder` meanwhile; the kernel drops it on exit. Every writer of
+    reports/ (report, merge, gate --summary, history, baseline) takes it on the folder it
+    writes, so none replaces a running run's summary.md."""
     Path(folder).mkdir(parents=True, exist_ok=True)
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -42,6 +44,17 @@ def out_dir_lock(folder, command):
         yield
     finally:
         os.close(fd)
+
+
+def file_lock(path, command):
+    """out_dir_lock on the folder holding the file `path` (a --summary, a --db, a baseline)."""
+    return out_dir_lock(Path(path).absolute().parent, command)
+
+
+def input_folders(paths):
+    """The real folders of the inputs `paths` (a run directory, or a file's folder once symlinks
+    are resolved): an input reached through a link lives where the link points, not beside it."""
+    return [Path(os.path.realpath(p)) if os.path.isdir(p) else Path(os.path.realpath(p)).parent for p in paths]
 
 
 def refuse_input(path, inputs, flag, hint, what="also an input"):

@@ -46,7 +46,8 @@ def refresh(args):
     if failed:
         print(f"warning: {len(failed)} case(s) failed in this baseline, e.g. {failed[0]}", file=sys.stderr)
     dest = path_for(kind, args.root)
-    atomic.write_bytes(dest, Path(args.records).read_bytes())
+    with atomic.file_lock(dest, "baseline refresh"):  # one writer per folder, as a run's --out
+        atomic.write_bytes(dest, Path(args.records).read_bytes())
     print(f"baseline for {kind}: {dest} ({len(recs)} records); commit it to version it")
     return PASS
 

@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from reports import context, records, run_completion
+from reports import atomic, context, records, run_completion
 from reports.exit_codes import PASS, BadInput, InfrastructureError
 
 DEFAULT_DB = "results/history.sqlite"
@@ -60,6 +60,14 @@ def unwritable(e):
     name = getattr(e, "sqlite_errorname", "")  # Python >= 3.11; the message otherwise
     return name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or \
         any(m in str(e) for m in ("readonly database", "unable to open database file"))
+
+
+def disk_failed(e):
+    """SQLite could not write for want of room (a full disk, a file-size limit) or an I/O error:
+    the file may be sound, so never "corrupt, restore from a backup"."""
+    name = getattr(e, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_FULL", "SQLITE_IOERR")) or \
+        any(m in str(e) for m in ("database or disk is full", "disk I/O error"))
 
 
 def claim(conn, p, stamp):
@@ -114,6 +122,10 @@ def connect(path, create):
     except (sqlite3.DatabaseError, UnicodeDecodeError, MemoryError) as e:  # NOMEM: a corrupt size (fuzz.py)
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             raise InfrastructureError(f"{p}: database is locked", "another `history add` holds it; retry")
+        if disk_failed(e):
+            raise InfrastructureError(f"{p}: cannot {'write' if create else 'read'} the history database ({e})",
+                                      "free space on its filesystem (SQLite writes a journal beside it), or pass "
+                                      "--db on another one")
         if unwritable(e):
             raise InfrastructureError(f"{p}: cannot {'write' if create else 'read'} the history database ({e})",
                                       "check the permissions of the file and its folder (SQLite writes a journal "
@@ -193,6 +205,7 @@ def add(db, paths, allow_incomplete=False):
 
 
 def main_add(a):
-    added, present = add(a.db, a.records, a.allow_incomplete)
+    with atomic.file_lock(a.db, "history add"):  # one writer per folder, as a run's --out
+        added, present = add(a.db, a.records, a.allow_incomplete)
     print(f"history {a.db}: {added} run(s) added, {present} already present")
     return PASS

@@ -187,7 +187,8 @@ def main(a):
                        "the default is 3; use an integer ≥ 1")
     if not 0 < a.alpha < 1 or not 0 < a.min_effect < 1:
         raise BadInput("--alpha and --min-effect must be in (0, 1)", "e.g. --alpha 0.01 --min-effect 0.05")
-    runs, cps, series = render(a.db, a.output, a.alpha, a.min_effect, a.min_size)
+    with atomic.out_dir_lock(a.output, "history report"):  # never over a running run's summary.md
+        runs, cps, series = render(a.db, a.output, a.alpha, a.min_effect, a.min_size)
     regressions = sum(c["kind"] == "regression" for c in cps)
     print(f"history report: {a.output}/index.html ({len(runs)} runs, {len(cps)} change points, {regressions} regressions)")
     still = open_regressions(runs, series, cps)

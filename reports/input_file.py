@@ -1,10 +1,12 @@
 # Reading a file a user names (records, --current, --baseline, a gate config): only a regular
 # file, read at most LIMIT bytes. A FIFO would block the read forever and /dev/zero would grow
 # the process until the kernel kills it (issue 20 #13); both are bad input with a hint instead.
+import contextlib
 import json
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 
 from reports.exit_codes import BadInput
@@ -57,20 +59,56 @@ def parse_int(text):
     return int(text)
 
 
-def parse_json(text, path, hint):
-    """The JSON document in `text` (of file `path`). Malformed JSON, nesting deeper than the
-    parser's stack, integers wider than 64 bits and lone surrogates (\\ud800) are BadInput with
-    `hint`: each used to escape as a traceback from the parser, the float maths or a UTF-8 writer."""
+def parse_constant(name):
+    raise BadInput(f"a bare {name}, which is not JSON",
+                   'tandem writes a non-finite number as null or as a string ("nan", "inf", "-inf")')
+
+
+def unique_keys(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise BadInput(f"the key {dup[:80]!r} twice in one object (which one counts is the reader's guess)",
+                       "keep one of them: tandem writes each key once")
+    return d
+
+
+# tandem nests records a handful of levels deep; a document nested deeper than this is refused
+# at parse time, so no tool (a schema message, json.dumps with indent, a repr) recurses past
+# Python's stack on one just under the parser's own limit.
+MAX_DEPTH = 100
+
+
+@contextlib.contextmanager
+def depth_limit():
+    """The parser's recursion limit (Python's, which the C scanner honours) MAX_DEPTH above here."""
+    old, depth, f = sys.getrecursionlimit(), 0, sys._getframe()
+    while f is not None:
+        depth, f = depth + 1, f.f_back
+    sys.setrecursionlimit(depth + MAX_DEPTH + 5)
     try:
-        doc = json.loads(text, parse_int=parse_int)
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def parse_json(text, path, hint):
+    """The JSON document in `text` (of file `path`). Malformed JSON, nesting deeper than
+    MAX_DEPTH, integers wider than 64 bits, a key twice in an object, a bare NaN or Infinity and
+    lone surrogates (\\ud800) are BadInput with `hint`: each used to escape as a traceback from
+    the parser, the float maths or a UTF-8 writer, or to be read as some other document."""
+    try:
+        with depth_limit():
+            doc = json.loads(text, parse_int=parse_int, parse_constant=parse_constant, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         truncated = e.pos >= len(text.rstrip()) - 1
         what = "truncated JSON (ends early)" if truncated else f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"
         raise BadInput(f"{path}: {what}", hint)
     except RecursionError:
-        raise BadInput(f"{path}: JSON nested too deeply for the parser", hint)
+        raise BadInput(f"{path}: JSON nested more than {MAX_DEPTH} levels deep", hint)
     except BadInput as e:
-        raise BadInput(f"{path}: {e.message}", hint)
+        raise BadInput(f"{path}: {e.message}", e.hint or hint)
     if SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(doc, ensure_ascii=False).encode("utf-8")

@@ -20,9 +20,25 @@ def load_part(part):
     path = Path(part) / "records.json" if Path(part).is_dir() else Path(part)
     doc, recs = records.load_document(path)
     bench = path.parent / "benchmark.json"
-    gb = input_file.read_json(bench, "benchmark.json", *["merge the directories `tandem run --out` or "
-                                                         "`tandem collectives --out` wrote"] * 2)
-    return path, doc, recs, gb
+    gb = input_file.read_json(bench, "benchmark.json", BENCH_HINT, BENCH_HINT)
+    return path, doc, recs, checked_benchmarks(bench, gb)
+
+
+BENCH_HINT = "merge the directories `tandem run --out` or `tandem collectives --out` wrote"
+
+
+def checked_benchmarks(bench, gb):
+    """Google Benchmark's JSON as merge uses it: an object, its context an object, its
+    benchmarks a list of objects whose family_index (when given) is an integer >= 0."""
+    if not isinstance(gb, dict):
+        raise BadInput(f"{bench}: a JSON {type(gb).__name__}, not a Google Benchmark object", BENCH_HINT)
+    if not isinstance(gb.get("context", {}), dict) or not isinstance(gb.get("benchmarks") or [], list):
+        raise BadInput(f"{bench}: \"context\" must be an object and \"benchmarks\" a list", BENCH_HINT)
+    for i, b in enumerate(gb.get("benchmarks") or []):
+        fi = b.get("family_index", 0) if isinstance(b, dict) else None
+        if not isinstance(b, dict) or isinstance(fi, bool) or not isinstance(fi, int) or fi < 0:
+            raise BadInput(f"{bench}: benchmarks[{i}] is not an object with an integer family_index >= 0", BENCH_HINT)
+    return gb
 
 
 def ranks(rec):
@@ -70,8 +86,11 @@ def merge(parts, out):
         lines.append(f"- `{path}`: {len(rs)} records at {'/'.join(sorted({str(ranks(r)) for r in rs})) or '-'} "
                      f"rank(s): {c[0]} passed, {c[1]} failed, {c[2]} skipped, {c[3]} errors")
     out = Path(out)
-    atomic.write_text(out / "records.json", json.dumps({"schema": records.SCHEMA, "complete": not incomplete,
-                                                        "records": recs}, indent=1) + "\n")
+    # The completion marker goes last: records.json says "complete": false until benchmark.json
+    # and summary.md are on disk, so a full disk mid-merge never leaves a merge marked complete.
+    doc = {"schema": records.SCHEMA, "complete": False, "records": recs}
+    (out / "records.json").unlink(missing_ok=True)  # a failed first write must not leave an old merge's
+    atomic.write_text(out / "records.json", json.dumps(doc, indent=1) + "\n")
     atomic.write_text(out / "benchmark.json", json.dumps({"context": gb_ctx, "benchmarks": benches}, indent=1) + "\n")
     c = run_completion.counts(recs)
     md = ["# tandem summary", "", f"{c[0]} passed, {c[1]} failed, {c[2]} skipped, {c[3]} errors", ""]
@@ -79,11 +98,13 @@ def merge(parts, out):
     md += [f"- not complete: {why}" for why in incomplete]
     md += ["", "| case | verdict | err/tol | median | GFLOP/s | note |", "|---|---|---|---|---|---|"]
     atomic.write_text(out / "summary.md", "\n".join(md + [summary_row(r) for r in recs]) + "\n")
+    if not incomplete:
+        atomic.write_text(out / "records.json", json.dumps(dict(doc, complete=True), indent=1) + "\n")
     return recs, md, incomplete
 
 
 def main(a):
-    folders = [p if Path(p).is_dir() else Path(p).parent for p in a.parts]  # -o over a part replaces its records
+    folders = atomic.input_folders(a.parts)  # -o over a part (or a link to one) replaces its records
     atomic.refuse_input(a.output, folders, "-o", "merge into a folder of its own, e.g. -o results/merged",
                         "the folder of an input part")
     with atomic.out_dir_lock(a.output, "merge"):  # a run folder has one writer at a time

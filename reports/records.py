@@ -4,7 +4,7 @@ import json
 import math
 from pathlib import Path
 
-from reports import input_file
+from reports import input_file, schema_check
 from reports.exit_codes import BadInput
 
 SCHEMA = "tandem.records/1"
@@ -33,15 +33,11 @@ _validator = None
 
 
 def schema_validator():
-    """The JSON Schema validator of reports/record.schema.json (loaded once)."""
+    """reports/record.schema.json compiled once (reports/schema_check.py): a function of the
+    document raising schema_check.Invalid at its first violation."""
     global _validator
     if _validator is None:
-        import jsonschema  # Debian: python3-jsonschema (ci/deps.txt)
-
-        schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
-        _validator = cls(schema)
+        _validator = schema_check.compile_schema(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
     return _validator
 
 
@@ -72,17 +68,39 @@ def validate(doc, path="<records>"):
         for i, r in enumerate(doc["records"]):
             if isinstance(r, dict) and "schema" in r:
                 check_schema(r["schema"], f"{path}: record {i}")
-    errors = sorted(schema_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        e = errors[0]
-        more = f" (and {len(errors) - 1} more violation(s))" if len(errors) > 1 else ""
-        raise BadInput(f"{path}: {where(doc, e.absolute_path)}: {e.message}{more}",
+    try:
+        schema_validator()(doc)
+    except schema_check.Invalid as e:
+        raise BadInput(f"{path}: {where(doc, e.path)}: {e.message}",
                        f"records must follow {SCHEMA_FILE.name} (tandem.records/1); " + REGENERATE)
     names = [r["case"] for r in doc["records"]]
     if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
+        seen = set()
+        dup = next(n for n in names if n in seen or seen.add(n))
         raise BadInput(f"{path}: case {dup!r} appears more than once", "one record per case and backend; " + REGENERATE)
-    return doc["records"]
+    return check_timings(path, doc["records"])
+
+
+TIME_UNITS = ("s", "ms", "us", "µs", "ns")  # a metric in one of these is a time from a clock
+TIMES = ("median", "min", "max", "p99", "mean", "samples", "cpu_median", "cpu_samples")  # the timing block's times
+
+
+def check_timings(path, recs):
+    """A passing case's times (its timing block, its time-unit metrics) are finite seconds > 0:
+    a zero or negative one would compare as "faster", a NaN as nothing. One check for every tool
+    that reads records (gate, merge, report, history add, baseline): what one refuses none stores."""
+    for i, r in enumerate(recs):
+        if r["verdict"] != "pass":
+            continue
+        t = {k: x for k, x in (r.get("timing") or {}).items() if k in TIMES}  # a newer writer's extra fields pass
+        times = [(f"timing.{k}", v) for k, x in t.items() for v in (x if isinstance(x, list) else [x])] + [
+            (f"metric {m.get('name')}", v) for m in r["metrics"] if m.get("unit") in TIME_UNITS
+            for v in [m.get("value"), *(m.get("samples") or [])]]
+        bad = next((f"{f} is {v!r}" for f, v in times if not 0 < (num(v) or 0) < math.inf), None)
+        if bad:
+            raise BadInput(f"{path}: record {i} ({r['case']}): {bad}, not a time > 0",
+                           "times come from a clock: finite and positive; " + REGENERATE)
+    return recs
 
 
 def check_schema(schema, where):

@@ -64,6 +64,9 @@ def attention(failures, warnings):
     return out
 
 
+REPORT_HINT = "write the report into a folder of its own, e.g. -o RUNDIR/report"
+
+
 def render(paths, out_dir, title="tandem report"):
     from reports.plots import PERF_ONLY, missing_promises, plots_for, quick_only  # matplotlib only when drawing
 
@@ -74,8 +77,8 @@ def render(paths, out_dir, title="tandem report"):
     if not recs:
         raise BadInput(f"no records in {', '.join(map(str, paths))}", "run some cases first: `tandem run --out FILE`")
     # A run's folder holds its own summary.md: the report's would replace it (issue 31 #3).
-    atomic.refuse_input(out_dir, [Path(p).parent for p in paths], "-o", "write the report into a folder of its "
-                        "own, e.g. -o RUNDIR/report", "the folder of an input records file")
+    atomic.refuse_input(out_dir, atomic.input_folders(paths), "-o", REPORT_HINT,
+                        "the folder of an input records file")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     suites = records.by_suite(recs)
@@ -125,7 +128,9 @@ def render(paths, out_dir, title="tandem report"):
 
 
 def main(a):
-    recs, unfinished = render(a.records, a.output, a.title)
+    atomic.refuse_input(a.output, atomic.input_folders(a.records), "-o", REPORT_HINT, "the folder of an input records file")
+    with atomic.out_dir_lock(a.output, "report"):  # never over a running run's summary.md
+        recs, unfinished = render(a.records, a.output, a.title)
     for why in unfinished:
         print(f"warning: INCOMPLETE RUN: {why}; the report shows only the cases it finished", file=sys.stderr)
     print(f"report: {a.output}/index.html ({len(recs)} records)")

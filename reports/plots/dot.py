@@ -23,7 +23,7 @@ def error_per_algorithm(recs, out):
     for r in recs:
         alg, rep = (r.get("params") or {}).get("algorithm"), worst_check(r)[1] or {}
         rel, ratio = num(rep.get("max_rel")), num(rep.get("error_over_tolerance"))
-        if alg and r["verdict"] != "skip" and rel is not None and ratio is not None:
+        if alg and isinstance(alg, str) and r["verdict"] != "skip" and rel is not None and ratio is not None:
             pts.append((alg, r.get("backend", "?"), rel, ratio, rep.get("pass") is False))
     if not pts:
         return None

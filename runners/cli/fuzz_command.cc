@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "common/exit_codes.h"
 #include "engine/core/faults.h"
 #include "engine/ir/printer.h"
 #include "harness/atomic_file.h"
+#include "harness/out_dir_lock.h"
 #include "runners/cli/case_workers.h"
 #include "runners/cli/option_checks.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
@@ -43,6 +45,8 @@ int exit_of(int fuzz_code) {
 
 int run(FuzzArgs& a) {
   if (!a.inject.empty()) inject_fault(a.inject);
+  std::optional<OutDirLock> lock;  // one writer per folder, as `tandem run --out`; its workers write nothing there
+  if (!a.run.out_dir.empty() && !is_case_worker()) lock.emplace(a.run.out_dir, "fuzz");
   if (!a.chains.empty()) {
     a.run.fuzz.chains.clear();
     for (const std::string& c : a.chains) a.run.fuzz.chains.push_back(fuzz::parse_chain(c));

@@ -50,6 +50,11 @@ except ImportError as missing:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jaxpr_to_program as j2p  # noqa: E402
 
+# The project root (source tree, or share/tandem when installed) holds reports/: its --out lock.
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from reports.atomic import out_dir_lock  # noqa: E402
+from reports.exit_codes import TandemError  # noqa: E402
+
 # tandem's dtype name -> its NumPy type, from the one table of names (jaxpr_scope.DTYPES)
 NP_DTYPES = {name: jnp.dtype(np_name).type for np_name, name in j2p.DTYPES.items()}
 ARG = re.compile(r"(" + "|".join(NP_DTYPES) + r")\[([0-9, ]*)\]")
@@ -298,6 +303,14 @@ def export(args):
             meta["saved_residuals"] = f"not written: JAX's saved_residuals raised {type(e).__name__}: {first}"
             print(f"note: {meta['saved_residuals']}", file=sys.stderr)
     out = args.out
+    with out_dir_lock(out, "import"):  # one writer per folder, as `tandem run --out`
+        write_export(out, leaves, constants, outputs, residuals, program, meta)
+    print(f"wrote {out}: {len(program['invars'])} inputs ({len(constants)} constants), "
+          f"{len(program['eqns'])} equations, {len(outputs)} outputs"
+          + (f"; not tandem primitives: {', '.join(sorted(unsupported))}" if unsupported else ""))
+
+
+def write_export(out, leaves, constants, outputs, residuals, program, meta):
     write_npys(os.path.join(out, "inputs"), "arg", [np.asarray(x) for x in leaves] + list(constants))
     write_npys(os.path.join(out, "jax"), "out", outputs)
     res_path = os.path.join(out, "jax", "saved_residuals.json")
@@ -307,9 +320,6 @@ def export(args):
         os.unlink(res_path)
     write_json(os.path.join(out, "program.json"), program)
     write_json(os.path.join(out, "export.json"), meta)
-    print(f"wrote {out}: {len(program['invars'])} inputs ({len(constants)} constants), "
-          f"{len(program['eqns'])} equations, {len(outputs)} outputs"
-          + (f"; not tandem primitives: {', '.join(sorted(unsupported))}" if unsupported else ""))
 
 
 def main(argv):
@@ -318,6 +328,9 @@ def main(argv):
     except (BadUsage, j2p.Unserialisable) as e:
         print(f"error: {e}\n  hint: {e.hint}", file=sys.stderr)
         return 4
+    except TandemError as e:  # another tandem holds --out
+        print(e.render(), file=sys.stderr)
+        return e.code
     except OSError as e:  # the output directory: unwritable, a full disk
         print(f"error: writing the export: {e}\n  hint: give --out a directory you can write", file=sys.stderr)
         return 4
