@@ -82,6 +82,10 @@ tandem::CaseResult result_of(const fuzz::CaseResult& f, const std::string& what)
       r.message = cat(what, ": ", f.outcome == fuzz::Outcome::reference_refused ? "the reference" : "the engine",
                       f.outcome == fuzz::Outcome::engine_error ? " failed: " : " refuses it: ", f.message);
       break;
+    case fuzz::Outcome::unsupported:  // a combination the engine is known not to have: said, not failed
+      r.verdict = Verdict::skip;
+      r.message = cat(what, ": ", f.message);
+      break;
   }
   if (f.outcome == fuzz::Outcome::agree || f.outcome == fuzz::Outcome::disagree)
     r.correctness["engine_vs_reference"] = verdict_json(f.verdict);
