@@ -18,6 +18,9 @@
 
 namespace tandem {
 
+// The most examples a vmap case batches: its check runs the program once per example too.
+constexpr int64_t kMaxVmapSize = 4096;
+
 struct ProgramSelection {
   std::string path;
   std::string inputs;                 // a directory of arg_<i>.npy (default PATH/inputs)
