@@ -309,7 +309,7 @@ Program read_program_json(const std::string& path) {
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw_bad_input(cat(path, ": not valid JSON: ", e.what()), kSchemaHint);
   }
   try {

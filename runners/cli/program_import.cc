@@ -193,7 +193,9 @@ std::string name_of(const fs::path& path) {
   return n.empty() ? "program" : n;
 }
 
-std::shared_ptr<ImportedProgram> load(const ProgramSelection& s) {
+}  // namespace
+
+std::shared_ptr<ImportedProgram> load_imported_program(const ProgramSelection& s) {
   const fs::path path(s.path);
   if (!fs::exists(path)) throw_bad_input(cat("--program ", s.path, ": no such file or directory"), kExportHint);
   const bool dir = fs::is_directory(path);
@@ -225,8 +227,6 @@ std::shared_ptr<ImportedProgram> load(const ProgramSelection& s) {
   return p;
 }
 
-}  // namespace
-
 void add_program_options(CLI::App& cmd, ProgramSelection& s) {
   auto* program = cmd.add_option("--program", s.path,
                                  "check your own program instead of the suites: a program.json, or the directory "
@@ -247,7 +247,7 @@ std::vector<const Case*> imported_program_cases(const ProgramSelection& s) {
   static std::vector<Case> cases;  // read once: every Case* handed out stays valid
   static std::string loaded;
   if (loaded != s.path || cases.empty()) {
-    cases = program_check_cases(load(s));
+    cases = program_check_cases(load_imported_program(s));
     loaded = s.path;
   }
   std::vector<const Case*> r;

@@ -52,6 +52,7 @@ for field, edit in {
     write("deep_" + field, json.dumps(p).replace('"DEEP"', deep))
 write("deep_schema_version", json.dumps(dict(base, schema_version="DEEP")).replace('"DEEP"', deep))
 write("deep_file", deep)
+write("number_1e999", json.dumps(base).replace('"shape": [6, 16]', '"shape": [6, 1e999]', 1))
 # Checkpoint bodies nested N deep around sin: f32[3] -> f32[3].
 def nested(n):
     ids = iter(range(1, 10**6))
@@ -107,6 +108,7 @@ for cmd in check list run bench dump-programs; do
   done
   expect_bad_input "$cmd: 5,000 nested checkpoint bodies" "nested more than" "$tandem" "${args[@]}" --program "$work/nested_5000"
 done
+expect_bad_input "a number past double (1e999)" "not valid JSON" "$tandem" list --program "$work/number_1e999"
 expect_bad_input "65 nested checkpoint bodies" "sub-programs nest more than 64" "$tandem" list --program "$work/nested_65"
 "$tandem" list --program "$work/nested_64" > "$work/list64.log" 2>&1 || fail "64 nested bodies (the limit) do not load: $(head -c 300 "$work/list64.log")"
 "$tandem" check --program "$work/nested_64" --filter forward -q --out "$work/out64" > "$work/check64.log" 2>&1 ||
