@@ -77,6 +77,12 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
 their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
 JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
+Raised on 2026-11-29 to 72,900: 72,141 lines on main (e1de55d), then hostile input and
+crash isolation: --program's depth limits and companions checked at load (≈130 lines), case
+workers replaced when killed between cases and a per-case limit, bench's checks in workers
+(≈120), and their tests — the CLI scripts for every refused input and each signal, the
+reader's deep-nesting unit tests, the Program JSON fuzz target and its corpus packer (≈450):
+72,846 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -87,7 +93,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72500
+TOTAL_BUDGET = 72900
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
