@@ -96,6 +96,12 @@ Raised to 73,050: 72,141 lines on main (e1de55d), then the Python tools' reliabi
 writer per folder and the checks every tool shares (≈100), the record schema compiled to
 closures for 0.05 ms per record (≈210) and the mutational driver of every Python entry point
 (≈200), with their tests (≈400): 73,050 lines.
+Raised on 2026-11-29 to 72,900: 72,141 lines on main (e1de55d), then hostile input and
+crash isolation: --program's depth limits and companions checked at load (≈130 lines), case
+workers replaced when killed between cases and a per-case limit, bench's checks in workers
+(≈120), and their tests — the CLI scripts for every refused input and each signal, the
+reader's deep-nesting unit tests, the Program JSON fuzz target and its corpus packer (≈450):
+72,846 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """

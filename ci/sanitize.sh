@@ -4,8 +4,9 @@
 # otherwise), then
 #   1. every ctest,
 #   2. the main job (`tandem run --profile quick`, as ci/quickstart.sh runs it),
-#   3. each fuzz target of runners/fuzz for FUZZ_RUNS inputs (default 100000) from the checked-in
-#      corpus, at most FUZZ_SECONDS each; the Python tools' targets (reports/fuzz.py, atheris,
+#   3. each fuzz target of runners/fuzz (.npy, `tandem lstm`'s inputs, --program's program.json
+#      and companions) for FUZZ_RUNS inputs (default 100000) from the checked-in corpus, at most
+#      FUZZ_SECONDS each; the Python tools' targets (reports/fuzz.py, atheris,
 #      corpus runners/fuzz/corpus/py_*) too, run by the build's TANDEM_PYTHON, so a traceback on
 #      bad input fails the job as a crash does.
 # clang builds the fuzz targets with libFuzzer; without clang, GCC builds them with tandem's own
@@ -84,14 +85,14 @@ command -v ninja >/dev/null || generator="Unix Makefiles"
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
   -DTANDEM_SANITIZE=address,undefined -DTANDEM_WITH_CUDA=OFF "${compiler[@]}" "${launcher[@]}" \
   ${SANITIZE_CMAKE_ARGS:-} >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 5; }
-targets=(--target tandem npy_fuzz lstm_input_fuzz)
+targets=(--target tandem npy_fuzz lstm_input_fuzz program_json_fuzz)
 cmake --build "$build" --target help 2>/dev/null | grep -q lsan_selfcheck && targets+=(lsan_selfcheck)  # MPI found
 [[ "$steps" == *" ctest "* ]] && targets=()
 cmake --build "$build" -j "$jobs" "${targets[@]}" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 5; }
 python=${TANDEM_PYTHON:-$(sed -n 's/^TANDEM_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")}  # the fuzz targets' Python
 
 rc=0
-fuzz_targets=(npy lstm_input py_records py_gate_config py_history)
+fuzz_targets=(npy lstm_input program_json py_records py_gate_config py_history)
 fail() { [ "$rc" != 0 ] || rc=$1; echo "sanitize: FAIL: $2" | tee -a "$out/summary.txt"; }
 : >"$out/summary.txt"
 # The suppressions hide Open MPI's leaks and nothing of tandem's: an MPI process with one planted
@@ -149,6 +150,7 @@ for target in "${fuzz_targets[@]}"; do
   t0=$(date +%s)
   scratch=$(mktemp -d)  # libFuzzer adds what it finds to its first directory, not the repo's corpus
   cmd=("$build/fuzz/${target}_fuzz" -max_len=4096)
+  [[ $target == program_json ]] && cmd=("$build/fuzz/${target}_fuzz" -max_len=65536)  # an export with its companions
   # A seed history database is 8-17 KB; without atheris exit 78, 0 inputs run, so exit 3 below.
   [[ $target == py_* ]] && cmd=(env PYTHONPATH="$root" "${python:-python3}" -m reports.fuzz "${target#py_}" -max_len=32768)
   "${cmd[@]}" -runs="$runs" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" \

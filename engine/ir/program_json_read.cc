@@ -27,10 +27,26 @@ constexpr const char* kSchemaHint = "docs/PROGRAM_JSON.md describes the schema";
   throw_bad_input(cat("program JSON: ", at, ": ", what), hint);
 }
 
+// At most `budget` characters of j's text, three levels deep at most: a message quotes an
+// offending value briefly, never the whole of a large or deeply nested one.
+void brief(const json& j, int levels, size_t budget, std::string& out) {
+  if (out.size() >= budget) return;
+  if (!j.is_structured()) { out += j.dump(); return; }
+  if (levels == 0 || j.empty()) { out += j.is_array() ? (j.empty() ? "[]" : "[...]") : (j.empty() ? "{}" : "{...}"); return; }
+  out += j.is_array() ? '[' : '{';
+  for (auto it = j.begin(); it != j.end() && out.size() < budget; ++it) {
+    if (it != j.begin()) out += ',';
+    if (j.is_object()) out += json(it.key()).dump() + ":";
+    brief(*it, levels - 1, budget, out);
+  }
+  out += j.is_array() ? ']' : '}';
+}
+
 // The offending value, short: `string "f33"`, `array [1,-2]`.
 std::string shown(const json& j) {
   if (j.is_null()) return "null";
-  std::string s = j.dump();
+  std::string s;
+  brief(j, 3, 60, s);
   if (s.size() > 60) s = s.substr(0, 57) + "...";
   return cat(j.type_name(), " ", s);
 }
@@ -235,8 +251,13 @@ Eqn read_eqn(Scope& scope, const json& j, size_t index, const std::string& ctx) 
   return e;
 }
 
+size_t nesting(const Scope* s) { return s ? 1 + nesting(s->outer) : 0; }
+
 Program read_program(const json& j, const std::string& ctx, Scope* outer) {
   const std::string at = cat(ctx, "program");
+  if (nesting(outer) > kMaxSubProgramDepth)
+    bad(at, cat("sub-programs nest more than ", kMaxSubProgramDepth, " deep"),
+        "a body within a body within ...: JAX's own programs nest a few levels; flatten the nesting (docs/PROGRAM_JSON.md, limits)");
   if (!outer) check_fields(j, at, "a program", {"schema_version", "invars", "eqns", "outvars"});
   else check_fields(j, at, "a program", {"invars", "eqns", "outvars"});
   Program p;
@@ -256,7 +277,22 @@ Program read_program(const json& j, const std::string& ctx, Scope* outer) {
 
 }  // namespace
 
+void check_json_depth(const json& j, const std::string& what) {
+  std::vector<std::pair<const json*, size_t>> todo{{&j, 1}};  // no recursion: any depth is safe to walk
+  while (!todo.empty()) {
+    auto [v, depth] = todo.back();
+    todo.pop_back();
+    if (!v->is_structured()) continue;
+    if (depth > kMaxJsonDepth)
+      throw_bad_input(cat(what, ": JSON nested more than ", kMaxJsonDepth, " levels deep"),
+                      "no schema tandem reads nests that deep: the file is damaged or not what it claims "
+                      "(docs/PROGRAM_JSON.md, limits)");
+    for (const json& item : *v) todo.push_back({&item, depth + 1});
+  }
+}
+
 Program program_from_json(const json& j) {
+  check_json_depth(j, "program JSON");
   if (j.is_object() && j.contains("schema_version")) {
     std::optional<int64_t> v = as_int(j["schema_version"]);
     if (v != kProgramJsonSchemaVersion)
@@ -273,7 +309,7 @@ Program read_program_json(const std::string& path) {
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw_bad_input(cat(path, ": not valid JSON: ", e.what()), kSchemaHint);
   }
   try {

@@ -14,7 +14,15 @@
 
 namespace tandem {
 
+// Limits (bad input beyond them, never a stack overflow): a JSON value nests at most
+// kMaxJsonDepth arrays and objects deep; sub-programs nest at most kMaxSubProgramDepth deep.
+constexpr size_t kMaxJsonDepth = 512;
+constexpr size_t kMaxSubProgramDepth = 64;
+
 Program program_from_json(const nlohmann::json& j);
+// Bad input naming `what` when j nests deeper than kMaxJsonDepth (walked without recursion;
+// a reader of any JSON file checks this before anything recursive touches the value).
+void check_json_depth(const nlohmann::json& j, const std::string& what);
 // Reads and parses a file, then program_from_json; messages start with the path.
 Program read_program_json(const std::string& path);
 

@@ -170,5 +170,62 @@ TEST(ProgramJsonRead, ErrorsInSubProgramsNameThePath) {
   EXPECT_THROW(program_from_json(j), Error);
 }
 
+// A value nested 100,000 deep in a field, and sub-programs nested past the limit: bad input
+// with a short message, not a stack overflow (the reader and its messages never recurse into
+// such a value).
+TEST(ProgramJsonRead, DeepNestingIsBadInputNotACrash) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string field : {"params", "source", "in", "out"}) {
+    json j = valid();
+    json& slot = field == "params" ? j["eqns"][1]["params"]["axes"] : j["eqns"][1][field];
+    slot = json::parse(deep);  // moved in: no recursive copy
+    try {
+      program_from_json(j);
+      ADD_FAILURE() << field << ": read without an error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input) << field;
+      EXPECT_NE(e.message().find("nested more than 512 levels"), std::string::npos) << field << ": " << e.message();
+      EXPECT_LT(e.message().size(), 400u) << field;
+    }
+  }
+  auto nested = [](int n) {  // checkpoint(checkpoint(...(sin)...)), n bodies deep
+    json p = json::parse(R"({"invars": [{"id": 1, "dtype": "f32", "shape": [3]}],
+      "eqns": [{"primitive": "sin", "in": [{"var": 1}], "out": [{"id": 2, "dtype": "f32", "shape": [3]}]}],
+      "outvars": [{"var": 2}]})");
+    for (int level = 1; level <= n; ++level) {
+      json outer = p;
+      outer["invars"][0]["id"] = 2 * level + 1;
+      outer["outvars"][0]["var"] = 2 * level + 2;
+      outer["eqns"] = json::array({{{"primitive", "checkpoint"}, {"in", {{{"var", 2 * level + 1}}}},
+                                    {"out", {{{"id", 2 * level + 2}, {"dtype", "f32"}, {"shape", {3}}}}},
+                                    {"params", {{"body", {{"program", p}}}, {"policy", "nothing_saveable"}, {"prevent_cse", true}}}}});
+      p = std::move(outer);
+    }
+    p["schema_version"] = 1;
+    return p;
+  };
+  EXPECT_NO_THROW(program_from_json(nested(int(kMaxSubProgramDepth))));
+  try {
+    program_from_json(nested(int(kMaxSubProgramDepth) + 1));
+    ADD_FAILURE() << "sub-programs past the limit read";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("sub-programs nest more than 64 deep"), std::string::npos) << e.message();
+  }
+}
+
+// A message quotes a large value briefly.
+TEST(ProgramJsonRead, MessagesQuoteValuesBriefly) {
+  json j = valid();
+  j["eqns"][0]["params"] = json::array();
+  for (int i = 0; i < 10000; ++i) j["eqns"][0]["params"].push_back({{"k", std::string(100, 'x')}});
+  try {
+    program_from_json(j);
+    ADD_FAILURE() << "a params list read";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("field 'params' is an object, got array [{\"k\":\"xxx"), std::string::npos) << e.message();
+    EXPECT_LT(e.message().size(), 300u);
+  }
+}
+
 }  // namespace
 }  // namespace tandem

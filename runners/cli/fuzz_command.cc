@@ -84,7 +84,7 @@ int run(FuzzArgs& a) {
   if (int code = run_in_workers(
           size_t(a.run.programs), [&](size_t, nlohmann::json rec) { tally.add(rec, std::cout); },
           [&](size_t i, const std::string& why) { return fuzz::crashed_case(a.run, int64_t(i), why); },
-          [&] { return tally.should_stop(); }))
+          default_case_limit_s(), [&] { return tally.should_stop(); }))
     return code;  // a worker failed before its first case and said why
   return exit_of(tally.finish(std::cout));
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <regex>
 
 #include "engine/core/error.h"
 #include "engine/ir/program_json_read.h"
@@ -17,6 +18,12 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+std::string joined_names(const std::vector<std::string>& names) {
+  std::string r;
+  for (const std::string& n : names) r += (r.empty() ? "" : ", ") + n;
+  return r;
+}
+
 constexpr const char* kExportHint =
     "tools/import/export_jax_program.py writes such a directory from a JAX function (docs/IMPORT.md)";
 
@@ -24,10 +31,18 @@ json read_json(const fs::path& path) {
   std::ifstream in(path);
   if (!in) throw_bad_input(cat("cannot read ", path.string()), kExportHint);
   try {
-    return json::parse(in);
+    json j = json::parse(in);
+    check_json_depth(j, path.string());
+    return j;
   } catch (const json::exception& e) {
     throw_bad_input(cat(path.string(), ": not JSON: ", e.what()), kExportHint);
   }
+}
+
+// What a message quotes of a companion's value: its first characters, never all of it.
+std::string quoted(const json& j) {
+  std::string s = j.dump();
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
 // An .npy file as a tensor of `want`'s type: the file's dtype may differ (bool and bf16 have
@@ -67,7 +82,7 @@ std::vector<std::optional<int64_t>> parse_axes(const json& j, const std::string&
   for (const json& a : j) {
     if (a.is_null()) r.push_back(std::nullopt);
     else if (a.is_number_integer()) r.push_back(a.get<int64_t>());
-    else throw_bad_input(cat(where, ": an in_axes entry is an int or null, got ", a.dump()), kExportHint);
+    else throw_bad_input(cat(where, ": an in_axes entry is an int or null, got ", quoted(a)), kExportHint);
   }
   return r;
 }
@@ -88,16 +103,67 @@ std::vector<std::optional<int64_t>> parse_axes_option(const std::string& s) {
   return r;
 }
 
+// A residual's type as saved_residuals.json writes it: "f32[8,16]", "f32<host>[8]", "f32[]".
+bool is_residual_type(const std::string& t) {
+  static const std::regex form(R"(([a-z0-9]+)(<host>)?\[(\d+(,\d+)*)?\])");
+  std::smatch m;
+  return std::regex_match(t, m, form) && parse_dtype(m[1].str()).has_value();
+}
+
 std::map<std::string, std::vector<std::string>> parse_residuals(const json& j, const fs::path& path) {
   std::map<std::string, std::vector<std::string>> r;
   if (!j.is_object()) throw_bad_input(cat(path.string(), ": an object of policy -> residual types"), kExportHint);
   for (const auto& [policy, types] : j.items()) {
+    if (policy != "as_written") {  // the vjp of f itself; any other key is a policy string
+      try {
+        policy_from_string(policy);
+      } catch (const Error& e) {
+        throw_bad_input(cat(path.string(), ": key '", policy.substr(0, 60), "' is not a policy: ", e.message()), kExportHint);
+      }
+    }
     if (!types.is_array()) throw_bad_input(cat(path.string(), ": '", policy, "' maps to a list of types"), kExportHint);
     for (const json& t : types)
-      if (!t.is_string()) throw_bad_input(cat(path.string(), ": '", policy, "' lists a non-string"), kExportHint);
+      if (!t.is_string() || !is_residual_type(t.get<std::string>()))
+        throw_bad_input(cat(path.string(), ": '", policy, "' lists ", quoted(t), ", not a type like \"f32[8,16]\""), kExportHint);
     r[policy] = types.get<std::vector<std::string>>();
   }
   return r;
+}
+
+// export.json's "vmap": {"in_axes": [...], "size": N}, into p; null: the function is not vmapped.
+void parse_vmap(const json& v, const fs::path& path, ImportedProgram& p) {
+  if (v.is_null()) return;
+  if (!v.is_object()) throw_bad_input(cat(path.string(), ": \"vmap\" is an object {\"in_axes\": [...], \"size\": N}, got ", quoted(v)), kExportHint);
+  p.vmap_in_axes = parse_axes(v.contains("in_axes") ? v["in_axes"] : json(), path.string());
+  if (!v.contains("size")) return;
+  const json& n = v["size"];
+  if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > kMaxVmapSize)
+    throw_bad_input(cat(path.string(), ": vmap size ", quoted(n), " is not an integer in [1, ", kMaxVmapSize, "]"),
+                    "the number of examples vmap batches, e.g. 8");
+  p.vmap_size = n.get<int64_t>();
+}
+
+// Everything the cases will use, checked now: a bad companion is bad input at load (exit 4),
+// never a case's crash, error or silent pass later. vmap axes are normalised (-1: the last).
+void check_loaded(ImportedProgram& p) {
+  if (!p.vmap_in_axes.empty() && p.vmap_in_axes.size() != p.program.in_vars.size())
+    throw_bad_input(cat("vmap: ", p.vmap_in_axes.size(), " in_axes for a program of ", p.program.in_vars.size(), " inputs"),
+                    "one axis per input, `none` for an input that is not mapped, e.g. --vmap-in-axes 0,none");
+  for (size_t i = 0; i < p.vmap_in_axes.size(); ++i) {
+    if (!p.vmap_in_axes[i]) continue;
+    const int64_t rank = int64_t(p.program.in_vars[i]->type.shape.size()), a = *p.vmap_in_axes[i];
+    if (a < -(rank + 1) || a > rank)
+      throw_bad_input(cat("vmap: in_axes[", i, "] is ", a, ", outside [", -(rank + 1), ", ", rank, "] for input ", i, " of rank ", rank),
+                      "the axis of the batched input that vmap maps: 0 .. its rank (the unbatched input's rank)");
+    p.vmap_in_axes[i] = a < 0 ? a + rank + 1 : a;
+  }
+  const std::vector<std::string> names = names_in(p.program);
+  for (const std::string& policy : p.policies)
+    for (const std::string& n : policy_from_string(policy).names)
+      if (std::find(names.begin(), names.end(), n) == names.end())
+        throw_bad_input(cat("--policy ", policy, ": the program names no value '", n, "'"),
+                        names.empty() ? std::string("the program has no checkpoint_name values; use a policy without names")
+                                      : cat("its checkpoint_name values: ", joined_names(names)));
 }
 
 // export.json's residuals_wrt (the indices of the inputs JAX's residuals were taken w.r.t.)
@@ -107,7 +173,7 @@ std::vector<bool> parse_wrt(const json& j, const Program& program, const fs::pat
   if (!j.is_array()) throw_bad_input(cat(path.string(), ": residuals_wrt is not a list of input indices"), kExportHint);
   for (const json& i : j) {
     if (!i.is_number_integer() || i.get<int64_t>() < 0 || size_t(i.get<int64_t>()) >= wrt.size())
-      throw_bad_input(cat(path.string(), ": residuals_wrt lists ", i.dump(), ", not an input of the ", wrt.size(), "-input program"), kExportHint);
+      throw_bad_input(cat(path.string(), ": residuals_wrt lists ", quoted(i), ", not an input of the ", wrt.size(), "-input program"), kExportHint);
     if (!is_floating(program.in_vars[size_t(i.get<int64_t>())]->type.dtype))
       throw_bad_input(cat(path.string(), ": residuals_wrt lists input ", i.dump(), ", which is not floating"), kExportHint);
     wrt[size_t(i.get<int64_t>())] = true;
@@ -127,7 +193,9 @@ std::string name_of(const fs::path& path) {
   return n.empty() ? "program" : n;
 }
 
-std::shared_ptr<ImportedProgram> load(const ProgramSelection& s) {
+}  // namespace
+
+std::shared_ptr<ImportedProgram> load_imported_program(const ProgramSelection& s) {
   const fs::path path(s.path);
   if (!fs::exists(path)) throw_bad_input(cat("--program ", s.path, ": no such file or directory"), kExportHint);
   const bool dir = fs::is_directory(path);
@@ -148,22 +216,16 @@ std::shared_ptr<ImportedProgram> load(const ProgramSelection& s) {
   }
   if (dir && fs::exists(path / "export.json")) {
     const json e = read_json(path / "export.json");
+    if (!e.is_object()) throw_bad_input(cat((path / "export.json").string(), ": not an object, got ", quoted(e)), kExportHint);
     if (e.contains("residuals_wrt")) p->wrt = parse_wrt(e["residuals_wrt"], p->program, path / "export.json");
-    if (e.contains("vmap") && e["vmap"].is_object()) {
-      p->vmap_in_axes = parse_axes(e["vmap"].value("in_axes", json()), (path / "export.json").string());
-      p->vmap_size = e["vmap"].value("size", int64_t(4));
-    }
+    if (e.contains("vmap")) parse_vmap(e["vmap"], path / "export.json", *p);
   }
   if (!s.vmap_in_axes.empty()) p->vmap_in_axes = parse_axes_option(s.vmap_in_axes);
   if (s.vmap_size > 0) p->vmap_size = s.vmap_size;
-  if (!p->vmap_in_axes.empty() && p->vmap_in_axes.size() != p->program.in_vars.size())
-    throw_bad_input(cat("vmap: ", p->vmap_in_axes.size(), " in_axes for a program of ", p->program.in_vars.size(), " inputs"),
-                    "one axis per input, `none` for an input that is not mapped, e.g. --vmap-in-axes 0,none");
   p->policies = s.policies;
+  check_loaded(*p);
   return p;
 }
-
-}  // namespace
 
 void add_program_options(CLI::App& cmd, ProgramSelection& s) {
   auto* program = cmd.add_option("--program", s.path,
@@ -175,7 +237,7 @@ void add_program_options(CLI::App& cmd, ProgramSelection& s) {
       ->needs(program);
   cmd.add_option("--vmap-size", s.vmap_size, "with --program: the vmapped batch size (default 4 or export.json's)")
       ->needs(program)
-      ->check(in_range(1, 1 << 20, "--vmap-size is the number of examples vmap batches, e.g. 8"));
+      ->check(in_range(1, kMaxVmapSize, "--vmap-size is the number of examples vmap batches, e.g. 8"));
   cmd.add_option("--policy", s.policies, "with --program: a checkpoint policy to check (repeatable; default: JAX's four, "
                                          "and the name policies when the program names values)")
       ->needs(program);
@@ -185,7 +247,7 @@ std::vector<const Case*> imported_program_cases(const ProgramSelection& s) {
   static std::vector<Case> cases;  // read once: every Case* handed out stays valid
   static std::string loaded;
   if (loaded != s.path || cases.empty()) {
-    cases = program_check_cases(load(s));
+    cases = program_check_cases(load_imported_program(s));
     loaded = s.path;
   }
   std::vector<const Case*> r;

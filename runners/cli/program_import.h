@@ -9,6 +9,7 @@
 // Anything that does not fit the program (counts, shapes, dtypes) is bad input (exit 4)
 // naming the file.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@
 
 namespace tandem {
 
+// The most examples a vmap case batches: its check runs the program once per example too.
+constexpr int64_t kMaxVmapSize = 4096;
+
 struct ProgramSelection {
   std::string path;
   std::string inputs;                 // a directory of arg_<i>.npy (default PATH/inputs)
@@ -26,7 +30,12 @@ struct ProgramSelection {
   std::vector<std::string> policies;  // empty: default_policies
 };
 
+struct ImportedProgram;  // suites/program_fuzz/program_check.h
+
 void add_program_options(CLI::App& cmd, ProgramSelection& s);
+// PATH and its companions read and checked as --program reads them (bad input: a bad_input
+// Error naming the file); the fuzz target's entry (runners/fuzz/program_json_fuzz.cc).
+std::shared_ptr<ImportedProgram> load_imported_program(const ProgramSelection& s);
 // The imported program's cases (read once; the pointers stay valid for the process).
 std::vector<const Case*> imported_program_cases(const ProgramSelection& s);
 

@@ -38,7 +38,15 @@ struct RunArgs {
   std::string inject;  // a fault to inject (engine/core/faults.h), "" for none
   double watchdog_s = 300;  // under a launcher: seconds a rank may wait for the others
   bool in_process = false;  // every case in this process, no case workers (a crash ends the run)
+  double case_timeout_s = -1;  // seconds a case may run in its worker; 0: no limit; <0: the default
 };
+
+// The per-case limit: --case-timeout, else the default (case_workers.h) plus the time
+// --min-time asks each case to be measured for.
+double case_limit_s(const RunArgs& a, bool timed) {
+  if (a.case_timeout_s >= 0) return a.case_timeout_s;
+  return default_case_limit_s() + (timed ? 2 * a.min_time : 0.0);
+}
 
 // What decides the sequence of lockstep calls: ranks must agree on it before the first case.
 std::string run_signature(const RunArgs& a, bool timed, const std::vector<const Case*>& cases,
@@ -191,7 +199,8 @@ int run(const RunArgs& a, bool timed) {
   if (lockstep || a.in_process) {
     for (size_t i = 0; i < slots.size(); ++i) take(record_of(i));
   } else if (int code = run_in_workers(slots.size(), [&](size_t, nlohmann::json rec) { take(std::move(rec)); },
-                                       [&](size_t i, const std::string& why) { return crash_record(slots[i], why); })) {
+                                       [&](size_t i, const std::string& why) { return crash_record(slots[i], why); },
+                                       case_limit_s(a, timed))) {
     return code;  // a worker failed before its first case and said why
   }
   std::string md = summary_markdown(writes ? writer.records() : unwritten, counts);
@@ -233,6 +242,7 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
       ->check(in_range(1, 86400, "seconds a rank may wait in a barrier or gather before the job aborts, e.g. 300"));
   cmd->add_flag("--in-process", args->in_process,
                 "run every case in this process, not in a case worker (then a crashing case ends the run; for debuggers)");
+  add_case_timeout_option(*cmd, args->case_timeout_s);
   cmd->add_option("--inject", args->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
   cmd->callback([args, timed, &exit_code] {
     if (!args->inject.empty()) inject_fault(args->inject);

@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
     Bytes b = corpus[rng() % corpus.size()];
     mutate(b, corpus, rng);
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+    if ((done + 1) % 50000 == 0)  // a long run's count so far, should it be stopped
+      std::fprintf(stderr, "fuzz: %lld inputs in %.1f s\n", done + 1, elapsed());
   }
   std::printf("fuzz: %lld inputs (%zu seeds, seed %lld) in %.1f s, 0 crashes\n", done, corpus.size(), seed, elapsed());
   return 0;
