@@ -350,6 +350,8 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_pad_rev_cumsum_rows(add);
   add_lstm_rows(add);
   add_gather_sort_rows(r);
+  add_window_rows(r);
+  add_cond_rows(r);
   return r;
 }
 

@@ -13,6 +13,7 @@ const GenTable& gen_table() {
     add_control_rows(t);
     add_conv_rows(t);
     add_indexing_rows(t);
+    add_window_rows(t);
     return t;
   }();
   return table;
