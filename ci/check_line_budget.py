@@ -77,6 +77,11 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
 their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
 JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
+Raised on 2026-11-29 to 74,000: 72,141 lines on main (e1de55d), then scatter, reduce_window_max /
+reduce_window_sum and cond, each a row in every table (engine CPU + CUDA, reference op, tape,
+rules, vjp, vmap, fuzzer, importer, oracle) with their tests (≈1,600 lines, two fifths tests): 73,753 lines,
+which the import corpus's optax_ctc and stax_cnn_dp_sgd and the everyday lax.cond and pooling
+lower to. A separate decision recorded here; the shrink is still owed.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -87,7 +92,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72500
+TOTAL_BUDGET = 74000
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
