@@ -1,4 +1,4 @@
-// The engine-vs-reference rows of gather, scatter_add and sort (prims_vs_reference_rows.h):
+// The engine-vs-reference rows of gather, scatter_add, scatter and sort (prims_vs_reference_rows.h):
 // x[i] and jnp.take with in-range, negative and too-large indices under every mode, windows
 // of more than one element, take_along_axis through batching dims, a scalar result and zero
 // indices; x.at[i].add(u) with repeats and drops; sort along either dim, carrying values,
@@ -68,6 +68,26 @@ void scatter_rows(Rows& r, DType t) {
        }});
 }
 
+// x.at[i].set(u): repeated rows (both sides keep the last update), dropped / clamped ones,
+// batching dims and overlapping windows.
+void scatter_set_rows(Rows& r, DType t) {
+  const std::string d(dtype_name(t));
+  auto add = [&r](Row row) { r["scatter"].push_back(std::move(row)); };
+  for (const char* mode : {"FILL_OR_DROP", "CLIP", "PROMISE_IN_BOUNDS"})
+    add({cat("scatter/rows/", mode, "/", d), {AType{{5, 3}, t}, AType{{4, 3}, t}}, [mode](Builder& b, const V& a) {
+           return V{scatter(a[0], const_i32(b, {4, 1}, {4, 0, 4, 9}), a[1], ScatterDims{{1}, {0}, {0}, {}, {}}, mode)};
+         }});
+  add({"scatter/batching/" + d, {AType{{3, 5}, t}, AType{{3, 1}, t}}, [](Builder& b, const V& a) {
+         return V{scatter(a[0], const_i32(b, {3, 1, 1}, {4, 0, 4}), a[1], ScatterDims{{}, {1}, {1}, {0}, {0}})};
+       }});
+  add({"scatter/windows/" + d, {AType{{6, 4}, t}, AType{{2, 3, 2}, t}}, [](Builder& b, const V& a) {
+         return V{scatter(a[0], const_i32(b, {2, 2}, {1, 2, 2, 1}), a[1], ScatterDims{{1, 2}, {}, {0, 1}, {}, {}}, "CLIP")};
+       }});
+  add({"scatter/zero_updates/" + d, {AType{{4, 3}, t}, AType{{0, 3}, t}}, [](Builder& b, const V& a) {
+         return V{scatter(a[0], const_i32(b, {0, 1}, {}), a[1], ScatterDims{{1}, {0}, {0}, {}, {}})};
+       }});
+}
+
 void sort_rows(Rows& r, DType t) {
   const std::string d(dtype_name(t));
   auto add = [&r](Row row) { r["sort"].push_back(std::move(row)); };
@@ -99,6 +119,7 @@ void add_gather_sort_rows(Rows& r) {
   for (DType t : {DType::f64, DType::f32, DType::bf16, DType::i32}) {
     gather_rows(r, t);
     scatter_rows(r, t);
+    scatter_set_rows(r, t);
     sort_rows(r, t);
   }
   sort_order_row(r);

@@ -31,6 +31,10 @@ struct Row {
 const std::map<std::string, std::vector<Row>>& prims_vs_reference_rows();
 // gather, scatter_add and sort (prims_vs_reference_gather_sort.cc).
 void add_gather_sort_rows(std::map<std::string, std::vector<Row>>& rows);
+// reduce_window_max and reduce_window_sum (prims_vs_reference_window.cc).
+void add_window_rows(std::map<std::string, std::vector<Row>>& rows);
+// cond (prims_vs_reference_cond.cc).
+void add_cond_rows(std::map<std::string, std::vector<Row>>& rows);
 
 // Rows of primitive families written in files of their own (prims_vs_reference_rows_conv.cc).
 void add_conv_rows(const std::function<void(const std::string&, Row)>& add);

@@ -351,6 +351,8 @@ std::map<std::string, std::vector<Row>> build_rows() {
   add_lstm_rows(add);
   add_gather_sort_rows(r);
   add_logical_rows(add);
+  add_window_rows(r);
+  add_cond_rows(r);
   return r;
 }
 

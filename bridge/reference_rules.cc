@@ -5,6 +5,7 @@
 
 #include "engine/prims/dot_general.h"
 #include "reference/gather.h"
+#include "reference/reduce_window.h"
 #include "reference/sort.h"
 
 namespace tandem {
@@ -55,7 +56,12 @@ struct ArrayOps {
   Array scatter_add(const Array& x, const Array& idx, const Array& u, const ref::ScatterDims& d, ref::IndexMode m) const {
     return ref::scatter_add(x, idx, u, d, m);
   }
+  Array scatter(const Array& x, const Array& idx, const Array& u, const ref::ScatterDims& d, ref::IndexMode m) const {
+    return ref::scatter(x, idx, u, d, m);
+  }
   std::vector<Array> sort(const std::vector<Array>& xs, int64_t dim, int64_t keys) const { return ref::sort(xs, dim, keys); }
+  Array reduce_window_max(const Array& x, const ref::Window& w) const { return ref::reduce_window_max(x, w); }
+  Array reduce_window_sum(const Array& x, const ref::Window& w) const { return ref::reduce_window_sum(x, w); }
 };
 
 // An operand rounded to an f8 format: on values, and on the tape as an op whose cotangent
@@ -162,8 +168,33 @@ void add_gather_sort_rows(std::map<std::string, ReferenceRule>& t) {
   t["scatter_add"] = one([](auto& o, const Params& p, const auto& in) {
     return o.scatter_add(in[0], o.value(in[1]), in[2], ref_scatter_dims(p), ref_mode(p));
   });
+  t["scatter"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.scatter(in[0], o.value(in[1]), in[2], ref_scatter_dims(p), ref_mode(p));
+  });
   t["sort"] = generic([](auto& o, const auto&, const Eqn& e, const auto& in) {
     return o.sort(in, e.params.get_int("dimension"), e.params.get_int("num_keys", 1));
+  });
+}
+
+// reduce_window params as the reference's Window (strides, padding and dilations default to
+// 1, (0, 0), 1 when absent, as the engine's shape rule reads them).
+ref::Window ref_window(const Params& p, size_t rank) {
+  auto ints_or = [&p](const char* k, size_t n, int64_t v) {
+    return p.has(k) ? p.get_ints(k) : std::vector<int64_t>(n, v);
+  };
+  ref::Window w{p.get_ints("window_dimensions"), ints_or("window_strides", rank, 1), {},
+                ints_or("base_dilation", rank, 1), ints_or("window_dilation", rank, 1)};
+  const std::vector<int64_t> pad = ints_or("padding", 2 * rank, 0);
+  for (size_t d = 0; d + 1 < pad.size(); d += 2) w.padding.emplace_back(pad[d], pad[d + 1]);
+  return w;
+}
+
+void add_window_rows(std::map<std::string, ReferenceRule>& t) {
+  t["reduce_window_max"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.reduce_window_max(in[0], ref_window(p, o.value(in[0]).shape.size()));
+  });
+  t["reduce_window_sum"] = one([](auto& o, const Params& p, const auto& in) {
+    return o.reduce_window_sum(in[0], ref_window(p, o.value(in[0]).shape.size()));
   });
 }
 
@@ -227,12 +258,14 @@ std::map<std::string, ReferenceRule> build_table() {
   });
   t["scan"] = scan_reference_rule();
   t["while"] = while_reference_rule();
+  t["cond"] = cond_reference_rule();
   t["conv_general_dilated"] = conv_reference_rule();
   t["lstm_fwd"] = lstm_fwd_reference_rule();
   t["lstm_bwd"] = lstm_bwd_reference_rule();
   add_collective_reference_rules(t);
   add_gather_sort_rows(t);
   add_logical_reference_rules(t);
+  add_window_rows(t);
   // Unary and binary elementwise primitives: the reference op of the same name.
   for (const std::string& name : primitive_names()) {
     const Primitive& p = primitive(name);

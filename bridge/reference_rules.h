@@ -52,6 +52,7 @@ const ReferenceRule& reference_rule(const std::string& primitive);
 // (reference_rules_lstm.cc).
 ReferenceRule scan_reference_rule();
 ReferenceRule while_reference_rule();  // reference_rules_scan.cc
+ReferenceRule cond_reference_rule();   // reference_rules_scan.cc
 ReferenceRule conv_reference_rule();   // reference_rules_conv.cc
 ReferenceRule lstm_fwd_reference_rule();
 ReferenceRule lstm_bwd_reference_rule();

@@ -1,8 +1,9 @@
-// The reference's scan and while rows. scan: eval runs ref::scan (the reference's own lax.scan) with the body
+// The reference's scan, while and cond rows. scan: eval runs ref::scan (the reference's own lax.scan) with the body
 // interpreted by the same interpreter; the tape unrolls the scan step by step, so every
 // step's values stay stored for the backward (no remat).
 #include "bridge/reference_rules.h"
 #include "engine/core/error.h"
+#include "engine/prims/cond.h"
 #include "engine/prims/while_loop.h"
 #include "reference/while_loop.h"
 
@@ -118,7 +119,21 @@ std::vector<Id> tape_while(const Eqn& e, const std::vector<Id>& in, const RefTap
   }
   return carry;
 }
+
+// cond: the branch ref::switch_branch picks, interpreted on the operands; the tape records that
+// branch's ops, so its derivative is the chosen branch's (the index gets none).
+std::vector<Array> eval_cond(const Eqn& e, const std::vector<Array>& in, const RefEvalContext& ctx) {
+  const std::vector<ProgramPtr> branches = cond_branches(e.params);
+  return ctx.run_program(*branches[ref::switch_branch(in.at(0), branches.size())], part(in, 1, in.size()));
+}
+
+std::vector<Id> tape_cond(const Eqn& e, const std::vector<Id>& in, const RefTapeContext& ctx) {
+  const std::vector<ProgramPtr> branches = cond_branches(e.params);
+  return ctx.run_program(*branches[ref::switch_branch(ctx.tape.value(in.at(0)), branches.size())], part(in, 1, in.size()));
+}
 }  // namespace
+
+ReferenceRule cond_reference_rule() { return {eval_cond, tape_cond}; }
 
 ReferenceRule scan_reference_rule() { return {eval_scan, tape_scan}; }
 ReferenceRule while_reference_rule() { return {eval_while, tape_while}; }

@@ -92,20 +92,26 @@ Array gather(const Array& operand, const Array& indices, const GatherDims& d, st
   return out;
 }
 
-Array scatter_add(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& d,
+// The walk of a scatter's updates: 1 on inserted and batching dims, the updates' extent elsewhere.
+Walk scatter_walk(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& d,
                   IndexMode mode) {
-  check_array(operand, "scatter_add operand");
-  check_array(updates, "scatter_add updates");
-  require(!indices.shape.empty(), "scatter_add: indices need an index-vector dim");
+  check_array(operand, "scatter operand");
+  check_array(updates, "scatter updates");
+  require(!indices.shape.empty(), "scatter: indices need an index-vector dim");
   std::vector<int64_t> slice;
   size_t j = 0;
   for (size_t dim = 0; dim < operand.shape.size(); ++dim) {
     bool one = has(d.inserted_window_dims, int64_t(dim)) || has(d.operand_batching_dims, int64_t(dim));
-    require(one || j < d.update_window_dims.size(), "scatter_add: too few update_window_dims");
+    require(one || j < d.update_window_dims.size(), "scatter: too few update_window_dims");
     slice.push_back(one ? 1 : updates.shape[size_t(d.update_window_dims[j++])]);
   }
-  Walk k{d.update_window_dims, d.inserted_window_dims, d.scatter_dims_to_operand_dims, d.operand_batching_dims,
-         d.scatter_indices_batching_dims, slice, mode == IndexMode::clip};
+  return Walk{d.update_window_dims, d.inserted_window_dims, d.scatter_dims_to_operand_dims, d.operand_batching_dims,
+              d.scatter_indices_batching_dims, slice, mode == IndexMode::clip};
+}
+
+Array scatter_add(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& d,
+                  IndexMode mode) {
+  const Walk k = scatter_walk(operand, indices, updates, d, mode);
   std::vector<double> sum = operand.data;  // f64 sums, rounded once at the end
   const std::vector<int64_t> ost = row_major_strides(operand.shape);
   std::vector<int64_t> w(updates.shape.size(), 0);
@@ -116,6 +122,18 @@ Array scatter_add(const Array& operand, const Array& indices, const Array& updat
   if (operand.dtype == DType::pred)
     for (double& v : sum) v = v != 0;
   return make(operand.shape, operand.dtype, sum);
+}
+
+Array scatter(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& d, IndexMode mode) {
+  const Walk k = scatter_walk(operand, indices, updates, d, mode);
+  Array out = operand;
+  const std::vector<int64_t> ost = row_major_strides(operand.shape);
+  std::vector<int64_t> w(updates.shape.size(), 0);
+  for (int64_t i = 0; i < updates.numel(); ++i) {
+    if (auto at = operand_index(operand, indices, k, w)) out.data[size_t(flat_offset(*at, ost))] = updates.data[size_t(i)];
+    next_index(w, updates.shape);
+  }
+  return out;
 }
 
 }  // namespace tandem::ref

@@ -37,4 +37,9 @@ Array gather(const Array& operand, const Array& indices, const GatherDims& d, st
 Array scatter_add(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& d,
                   IndexMode mode);
 
+// operand with every update written at its window instead (lax.scatter, x.at[i].set(u)):
+// updates in row-major order, so where windows overlap the last update wins (XLA leaves the
+// order unspecified).
+Array scatter(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& d, IndexMode mode);
+
 }  // namespace tandem::ref

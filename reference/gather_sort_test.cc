@@ -73,6 +73,21 @@ TEST(ScatterAdd, BatchingDimsAddPerRow) {
   EXPECT_EQ(r.data, (Values{1, 1, 6, 7, 1, 1}));
 }
 
+TEST(Scatter, LastUpdateWinsDropsOrClamps) {
+  // x.at[i].set(u, mode=...): row 2 is written twice (the later update stays); row 7 is out of
+  // range: dropped, or clamped onto row 2 after the others under CLIP.
+  const Array x = full({3, 2}, DType::f32, -1);
+  const Array i = make({4, 1}, DType::i32, {2, 0, 2, 7});
+  const Array u = make({4, 2}, DType::f32, {1, 2, 10, 20, 100, 200, 1000, 2000});
+  const ScatterDims d{{1}, {0}, {0}, {}, {}};
+  EXPECT_EQ(scatter(x, i, u, d, IndexMode::fill_or_drop).data, (Values{10, 20, -1, -1, 100, 200}));
+  EXPECT_EQ(scatter(x, i, u, d, IndexMode::clip).data, (Values{10, 20, -1, -1, 1000, 2000}));
+  // take_along_axis's layout: x.at[b, idx[b]].set(u[b]).
+  const Array b = scatter(make({2, 3}, DType::f64, {1, 1, 1, 1, 1, 1}), make({2, 1, 1}, DType::i32, {2, 0}),
+                          make({2, 1}, DType::f64, {5, 6}), ScatterDims{{}, {1}, {1}, {0}, {0}}, IndexMode::clip);
+  EXPECT_EQ(b.data, (Values{1, 1, 5, 6, 1, 1}));
+}
+
 TEST(Sort, JaxFloatOrderIsStable) {
   // -0.0 and 0.0 tie (stable: -0.0 stays first), NaN after +inf.
   const Array x = make({6}, DType::f32, {3, -0.0, kNaN, 0.0, -kInf, 1});

@@ -15,6 +15,7 @@
 #include "reference/array.h"
 #include "reference/dot.h"
 #include "reference/gather.h"
+#include "reference/reduce_window.h"
 
 namespace tandem::ref {
 
@@ -59,7 +60,15 @@ class Tape {
   Id gather(Id x, const Array& indices, const GatherDims& d, std::vector<int64_t> slice_sizes, IndexMode mode,
             double fill);
   Id scatter_add(Id x, const Array& indices, Id updates, const ScatterDims& d, IndexMode mode);
+  // scatter's derivative: the operand's cotangent is g where no update landed, an update's is
+  // g at its position if it is the one kept there (the last), else 0.
+  Id scatter(Id x, const Array& indices, Id updates, const ScatterDims& d, IndexMode mode);
   std::vector<Id> sort(const std::vector<Id>& xs, int64_t dimension, int64_t num_keys);
+  // reduce_window.h (grad_tape_window.cc): a sum's cotangent goes to every element of each
+  // window; a max's to the first element of each window equal to its max (XLA's
+  // select_and_scatter with ge, as JAX's transpose).
+  Id reduce_window_sum(Id x, const Window& w);
+  Id reduce_window_max(Id x, const Window& w);
 
   // An op the tape has no method for (the LSTM, whose derivative lstm_ref.h writes out):
   // `value` computed by the caller from the parents' values; `backward` maps the value's

@@ -44,6 +44,24 @@ Tape::Id Tape::scatter_add(Id x, const Array& indices, Id updates, const Scatter
   });
 }
 
+Tape::Id Tape::scatter(Id x, const Array& indices, Id updates, const ScatterDims& d, IndexMode mode) {
+  Array y = ref::scatter(value(x), indices, value(updates), d, mode);
+  // Which update element each operand element keeps (0: none), from a scatter of position + 1.
+  Array ids = value(updates);
+  for (size_t i = 0; i < ids.data.size(); ++i) ids.data[i] = double(i + 1);
+  ids.dtype = DType::f64;
+  Array landed = ref::scatter(full(value(x).shape, DType::f64, 0), indices, ids, d, mode);
+  return push(std::move(y), {x, updates}, [landed, ushape = value(updates).shape](const Array& g) {
+    Array gx = as_f64(g), gu = zeros_f64(ushape);
+    for (size_t o = 0; o < landed.data.size(); ++o)
+      if (landed.data[o] > 0) {
+        gx.data[o] = 0;
+        gu.data[size_t(landed.data[o]) - 1] = g.data[o];  // the winner's id is what stayed there
+      }
+    return std::vector<Array>{gx, gu};
+  });
+}
+
 std::vector<Tape::Id> Tape::sort(const std::vector<Id>& xs, int64_t dimension, int64_t num_keys) {
   require(num_keys >= 1 && num_keys <= int64_t(xs.size()), "Tape::sort: num_keys outside [1, operands]");
   std::vector<Array> keys;

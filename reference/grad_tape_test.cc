@@ -137,6 +137,12 @@ TEST(RefTape, GatherScatterSort) {
                t.scatter_add(v[0], make({3, 1}, DType::i32, {1, 3, 9}), t.unary("sin", v[1]), add_rows,
                              IndexMode::fill_or_drop)};
   });
+  // x.at[i].set(u) with a repeated row (only the last update there gets a cotangent) and a
+  // dropped one; the operand's cotangent is zero where an update landed.
+  check({values({4, 3}, 11), values({3, 3}, 12)}, [add_rows](Tape& t, const Ids& v) {
+    return Ids{t.scatter(v[0], make({3, 1}, DType::i32, {1, 9, 1}), t.unary("sin", v[1]), add_rows,
+                         IndexMode::fill_or_drop)};
+  });
   // take_along_axis through batching dims; sort carrying a second operand along.
   check({values({2, 4}, 10)}, [](Tape& t, const Ids& v) {
     Ids s = t.sort({v[0], t.unary("sin", v[0])}, 1, 1);
@@ -144,6 +150,16 @@ TEST(RefTape, GatherScatterSort) {
                         IndexMode::fill_or_drop, 0),
                s[0], s[1]};
   });
+}
+
+TEST(RefTape, ReduceWindow) {
+  // Max and average pooling: padded, strided, overlapping windows, with both dilations.
+  const Window pool{{2, 2}, {1, 2}, {{0, 1}, {1, 0}}, {1, 1}, {1, 1}};
+  const Window dilated{{2, 2}, {2, 1}, {{1, 0}, {0, 1}}, {2, 1}, {1, 2}};
+  check({values({3, 4}, 13)}, [pool, dilated](Tape& t, const Ids& v) {
+    return Ids{t.reduce_window_max(v[0], pool), t.reduce_window_sum(v[0], pool), t.reduce_window_sum(v[0], dilated)};
+  });
+  check({values({4, 3}, 14)}, [dilated](Tape& t, const Ids& v) { return Ids{t.reduce_window_max(v[0], dilated)}; });
 }
 
 TEST(RefTape, Reductions) {

@@ -135,6 +135,15 @@ TEST(WhileLoop, FalseAtOnceAndBadBodies) {
   EXPECT_THROW(while_loop(always, same, {}, {}, init, 100), std::invalid_argument);  // runaway
 }
 
+TEST(Switch, IndexInRangeElseTheLastBranch) {
+  // XLA's Conditional: an index outside [0, n) runs branch n - 1.
+  EXPECT_EQ(switch_branch(make({}, DType::i32, {1}), 3), 1u);
+  EXPECT_EQ(switch_branch(make({}, DType::i32, {0}), 3), 0u);
+  EXPECT_EQ(switch_branch(make({}, DType::i32, {3}), 3), 2u);
+  EXPECT_EQ(switch_branch(make({}, DType::i32, {-1}), 3), 2u);
+  EXPECT_THROW(switch_branch(make({2}, DType::i32, {0, 1}), 3), std::invalid_argument);
+}
+
 TEST(FiniteDifference, SinMatchesCos) {
   const auto f = [](const std::vector<double>& x) { return std::sin(x[0]); };
   for (double x : {0.0, 0.7, -2.0, 3.0})

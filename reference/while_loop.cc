@@ -1,6 +1,7 @@
-// while_loop: call the body while the cond holds, checking each carry it returns.
+// while_loop: call the body while the cond holds, checking each carry it returns; switch_branch.
 #include "reference/while_loop.h"
 
+#include <stdexcept>
 #include <string>
 
 namespace tandem::ref {
@@ -28,6 +29,13 @@ std::vector<Array> while_loop(const WhileCond& cond, const WhileBody& body, cons
     carry = std::move(next);
   }
   return carry;
+}
+
+size_t switch_branch(const Array& index, size_t n) {
+  if (index.numel() != 1 || !index.shape.empty() || n == 0)
+    throw std::invalid_argument("switch_branch: the index must be a scalar and there must be a branch");
+  const double i = index.data[0];
+  return i >= 0 && i < double(n) ? size_t(i) : n - 1;
 }
 
 }  // namespace tandem::ref

@@ -1,4 +1,4 @@
-// lax.while_loop as a plain loop over cond and body callbacks.
+// lax.while_loop as a plain loop over cond and body callbacks, and lax.switch's branch choice.
 #pragma once
 #include <functional>
 #include <vector>
@@ -16,5 +16,9 @@ using WhileBody = std::function<std::vector<Array>(const std::vector<Array>& con
 std::vector<Array> while_loop(const WhileCond& cond, const WhileBody& body, const std::vector<Array>& cond_consts,
                               const std::vector<Array>& body_consts, const std::vector<Array>& init,
                               int64_t max_iterations = int64_t(1) << 26);
+
+// lax.cond / lax.switch's choice among n branches by an integer scalar index: the index
+// itself in [0, n), else the last branch (XLA's Conditional). Throws on a non-scalar index.
+size_t switch_branch(const Array& index, size_t n);
 
 }  // namespace tandem::ref

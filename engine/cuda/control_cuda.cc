@@ -1,4 +1,4 @@
-// CUDA impls of scan and while (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host,
+// CUDA impls of scan, while and cond (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host,
 // the body on the device through the context's run_program. Carries stay device tensors from
 // step to step; each x_t is a device-to-device copy of a row of xs and each y_t is copied
 // into its row of ys on the device — no per-step host round trip. checkpoint and
@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/core/check_cuda.h"
 #include "engine/cuda/cuda_prims.h"
+#include "engine/prims/cond.h"
 #include "engine/prims/while_loop.h"
 
 namespace tandem {
@@ -62,11 +63,20 @@ std::vector<Tensor> while_impl(const std::vector<Tensor>& in, const Params& p, E
   });
 }
 
+// cond: the CPU's choice of branch (engine/prims/cond.cc), the index's four bytes copied back.
+std::vector<Tensor> cond_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  checked_out_types("cond", in, p);
+  int32_t index = 0;
+  CUDA_CHECK(cudaMemcpy(&index, in[0].raw(), sizeof index, cudaMemcpyDeviceToHost));
+  return run_cond(in, p, ctx, index);
+}
+
 }  // namespace
 
 void register_control_cuda_impls() {
   attach_cuda_impl("scan", scan_impl);
   attach_cuda_impl("while", while_impl);
+  attach_cuda_impl("cond", cond_impl);
 }
 
 }  // namespace tandem

@@ -73,6 +73,7 @@ void register_cuda_impls() {
   register_offload_cuda_impls();
   register_conv_cuda_impls();
   register_gather_sort_cuda_impls();
+  register_window_cuda_impls();
   register_cuda_eqn_clock();
 }
 

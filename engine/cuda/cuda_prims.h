@@ -17,7 +17,8 @@ void register_pad_rev_cumsum_cuda_impls();  // pad_rev_cumsum_cuda.cc
 void register_control_cuda_impls();
 void register_offload_cuda_impls();  // offload_cuda.cc: device_put
 void register_conv_cuda_impls();     // conv_cuda.cc: conv_general_dilated
-void register_gather_sort_cuda_impls();  // gather_sort_cuda.cc: gather, scatter_add, sort
+void register_gather_sort_cuda_impls();  // gather_sort_cuda.cc: gather, scatter_add, scatter, sort
+void register_window_cuda_impls();       // window_cuda.cc: reduce_window_max, reduce_window_sum
 
 namespace cuda_impl {
 

@@ -1,4 +1,4 @@
-// CUDA impls of gather, scatter_add and sort: the shape rules and the index map are the CPU
+// CUDA impls of gather, scatter_add, scatter and sort: the shape rules and the index map are the CPU
 // impls' (engine/prims/gather_scatter.h, sort.cc through the registry), the kernels
 // gather_sort_kernels.cu. Indices are read on the device, never copied to the host.
 #include "engine/core/check_cuda.h"
@@ -21,13 +21,15 @@ std::vector<Tensor> gather_impl(const std::vector<Tensor>& in, const Params& p, 
   return {out};
 }
 
-std::vector<Tensor> scatter_add_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
-  checked_out_types("scatter_add", in, p);
+template <bool Set>
+std::vector<Tensor> scatter_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
+  checked_out_types(Set ? "scatter" : "scatter_add", in, p);
   IndexMap m = scatter_index_map(in[0].type(), in[1].type(), in[2].type(), p);
   const Tensor& x = in[0];
   Tensor out = Tensor::empty(x.shape(), x.dtype(), current_device(ctx));
   if (x.nbytes() > 0) CUDA_CHECK(cudaMemcpyAsync(out.raw(), x.raw(), x.nbytes(), cudaMemcpyDeviceToDevice, 0));
-  cuda_impl::scatter_add(out.raw(), in[2].raw(), in[1].data<int32_t>(), m, x.dtype(), in[2].numel());
+  (Set ? cuda_impl::scatter : cuda_impl::scatter_add)(out.raw(), in[2].raw(), in[1].data<int32_t>(), m, x.dtype(),
+                                                     in[2].numel());
   return {out};
 }
 
@@ -57,7 +59,8 @@ std::vector<Tensor> sort_impl(const std::vector<Tensor>& in, const Params& p, Ev
 
 void register_gather_sort_cuda_impls() {
   attach_cuda_impl("gather", gather_impl);
-  attach_cuda_impl("scatter_add", scatter_add_impl);
+  attach_cuda_impl("scatter_add", scatter_impl<false>);
+  attach_cuda_impl("scatter", scatter_impl<true>);
   attach_cuda_impl("sort", sort_impl);
 }
 

@@ -1,9 +1,10 @@
-// gather, scatter_add and sort kernels (gather_sort_kernels.h), simple and obviously right:
+// gather, scatter_add, scatter and sort kernels (gather_sort_kernels.h), simple and obviously right:
 // gather is one thread per output element walking the shared IndexMap (engine/prims/gather_plan.h).
 // scatter_add runs one thread per window offset over every scatter position in order when
 // windows cannot overlap across offsets (every scattered dim has window size 1: embedding
 // gradients, take_along_axis), else one thread over every update; either way each operand
-// element's sum is sequential in the updates' row-major order, the CPU's. sort gives each element its stable
+// element's sum is sequential in the updates' row-major order, the CPU's; scatter runs the
+// same kernels writing instead of adding, so the last update in that order wins, as on the CPU. sort gives each element its stable
 // rank in its row (O(n) comparisons per element) and writes it there.
 #include "engine/cuda/gather_sort_kernels.h"
 #include "engine/cuda/kernel_util.cuh"
@@ -19,9 +20,11 @@ __global__ void gather_kernel(const W* src, W* dst, const int32_t* idx, IndexMap
   }
 }
 
-template <class T>
+// scatter_add adds, scatter (Set) overwrites: the last update in row-major order wins.
+template <class T, bool Set>
 __device__ void add_into(T* out, const T* upd, int64_t k, int64_t i) {
-  if constexpr (std::is_same_v<T, uint8_t>) out[k] = uint8_t(out[k] || upd[i]);
+  if constexpr (Set) out[k] = upd[i];
+  else if constexpr (std::is_same_v<T, uint8_t>) out[k] = uint8_t(out[k] || upd[i]);
   else out[k] = store<T>(compute_t<T>(load(out[k]) + load(upd[i])));
 }
 
@@ -39,13 +42,13 @@ __device__ int64_t update_index(const IndexMap& m, int64_t w, int64_t b) {
   return flat;
 }
 
-template <class T>
+template <class T, bool Set>
 __global__ void scatter_add_kernel(T* out, const T* upd, const int32_t* idx, IndexMap m, int64_t windows,
                                    int64_t positions) {
   TANDEM_GRID_STRIDE(w, windows) {
     for (int64_t b = 0; b < positions; ++b) {
       int64_t i = update_index(m, w, b), k = operand_offset(m, idx, i);
-      if (k >= 0) add_into(out, upd, k, i);
+      if (k >= 0) add_into<T, Set>(out, upd, k, i);
     }
   }
 }
@@ -64,10 +67,10 @@ __device__ double key_at(const void* p, DType t, int64_t i) {
 __device__ bool key_less(double a, double b) { return a != a ? false : (b != b ? true : a < b); }
 
 // Overlapping windows: one thread adds every update in row-major order, as the CPU does.
-template <class T>
+template <class T, bool Set>
 __global__ void scatter_add_serial_kernel(T* out, const T* upd, const int32_t* idx, IndexMap m, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
-    if (int64_t k = operand_offset(m, idx, i); k >= 0) add_into(out, upd, k, i);
+    if (int64_t k = operand_offset(m, idx, i); k >= 0) add_into<T, Set>(out, upd, k, i);
 }
 
 // Whether element a of the row sorts before element b: by the keys, then by position.
@@ -112,7 +115,8 @@ void gather(const void* src, void* dst, const int32_t* idx, const IndexMap& m, i
   });
 }
 
-void scatter_add(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n) {
+template <bool Set>
+void scatter_into(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n) {
   if (n == 0) return;
   int64_t windows = 1;
   for (int d = 0; d < m.window_rank; ++d)
@@ -123,13 +127,20 @@ void scatter_add(void* out, const void* upd, const int32_t* idx, const IndexMap&
   dispatch_dtype<true, true>(t, "scatter_add", [&](auto tag) {
     using T = decltype(tag);
     if (disjoint) {
-      scatter_add_kernel<T><<<blocks_for(windows), kThreads>>>(static_cast<T*>(out), static_cast<const T*>(upd), idx,
+      scatter_add_kernel<T, Set><<<blocks_for(windows), kThreads>>>(static_cast<T*>(out), static_cast<const T*>(upd), idx,
                                                                m, windows, positions);
     } else {
-      scatter_add_serial_kernel<T><<<1, 1>>>(static_cast<T*>(out), static_cast<const T*>(upd), idx, m, n);
+      scatter_add_serial_kernel<T, Set><<<1, 1>>>(static_cast<T*>(out), static_cast<const T*>(upd), idx, m, n);
     }
     CUDA_CHECK_LAUNCH();
   });
+}
+
+void scatter_add(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n) {
+  scatter_into<false>(out, upd, idx, m, t, n);
+}
+void scatter(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n) {
+  scatter_into<true>(out, upd, idx, m, t, n);
 }
 
 void sort(const SortOperands& ops, int64_t rows, int64_t n, int64_t stride) {

@@ -14,6 +14,8 @@ void gather(const void* src, void* dst, const int32_t* idx, const IndexMap& m, i
 // out[operand_offset(m, idx, i)] += upd[i] for the n update elements, in row-major order of the
 // updates per operand element (sequential sums, so results match the CPU's order).
 void scatter_add(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n);
+// out[operand_offset(m, idx, i)] = upd[i], in the same order: the last update there wins.
+void scatter(void* out, const void* upd, const int32_t* idx, const IndexMap& m, DType t, int64_t n);
 
 constexpr int kMaxSortOperands = 8;
 struct SortOperands {

@@ -40,6 +40,10 @@ Value scatter_add(Value operand, Value indices, Value updates, const ScatterDims
   return operand.builder()->bind1("scatter_add", {operand, indices, updates}, scatter_add_params(d, mode));
 }
 
+Value scatter(Value operand, Value indices, Value updates, const ScatterDims& d, const std::string& mode) {
+  return operand.builder()->bind1("scatter", {operand, indices, updates}, scatter_add_params(d, mode));
+}
+
 std::vector<Value> sort(const std::vector<Value>& operands, int64_t dimension, bool is_stable, int64_t num_keys) {
   if (operands.empty() || !operands[0].builder())
     throw_bad_input("sort of no traced operands", "pass at least one array from a Builder");

@@ -27,6 +27,9 @@ Value gather(Value operand, Value indices, const GatherDims& d, const Shape& sli
              const std::string& mode = "PROMISE_IN_BOUNDS", std::optional<double> fill_value = std::nullopt);
 Value scatter_add(Value operand, Value indices, Value updates, const ScatterDims& d,
                   const std::string& mode = "FILL_OR_DROP");
+// lax.scatter (x.at[i].set(u)): scatter_add's dims and modes; where indices repeat, the last
+// update in row-major order of the updates wins.
+Value scatter(Value operand, Value indices, Value updates, const ScatterDims& d, const std::string& mode = "FILL_OR_DROP");
 // lax.sort: the operands (one shape) sorted together along `dimension` by the first num_keys.
 std::vector<Value> sort(const std::vector<Value>& operands, int64_t dimension, bool is_stable = true,
                         int64_t num_keys = 1);

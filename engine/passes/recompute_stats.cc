@@ -1,5 +1,7 @@
 // The recompute counts of the vjp pass (vjp.h): the primitive applications running an
-// equation performs, sub-programs included (a scan body once per step), and their FLOPs.
+// equation performs, sub-programs included (a scan body once per step, a cond's costliest
+// branch), and their FLOPs.
+#include <algorithm>
 #include <variant>
 
 #include "engine/passes/vjp.h"
@@ -25,11 +27,32 @@ double eqn_flops(const Eqn& e) {
   return n;
 }
 
+namespace {
+// A cond runs one branch, which the data chooses: counted as its costliest branch per count,
+// an upper bound of what one execution runs.
+RecomputeStats costliest_branch(const Eqn& e) {
+  RecomputeStats most;
+  for (auto& [k, v] : e.params.items())
+    if (auto* sub = std::get_if<ProgramPtr>(&v)) {
+      RecomputeStats b;
+      for (const Eqn& q : (*sub)->eqns) b.add(applications(q));
+      most.eqns = std::max(most.eqns, b.eqns);
+      most.flops = std::max(most.flops, b.flops);
+      for (auto& [prim, n] : b.by_prim) most.by_prim[prim] = std::max(most.by_prim[prim], n);
+    }
+  return most;
+}
+}  // namespace
+
 RecomputeStats applications(const Eqn& e) {
   RecomputeStats s;
   s.eqns = 1;
   s.flops = eqn_flops(e);
   s.by_prim[e.prim->name] = 1;
+  if (e.prim->name == "cond") {  // as scan below: the one primitive whose sub-programs are alternatives
+    s.add(costliest_branch(e));
+    return s;
+  }
   int64_t times = e.prim->name == "scan" ? e.params.get_int("length") : 1;
   for (auto& [k, v] : e.params.items())
     if (auto* sub = std::get_if<ProgramPtr>(&v))

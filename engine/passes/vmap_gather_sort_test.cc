@@ -1,4 +1,4 @@
-// vmap of gather, scatter_add and sort against a per-example loop on the engine (f64; the
+// vmap of gather, scatter_add, scatter and sort against a per-example loop on the engine (f64; the
 // values are moved, not summed differently, so the match is exact): every combination of a
 // mapped and unmapped operand / indices / updates, batch axes in front, inside and last, and
 // the vjp of a vmapped embedding lookup, which runs the batched scatter_add.
@@ -80,6 +80,17 @@ TEST(VmapGatherSort, ScatterAddEveryMapping) {
   expect_vmap_is_loop(p, {std::nullopt, 1, std::nullopt}, {x, indices({4, 2, 1}, 5, 15), u});
   expect_vmap_is_loop(p, {std::nullopt, std::nullopt, 2}, {x, i, values({4, 3, 2}, 16)});
   expect_vmap_is_loop(p, {1, 0, 0}, {values({5, 2, 3}, 17), indices({2, 4, 1}, 5, 18), values({2, 4, 3}, 19)});
+}
+
+TEST(VmapGatherSort, ScatterEveryMapping) {
+  // Repeated indices included: the batched scatter keeps the same (last) update per example.
+  Program p = trace({AType{{5, 3}, DType::f64}, AType{{4, 1}, DType::i32}, AType{{4, 3}, DType::f64}},
+                    [](Builder&, const V& a) { return V{scatter(a[0], a[1], a[2], kAddRows, "FILL_OR_DROP")}; });
+  Tensor x = values({5, 3}, 31), u = values({4, 3}, 32), i = indices({4, 1}, 5, 33);
+  expect_vmap_is_loop(p, {0, std::nullopt, std::nullopt}, {values({2, 5, 3}, 34), i, u});
+  expect_vmap_is_loop(p, {std::nullopt, 1, std::nullopt}, {x, indices({4, 2, 1}, 5, 35), u});
+  expect_vmap_is_loop(p, {std::nullopt, std::nullopt, 2}, {x, i, values({4, 3, 2}, 36)});
+  expect_vmap_is_loop(p, {1, 0, 0}, {values({5, 2, 3}, 37), indices({2, 4, 1}, 5, 38), values({2, 4, 3}, 39)});
 }
 
 TEST(VmapGatherSort, SortShiftsItsDimension) {

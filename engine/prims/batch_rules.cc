@@ -99,6 +99,7 @@ void register_dot_scan_batch_rules();   // batch_rules_dot_scan.cc
 void register_while_batch_rules();      // batch_rules_while.cc
 void register_conv_batch_rules();       // batch_rules_conv.cc
 void register_gather_sort_batch_rules();  // batch_rules_gather_sort.cc
+void register_window_batch_rules();       // batch_rules_window.cc
 
 void register_batch_rules() {
   // The families come from the primitives' traits, so a new unary or binary op (erf) is
@@ -124,6 +125,7 @@ void register_batch_rules() {
   register_while_batch_rules();
   register_conv_batch_rules();
   register_gather_sort_batch_rules();
+  register_window_batch_rules();
 }
 
 }  // namespace tandem

@@ -1,5 +1,5 @@
-// Batching rules for gather, scatter_add and sort. Gather and scatter_add use their batching
-// dims as JAX's _gather_batching_rule / _scatter_batching_rule do when both the operand and
+// Batching rules for gather, scatter_add, scatter and sort. Gather and scatter_add use their batching
+// dims as JAX's _gather_batching_rule / _scatter_batching_rule do (scatter_add and scatter alike) when both the operand and
 // the indices are mapped: every mapped operand moves its batch axis to the front (an
 // unmapped one is broadcast there), which becomes operand batching dim 0 paired with indices
 // dim 0. A gather of an unmapped operand by mapped indices needs no copy of the operand: the
@@ -45,14 +45,15 @@ Result gather_batched(const std::vector<Value>& in, const Axes& axes, const Para
   return Result{{gather(x, idx, q, slice, mode, fill)}, {0}};
 }
 
-Result scatter_add_batched(const std::vector<Value>& in, const Axes& axes, const Params& p) {
+template <Value (*Op)(Value, Value, Value, const ScatterDims&, const std::string&)>
+Result scatter_batched(const std::vector<Value>& in, const Axes& axes, const Params& p) {
   ScatterDims d = scatter_dims_of(p);
   int64_t size = batch_size_of(in, axes);
   Value x = batch_at_front(in[0], axes[0], size), idx = batch_at_front(in[1], axes[1], size),
         u = batch_at_front(in[2], axes[2], size);
   ScatterDims q{shifted(d.update_window_dims), shifted(d.inserted_window_dims), shifted(d.scatter_dims_to_operand_dims),
                 zero_then_shifted(d.operand_batching_dims), zero_then_shifted(d.scatter_indices_batching_dims)};
-  return Result{{scatter_add(x, idx, u, q, index_mode(p, "scatter_add"))}, {0}};
+  return Result{{Op(x, idx, u, q, index_mode(p, "scatter"))}, {0}};
 }
 
 Result sort_batched(const std::vector<Value>& in, const Axes& axes, const Params& p) {
@@ -66,7 +67,8 @@ Result sort_batched(const std::vector<Value>& in, const Axes& axes, const Params
 
 void register_gather_sort_batch_rules() {
   set("gather", gather_batched);
-  set("scatter_add", scatter_add_batched);
+  set("scatter_add", scatter_batched<scatter_add>);
+  set("scatter", scatter_batched<scatter>);
   set("sort", sort_batched);
 }
 

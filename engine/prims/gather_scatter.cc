@@ -1,7 +1,10 @@
-// gather and scatter_add (gather_scatter.h): JAX's lax.gather and lax.scatter_add with XLA's
-// semantics. Both walk one IndexMap (gather_plan.h): gather copies operand[map(i)] to out[i]
-// (or the fill value), scatter_add adds updates[i] into operand[map(i)] in row-major order of
-// the updates (or drops it), so the sums are sequential and reproducible.
+// gather, scatter_add and scatter (gather_scatter.h): JAX's lax.gather, lax.scatter_add and
+// lax.scatter with XLA's semantics. All walk one IndexMap (gather_plan.h): gather copies
+// operand[map(i)] to out[i] (or the fill value), scatter_add adds updates[i] into
+// operand[map(i)] in row-major order of the updates (or drops it), so the sums are sequential
+// and reproducible. scatter writes updates[i] there in the same order, so where indices repeat
+// the last update in row-major order wins (XLA leaves that order unspecified; this one is
+// deterministic and the CUDA kernels keep it).
 #include "engine/prims/gather_scatter.h"
 
 #include <algorithm>
@@ -131,11 +134,17 @@ std::vector<AType> gather_shape(const std::vector<AType>& in, const Params& p) {
   return {AType{gather_out_shape(in[0], in[1], gather_dims_of(p), p.get_ints("slice_sizes")), in[0].dtype}};
 }
 
-std::vector<AType> scatter_shape(const std::vector<AType>& in, const Params& p) {
-  if (in.size() != 3) throw_bad_input(cat("scatter_add takes an operand, indices and updates, got ", in.size(), " operands"));
-  require(in[2].dtype == in[0].dtype, "scatter_add", cat("updates ", in[2].str(), " do not match the operand ", in[0].str()));
+std::vector<AType> scatter_shape_of(const char* op, const std::vector<AType>& in, const Params& p) {
+  if (in.size() != 3) throw_bad_input(cat(op, " takes an operand, indices and updates, got ", in.size(), " operands"));
+  require(in[2].dtype == in[0].dtype, op, cat("updates ", in[2].str(), " do not match the operand ", in[0].str()));
   scatter_index_map(in[0], in[1], in[2], p);
   return {in[0]};
+}
+std::vector<AType> scatter_shape(const std::vector<AType>& in, const Params& p) {
+  return scatter_shape_of("scatter_add", in, p);
+}
+std::vector<AType> scatter_set_shape(const std::vector<AType>& in, const Params& p) {
+  return scatter_shape_of("scatter", in, p);
 }
 
 std::vector<Tensor> gather_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext&) {
@@ -179,6 +188,22 @@ std::vector<Tensor> scatter_add_cpu(const std::vector<Tensor>& in, const Params&
           store_from_f64(out.raw(), x.dtype(), k, x.dtype() == DType::pred ? double(v != 0) : v);
         }
   }
+  return {out};
+}
+
+// scatter: each update element copied over its operand element in row-major order of the
+// updates, so a repeated index keeps the last one.
+std::vector<Tensor> scatter_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext&) {
+  IndexMap m = scatter_index_map(in[0].type(), in[1].type(), in[2].type(), p);
+  const Tensor& x = in[0];
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  std::memcpy(out.raw(), x.raw(), x.nbytes());
+  const size_t elem = size_t(dtype_size(x.dtype()));
+  const int32_t* idx = in[1].data<int32_t>();
+  const auto* u = static_cast<const char*>(in[2].raw());
+  auto* o = static_cast<char*>(out.raw());
+  for (int64_t i = 0, n = in[2].numel(); i < n; ++i)
+    if (int64_t k = operand_offset(m, idx, i); k >= 0) std::memcpy(o + k * int64_t(elem), u + i * int64_t(elem), elem);
   return {out};
 }
 
@@ -278,6 +303,9 @@ void register_gather_scatter_primitives() {
                       "operand_batching_dims", "scatter_indices_batching_dims", "indices_are_sorted",
                       "unique_indices", "mode"},
       scatter_shape, scatter_add_cpu);
+  add("scatter", {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims", "operand_batching_dims",
+                  "scatter_indices_batching_dims", "indices_are_sorted", "unique_indices", "mode"},
+      scatter_set_shape, scatter_cpu);
 }
 
 }  // namespace tandem

@@ -21,10 +21,13 @@ void register_all_primitives() {
     register_device_put_primitive();
     register_collective_primitives();
     register_gather_scatter_primitives();
+    register_reduce_window_primitives();
+    register_cond_primitive();
     register_sort_primitive();
     register_elementwise_more_primitives();
     register_vjp_rules();
     register_batch_rules();
+    register_cond_rules();
     register_collective_rules();
     register_cuda_impls();
   });

@@ -216,6 +216,7 @@ void register_dot_vjp_rules();       // vjp_rules_dot.cc
 void register_indexing_vjp_rules();  // vjp_rules_indexing.cc
 void register_conv_vjp_rules();      // vjp_rules_conv.cc
 void register_gather_sort_vjp_rules();  // vjp_rules_gather_sort.cc
+void register_window_vjp_rules();       // vjp_rules_window.cc
 
 void register_vjp_rules() {
   table_rules();
@@ -227,6 +228,7 @@ void register_vjp_rules() {
   register_indexing_vjp_rules();
   register_conv_vjp_rules();
   register_gather_sort_vjp_rules();
+  register_window_vjp_rules();
 }
 
 }  // namespace tandem

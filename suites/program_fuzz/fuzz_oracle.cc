@@ -140,6 +140,11 @@ Rounding rounding_of(const Eqn& e) {
     const int64_t axis = e.params.get_int("axis");
     r.acc = unit_roundoff(operand);
     r.terms = s.at(size_t(axis < 0 ? axis + int64_t(s.size()) : axis));
+  } else if (e.prim->name == "reduce_window_sum") {  // each output: a sum of up to one window of terms
+    const std::vector<int64_t> w = e.params.get_ints("window_dimensions");
+    r.acc = unit_roundoff(operand);
+    r.terms = 1;
+    for (int64_t k : w) r.terms *= k;
   } else if (e.prim->name == "scatter_add") {  // each element: its operand plus at most one update per position
     const Shape& idx = e.in[1].type().shape;
     r.acc = unit_roundoff(operand);

@@ -14,6 +14,7 @@ const GenTable& gen_table() {
     add_conv_rows(t);
     add_indexing_rows(t);
     add_logical_rows(t);
+    add_window_rows(t);
     return t;
   }();
   return table;

@@ -30,10 +30,11 @@ const GenTable& gen_table();
 // The rows written in each family file.
 void add_elementwise_rows(GenTable& t);   // gen_rows_elementwise.cc (the trait-derived ones too)
 void add_structure_rows(GenTable& t);     // gen_rows_structure.cc (shapes, reductions, dot_general)
-void add_control_rows(GenTable& t);       // gen_rows_control.cc (scan, checkpoint, collectives, ...)
+void add_control_rows(GenTable& t);       // gen_rows_control.cc (scan, while, cond, checkpoint, collectives, ...)
 void add_conv_rows(GenTable& t);          // gen_rows_conv.cc (conv_general_dilated)
-void add_indexing_rows(GenTable& t);      // gen_rows_indexing.cc (gather, scatter_add, sort)
+void add_indexing_rows(GenTable& t);      // gen_rows_indexing.cc (gather, scatter_add, scatter, sort)
 void add_logical_rows(GenTable& t);       // gen_rows_logical.cc (not/and/or/xor, round, reduce_prod/and/or, argmax/min)
+void add_window_rows(GenTable& t);        // gen_rows_window.cc (reduce_window_max, reduce_window_sum)
 
 // One equation of a random row (weighted) into s; false after a few rows that did not apply.
 bool emit_random_row(GenState& s);

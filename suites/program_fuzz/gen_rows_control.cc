@@ -1,4 +1,4 @@
-// Generator rows of the primitives with sub-programs (scan, while, checkpoint), the annotations
+// Generator rows of the primitives with sub-programs (scan, while, cond, checkpoint), the annotations
 // (checkpoint_name, device_put) and the collectives over the named axis kCollectiveAxis.
 // A body is grown by a GenState of its own whose inputs are fixed by the signature.
 #include <algorithm>
@@ -6,6 +6,7 @@
 #include "engine/ir/remat_policy.h"
 #include "engine/prims/checkpoint.h"
 #include "engine/prims/collective_prims.h"
+#include "engine/prims/cond.h"
 #include "engine/prims/device_put.h"
 #include "engine/prims/while_loop.h"
 #include "suites/program_fuzz/gen_rows.h"
@@ -116,6 +117,36 @@ bool emit_while(GenState& s) {
       while_loop(cond, body.state.b.build(outs), {s.b.literal(double(s.rng.in(0, 3)), DType::i32)}, consts, init);
   for (size_t i = 0; i + 1 < result.size(); ++i)
     s.keep(is_floating(result[i].dtype()) ? s.b.bind1("stop_gradient", {result[i]}) : result[i]);
+  return true;
+}
+
+// cond (lax.switch): 2 or 3 branches grown over the same 1..3 pool values, each output fitted
+// to the first branch's types. The index is a literal in [-1, n] (out of range: the last
+// branch) or, when the program may grow inputs, an i32 input, so vmap maps it and runs the
+// select of every branch.
+bool emit_cond(GenState& s) {
+  if (s.depth >= s.cfg.max_depth || s.pool.empty()) return false;
+  std::vector<Value> ops = distinct_pool_values(s, int(s.rng.in(1, 3)), [](const Value&) { return true; });
+  const int64_t n = s.rng.in(2, 3);
+  std::vector<Program> branches;
+  std::vector<AType> out_types;
+  for (int64_t i = 0; i < n; ++i) {
+    Body body{GenState(s.rng, s.cfg, s.depth + 1, false), {}};
+    for (const Value& v : ops) body.inputs.push_back(body.state.new_input(v.type()));
+    grow(body, int(s.rng.in(1, s.cfg.body_eqns)));
+    std::vector<Value> outs;
+    if (i == 0) {
+      outs.push_back(body_output(body));
+      if (s.rng.chance(0.4)) outs.push_back(body_output(body));
+      for (const Value& o : outs) out_types.push_back(o.type());
+    } else {
+      for (const AType& t : out_types) outs.push_back(body.state.fit(body_output(body), t));
+    }
+    branches.push_back(body.state.b.build(outs));
+  }
+  Value index = s.may_add_inputs && s.rng.chance(0.4) ? s.new_input(AType{{}, DType::i32})
+                                                      : s.b.literal(double(s.rng.in(-1, n)), DType::i32);
+  for (const Value& v : cond(index, branches, ops)) s.keep(v);
   return true;
 }
 
@@ -243,6 +274,7 @@ bool emit_axis_index(GenState& s) {
 void add_control_rows(GenTable& t) {
   t.rows["scan"] = {emit_scan, 1.5};
   t.rows["while"] = {emit_while, 0.7};
+  t.rows["cond"] = {emit_cond, 0.7};
   t.rows["checkpoint"] = {emit_checkpoint, 1.5};
   t.rows["checkpoint_name"] = {emit_checkpoint_name, 0.5};
   t.rows["device_put"] = {emit_device_put, 0.3};

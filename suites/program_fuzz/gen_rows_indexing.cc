@@ -1,8 +1,11 @@
-// Generator rows of gather, scatter_add and sort. Indices are literal constants drawn from
+// Generator rows of gather, scatter_add, scatter and sort. Indices are literal constants drawn from
 // [-2, size + 2), so windows fall in range, clamp and fill / drop; the modes are CLIP and
 // FILL_OR_DROP, under which JAX's transposes are the true derivatives (PROMISE_IN_BOUNDS
 // promises in-range indices, which random draws do not keep). Two layouts, as jnp writes
-// them: rows of an axis (x[i], jnp.take) and take_along_axis through batching dims.
+// them: rows of an axis (x[i], jnp.take) and take_along_axis through batching dims. scatter
+// (x.at[i].set(u)) draws distinct indices, and under CLIP only in-range ones, so no two
+// updates meet at one element: which one XLA keeps there is unspecified, so a check must not
+// depend on it (as JAX's own scatter tests draw unique indices).
 #include "engine/ir/builder_indexing.h"
 #include "suites/program_fuzz/gen_rows.h"
 
@@ -84,6 +87,40 @@ bool emit_scatter_add(GenState& s) {
   });
 }
 
+// Indices of `shape` whose entries along dim `along` are distinct draws from [lo, hi), the
+// same for every other position (so each scatter row / batch writes distinct elements).
+Value distinct_indices(GenState& s, const Shape& shape, int64_t along, int64_t lo, int64_t hi) {
+  std::vector<int64_t> pool;
+  for (int64_t v = lo; v < hi; ++v) pool.push_back(v);
+  for (size_t i = pool.size(); i > 1; --i) std::swap(pool[i - 1], pool[size_t(s.rng.in(0, int64_t(i) - 1))]);
+  Shape st = row_major_strides(shape);
+  std::vector<Value> pieces;
+  for (int64_t i = 0; i < num_elements(shape); ++i) {
+    const int64_t k = (i / st[size_t(along)]) % shape[size_t(along)];
+    pieces.push_back(broadcast_in_dim(s.b.literal(double(pool[size_t(k)]), DType::i32), {1}, {}));
+  }
+  if (pieces.empty()) return broadcast_in_dim(s.b.literal(0, DType::i32), shape, {});
+  return reshape(concatenate(pieces, 0), shape);
+}
+
+bool emit_scatter(GenState& s) {
+  auto x = s.pick([](const Value& v) { return v.rank() > 0; });
+  std::optional<Layout> layout = x ? random_layout(s, x->type()) : std::nullopt;
+  if (!layout) return false;
+  Layout l = *layout;
+  const int64_t a = l.dims.start_index_map[0], size = x->shape()[size_t(a)];
+  const bool clip = s.rng.chance(0.5);
+  const bool rows = !l.dims.offset_dims.empty() || l.dims.operand_batching_dims.empty();
+  const int64_t along = rows ? 0 : a, lo = clip ? 0 : -2, hi = clip ? size : size + 2;
+  l.indices[size_t(along)] = std::min(l.indices[size_t(along)], hi - lo);  // room for distinct draws
+  Value idx = distinct_indices(s, l.indices, along, lo, hi);
+  ScatterDims d{l.dims.offset_dims, l.dims.collapsed_slice_dims, l.dims.start_index_map, l.dims.operand_batching_dims,
+                l.dims.start_indices_batching_dims};
+  AType ut = primitive("gather").shape({x->type(), idx.type()}, gather_params(l.dims, l.slice, "CLIP"))[0];
+  Value u = s.operand(ut);
+  return try_emit([&] { s.keep(scatter(*x, idx, u, d, clip ? "CLIP" : "FILL_OR_DROP")); });
+}
+
 bool emit_sort(GenState& s) {
   auto x = s.pick([](const Value& v) { return v.rank() > 0; });
   if (!x) return false;
@@ -102,6 +139,7 @@ bool emit_sort(GenState& s) {
 void add_indexing_rows(GenTable& t) {
   t.rows["gather"] = {emit_gather};
   t.rows["scatter_add"] = {emit_scatter_add, 0.5};
+  t.rows["scatter"] = {emit_scatter, 0.5};
   t.rows["sort"] = {emit_sort, 0.5};
 }
 

@@ -166,6 +166,24 @@ Measured run_measured(const VjpProgram& v, const std::vector<Tensor>& in, const 
   return m;
 }
 
+// Whether p runs a cond anywhere: which branch runs depends on the data, so the
+// recompute report counts its costliest branch, an upper bound of what runs.
+bool has_branches(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->name == "cond") return true;
+    for (auto& [k, v] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&v); sub && has_branches(**sub)) return true;
+  }
+  return false;
+}
+
+// Every executed count at most the reported one.
+bool within(const std::map<std::string, int64_t>& executed, const std::map<std::string, int64_t>& reported) {
+  for (const auto& [prim, n] : executed)
+    if (n > (reported.count(prim) ? reported.at(prim) : 0)) return false;
+  return true;
+}
+
 }  // namespace
 
 CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
@@ -189,8 +207,11 @@ CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
     const VjpProgram base = vjp(s.p->program, s.p->wrt, everything_saveable());
     const std::map<std::string, int64_t> executed = executed_recompute(*v, base, s.args, s.cotangents);
     const std::map<std::string, int64_t> reported = recompute_beyond(*v, base);
-    r.correctness["recompute_counts_match_executed"] = executed == reported;
-    if (executed != reported) {
+    const bool bound = has_branches(s.p->program);  // a cond's count is an upper bound
+    const bool counts_ok = bound ? within(executed, reported) : executed == reported;
+    r.correctness["recompute_counts_match_executed"] = counts_ok;
+    if (bound) r.correctness["recompute_counts_bound_a_cond"] = true;
+    if (!counts_ok) {
       r.verdict = Verdict::fail;
       r.message += cat(r.message.empty() ? "" : "\n", "recompute counts differ from what the backward executes:");
       for (const auto& [prim, n] : executed) r.message += cat(" ", prim, " ran ", n, ", reported ", reported.count(prim) ? reported.at(prim) : 0, ";");

@@ -33,6 +33,11 @@ KNOWN = {
         "jax.nn.softplus is a custom_jvp: JAX saves what its rule needs, tandem differentiates the "
         "inlined primal body (abs, log1p, exp, max: one bool[8,16] and two f32[8,16] more); the final "
         "tanh's rule (one f32[8,4] fewer); one f32[] more, not yet traced",
+    ("optax_ctc", "vjp/policy:everything_saveable"):
+        "jnp.logaddexp is a custom_jvp (lax.other._logaddexp_jvp): JAX saves what its rule needs (three "
+        "f32[6,2,1] stacked over the scan), tandem differentiates the inlined primal body (max, sub, exp, "
+        "log1p, compare, select: 3 bool[6,2,3], 11 f32[6,2,3] and 2 f32[6,2,4] more stacked, one bool[2,3] "
+        "and 3 f32[2,3] more outside the scan); the gradients match",
 }
 TABLE = "corpus-table"  # the page's markers (tools/import/doc_table.py)
 PACKAGE = re.compile(r"\b(jax|optax|equinox)==[0-9]+(?:\.[0-9]+)*")

@@ -28,6 +28,7 @@ from jaxpr_scope import (DTYPES, SCHEMA_VERSION, Context, Scope,  # noqa: E402,F
                          Unserialisable, dtype_name, scalar_value)
 import jax_prims  # noqa: E402
 from program_dce import eliminate_dead  # noqa: E402
+from jaxpr_rules_indexing import gather, scatter_to, window_params  # noqa: E402
 
 
 # ---- params ------------------------------------------------------------------------------
@@ -204,6 +205,25 @@ def while_loop(scope, e):
                 "body_nconsts": len(body_outer) + nb})
 
 
+def cond(scope, e):
+    """lax.cond / lax.switch (cond_p: index, operands; one closed jaxpr per branch) as tandem's
+    cond with params branch_0 ... branch_{n-1}. Constants a branch needed lead the operands,
+    every branch's in turn; each branch takes them all (another branch's as unused inputs)."""
+    subs = [sub_program(scope, b.jaxpr, b.consts) for b in e.params["branches"]]
+    ins = [scope.atom(a) for a in e.invars]
+    outer = [a for _, o in subs for a in o]
+    params = {}
+    for i, (body, own) in enumerate(subs):
+        prog = body["program"]
+        n_own, before = len(own), sum(len(o) for _, o in subs[:i])
+        own_vars, rest = prog["invars"][:n_own], prog["invars"][n_own:]
+        unused = [dict(v, id=scope.ctx.new_id()) for j, (b, o) in enumerate(subs) if j != i
+                  for v in b["program"]["invars"][:len(o)]]
+        prog["invars"] = unused[:before] + own_vars + unused[before:] + rest
+        params[f"branch_{i}"] = body
+    scope.emit(e, "cond", ins[:1] + outer + ins[1:], params)
+
+
 def select_n(scope, e):
     # select_n(pred, on_false, on_true); tandem's select is lax.select(pred, on_true, on_false).
     if len(e.invars) != 3:
@@ -257,39 +277,6 @@ def unstack(scope, e):
                                           out.aval.dtype, out.aval.shape)
 
 
-def index_mode(mode):
-    """A GatherScatterMode (or what JAX's from_any takes) as tandem's mode string."""
-    from jax._src.lax.slicing import GatherScatterMode
-    return GatherScatterMode.from_any(mode).name
-
-
-def gather(scope, e):
-    """gather with JAX's GatherDimensionNumbers spelt out; a NaN or absent fill_value is the
-    default tandem applies itself (NaN for floats, the lowest int, True)."""
-    p, dn = e.params, e.params["dimension_numbers"]
-    params = {"offset_dims": ints(dn.offset_dims), "collapsed_slice_dims": ints(dn.collapsed_slice_dims),
-              "start_index_map": ints(dn.start_index_map), "operand_batching_dims": ints(dn.operand_batching_dims),
-              "start_indices_batching_dims": ints(dn.start_indices_batching_dims),
-              "slice_sizes": ints(p["slice_sizes"]), "indices_are_sorted": bool(p["indices_are_sorted"]),
-              "unique_indices": bool(p["unique_indices"]), "mode": index_mode(p["mode"])}
-    fill = p.get("fill_value")
-    if fill is not None and not (isinstance(fill, float) and math.isnan(fill)):
-        params["fill_value"] = float(fill)
-    scope.emit(e, "gather", [scope.atom(a) for a in e.invars], params)
-
-
-def scatter_add(scope, e):
-    """scatter-add (x.at[i].add(u)) as tandem's scatter_add; its update_jaxpr is the add."""
-    p, dn = e.params, e.params["dimension_numbers"]
-    scope.emit(e, "scatter_add", [scope.atom(a) for a in e.invars], {
-        "update_window_dims": ints(dn.update_window_dims), "inserted_window_dims": ints(dn.inserted_window_dims),
-        "scatter_dims_to_operand_dims": ints(dn.scatter_dims_to_operand_dims),
-        "operand_batching_dims": ints(dn.operand_batching_dims),
-        "scatter_indices_batching_dims": ints(dn.scatter_indices_batching_dims),
-        "indices_are_sorted": bool(p["indices_are_sorted"]), "unique_indices": bool(p["unique_indices"]),
-        "mode": index_mode(p["mode"])})
-
-
 def unknown(scope, e):
     name = e.primitive.name
     params = {k: v for k, v in ((k, generic_param(v)) for k, v in sorted(e.params.items())) if v is not None}
@@ -336,7 +323,10 @@ RULES = {
     "dot_general": simple("dot_general", dot_params),
     "conv_general_dilated": simple("conv_general_dilated", conv_params),
     "gather": gather,
-    "scatter-add": scatter_add,
+    "scatter-add": scatter_to("scatter_add"),
+    "scatter": scatter_to("scatter"),
+    "reduce_window_max": simple("reduce_window_max", window_params),
+    "reduce_window_sum": simple("reduce_window_sum", window_params),
     "sort": simple("sort", lambda p: {"dimension": int(p["dimension"]), "is_stable": bool(p["is_stable"]),
                                       "num_keys": int(p["num_keys"])}),
     "name": simple("checkpoint_name", lambda p: {"name": str(p["name"])}),
@@ -344,6 +334,7 @@ RULES = {
     "remat2": checkpoint,  # the same primitive, under its older name
     "scan": scan,
     "while": while_loop,
+    "cond": cond,
     "copy": alias,
     "copy_p": alias,
     "device_put": alias,

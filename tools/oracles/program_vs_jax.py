@@ -37,6 +37,8 @@ try:  # numpy too: a Python without it is a skip (77) naming what is missing, no
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import"))
     import jax_prims  # tools/import/jax_prims.py: the unary and binary ops' rows
     from program_vs_jax_contractions import eval_conv, eval_dot  # dot_general, conv_general_dilated
+    import program_vs_jax_control as control  # scan, while, cond, checkpoint
+    from program_vs_jax_control import policy_of  # noqa: F401  (the exporter's tests use it from here)
 except ImportError as missing:
     print(f"skip: {missing} (for {sys.executable})", file=sys.stderr)
     sys.exit(77)
@@ -90,58 +92,6 @@ def binary(fn):
     return lambda x, y, p, w: [fn(*same_rank(x, y))]
 
 
-def policy_of(spec):
-    """A tandem policy string (engine/ir/remat_policy.h) as the jax.checkpoint_policies one."""
-    cp = jax.checkpoint_policies
-    m = re.fullmatch(r"(\w+)(?:\((.*)\))?", spec)
-    name, arg = m.group(1), m.group(2)
-    names = lambda s: [n for n in s.split(",") if n]
-    if arg is None:
-        return getattr(cp, name)
-    if name == "save_from_both_policies":
-        a, b = arg.split(";", 1)
-        return cp.save_from_both_policies(policy_of(a), policy_of(b))
-    if name == "save_and_offload_only_these_names":
-        saved, offloaded = arg.split("|")
-        return cp.save_and_offload_only_these_names(
-            names_which_can_be_saved=names(saved), names_which_can_be_offloaded=names(offloaded),
-            offload_src="device", offload_dst="pinned_host")
-    if name == "offload_dot_with_no_batch_dims":
-        src, dst = arg.split(",")
-        return cp.offload_dot_with_no_batch_dims(src, dst)
-    return getattr(cp, name)(*names(arg))
-
-
-def eval_scan(args, p, wide):
-    body, nc, nk = p["body"]["program"], p["num_consts"], p["num_carry"]
-    consts, init, xs = args[:nc], args[nc:nc + nk], args[nc + nk:]
-
-    def step(carry, x):
-        out = interpret(body, list(consts) + list(carry) + list(x), wide)
-        return tuple(out[:nk]), tuple(out[nk:])
-
-    carry, ys = lax.scan(step, tuple(init), tuple(xs), length=p["length"],
-                         reverse=p.get("reverse", False), unroll=p.get("unroll", 1))
-    return list(carry) + list(ys)
-
-
-def eval_while(args, p, wide):
-    cond, body = p["cond"]["program"], p["body"]["program"]
-    nc, nb = p["cond_nconsts"], p["body_nconsts"]
-    cc, bc, init = list(args[:nc]), list(args[nc:nc + nb]), tuple(args[nc + nb:])
-    carry = lax.while_loop(lambda c: interpret(cond, cc + list(c), wide)[0],
-                           lambda c: tuple(interpret(body, bc + list(c), wide)), init)
-    return list(carry)
-
-
-def eval_checkpoint(args, p, wide):
-    body = p["body"]["program"]
-    f = jax.checkpoint(lambda *a: tuple(interpret(body, list(a), wide)),
-                       policy=policy_of(p.get("policy", "nothing_saveable")),
-                       prevent_cse=p.get("prevent_cse", True))
-    return list(f(*args))
-
-
 COMPARE = {"eq": lax.eq, "ne": lax.ne, "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge}
 # name -> fn(*operands, params, wide) -> list of outputs. One row per tandem primitive.
 RULES = {
@@ -174,10 +124,14 @@ RULES = {
     "conv_general_dilated": eval_conv,
     "gather": jax_indexing.eval_gather,
     "scatter_add": jax_indexing.eval_scatter_add,
+    "scatter": jax_indexing.eval_scatter,
+    "reduce_window_max": jax_indexing.eval_reduce_window_max,
+    "reduce_window_sum": jax_indexing.eval_reduce_window_sum,
     "sort": jax_indexing.eval_sort,
-    "scan": lambda *a, p, w: eval_scan(a, p, w),
-    "while": lambda *a, p, w: eval_while(a, p, w),
-    "checkpoint": lambda *a, p, w: eval_checkpoint(a, p, w),
+    "scan": lambda *a, p, w: control.eval_scan(a, p, w, interpret),
+    "while": lambda *a, p, w: control.eval_while(a, p, w, interpret),
+    "cond": lambda *a, p, w: control.eval_cond(a, p, w, interpret),
+    "checkpoint": lambda *a, p, w: control.eval_checkpoint(a, p, w, interpret),
     "checkpoint_name": lambda x, p, w: [checkpoint_name(x, p["name"])],
     # A transfer between memory kinds (engine/prims/device_put.h): the identity on values.
     "device_put": lambda x, p, w: [x],
