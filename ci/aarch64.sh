@@ -3,7 +3,7 @@
 # through multiarch, built with cmake/toolchains/aarch64-linux-gnu.cmake, then the engine and
 # reference unit tests and the quick profile under QEMU user mode (qemu-aarch64). Idempotent, for
 # a nightly job: each step does nothing that is already done.
-#   ci/aarch64.sh [STEP...]   STEP: deps configure build test quick (default: all five, in order)
+#   ci/aarch64.sh [STEP...]   STEP: deps configure build test isa quick (default: all, in order)
 # Env: BUILD_DIR (default build-aarch64), JOBS (default 2), OUT (quick's output, default
 # BUILD_DIR/quick), AARCH64_GTEST_FILTER (narrows the unit tests).
 # Exit: the first failing step's code (the quick profile's codes as ci/quick_run.sh's).
@@ -37,12 +37,12 @@ step_deps() {
     if apt-get -s install --no-install-recommends "${missing[@]}" | grep '^Remv'; then
       echo "error: installing ${missing[*]} would remove the packages above; not done" >&2; return 5
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" || return
   fi
   if [ ! -f "$dnnl_root/usr/lib/aarch64-linux-gnu/cmake/dnnl/dnnl-config.cmake" ]; then
     local tmp; tmp=$(mktemp -d)
-    (cd "$tmp" && apt-get download libdnnl-dev:arm64 2>/dev/null)
-    mkdir -p "$dnnl_root" && dpkg-deb -x "$tmp"/libdnnl-dev_*_arm64.deb "$dnnl_root" && rm -rf "$tmp"
+    (cd "$tmp" && apt-get download libdnnl-dev:arm64 2>/dev/null) || return
+    mkdir -p "$dnnl_root" && dpkg-deb -x "$tmp"/libdnnl-dev_*_arm64.deb "$dnnl_root" && rm -rf "$tmp" || return
     # The config imports the library next to itself: point it at libdnnl2:arm64's.
     ln -sf /usr/lib/aarch64-linux-gnu/libdnnl.so.2.6 "$dnnl_root/usr/lib/aarch64-linux-gnu/libdnnl.so.2.6"
   fi
@@ -63,8 +63,8 @@ step_configure() {
 # last): the CPU kernels' and the reference's tests, the other engine tests, then tandem and the
 # harness test (the harness and the suites: over half of the 258 compiles).
 step_build() {
-  cmake --build "$build" -j "$jobs" --target engine_dot_test engine_lstm_cpu_test reference_test -- -k 0
-  cmake --build "$build" -j "$jobs" --target "${test_targets[@]:0:12}" -- -k 0
+  cmake --build "$build" -j "$jobs" --target engine_dot_test engine_lstm_cpu_test reference_test -- -k 0 || return
+  cmake --build "$build" -j "$jobs" --target "${test_targets[@]:0:12}" -- -k 0 || return
   cmake --build "$build" -j "$jobs" --target tandem harness_test -- -k 0
 }
 
@@ -85,6 +85,29 @@ step_test() {
   return $fail
 }
 
+# The ISA-sensitive tests (the LSTM's thread determinism and gate loop, the CPU dot/sgemm/vector
+# math; the 24-million-point libm sweeps left to `test`) again on other arm64 CPUs that QEMU
+# models: cortex-a57 (ARMv8.0: ASIMD only, no SVE, no half-precision arithmetic) and a64fx (SVE
+# at 512 bits), the first with OpenBLAS held to its generic ARMv8 kernels. `test` ran them on
+# QEMU's default model, max (every feature QEMU has: SVE, SVE2, bf16, i8mm).
+step_isa() {
+  local fail=0 model t0 t
+  local -A filter=([engine_lstm_cpu_test]='LstmCpuThreads.*:LstmGates.*' [engine_dot_test]='-VectorMathExp.*Libm*')
+  for model in cortex-a57 a64fx; do
+    for t in engine_lstm_cpu_test engine_dot_test; do
+      t0=$SECONDS
+      if QEMU_CPU=$model OPENBLAS_CORETYPE=$([ $model = cortex-a57 ] && echo ARMV8) \
+         "${qemu[@]}" "$(find "$build" -name "$t" -type f | head -1)" --gtest_brief=1 \
+         --gtest_filter="${filter[$t]}" >"$build/$t.$model.log" 2>&1; then
+        echo "ok: $t on $model ($((SECONDS - t0)) s)"
+      else
+        echo "FAIL: $t on $model ($((SECONDS - t0)) s; $build/$t.$model.log)"; fail=1
+      fi
+    done
+  done
+  return $fail
+}
+
 # The quick profile as ci/quick_run.sh runs it (no mpirun here: one process), tandem under QEMU
 # through a wrapper. --in-process: a case worker is an exec of /proc/self/exe, which runs under
 # QEMU only where binfmt_misc hands arm64 binaries to it (qemu-user-binfmt, and a kernel that
@@ -99,9 +122,17 @@ step_quick() {
 }
 
 steps=("$@")
-((${#steps[@]})) || steps=(deps configure build test quick)
+((${#steps[@]})) || steps=(deps configure build test isa quick)
+# A failed deps/configure/build stops the job; a failed test step does not keep the others from
+# running: the exit code is the first failure's.
+rc=0
 for s in "${steps[@]}"; do
-  t0=$SECONDS
-  "step_$s"
-  echo "aarch64: $s done in $((SECONDS - t0)) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  t0=$SECONDS src=0
+  "step_$s" || src=$?
+  echo "aarch64: $s $( ((src)) && echo "FAILED (exit $src)" || echo done) in $((SECONDS - t0)) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  if ((src)); then
+    ((rc)) || rc=$src
+    case $s in deps | configure | build) exit "$rc" ;; esac
+  fi
 done
+exit "$rc"
