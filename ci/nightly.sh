@@ -82,5 +82,11 @@ if [ "${NIGHTLY_GPU_REHEARSAL:-1}" != 0 ] && [ "$(id -u)" = 0 ]; then
 elif [ "${NIGHTLY_GPU_REHEARSAL:-1}" != 0 ]; then
   echo "nightly: GPU rehearsal NOT run: it makes a root and needs root (NIGHTLY_GPU_REHEARSAL=0 to silence)" >&2
 fi
+# The arm64 build under QEMU (ci/aarch64.sh: cross build, engine/reference/harness unit tests,
+# the quick profile; docs/CI.md). Its apt step needs root once; NIGHTLY_AARCH64=0 skips it.
+if [ "${NIGHTLY_AARCH64:-1}" != 0 ]; then
+  OUT="$out/aarch64" "$root/ci/aarch64.sh" > "$out/aarch64.log" 2>&1 \
+    || { rc=$?; echo "nightly: the aarch64 job failed (log: $out/aarch64.log)" >&2; [ "$run_rc" != 0 ] || run_rc=$rc; }
+fi
 echo "nightly: report $out/report/index.html, history $out/history/index.html"
 exit $run_rc

@@ -16,6 +16,7 @@ function(tandem_probe_config_package name out_ok out_why)
   execute_process(
     COMMAND ${CMAKE_COMMAND} -S ${dir} -B ${dir}/build -G ${CMAKE_GENERATOR}
             -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER} "-DCMAKE_PREFIX_PATH=${CMAKE_PREFIX_PATH}"
+            "-DCMAKE_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"  # a cross build probes the target's package
             "-D${name}_DIR=${${name}_DIR}"
     RESULT_VARIABLE code OUTPUT_QUIET ERROR_VARIABLE err)
   set(${out_ok} OFF PARENT_SCOPE)

@@ -61,10 +61,12 @@ nlohmann::json git_identity() {
   return {{"git_sha", sha}, {"git_sha_source", "run time"}, {"git_dirty", !changed.empty()}};
 }
 
-// "model name" and the number of distinct (physical id, core id) pairs in /proc/cpuinfo.
+// "model name" and the number of distinct (physical id, core id) pairs in /proc/cpuinfo. An arm64
+// kernel writes no model name: there the first core's "CPU implementer" and "CPU part" (the MIDR
+// fields: 0x41 0xd40 is an Arm Neoverse V1) tell one CPU design from another.
 std::pair<std::string, int> cpu_model_and_cores() {
   std::ifstream f("/proc/cpuinfo");
-  std::string line, model, physical;
+  std::string line, model, physical, implementer, part;
   std::set<std::string> cores;
   auto value = [](const std::string& l) {
     auto colon = l.find(':');
@@ -73,10 +75,13 @@ std::pair<std::string, int> cpu_model_and_cores() {
   };
   while (std::getline(f, line)) {
     if (model.empty() && line.rfind("model name", 0) == 0) model = value(line);
+    if (implementer.empty() && line.rfind("CPU implementer", 0) == 0) implementer = value(line);
+    if (part.empty() && line.rfind("CPU part", 0) == 0) part = value(line);
     if (line.rfind("physical id", 0) == 0) physical = value(line);
     if (line.rfind("core id", 0) == 0) cores.insert(physical + "/" + value(line));
   }
   int n = cores.empty() ? int(std::thread::hardware_concurrency()) : int(cores.size());
+  if (model.empty() && !implementer.empty()) model = "CPU implementer " + implementer + " part " + part;
   return {model.empty() ? "unknown" : model, n};
 }
 
@@ -97,6 +102,11 @@ nlohmann::json isa_context() {
   nlohmann::json j = {{"vector_clones", isa.vector_clones}};
   if (!isa.onednn.empty()) j["onednn"] = isa.onednn;
   if (!isa.openblas_core.empty()) j["openblas_core"] = isa.openblas_core;
+  if (!isa.arch.empty()) {  // off x86-64 only: x86 records keep the fields their baselines have
+    j["arch"] = isa.arch;
+    j["hwcaps"] = isa.hwcaps;
+    if (isa.sve_bits > 0) j["sve_bits"] = isa.sve_bits;
+  }
   return j;
 }
 

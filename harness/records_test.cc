@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #include <filesystem>
 #include <fstream>
@@ -106,8 +110,19 @@ TEST(Records, ContextNamesTheIsaTheKernelsDispatchedTo) {
   EXPECT_EQ(clone, __builtin_cpu_supports("x86-64-v4")   ? "x86-64-v4"
                    : __builtin_cpu_supports("x86-64-v3") ? "x86-64-v3"
                                                          : "default");
+  EXPECT_FALSE(isa.contains("arch"));  // x86 records keep the fields their baselines have
 #else
   EXPECT_EQ(clone, "none");
+#endif
+#if defined(__aarch64__) && defined(__linux__)
+  // No clones here: the architecture and the kernel's feature bits name the ISA instead. Linux on
+  // arm64 requires fp and asimd; sve is named exactly when AT_HWCAP has it, with its length.
+  EXPECT_EQ(isa["arch"], "aarch64");
+  const std::string caps = " " + isa["hwcaps"].get<std::string>() + " ";
+  EXPECT_NE(caps.find(" fp asimd "), std::string::npos) << caps;
+  const bool sve = getauxval(AT_HWCAP) & HWCAP_SVE;
+  EXPECT_EQ(caps.find(" sve ") != std::string::npos, sve) << caps;
+  EXPECT_EQ(isa.contains("sve_bits"), sve);
 #endif
 #ifdef TANDEM_HAVE_ONEDNN
   EXPECT_FALSE(isa["onednn"].get<std::string>().empty());

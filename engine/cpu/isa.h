@@ -10,8 +10,14 @@ namespace tandem::cpu {
 
 struct CpuIsa {
   std::string vector_clones;  // "x86-64-v4" | "x86-64-v3" | "default" | "none" (built without clones)
-  std::string onednn;         // "avx512_core_bf16", "avx2", ...; "" without oneDNN
-  std::string openblas_core;  // "Zen", "Haswell", "SkylakeX", ...; "" with another BLAS
+  std::string onednn;         // "avx512_core_bf16", "avx2", ...; "all" where oneDNN's API names none
+  std::string openblas_core;  // "Zen", "Haswell", "SkylakeX", "NEOVERSEN1", ...; "" with another BLAS
+  // Off x86-64 (where there are no clones to name the ISA): the architecture and the CPU's
+  // features that change a kernel's code or bits, as the kernel reports them (AT_HWCAP/AT_HWCAP2
+  // on aarch64: "fp asimd asimdhp asimddp sve sve2 bf16 i8mm ..."), and SVE's vector length.
+  std::string arch;     // "aarch64"; "" on x86-64 (its records keep their fields unchanged)
+  std::string hwcaps;   // space-separated, in the kernel's names
+  int sve_bits = 0;     // 128..2048 where the CPU has SVE, else 0
 };
 
 CpuIsa cpu_isa();

@@ -2,9 +2,14 @@
 // against (docs/performance/dot.md, "The machine's limit"). Each thread runs chains of fused
 // multiply-adds on independent vector accumulators (enough to cover the FMA latency on every
 // port), in registers, with no memory traffic; GFLOP/s counts 2 per lane per FMA, best of 5.
-// Widths: AVX-512 (16 lanes) and AVX2 (8), each only where the CPU has it.
+// Widths: AVX-512 (16 lanes) and AVX2 (8), each only where the CPU has it; on aarch64 ASIMD
+// (4 lanes, every arm64 CPU; SVE's wider vectors are not measured).
 //   build/tools/cpu_peak [--threads N ...]     (default: 1 and every core)
+#if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -34,12 +39,17 @@ constexpr long kIters = 20'000'000;
   std::memcpy(lanes, &s, sizeof s);                              \
   return lanes[0];
 
+#if defined(__x86_64__)
 __attribute__((target("avx512f"))) float run512() {
   TANDEM_FMA_CHAINS(__m512, _mm512_fmadd_ps, _mm512_set1_ps, _mm512_add_ps)
 }
 __attribute__((target("avx2,fma"))) float run256() {
   TANDEM_FMA_CHAINS(__m256, _mm256_fmadd_ps, _mm256_set1_ps, _mm256_add_ps)
 }
+#elif defined(__aarch64__)
+inline float32x4_t fma128(float32x4_t a, float32x4_t m, float32x4_t b) { return vfmaq_f32(b, a, m); }  // a*m + b
+float run128() { TANDEM_FMA_CHAINS(float32x4_t, fma128, vdupq_n_f32, vaddq_f32) }
+#endif
 #undef TANDEM_FMA_CHAINS
 
 // GFLOP/s of `threads` threads each running `body` once; best of 5.
@@ -77,8 +87,12 @@ int main(int argc, char** argv) {
   if (counts.empty()) counts = {1, int(std::thread::hardware_concurrency())};
   std::printf("| width | threads | f32 FMA GFLOP/s (best of 5) |\n|---|---:|---:|\n");
   for (int n : counts) {
+#if defined(__x86_64__)
     if (__builtin_cpu_supports("avx512f")) std::printf("| AVX-512 | %d | %.1f |\n", n, rate(n, 16, run512));
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) std::printf("| AVX2 | %d | %.1f |\n", n, rate(n, 8, run256));
+#elif defined(__aarch64__)
+    std::printf("| ASIMD | %d | %.1f |\n", n, rate(n, 4, run128));
+#endif
   }
   return 0;
 }

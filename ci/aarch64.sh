@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# tandem for arm64 on a Debian 12 x86-64 host: Debian's cross compiler and the arm64 libraries
+# through multiarch, built with cmake/toolchains/aarch64-linux-gnu.cmake, then the engine and
+# reference unit tests and the quick profile under QEMU user mode (qemu-aarch64). Idempotent, for
+# a nightly job: each step does nothing that is already done.
+#   ci/aarch64.sh [STEP...]   STEP: deps configure build test isa quick (default: all, in order)
+# Env: BUILD_DIR (default build-aarch64), JOBS (default 2), OUT (quick's output, default
+# BUILD_DIR/quick), AARCH64_GTEST_FILTER (narrows the unit tests).
+# Exit: the first failing step's code (the quick profile's codes as ci/quick_run.sh's).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build-aarch64}
+jobs=${JOBS:-2}
+# The test binaries `test` runs: engine (kernels, IR, passes, vmap, vjp, conv, LSTM, dot/sgemm/
+# vector math), the naive reference and the harness (the record's ISA context).
+test_targets=(engine_core_test engine_ir_test program_json_test engine_passes_test engine_remat_test
+  engine_vmap_test engine_conv_cpu_test engine_lstm_cpu_test engine_dot_test
+  reference_test reference_lstm_test reference_grad_test harness_test)
+# Debian 12 packages of ci/deps.txt that tandem links, as :arm64. Left out: libopenmpi-dev
+# (its arm64 package is not co-installable with the amd64 one: apt would remove openmpi-bin and
+# Slurm), so the cross build has no MPI: CMake's documented fallback (TANDEM_SKIPPED) says so.
+# libdnnl-dev:arm64 clashes with the amd64 one on dnnl_config.h (GPU runtime OCL vs none):
+# unpacked into the build directory instead (dnnl_root below), its library from libdnnl2:arm64.
+arm64_pkgs=(libopenblas-dev libdnnl2 libblis-dev libre2-dev libbenchmark-dev libgtest-dev libgmock-dev
+  libsqlite3-dev)
+dnnl_root=$build/arm64-libdnnl-dev
+qemu=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+
+step_deps() {
+  local missing=() p
+  command -v aarch64-linux-gnu-g++ >/dev/null || missing+=(g++-aarch64-linux-gnu)
+  command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
+  dpkg --print-foreign-architectures | grep -qx arm64 || { dpkg --add-architecture arm64; apt-get update -q; }
+  for p in "${arm64_pkgs[@]}"; do dpkg -s "$p:arm64" >/dev/null 2>&1 || missing+=("$p:arm64"); done
+  if ((${#missing[@]})); then
+    # Never at the cost of the native build's packages: refuse a transaction that removes any.
+    if apt-get -s install --no-install-recommends "${missing[@]}" | grep '^Remv'; then
+      echo "error: installing ${missing[*]} would remove the packages above; not done" >&2; return 5
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" || return
+  fi
+  if [ ! -f "$dnnl_root/usr/lib/aarch64-linux-gnu/cmake/dnnl/dnnl-config.cmake" ]; then
+    local tmp; tmp=$(mktemp -d)
+    (cd "$tmp" && apt-get download libdnnl-dev:arm64 2>/dev/null) || return
+    mkdir -p "$dnnl_root" && dpkg-deb -x "$tmp"/libdnnl-dev_*_arm64.deb "$dnnl_root" && rm -rf "$tmp" || return
+    # The config imports the library next to itself: point it at libdnnl2:arm64's.
+    ln -sf /usr/lib/aarch64-linux-gnu/libdnnl.so.2.6 "$dnnl_root/usr/lib/aarch64-linux-gnu/libdnnl.so.2.6"
+  fi
+}
+
+step_configure() {
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Tests are listed at ctest time (PRE_TEST), not at build time under QEMU.
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake" \
+    -DTANDEM_WITH_CUDA=OFF -DTANDEM_WITH_MPI=OFF \
+    -Ddnnl_DIR="$dnnl_root/usr/lib/aarch64-linux-gnu/cmake/dnnl" \
+    -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST "${launcher[@]}"
+}
+
+# In stages, most telling first (on a loaded runner an early stage is ready long before the
+# last): the CPU kernels' and the reference's tests, the other engine tests, then tandem and the
+# harness test (the harness and the suites: over half of the 258 compiles).
+step_build() {
+  cmake --build "$build" -j "$jobs" --target engine_dot_test engine_lstm_cpu_test reference_test -- -k 0 || return
+  cmake --build "$build" -j "$jobs" --target "${test_targets[@]:0:12}" -- -k 0 || return
+  cmake --build "$build" -j "$jobs" --target tandem harness_test -- -k 0
+}
+
+# Each test binary once under qemu-aarch64 (ctest would start QEMU once per discovered test, a
+# few thousand times). AARCH64_GTEST_FILTER narrows them (a gtest filter).
+step_test() {
+  local fail=0 t bin t0
+  for t in "${test_targets[@]}"; do
+    bin=$(find "$build" -name "$t" -type f -perm -u+x | head -1)
+    [ -n "$bin" ] || { echo "FAIL: $t not built"; fail=1; continue; }
+    t0=$SECONDS
+    if "${qemu[@]}" "$bin" --gtest_brief=1 --gtest_filter="${AARCH64_GTEST_FILTER:-*}" >"$build/$t.log" 2>&1; then
+      echo "ok: $t ($((SECONDS - t0)) s, $(grep -o '[0-9]* tests\? from [0-9]* test suites\? ran' "$build/$t.log"))"
+    else
+      echo "FAIL: $t (exit $?, $((SECONDS - t0)) s; $build/$t.log)"; grep -E '^\[  FAILED  \]' "$build/$t.log" | head -20; fail=1
+    fi
+  done
+  return $fail
+}
+
+# The ISA-sensitive tests (the LSTM's thread determinism and gate loop, the CPU dot/sgemm/vector
+# math; the 24-million-point libm sweeps left to `test`) again on other arm64 CPUs that QEMU
+# models: cortex-a57 (ARMv8.0: ASIMD only, no SVE, no half-precision arithmetic) and a64fx (SVE
+# at 512 bits), the first with OpenBLAS held to its generic ARMv8 kernels. `test` ran them on
+# QEMU's default model, max (every feature QEMU has: SVE, SVE2, bf16, i8mm).
+step_isa() {
+  local fail=0 model t0 t
+  local -A filter=([engine_lstm_cpu_test]='LstmCpuThreads.*:LstmGates.*' [engine_dot_test]='-VectorMathExp.*Libm*')
+  for model in cortex-a57 a64fx; do
+    for t in engine_lstm_cpu_test engine_dot_test; do
+      t0=$SECONDS
+      if QEMU_CPU=$model OPENBLAS_CORETYPE=$([ $model = cortex-a57 ] && echo ARMV8) \
+         "${qemu[@]}" "$(find "$build" -name "$t" -type f | head -1)" --gtest_brief=1 \
+         --gtest_filter="${filter[$t]}" >"$build/$t.$model.log" 2>&1; then
+        echo "ok: $t on $model ($((SECONDS - t0)) s)"
+      else
+        echo "FAIL: $t on $model ($((SECONDS - t0)) s; $build/$t.$model.log)"; fail=1
+      fi
+    done
+  done
+  return $fail
+}
+
+# The quick profile as ci/quick_run.sh runs it (no mpirun here: one process), tandem under QEMU
+# through a wrapper. --in-process: a case worker is an exec of /proc/self/exe, which runs under
+# QEMU only where binfmt_misc hands arm64 binaries to it (qemu-user-binfmt, and a kernel that
+# lets this machine register it); without it every worker would fail to start.
+step_quick() {
+  local out=${OUT:-$build/quick} wrapper=$build/tandem-qemu
+  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${qemu[*]}" "$build/tandem" >"$wrapper"
+  chmod +x "$wrapper"
+  local worker_flag=(--in-process)
+  [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && worker_flag=()
+  TANDEM_MPIRUN=/nonexistent TANDEM="$wrapper" "$root/ci/quick_run.sh" "$out" "${worker_flag[@]}"
+}
+
+steps=("$@")
+((${#steps[@]})) || steps=(deps configure build test isa quick)
+# A failed deps/configure/build stops the job; a failed test step does not keep the others from
+# running: the exit code is the first failure's.
+rc=0
+for s in "${steps[@]}"; do
+  t0=$SECONDS src=0
+  "step_$s" || src=$?
+  echo "aarch64: $s $( ((src)) && echo "FAILED (exit $src)" || echo done) in $((SECONDS - t0)) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  if ((src)); then
+    ((rc)) || rc=$src
+    case $s in deps | configure | build) exit "$rc" ;; esac
+  fi
+done
+exit "$rc"
