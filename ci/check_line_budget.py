@@ -77,6 +77,10 @@ third tests) and the refusal's rewrite table with its test (≈150); gather, sca
 carries, activity, closed-over constants, dead code at import) and the scan residuals with
 their tests (≈1,500): 72,020 lines. A raise of 11 %, for new primitives and checks that
 JAX programs need, not a trimming; the tree owes the shrink the lab-wing move promises.
+Raised on 2026-11-29 to 73,100: 72,100 lines on main (e1de55d) with the budget nearly spent,
+then the single-run gate's anchors: the harness's interleaved anchor and canary (≈100), the
+dot and LSTM anchors (≈110), gate_anchor.py and the summary's undecided block (≈90), their
+tests (≈90) and the measurement script behind docs/CI.md's single-run figures (≈150): 72,680.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -87,7 +91,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 72500
+TOTAL_BUDGET = 73100
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
