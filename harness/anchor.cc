@@ -46,11 +46,16 @@ AnchoredTiming time_with_anchor(const std::function<void()>& body, const std::fu
   double total = 0;
   while (int(t.body_s.size()) < opts.repetitions || (total < opts.min_time_s && t.body_s.size() < 10000)) {
     const bool anchor_first = t.body_s.size() % 2 == 1;
-    if (anchor_first) t.anchor_s.push_back(time_once(anchor, opts.device));
+    auto time_anchor = [&] {
+      double cpu = 0;
+      t.anchor_s.push_back(time_once(anchor, opts.device, &cpu));
+      t.anchor_cpu_s.push_back(cpu);
+    };
+    if (anchor_first) time_anchor();
     double cpu = 0;
     t.body_s.push_back(time_once(body, opts.device, &cpu));
     t.cpu_s.push_back(cpu);
-    if (!anchor_first) t.anchor_s.push_back(time_once(anchor, opts.device));
+    if (!anchor_first) time_anchor();
     total += t.body_s.back();
   }
   return t;

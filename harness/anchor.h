@@ -25,7 +25,7 @@ struct Anchor {
 Anchor anchor_for(const CaseInstance& inst, const RunOptions& opts);
 
 struct AnchoredTiming {
-  std::vector<double> body_s, cpu_s, anchor_s;  // one of each per repetition
+  std::vector<double> body_s, cpu_s, anchor_s, anchor_cpu_s;  // one of each per repetition
 };
 
 // Warm-up of both, then repetitions as time_repeated counts them, each body run next to one

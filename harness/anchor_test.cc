@@ -35,10 +35,12 @@ TEST(Anchor, OwnCallIsTimedInterleavedWithTheBody) {
   EXPECT_EQ(r.anchor_name, "raw_call");
   EXPECT_EQ(r.anchor_kind, "library call");
   ASSERT_EQ(r.anchor_samples_s.size(), r.samples_s.size());
+  ASSERT_EQ(r.anchor_cpu_samples_s.size(), r.samples_s.size());
   nlohmann::json j = make_record(counted_case(&trace, true), "cpu", "cpu", r);
   ASSERT_TRUE(j.contains("anchor"));
   EXPECT_EQ(j["anchor"]["name"], "raw_call");
   EXPECT_EQ(j["anchor"]["samples"].size(), 4u);
+  EXPECT_EQ(j["anchor"]["cpu_samples"].size(), 4u);
   EXPECT_GT(j["anchor"]["ratio_median"].get<double>(), 0.0);
 }
 

@@ -47,9 +47,9 @@ struct CaseResult {
   std::vector<double> samples_s;     // one wall time per repetition
   std::vector<double> cpu_samples_s; // the process CPU time of each repetition
   // The anchor timed beside the body, repetition by repetition (harness/anchor.h): its name,
-  // kind ("library call" or "canary") and one wall time per repetition of the body.
+  // kind ("library call" or "canary") and one wall and one process CPU time per repetition.
   std::string anchor_name, anchor_kind;
-  std::vector<double> anchor_samples_s;
+  std::vector<double> anchor_samples_s, anchor_cpu_samples_s;
   std::vector<Metric> metrics;
   nlohmann::json info = nlohmann::json::object();  // e.g. the algorithm actually run
 };

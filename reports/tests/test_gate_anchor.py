@@ -59,3 +59,17 @@ def test_records_without_anchor_gate_on_absolute_time_saying_so(cli, tmp_path):
 def test_bad_single_run_noise_is_bad_input(cli, tmp_path):
     code, _, err = gate(cli, tmp_path, [anchored("a")], [anchored("a")], "--single-run-noise", "12")
     assert code == exit_codes.BAD_INPUT and "hint:" in err
+
+
+def test_cpu_cases_gate_on_the_ratio_of_cpu_times(cli, tmp_path):
+    # The case's wall time +50 % (it waited for a core), its CPU time and its anchor's unchanged:
+    # the CPU-time ratio is judged, and it did not move.
+    def with_cpu(r, wall_scale=1.0, cpu_scale=1.0):
+        r["timing"]["cpu_samples"] = [x * cpu_scale for x in S]
+        r["timing"]["samples"] = [x * wall_scale for x in S]
+        r["anchor"]["cpu_samples"] = list(A)
+        return r
+    code, out, _ = gate(cli, tmp_path, [with_cpu(anchored("a"))], [with_cpu(anchored("a"), wall_scale=1.5)])
+    assert code == exit_codes.PASS and "| a | SAME | cpu_time/anchor |" in out, out
+    code, out, _ = gate(cli, tmp_path, [with_cpu(anchored("a"))], [with_cpu(anchored("a"), cpu_scale=1.3)])
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "| a | SLOWER | cpu_time/anchor |" in out, out
