@@ -5,7 +5,7 @@ the way a user meets it: runs of one binary back to back, every pair of them gat
 
 collect: `tandem run --suite dot --profile nightly --filter 'perf/N:(512|1024)/' -n 9` RUNS
 times per scenario, the 1-minute load noted at each start. Scenarios: `clean` (the machine as
-it is), `stress` (a stress-ng CPU load that changes between runs: 2, 0, 1, 3, 0, 2 workers),
+it is), `stress` (a stress-ng CPU load that changes between runs: 4, 0, 2, 6, 0, 4 workers),
 `fault` (TANDEM_INJECT=perf_dot_extra_25pct: the CPU dot kernel does 25 % more work; the BLAS
 anchor is untouched). Resumable: a run whose records exist is not run again.
 evaluate: A/A = every pair (i < j) of one scenario's runs, gated both as they are and as older
@@ -13,6 +13,7 @@ records without an anchor (absolute time); power = every clean run as baseline a
 faulted run as current. Exit 2 counts as a false alarm (A/A) or a catch (power).
 
     ci/gate_single_run.py collect --bin build/tandem --out results/gate-single --runs 6 --scenario clean
+    (the same with --scenario fault and --scenario stress; the three may run side by side)
     ci/gate_single_run.py evaluate --out results/gate-single --write docs/gate_calibration/single-run
 """
 import argparse
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 FILTER = "perf/N:(512|1024)/"
 FAULT = "perf_dot_extra_25pct"
-STRESS_WORKERS = (2, 0, 1, 3, 0, 2)
+STRESS_WORKERS = (4, 0, 2, 6, 0, 4)
 
 
 def load1():
@@ -118,7 +119,7 @@ def count(codes, code):
 def table(res):
     rows = ["| scenario | runs (load at start) | pairs | exit 2 | exit 3 | exit 0 | exit 2 without the anchor |",
             "|---|---|---|---|---|---|---|"]
-    for s, what in (("clean", "A/A, machine as found"), ("stress", "A/A, stress-ng 2,0,1,3,0,2 workers"),
+    for s, what in (("clean", "A/A, machine as found"), ("stress", "A/A, stress-ng 4,0,2,6,0,4 workers"),
                     ("fault", f"clean vs {FAULT}")):
         r = res[s]
         loads = ", ".join(f"{x:.1f}" for x in r["load1_start"])

@@ -90,7 +90,7 @@ def undecided_lines(o, cfg):
     return [f"### ❓ Undecided on one run per side: {len(o.undecided)} case(s)", "",
             f"Their time over their anchor moved by less than ±{cfg.single_run_noise:.0%}, the band it moves between "
             f"runs of one build (`--single-run-noise`): one run per side cannot tell that from noise. "
-            + gate_anchor.hint(kind) + ".", listed([(n, "time/anchor inside the band") for n in o.undecided]), ""]
+            + gate_anchor.hint(kind) + ".", listed([(n, "its ratio to the anchor moved inside the band") for n in o.undecided]), ""]
 
 
 def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
@@ -105,10 +105,11 @@ def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
     lines = [f"## tandem gate — {HEADLINE.get(o.code, o.code)} (exit {o.code})", "",
              f"Baseline `{base_path}` ({n_base} records) vs current `{cur_path}` ({n_cur} records).",
              method or (f"Correctness first; then per case a two-sided Mann–Whitney U test on the repetitions of "
-                        "its time over the anchor timed beside each (`time/anchor`: its raw library call or the "
-                        "harness's canary; records without an anchor: absolute time), Benjamini–Hochberg q < "
+                        "its time over the anchor timed beside each (its raw library call or the harness's canary; "
+                        "`cpu_time/anchor`: process CPU times on the CPU, `time/anchor`: wall on CUDA; records "
+                        "without an anchor: absolute time), Benjamini–Hochberg q < "
                         f"{cfg.alpha:g} across all {n_tests} tests, minimum effect {cfg.min_effect:.0%}{per_suite}; "
-                        f"a time/anchor change inside ±{cfg.single_run_noise:.0%} (its between-run spread, A/A) is "
+                        f"a change of that ratio inside ±{cfg.single_run_noise:.0%} (its between-run spread, A/A) is "
                         "INCONCLUSIVE: one run per side does not see the noise between runs (docs/CI.md)."), "",
              f"| failed | {MISSING} | {NEWLY_SKIPPED} | " + " | ".join(VERDICT_ORDER) + " | not compared |",
              "|---|---|---|" + "---|" * len(VERDICT_ORDER) + "---|",
