@@ -87,7 +87,10 @@ def gate(base, cur):
 
 
 def runs_of(out, scenario):
-    return sorted((Path(out) / scenario).glob("r*/records.json"))
+    """The finished runs of a scenario (runs.jsonl lists a run once it has ended)."""
+    log = Path(out) / scenario / "runs.jsonl"
+    done = [json.loads(x) for x in log.read_text().splitlines()] if log.is_file() else []
+    return [Path(out) / scenario / f"r{d['run']}" / "records.json" for d in done if d["rc"] in (0, 1)]
 
 
 def evaluate(a):
@@ -105,6 +108,7 @@ def evaluate(a):
     for s in ("clean", "stress", "fault"):
         p = Path(a.out) / s / "runs.jsonl"
         res[s]["load1_start"] = [json.loads(x)["load1_start"] for x in p.read_text().splitlines()] if p.is_file() else []
+    res["cpu"] = Path("/proc/cpuinfo").read_text().split("model name")[1].split("\n")[0].strip(" :\t")
     text = table(res)
     print(text)
     if a.write:
