@@ -46,6 +46,10 @@ struct CaseResult {
   nlohmann::json correctness;        // metrics, tolerance, per-output reports
   std::vector<double> samples_s;     // one wall time per repetition
   std::vector<double> cpu_samples_s; // the process CPU time of each repetition
+  // The anchor timed beside the body, repetition by repetition (harness/anchor.h): its name,
+  // kind ("library call" or "canary") and one wall and one process CPU time per repetition.
+  std::string anchor_name, anchor_kind;
+  std::vector<double> anchor_samples_s, anchor_cpu_samples_s;
   std::vector<Metric> metrics;
   nlohmann::json info = nlohmann::json::object();  // e.g. the algorithm actually run
 };
@@ -56,6 +60,11 @@ struct CaseInstance {
   std::function<void()> body;
   std::function<CaseResult()> check;
   nlohmann::json info = nlohmann::json::object();
+  // The raw library call the case stands for (BLAS sgemm for a dot, the GEMMs alone for an
+  // LSTM), timed interleaved with `body` so the gate judges body / anchor of the same run: a
+  // busier machine slows both and cancels. Unset: the harness's canary (harness/anchor.h).
+  std::string anchor_name;
+  std::function<void()> anchor;
   // Program cases: the programs, inputs and tandem's CPU results for an outside oracle
   // (harness/oracle_program.h); unset for cases that are not a Program.
   std::function<std::vector<OracleProgram>()> oracle;

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "harness/anchor.h"
 #include "harness/timing.h"
 
 namespace tandem {
@@ -51,7 +52,15 @@ CaseResult run_case(const Case& c, const RunOptions& opts) {
   if (!agree_to_time()) return r;
   guarded(r, [&] {
     std::vector<double> wall, cpu;
-    wall = time_repeated(inst->body, opts.warmup, opts.repetitions, opts.min_time_s, opts.device, &cpu);
+    Anchor anchor = anchor_for(*inst, opts);
+    if (anchor.run) {
+      AnchoredTiming t = time_with_anchor(inst->body, anchor.run, opts);
+      wall = std::move(t.body_s), cpu = std::move(t.cpu_s);
+      r.anchor_name = anchor.name, r.anchor_kind = anchor.kind, r.anchor_samples_s = std::move(t.anchor_s);
+      r.anchor_cpu_samples_s = std::move(t.anchor_cpu_s);
+    } else {
+      wall = time_repeated(inst->body, opts.warmup, opts.repetitions, opts.min_time_s, opts.device, &cpu);
+    }
     r.samples_s = std::move(wall), r.cpu_samples_s = std::move(cpu);  // only a complete timing is kept
     TimingStats t = summarize(r.samples_s);
     if (c.flops > 0 && t.median > 0)

@@ -59,6 +59,9 @@ def build_parser():
     g.add_argument("--min-effect", help="smallest change that counts, e.g. 0.05 or 5%% (default 5%%)")
     g.add_argument("--suite-min-effect", action="append", metavar="SUITE=FRACTION", help="per-suite minimum effect")
     g.add_argument("--alpha", help="false-discovery rate: Benjamini–Hochberg q of the Mann–Whitney U tests (default 0.05)")
+    g.add_argument("--single-run-noise", help="one run per side: how far a case's time over its anchor moves "
+                   "between runs of one build (default 12%%, measured A/A: docs/CI.md); a change inside it is "
+                   "INCONCLUSIVE (exit 3)")
     g.add_argument("--summary", help="also write the markdown summary to this file")
     g.add_argument("--allow-cross-cpu", action="store_true", help="compare with a baseline of another CPU model or "
                    "ISA (refused otherwise: exit 6), with a warning")

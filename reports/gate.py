@@ -5,7 +5,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from reports import atomic, baseline, context, cpu_match, exit_codes, gate_ratio, records, run_completion, stats
+from reports import atomic, baseline, context, cpu_match, exit_codes, gate_anchor, gate_ratio, records, run_completion, stats
 from reports.gate_config import config_from_args
 from reports.gate_summary import summary
 
@@ -55,6 +55,7 @@ class Outcome:
     incomplete: str = None  # why the current run is known not to have completed, or None
     empty_baseline: bool = False
     ratio_gated: list = ()  # (tandem case, raw case): gated on time relative to their raw call (reports/gate_ratio.py)
+    undecided: list = ()  # cases whose time/anchor moved inside the single-run band (reports/gate_anchor.py)
 
 
 def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=stats.adjust_family, ratio_pairs=None):
@@ -64,13 +65,16 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
     passes its run-level ones). Precedence of the exit code:
     correctness failure (1), then an incomplete run or missing / newly skipped cases (6), then a
     regression (2), then inconclusive (3, also for an empty baseline), then pass.
-    With the default `compare`, a sweep's tandem case gates on its time relative to its raw call's;
-    another `compare` does that itself for `ratio_pairs` ({tandem case: raw case}), whose raw
-    cases are then shown, not gated."""
+    With the default `compare` (one run per side), a sweep's tandem case gates on its time
+    relative to its raw call's, any other case on its time over the anchor timed beside it
+    (reports/gate_anchor.py), a change inside the ratio's between-run band being INCONCLUSIVE;
+    another `compare` does the sweep's ratio itself for `ratio_pairs` ({tandem case: raw case}),
+    whose raw cases are then shown, not gated."""
     base, current = {r["case"]: r for r in base_recs}, {r["case"]: r for r in cur_recs}
-    if compare is compare_case:
+    single = compare is compare_case
+    if single:
         pairs = gate_ratio.paired(base_recs, cur_recs)
-        compare = gate_ratio.comparer(pairs, base, current, compare)
+        compare = gate_ratio.comparer(pairs, base, current, gate_anchor.comparer(compare))
     else:
         pairs = ratio_pairs or {}
     raws = set(pairs.values())
@@ -88,7 +92,10 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
             not_compared.append((c["case"], f"baseline verdict {b['verdict']}"))
         else:
             cases.append((c, None, compare(b, c, cfg)))
-    adjust([x for c, _, comps in cases if c["case"] not in raws for x in comps], cfg.alpha)
+    gated = [x for c, _, comps in cases if c["case"] not in raws for x in comps]
+    adjust(gated, cfg.alpha)
+    if single:
+        gate_anchor.settle(gated, cfg.single_run_noise)
     cases = [(c, gate_ratio.RAW, gate_ratio.informational(comps)) if c["case"] in raws else
              (c, stats.combine([x.verdict for x in comps]), comps) for c, _, comps in cases]
     missing = [(n, b["verdict"]) for n, b in base.items() if n not in current]
@@ -107,7 +114,8 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
         code = exit_codes.PASS
     ctx = lambda recs: recs[0].get("context") if recs else {}
     return Outcome(code, failures, cases, not_compared, context.differences(ctx(base_recs), ctx(cur_recs)),
-                   missing, newly_skipped, incomplete, not base_recs, sorted(pairs.items()))
+                   missing, newly_skipped, incomplete, not base_recs, sorted(pairs.items()),
+                   gate_anchor.undecided(cases))
 
 
 def main(a):

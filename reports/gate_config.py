@@ -2,7 +2,7 @@
 # flags (--min-effect, --suite-min-effect SUITE=10%) or a small JSON config (--config).
 from dataclasses import dataclass, field
 
-from reports import input_file
+from reports import gate_anchor, input_file
 from reports.exit_codes import BadInput
 
 
@@ -16,6 +16,7 @@ class Config:
     min_effect: float = 0.05
     alpha: float = 0.05
     suites: dict = field(default_factory=dict)  # suite → minimum effect
+    single_run_noise: float = gate_anchor.DEFAULT_NOISE  # one run per side: a time/anchor change inside it is INCONCLUSIVE
 
     def effect(self, suite):
         return self.suites.get(suite, self.min_effect)
@@ -76,6 +77,8 @@ def config_from_args(a):
         cfg.min_effect = parse_fraction(a.min_effect, "--min-effect")
     if a.alpha is not None:
         cfg.alpha = parse_fraction(a.alpha, "--alpha")
+    if getattr(a, "single_run_noise", None) is not None:
+        cfg.single_run_noise = parse_fraction(a.single_run_noise, "--single-run-noise")
     for item in a.suite_min_effect or []:
         suite, sep, v = item.partition("=")
         if not sep:

@@ -1,6 +1,6 @@
 # The gate's markdown summary, fit for a pull-request comment: headline and exit code, the
 # method, verdict counts, correctness failures, performance changes, what was not compared.
-from reports import gate_ratio, records, stats
+from reports import context, gate_anchor, gate_ratio, records, stats
 from reports.correctness import markdown_table, row
 
 
@@ -82,6 +82,17 @@ def ratio_lines(cases):
             f"{listed([(t, f'over `{r}`') for t, r in cases])}\n\n</details>", ""]
 
 
+def undecided_lines(o, cfg):
+    """Why exit 3 on one run per side, and which runs would decide it."""
+    if not o.undecided:
+        return []
+    kind = context.machine_kind(o.cases[0][0].get("context")) if o.cases else "<machine-kind>"
+    return [f"### ❓ Undecided on one run per side: {len(o.undecided)} case(s)", "",
+            f"Their time over their anchor moved by less than ±{cfg.single_run_noise:.0%}, the band it moves between "
+            f"runs of one build (`--single-run-noise`): one run per side cannot tell that from noise. "
+            + gate_anchor.hint(kind) + ".", listed([(n, "its ratio to the anchor moved inside the band") for n in o.undecided]), ""]
+
+
 def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
     """`method`: the sentence saying how performance was judged (default: the Mann–Whitney U
     test on repetitions; reports/gate_runs.py gives its run-level one)."""
@@ -93,18 +104,20 @@ def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
     per_suite = "".join(f", {s} {e:.0%}" for s, e in sorted(cfg.suites.items()))
     lines = [f"## tandem gate — {HEADLINE.get(o.code, o.code)} (exit {o.code})", "",
              f"Baseline `{base_path}` ({n_base} records) vs current `{cur_path}` ({n_cur} records).",
-             method or (f"Correctness first; then a two-sided Mann–Whitney U test on the timing repetitions per "
-                        f"case, Benjamini–Hochberg q < {cfg.alpha:g} across all {n_tests} tests, minimum effect "
-                        f"{cfg.min_effect:.0%}{per_suite}. ⚠️ Repetitions inside one process do not see the "
-                        "noise between runs: separate A/A runs are flagged far more often than α (docs/CI.md); "
-                        "gate pull requests with the run-level gate (ci/gate_ab.sh)."), "",
+             method or (f"Correctness first; then per case a two-sided Mann–Whitney U test on the repetitions of "
+                        "its time over the anchor timed beside each (its raw library call or the harness's canary; "
+                        "`cpu_time/anchor`: process CPU times on the CPU, `time/anchor`: wall on CUDA; records "
+                        "without an anchor: absolute time), Benjamini–Hochberg q < "
+                        f"{cfg.alpha:g} across all {n_tests} tests, minimum effect {cfg.min_effect:.0%}{per_suite}; "
+                        f"a change of that ratio inside ±{cfg.single_run_noise:.0%} (its between-run spread, A/A) is "
+                        "INCONCLUSIVE: one run per side does not see the noise between runs (docs/CI.md)."), "",
              f"| failed | {MISSING} | {NEWLY_SKIPPED} | " + " | ".join(VERDICT_ORDER) + " | not compared |",
              "|---|---|---|" + "---|" * len(VERDICT_ORDER) + "---|",
              f"| {len(o.failures)} | {len(o.missing or [])} | {len(o.newly_skipped or [])} | "
              + " | ".join(str(counts.get(v, 0)) for v in VERDICT_ORDER) + f" | {len(o.not_compared)} |", ""]
     if o.failures:
         lines += [f"### ❌ Correctness failures ({len(o.failures)})", "", markdown_table([row(r) for r in o.failures]), ""]
-    lines += incomplete_lines(o) + ratio_lines(o.ratio_gated)
+    lines += incomplete_lines(o) + ratio_lines(o.ratio_gated) + undecided_lines(o, cfg)
     need = stats.lone_case_repetitions(n_tests, cfg.alpha)
     if method is None and tested and min(min(x.n_base, x.n_current) for x in tested) < need:
         lines += [f"ℹ️ With these repetitions a change confined to one case cannot be significant among {n_tests} "

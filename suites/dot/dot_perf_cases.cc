@@ -19,6 +19,7 @@
 #endif
 
 #include <cmath>
+#include <functional>
 
 #include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
@@ -54,6 +55,18 @@ CaseResult check_sampled_rows(const Tensor& lhs, const Tensor& rhs, const std::v
   return res;
 }
 
+// The BLAS sgemm on host operands, allocating its output as dot_general does, so a comparison
+// is of the call alone: blas_sgemm's body and the CPU presets' anchor.
+std::function<void()> blas_call(int64_t n, const Tensor& lhs, const Tensor& rhs) {
+  return [n, lhs, rhs] {
+    Tensor o = Tensor::empty({n, n}, DType::f32);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, lhs.data<float>(), int(n),
+                rhs.data<float>(), int(n), 0.0f, o.data<float>(), int(n));
+  };
+}
+
+std::function<void()> cuda_library_call(int64_t n, const Tensor& dl, const Tensor& dr, Device dev, bool tf32);
+
 // The case a preset is measured against on this device.
 std::string baseline_name(int64_t n, const std::string& preset, Device dev) {
   if (dev.kind == DeviceKind::cpu) return cat("dot/perf/N:", n, "/blas_sgemm");
@@ -83,6 +96,10 @@ Case perf_case(int64_t n, const std::string& preset) {
       return check_sampled_rows(lhs, rhs, got, n, dot_error_spec(alg, DType::f32, DType::f32, n));
     };
     inst.info = {{"algorithm_run", algorithm_info(alg).name}, {"baseline", baseline_name(n, preset, dev)}};
+    // The same library call timed beside each repetition: the gate's yardstick (harness/anchor.h).
+    inst.anchor_name = baseline_name(n, preset, dev);
+    inst.anchor = dev.kind == DeviceKind::cpu ? blas_call(n, lhs, rhs)
+                                              : cuda_library_call(n, *dl, *dr, dev, preset == "TF32_TF32_F32");
     return inst;
   };
   return c;
@@ -108,12 +125,7 @@ Case blas_case(int64_t n) {
                   lhs.data<float>(), int(n), rhs.data<float>(), int(n), 0.0f, out->data<float>(), int(n));
     };
     CaseInstance inst;
-    inst.body = [=] {
-      // Same allocation pattern as dot_general, so the comparison is of the call alone.
-      Tensor o = Tensor::empty({n, n}, DType::f32);
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f,
-                  lhs.data<float>(), int(n), rhs.data<float>(), int(n), 0.0f, o.data<float>(), int(n));
-    };
+    inst.body = blas_call(n, lhs, rhs);
     inst.check = [=] {
       sgemm();
       return check_sampled_rows(lhs, rhs, out->to_f64(), n,
@@ -151,6 +163,21 @@ void gemm_ex(cublasHandle_t h, int64_t n, const Tensor& a, const Tensor& b, Tens
                             CUBLAS_GEMM_DEFAULT));
 }
 #endif
+
+// cublasGemmEx on device operands at the preset's mode, as the cublas_gemm_ex cases time it.
+std::function<void()> cuda_library_call(int64_t n, const Tensor& dl, const Tensor& dr, Device dev, bool tf32) {
+#if TANDEM_HAVE_CUDA
+  cublasHandle_t h = baseline_handle(dev.index);
+  const cuda_impl::CublasMode mode = *cuda_impl::cublas_mode(tf32 ? DotAlgorithm::TF32_TF32_F32 : DotAlgorithm::F32_F32_F32);
+  return [=] {
+    Tensor o = Tensor::empty({n, n}, DType::f32, dev);
+    gemm_ex(h, n, dl, dr, o, mode);
+  };
+#else
+  (void)n, (void)dl, (void)dr, (void)dev, (void)tf32;
+  return {};  // no CUDA device to run on in this build: no anchor
+#endif
+}
 
 // cublasGemmEx called directly on device operands: what dot_general's cuBLAS path is
 // measured against, in the same run.

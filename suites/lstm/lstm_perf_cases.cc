@@ -21,6 +21,7 @@
 #include "harness/case.h"
 #include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_check.h"
+#include "suites/lstm/lstm_gemm_anchor.h"
 #include "suites/lstm/lstm_perf_shapes.h"
 
 namespace tandem {
@@ -83,6 +84,10 @@ Case perf_case(const std::string& label, const LstmConfig& c, bool train, const 
       return compare_outputs({{"y[row 0]", f.y, s.fwd}, {"h_n[row 0]", f.h_n, s.fwd},
                               {"c_n[row 0]", f.c_n, s.fwd}}, cmp);
     };
+    if (dev.kind == DeviceKind::cpu) {  // the GEMMs alone: the gate's yardstick (harness/anchor.h)
+      inst.anchor_name = cat("lstm_gemms/", train ? "train" : "fwd");
+      inst.anchor = lstm_gemm_anchor(c, train);
+    }
     return inst;
   };
   return k;

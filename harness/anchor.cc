@@ -1,0 +1,64 @@
+// The canary and the interleaved timing of a body beside its anchor (anchor.h).
+#include "harness/anchor.h"
+
+#include <cblas.h>
+
+#include <memory>
+
+#include "harness/timing.h"
+
+namespace tandem {
+
+namespace {
+constexpr int kCanaryN = 128;  // ~4 MFLOP: tens of µs on one core, small beside a perf case
+
+// A fixed sgemm on fixed operands, the same in every build and run: what it measures is the
+// machine (its load, clock and BLAS), never tandem's code.
+std::function<void()> canary() {
+  struct Operands {
+    std::vector<float> a, b, c;
+  };
+  static const std::shared_ptr<Operands> ops = [] {
+    auto o = std::make_shared<Operands>();
+    const size_t n = size_t(kCanaryN) * kCanaryN;
+    o->a.resize(n), o->b.resize(n), o->c.resize(n);
+    for (size_t i = 0; i < n; ++i) o->a[i] = float(i % 17) / 17.0f, o->b[i] = float(i % 13) / 13.0f;
+    return o;
+  }();
+  return [o = ops] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kCanaryN, kCanaryN, kCanaryN, 1.0f, o->a.data(),
+                kCanaryN, o->b.data(), kCanaryN, 0.0f, o->c.data(), kCanaryN);
+  };
+}
+}  // namespace
+
+Anchor anchor_for(const CaseInstance& inst, const RunOptions& opts) {
+  if (opts.before_timing) return {};
+  if (inst.anchor) return {inst.anchor_name, "library call", inst.anchor};
+  if (opts.device.kind != DeviceKind::cpu) return {};
+  return {"canary/sgemm_" + std::to_string(kCanaryN), "canary", canary()};
+}
+
+AnchoredTiming time_with_anchor(const std::function<void()>& body, const std::function<void()>& anchor,
+                                const RunOptions& opts) {
+  for (int i = 0; i < opts.warmup; ++i) body(), anchor();
+  AnchoredTiming t;
+  double total = 0;
+  while (int(t.body_s.size()) < opts.repetitions || (total < opts.min_time_s && t.body_s.size() < 10000)) {
+    const bool anchor_first = t.body_s.size() % 2 == 1;
+    auto time_anchor = [&] {
+      double cpu = 0;
+      t.anchor_s.push_back(time_once(anchor, opts.device, &cpu));
+      t.anchor_cpu_s.push_back(cpu);
+    };
+    if (anchor_first) time_anchor();
+    double cpu = 0;
+    t.body_s.push_back(time_once(body, opts.device, &cpu));
+    t.cpu_s.push_back(cpu);
+    if (!anchor_first) time_anchor();
+    total += t.body_s.back();
+  }
+  return t;
+}
+
+}  // namespace tandem

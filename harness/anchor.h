@@ -1,0 +1,36 @@
+// The yardstick every timed case is measured beside: the case's own raw library call when it
+// names one (CaseInstance::anchor: BLAS sgemm for a dot, the GEMMs alone for an LSTM), else a
+// small fixed canary workload (a 128³ BLAS sgemm on fixed operands). It is timed interleaved
+// with the body, one anchor run next to each repetition (before and after alternately), so both
+// see the machine at the same moment; the gate (reports/gate_anchor.py) judges the ratio
+// body / anchor, which a busier machine or a slower clock moves little, where it moves the
+// absolute time of two runs by tens of percent.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/case.h"
+
+namespace tandem {
+
+struct Anchor {
+  std::string name, kind;     // kind: "library call" or "canary"
+  std::function<void()> run;  // empty: no anchor (the case is timed alone, as before anchors)
+};
+
+// The anchor of `inst` under `opts`: its own call, or the canary on the CPU. None on a CUDA
+// device without a call of its own (the canary is host work) and in multi-rank runs (their
+// lockstep times the body alone; a sweep's raw-call rows anchor those, reports/gate_ratio.py).
+Anchor anchor_for(const CaseInstance& inst, const RunOptions& opts);
+
+struct AnchoredTiming {
+  std::vector<double> body_s, cpu_s, anchor_s, anchor_cpu_s;  // one of each per repetition
+};
+
+// Warm-up of both, then repetitions as time_repeated counts them, each body run next to one
+// anchor run, the order alternating so neither always runs on the other's heels.
+AnchoredTiming time_with_anchor(const std::function<void()>& body, const std::function<void()>& anchor,
+                                const RunOptions& opts);
+
+}  // namespace tandem

@@ -1,0 +1,70 @@
+# The single-run gate's yardstick: each record times an anchor interleaved with the case
+# (harness/anchor.h: the raw library call the case stands for, else a fixed canary), so the gate
+# judges the case's time over its anchor's, repetition by repetition (process CPU times on the
+# CPU: waiting for a core on a shared host is in neither; wall times on CUDA). Between two runs a busier
+# machine or a slower clock moves both alike and cancels in the ratio; tandem's own extra cost
+# does not. What one run per side cannot know is how much the ratio itself moves between runs:
+# a change inside that band (measured A/A, docs/CI.md) is INCONCLUSIVE, not a regression, with
+# what would decide it. Records without an anchor (older runs) gate on absolute time, saying so.
+from reports import records, stats
+
+METRIC, CPU_METRIC = "time/anchor", "cpu_time/anchor"
+METRICS = (METRIC, CPU_METRIC)
+# The ratio's between-run spread on a shared 2-core host, A/A (docs/CI.md "The single-run gate").
+DEFAULT_NOISE = 0.12
+NO_ANCHOR_NOTE = "no anchor in the records (a run before anchors): absolute time, which a busier machine moves too"
+
+
+def anchor(rec, field):
+    """(name, [the case's time over the anchor run's beside it, per repetition]) or None;
+    `field`: "samples" (wall) or "cpu_samples" (process CPU time)."""
+    a = rec.get("anchor")
+    t = (rec.get("timing") or {}).get(field) or []
+    s = (a or {}).get(field) or []
+    if not a or not t or len(s) != len(t):
+        return None
+    pairs = [(records.num(x), records.num(y)) for x, y in zip(t, s)]
+    return a.get("name"), [x / y for x, y in pairs if x and y and x > 0 and y > 0]
+
+
+def comparer(absolute):
+    """compare(b, c, cfg) for gate.run: when both records carry the same anchor, on the ratio of
+    process CPU times (both sides have them: CPU cases; a shared host's waiting for a core is
+    not in them, docs/CI.md), else of wall times (CUDA); otherwise `absolute`."""
+    def compare(b, c, cfg):
+        field = "cpu_samples" if anchor(b, "cpu_samples") and anchor(c, "cpu_samples") else "samples"
+        ab, ac = anchor(b, field), anchor(c, field)
+        if ab and ac and ab[0] == ac[0]:
+            metric = CPU_METRIC if field == "cpu_samples" else METRIC
+            x = stats.compare_samples(ab[1], ac[1], "lower", cfg.effect(c["suite"]), cfg.alpha, metric)
+            x.anchor = ac[0]
+            return [x]
+        return absolute(b, c, cfg)
+    return compare
+
+
+def hint(kind):
+    return (f"3+ runs per side decide it (ci/gate_ab.sh; `tandem gate --baseline-runs B1 B2 B3 --current-runs C1 C2 C3`), "
+            f"or ≥ 2 stored runs of the baseline build in reports/baselines/{kind}/runs/ (`tandem gate --current-runs C`)")
+
+
+def settle(comps, noise):
+    """After the family correction (which re-derives verdicts): a time/anchor change inside
+    the single-run band is INCONCLUSIVE; an absolute time comparison says it had no anchor."""
+    for x in comps:
+        if x.metric in METRICS:
+            where = f"over `{x.anchor}`"
+            if x.verdict in (stats.SLOWER, stats.FASTER) and abs(x.change) < noise:
+                x.verdict = stats.INCONCLUSIVE
+                x.note = f"{where}: {x.change:+.1%} is inside the ±{noise:.0%} the ratio moves between runs; one run per side cannot tell"
+            else:
+                x.note = "; ".join(n for n in (where, x.note) if n)
+        elif x.metric == "time":
+            x.note = "; ".join(n for n in (x.note, NO_ANCHOR_NOTE) if n)
+    return comps
+
+
+def undecided(cases):
+    """The cases INCONCLUSIVE only for want of runs (a time/anchor change inside the band)."""
+    return [rec["case"] for rec, v, comps in cases if v == stats.INCONCLUSIVE
+            and any(x.metric in METRICS and x.verdict == stats.INCONCLUSIVE and x.p_value is not None for x in comps)]
