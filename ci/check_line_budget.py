@@ -111,6 +111,10 @@ Raised on 2026-11-29 to 73,100: 72,100 lines on main (e1de55d) with the budget n
 then the single-run gate's anchors: the harness's interleaved anchor and canary (≈100), the
 dot and LSTM anchors (≈110), gate_anchor.py and the summary's undecided block (≈90), their
 tests (≈90) and the measurement script behind docs/CI.md's single-run figures (≈150): 72,680.
+Merged on 2026-11-29 to 79,300: the eight branches above land together (each raise counted
+from 72,141 alone), with the lead's quiet build, run progress and table-tool fixes (≈200):
+79,167 lines on main. A 10 % rise in one stop, recorded as such: the lab-wing move (measurement
+scripts and raw records out of the product's count) is the shrink this tree now owes.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -121,7 +125,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 74000
+TOTAL_BUDGET = 79300
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

@@ -391,13 +391,4 @@ std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint6
   return r;
 }
 
-bool has_collective(const Program& p) {
-  for (const Eqn& e : p.eqns) {
-    if (e.prim->has(kCollective)) return true;
-    for (const auto& [key, value] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && has_collective(**sub)) return true;
-  }
-  return false;
-}
-
 }  // namespace tandem::fuzz

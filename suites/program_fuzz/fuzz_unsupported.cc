@@ -5,6 +5,8 @@
 #include <functional>
 #include <vector>
 
+#include "suites/program_fuzz/fuzz_oracle.h"
+
 namespace tandem::fuzz {
 namespace {
 
@@ -50,6 +52,11 @@ const std::vector<GapRow>& gap_table() {
 }
 
 }  // namespace
+
+// Declared in fuzz_oracle.h; here beside the other walks over a program's equations.
+bool has_collective(const Program& p) {
+  return any_eqn(p, [](const Eqn& e) { return e.prim->has(kCollective); });
+}
 
 std::optional<std::string> unsupported_reason(const FuzzCase& c) {
   for (const GapRow& r : gap_table())
