@@ -46,7 +46,8 @@ bool reference_knows_unary(const std::string& op) {
 // rule of its own (else this entry is stale).
 const std::map<std::string, std::string> kVjpInThePass = {
     {"checkpoint", "engine/passes/vjp.cc linearizes the body under the checkpoint's policy"},
-    {"scan", "engine/passes/vjp_scan.cc splits the body under the policy (stacked residuals)"}};
+    {"scan", "engine/passes/vjp_scan.cc splits the body under the policy (stacked residuals)"},
+    {"cond", "engine/passes/vjp_cond.cc: a cond of the branches' joint vjps"}};
 
 TEST(PrimitiveCoverage, EveryPrimitiveHasEveryRule) {
   std::vector<std::string> gaps;

@@ -3,9 +3,11 @@
 // (need), a replayed scan rebuilding what it does not save, and the two programs at the end.
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/passes/vjp_cond.h"
 #include "engine/passes/vjp_linearize.h"
 
 namespace tandem::vjp_detail {
@@ -239,7 +241,11 @@ void Linearizer::backward_eqn(const Task& t) {
     any |= va.cts.emplace_back(ct_of(Value(&F, o))).has_value();
   }
   if (!any) return;
-  if (!fe.prim->vjp)
+  // Rules that need this pass on a sub-program live beside it, not in the primitive table.
+  static const std::map<std::string, VjpRule> kPassRules = {{"cond", cond_vjp}};
+  const auto pass_rule = kPassRules.find(fe.prim->name);
+  const VjpRule& rule = pass_rule != kPassRules.end() ? pass_rule->second : fe.prim->vjp;
+  if (!rule)
     throw_unsupported(cat("vjp: ", fe.prim->name, " has no reverse-mode rule"),
                       "keep it off the differentiated path or add a rule in engine/prims/vjp_rules*.cc");
   for (const Atom& a : fe.in) {
@@ -248,7 +254,7 @@ void Linearizer::backward_eqn(const Task& t) {
   }
   va.primal_in = [this, feqn = t.feqn](size_t i) { return need(Value(&F, F.eqns()[feqn].in.at(i))); };
   va.primal_out = [this, feqn = t.feqn](size_t i) { return need(Value(&F, F.eqns()[feqn].out.at(i))); };
-  std::vector<std::optional<Value>> ins_ct = fe.prim->vjp(va, fe.params);
+  std::vector<std::optional<Value>> ins_ct = rule(va, fe.params);
   TANDEM_CHECK(ins_ct.size() == fe.in.size(), fe.prim->name, " vjp returned ", ins_ct.size(), " cotangents");
   for (size_t j = 0; j < ins_ct.size(); ++j)
     if (ins_ct[j] && !fe.in[j].is_literal()) accumulate(Value(&F, fe.in[j]), *ins_ct[j]);

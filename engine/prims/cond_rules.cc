@@ -1,50 +1,17 @@
-// cond's reverse mode and batching (JAX's _cond_transpose / partial eval and _cond_batching_rule).
-// - vjp: the backward is a cond on the same index whose branch i is branch i's joint vjp
-//   (engine/passes/vjp.h: it re-runs the branch's forward, then its backward) keeping only the
-//   operands' cotangents; the residuals are the index and the operands. The cotangents equal
-//   JAX's; JAX saves each branch's own residuals instead (zeros from the branches not taken),
-//   so the saved residuals of a program with a cond differ from JAX's.
+// cond's batching (JAX's _cond_batching_rule); its reverse mode needs the vjp pass on the
+// branches and lives there (engine/passes/vjp_cond.cc).
 // - vmap with the index unmapped: each branch batched, an output mapped in any branch mapped
 //   in all (at axis 0). With the index mapped, examples take different branches: every branch
 //   runs on the whole batch and a select per example picks its branch's outputs (JAX's
 //   select_n of the branches), an index outside [0, n) picking the last, as the impl does.
 #include "engine/core/error.h"
-#include "engine/ir/vjp_args.h"
-#include "engine/passes/vjp.h"
 #include "engine/prims/batch_rules.h"
 #include "engine/prims/cond.h"
 
 namespace tandem {
 namespace {
-using Cts = std::vector<std::optional<Value>>;
 using Result = std::pair<std::vector<Value>, std::vector<BatchAxis>>;
 using Axes = std::vector<BatchAxis>;
-
-Cts cond_vjp(const VjpArgs& a, const Params& p) {
-  const size_t nops = a.in_types.size() - 1;
-  std::vector<bool> wrt(nops);
-  bool any = false;
-  for (size_t j = 0; j < nops; ++j) any |= wrt[j] = a.wants(1 + j);
-  Cts r(a.in_types.size());
-  if (!any) return r;
-  std::vector<AType> in(a.in_types.begin() + 1, a.in_types.end());
-  in.insert(in.end(), a.out_types.begin(), a.out_types.end());
-  std::vector<Program> backward;
-  for (const ProgramPtr& b : cond_branches(p)) {
-    Program joint = vjp_joint(*b, wrt);
-    backward.push_back(trace(in, [&](Builder& B, const std::vector<Value>& v) {
-      std::vector<Value> outs = inline_program(B, joint, v);
-      return std::vector<Value>(outs.begin() + long(a.out_types.size()), outs.end());
-    }));
-  }
-  std::vector<Value> args;
-  for (size_t j = 0; j < nops; ++j) args.push_back(a.primal_in(1 + j));
-  for (size_t k = 0; k < a.out_types.size(); ++k) args.push_back(a.ct(k));
-  std::vector<Value> cts = cond(a.primal_in(0), backward, args);
-  for (size_t j = 0, c = 0; j < nops; ++j)
-    if (wrt[j]) r[1 + j] = cts[c++];
-  return r;
-}
 
 Result cond_index_unmapped(const std::vector<Value>& in, const Axes& axes, const Params& p, int64_t size) {
   const Axes ops_axes(axes.begin() + 1, axes.end());
@@ -92,7 +59,6 @@ Result cond_batched(const std::vector<Value>& in, const Axes& axes, const Params
 }  // namespace
 
 void register_cond_rules() {
-  mutable_primitive("cond").vjp = cond_vjp;
   mutable_primitive("cond").batch = cond_batched;
 }
 

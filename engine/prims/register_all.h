@@ -19,7 +19,7 @@ void register_collective_primitives();  // collective_prims.cc
 void register_gather_scatter_primitives();  // gather_scatter.cc
 void register_reduce_window_primitives();  // reduce_window.cc
 void register_cond_primitive();            // cond.cc
-void register_cond_rules();                // cond_rules.cc: its vjp and batching rules
+void register_cond_rules();                // cond_rules.cc: its batching rule (its vjp: engine/passes/vjp_cond.cc)
 void register_sort_primitive();            // sort.cc
 void register_elementwise_more_primitives();  // elementwise_more.cc: not, and, or, xor, round
 void register_collective_rules();       // collective_prims_rules.cc: VJP, batch and axis rules
