@@ -35,6 +35,7 @@
 
 #include "engine/core/tensor.h"
 #include "engine/ir/builder.h"
+#include "engine/ir/inline_program.h"  // what users of the pass join its programs with
 #include "engine/ir/remat_policy.h"
 #include "engine/ir/vjp_args.h"
 
@@ -79,9 +80,6 @@ VjpProgram vjp(const Program& p, std::vector<bool> wrt = {},
 
 // The joint program (inputs..., output cts...) -> (outputs..., cts of wrt inputs...).
 Program vjp_joint(const Program& p, std::vector<bool> wrt = {});
-
-// Inlines `p` into `b` over the given operands; returns its outputs.
-std::vector<Value> inline_program(Builder& b, const Program& p, const std::vector<Value>& in);
 
 // Runs forward then backward on one backend; the caller holds everything it returns.
 struct VjpRun {

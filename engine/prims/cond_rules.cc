@@ -5,6 +5,7 @@
 //   runs on the whole batch and a select per example picks its branch's outputs (JAX's
 //   select_n of the branches), an index outside [0, n) picking the last, as the impl does.
 #include "engine/core/error.h"
+#include "engine/ir/inline_program.h"
 #include "engine/prims/batch_rules.h"
 #include "engine/prims/cond.h"
 
