@@ -41,9 +41,11 @@ void keep_host_memory_in_the_heap() {
 }
 }  // namespace
 
+// Never destroyed: a tensor a static holds (a registered case's imported inputs) is freed
+// into it during exit, after a function-local static allocator would already be gone.
 Allocator& Allocator::instance() {
-  static Allocator a;
-  return a;
+  static Allocator* a = new Allocator;
+  return *a;
 }
 
 Allocator::Allocator() {

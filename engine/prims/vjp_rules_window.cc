@@ -86,17 +86,21 @@ Value max_cotangent(const VjpArgs& a, const Params& p) {
 }
 
 void set(const char* name, VjpRule r) { mutable_primitive(name).vjp = std::move(r); }
+
+// No window at all (a window wider than the padded operand): nothing reaches the operand, and
+// the views above would slice past its end.
+bool no_windows(const VjpArgs& a) { return num_elements(a.out_types[0].shape) == 0; }
 }  // namespace
 
 void register_window_vjp_rules() {
   set("reduce_window_sum", [](const VjpArgs& a, const Params& p) {
     Cts r(1);
-    if (a.wants(0)) r[0] = sum_cotangent(a, p);
+    if (a.wants(0)) r[0] = no_windows(a) ? zeros(*a.builder, a.in_types[0]) : sum_cotangent(a, p);
     return r;
   });
   set("reduce_window_max", [](const VjpArgs& a, const Params& p) {
     Cts r(1);
-    if (a.wants(0)) r[0] = max_cotangent(a, p);
+    if (a.wants(0)) r[0] = no_windows(a) ? zeros(*a.builder, a.in_types[0]) : max_cotangent(a, p);
     return r;
   });
 }

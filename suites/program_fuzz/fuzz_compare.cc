@@ -2,6 +2,7 @@
 #include "suites/program_fuzz/fuzz_compare.h"
 
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -52,6 +53,13 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
       --v.checked, ++v.unstable;
       continue;
     }
+    // Past 1/sqrt(smallest normal), in a case with such arguments: a value that came through the
+    // reciprocal of one whose square is subnormal in the computed precision (div's backward at
+    // a = 1e-45), an absolute error of the subnormal grid that no per-equation model holds.
+    if (class_may_differ && subnormal > 0 && std::fabs(w) > 1 / std::sqrt(subnormal) && std::isfinite(g[i])) {
+      --v.checked, ++v.unstable;
+      continue;
+    }
     if (class_of(w) != Class::finite || class_of(g[i]) != Class::finite) {
       if (class_of(w) != class_of(g[i]))
         disagree(v, k, cat("element ", i, ": engine ", g[i], ", reference ", w));
@@ -67,6 +75,15 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
 }
 
 }  // namespace
+
+bool infinite_slope(const std::string& prim, const std::vector<ref::Array>& args) {
+  static const std::map<std::string, double> kSingularAt = {{"sqrt", 0}, {"rsqrt", 0}, {"cbrt", 0}, {"log", 0}, {"log1p", -1}};
+  const auto at = kSingularAt.find(prim);
+  if (at == kSingularAt.end() || args.empty()) return false;
+  for (double x : args[0].data)
+    if (x == at->second) return true;
+  return false;
+}
 
 Verdict compare_results(const std::vector<Tensor>& engine, const std::vector<ref::Array>& wide,
                         const std::vector<std::vector<ref::Array>>& runs, const ResultKinds& kinds) {

@@ -116,9 +116,12 @@ bool emit_scatter(GenState& s) {
   Value idx = distinct_indices(s, l.indices, along, lo, hi);
   ScatterDims d{l.dims.offset_dims, l.dims.collapsed_slice_dims, l.dims.start_index_map, l.dims.operand_batching_dims,
                 l.dims.start_indices_batching_dims};
-  AType ut = primitive("gather").shape({x->type(), idx.type()}, gather_params(l.dims, l.slice, "CLIP"))[0];
-  Value u = s.operand(ut);
-  return try_emit([&] { s.keep(scatter(*x, idx, u, d, clip ? "CLIP" : "FILL_OR_DROP")); });
+  // The updates' type may be refused (a window past a zero-size dimension): inside the try, as scatter_add's.
+  return try_emit([&] {
+    AType ut = primitive("gather").shape({x->type(), idx.type()}, gather_params(l.dims, l.slice, "CLIP"))[0];
+    Value u = s.operand(ut);
+    s.keep(scatter(*x, idx, u, d, clip ? "CLIP" : "FILL_OR_DROP"));
+  });
 }
 
 bool emit_sort(GenState& s) {
