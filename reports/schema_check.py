@@ -134,6 +134,13 @@ def kw_max_items(n, c):
     return check
 
 
+def kw_min_items(n, c):
+    def check(v, path):
+        if isinstance(v, list) and len(v) < n:
+            raise Invalid(path, f"{short(v)} should be non-empty" if n == 1 else f"{short(v)} has fewer than {n} items")
+    return check
+
+
 def kw_any_of(schemas, c):
     fs = [c.compile(s) for s in schemas]
 
@@ -157,7 +164,8 @@ def kw_ref(ref, c):
 
 KEYWORDS = {
     "type": kw_type, "enum": kw_enum, "const": kw_const, "required": kw_required, "properties": kw_properties,
-    "items": kw_items, "minLength": kw_min_length, "maxItems": kw_max_items, "anyOf": kw_any_of, "$ref": kw_ref,
+    "items": kw_items, "minLength": kw_min_length, "minItems": kw_min_items, "maxItems": kw_max_items,
+    "anyOf": kw_any_of, "$ref": kw_ref,
     "minimum": bound("minimum", lambda v, m: v >= m, "less than the minimum of"),
     "exclusiveMinimum": bound("exclusiveMinimum", lambda v, m: v > m, "less than or equal to the minimum of"),
 }
