@@ -62,7 +62,7 @@ check_records kill "$rc" "signal 9"
 grep -q "a new one goes on" "$work/kill.log" || echo "note: the kills landed inside cases, not before them"
 
 # stop: a worker stopped once the run is under way; the per-case limit ends its case.
-"$tandem" run "${sel[@]}" --min-time 0.3 -n 1 -w 0 --case-timeout 5 --out "$work/stop" > "$work/stop.log" 2>&1 &
+"$tandem" run "${sel[@]}" -v --min-time 0.3 -n 1 -w 0 --case-timeout 5 --out "$work/stop" > "$work/stop.log" 2>&1 &  # -v: a line per case to wait on
 parent=$!
 for ((i = 0; i < 600; ++i)); do grep -q "^\[2/" "$work/stop.log" && break; sleep 0.1; done
 w=$(new_child "$parent" "") && kill -STOP "$w"
