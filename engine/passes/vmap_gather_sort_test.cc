@@ -10,47 +10,21 @@
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
 #include "engine/passes/vmap.h"
+#include "engine/passes/vmap_loop_test_util.h"
 
 namespace tandem {
 namespace {
 using V = std::vector<Value>;
-using Axes = std::vector<VmapAxis>;
+using vmap_test::Axes;
+using vmap_test::expect_vmap_is_loop;
+using vmap_test::values;
 
-Tensor values(const Shape& s, uint32_t seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> v(size_t(num_elements(s)));
-  for (double& x : v) x = u(g);
-  return Tensor::from_f64(v, s, DType::f64);
-}
 // Indices in [-1, hi]: some wrap below zero and some run past the end, so modes matter.
 Tensor indices(const Shape& s, int hi, uint32_t seed) {
   std::mt19937 g(seed);
   std::vector<double> v(size_t(num_elements(s)));
   for (double& x : v) x = double(int(g() % uint32_t(hi + 2)) - 1);
   return Tensor::from_f64(v, s, DType::i32);
-}
-
-void expect_vmap_is_loop(const Program& p, const Axes& in_axes, const std::vector<Tensor>& args) {
-  std::vector<AType> types;
-  for (const Tensor& t : args) types.push_back(t.type());
-  const int64_t n = vmap_axis_size(p, in_axes, types);
-  std::vector<Tensor> got = run_vmap(p, in_axes, Axes(p.out_vars.size(), 0), args);
-  std::vector<std::vector<Tensor>> per(p.out_vars.size()), ex(args.size());
-  for (size_t k = 0; k < args.size(); ++k)
-    if (in_axes[k]) ex[k] = unstack(args[k], *in_axes[k]);
-  for (int64_t i = 0; i < n; ++i) {
-    std::vector<Tensor> xi;
-    for (size_t k = 0; k < args.size(); ++k) xi.push_back(ex[k].empty() ? args[k] : ex[k][size_t(i)]);
-    std::vector<Tensor> out = Executor().run(p, xi);
-    for (size_t j = 0; j < out.size(); ++j) per[j].push_back(out[j]);
-  }
-  for (size_t j = 0; j < got.size(); ++j) {
-    std::vector<double> g = got[j].to_f64(), w = stack(per[j], 0).to_f64();
-    ASSERT_EQ(g.size(), w.size()) << "output " << j;
-    for (size_t e = 0; e < g.size(); ++e)
-      ASSERT_TRUE(g[e] == w[e] || (std::isnan(g[e]) && std::isnan(w[e]))) << "output " << j << " element " << e;
-  }
 }
 
 const GatherDims kRows{{1}, {0}, {0}, {}, {}};
