@@ -15,10 +15,10 @@ generator=Ninja
 command -v ninja >/dev/null || generator="Unix Makefiles"
 cmake_args=()
 command -v ccache >/dev/null && cmake_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
-# TANDEM_WERROR=ON (environment) makes a compiler warning fail the build. Not yet on under CI:
-# the CPU build is warning-free, the CUDA-ON build's C++ is not yet verified (its warnings show
-# in CI's log: every warning line is printed).
-[ "${TANDEM_WERROR:-OFF}" = ON ] && cmake_args+=(-DTANDEM_WERROR=ON)
+# A compiler warning fails the build under CI (CI=true) or TANDEM_WERROR=ON: the build is quiet,
+# the CPU and the CUDA-ON build alike, and stays so. TANDEM_WERROR=OFF turns it off.
+werror=${TANDEM_WERROR:-$([ "${CI:-}" = true ] && echo ON || echo OFF)}
+[ "$werror" = ON ] && cmake_args+=(-DTANDEM_WERROR=ON)
 cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
 targets=()
 for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
