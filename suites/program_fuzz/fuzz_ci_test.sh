@@ -7,7 +7,11 @@
 set -euo pipefail
 tandem=$1 python=$2 out=$3
 rm -rf "$out" && mkdir -p "$out"
-for seed in 1 2 3; do
+# Seeds 2-4: since the logical, scatter, window and cond rows joined the generator, seed 1's case
+# 1217 is an instance of the open finding findings/engine-nan-gradient-*.json (sqrt(x - x) in a
+# scan, an instantiated zero cotangent times sqrt's infinite slope: NaN where JAX is finite),
+# which program_fuzz_findings keeps visible; this budget is for new disagreements.
+for seed in 2 3 4; do
   if ! "$tandem" fuzz --programs 3000 --seed "$seed" --out "$out/seed$seed" > "$out/seed$seed.log"; then
     cat "$out/seed$seed.log"
     echo "FAIL: seed $seed: the engine and the reference disagree; replay: tandem fuzz --replay $out/seed$seed/case-*.json"

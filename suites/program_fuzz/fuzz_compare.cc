@@ -2,7 +2,6 @@
 #include "suites/program_fuzz/fuzz_compare.h"
 
 #include <cmath>
-#include <map>
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -75,15 +74,6 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
 }
 
 }  // namespace
-
-bool infinite_slope(const std::string& prim, const std::vector<ref::Array>& args) {
-  static const std::map<std::string, double> kSingularAt = {{"sqrt", 0}, {"rsqrt", 0}, {"cbrt", 0}, {"log", 0}, {"log1p", -1}};
-  const auto at = kSingularAt.find(prim);
-  if (at == kSingularAt.end() || args.empty()) return false;
-  for (double x : args[0].data)
-    if (x == at->second) return true;
-  return false;
-}
 
 Verdict compare_results(const std::vector<Tensor>& engine, const std::vector<ref::Array>& wide,
                         const std::vector<std::vector<ref::Array>>& runs, const ResultKinds& kinds) {

@@ -48,9 +48,8 @@ struct ResultKinds {
   // overflows in the engine's dtype where the reference's f64 — and the tape's f64 backward —
   // stays finite, so a finite/non-finite mismatch is counted unstable, not failed.
   bool extreme_arguments = false;
-  // Cotangents (from first_cotangent on) of a forward that made a NaN or an infinity, or met a
-  // point where an equation's derivative is infinite (infinite_slope): a finite/non-finite
-  // mismatch there is counted unstable (fuzz_oracle.h, nonfinite_forward;
+  // Cotangents (from first_cotangent on) of a forward that made a NaN or an infinity: a
+  // finite/non-finite mismatch there is counted unstable (fuzz_oracle.h, nonfinite_forward;
   // tools/oracles/fuzz_case_vs_jax.py judges such cases against JAX).
   size_t first_cotangent = SIZE_MAX;
   bool nonfinite_forward = false;
@@ -71,11 +70,5 @@ struct Verdict {
 
 Verdict compare_results(const std::vector<Tensor>& engine, const std::vector<ref::Array>& wide,
                         const std::vector<std::vector<ref::Array>>& runs, const ResultKinds& kinds = {});
-
-// Whether an equation of `prim` meets a point where its derivative is infinite (sqrt, rsqrt, cbrt
-// and log at 0, log1p at -1). The engine's backward, as JAX's, multiplies the cotangent by that
-// infinity even where the cotangent is an instantiated zero (a scan's unused carry): 0·inf is
-// NaN there, where the reference's tape has no cotangent on that path and gives 0.
-bool infinite_slope(const std::string& prim, const std::vector<ref::Array>& args);
 
 }  // namespace tandem::fuzz
