@@ -120,25 +120,21 @@ def bound(name, ok, words):
     return kw
 
 
-def kw_min_length(n, c):
-    def check(v, path):
-        if isinstance(v, str) and len(v) < n:
-            raise Invalid(path, f"{short(v)} should be non-empty" if n == 1 else f"{short(v)} is shorter than {n}")
-    return check
+def length_bound(kind, violates, message):
+    """A keyword bounding len(v) for values of `kind`: violates(len(v), n) true is invalid."""
+    def kw(n, c):
+        def check(v, path):
+            if isinstance(v, kind) and violates(len(v), n):
+                raise Invalid(path, message(short(v), n))
+        return check
+    return kw
 
 
-def kw_max_items(n, c):
-    def check(v, path):
-        if isinstance(v, list) and len(v) > n:
-            raise Invalid(path, f"{short(v)} has more than {n} items")
-    return check
-
-
-def kw_min_items(n, c):
-    def check(v, path):
-        if isinstance(v, list) and len(v) < n:
-            raise Invalid(path, f"{short(v)} should be non-empty" if n == 1 else f"{short(v)} has fewer than {n} items")
-    return check
+kw_min_length = length_bound(str, lambda k, n: k < n,
+                             lambda v, n: f"{v} should be non-empty" if n == 1 else f"{v} is shorter than {n}")
+kw_min_items = length_bound(list, lambda k, n: k < n,
+                            lambda v, n: f"{v} should be non-empty" if n == 1 else f"{v} has fewer than {n} items")
+kw_max_items = length_bound(list, lambda k, n: k > n, lambda v, n: f"{v} has more than {n} items")
 
 
 def kw_any_of(schemas, c):
