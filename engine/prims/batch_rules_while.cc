@@ -5,6 +5,7 @@
 // loop runs while any example's predicate holds, and its body keeps the carry of an example
 // whose predicate no longer holds (a select), so that carry leaves as it was when it stopped.
 #include "engine/core/error.h"
+#include "engine/ir/inline_program.h"
 #include "engine/prims/batch_rules.h"
 
 namespace tandem {
@@ -17,24 +18,6 @@ struct WhileParts {
   const Program& cond;
   const Program& body;
 };
-
-// p's equations written into b over `in` (the operands of its inputs); its outputs.
-std::vector<Value> inline_into(Builder& b, const Program& p, const std::vector<Value>& in) {
-  std::unordered_map<int64_t, Value> env;
-  for (size_t i = 0; i < p.in_vars.size(); ++i) env[p.in_vars[i]->id] = in[i];
-  auto read = [&](const Atom& a) {
-    return a.is_literal() ? b.literal(a.literal->value, a.literal->dtype) : env.at(a.var->id);
-  };
-  for (const Eqn& e : p.eqns) {
-    std::vector<Value> args;
-    for (const Atom& a : e.in) args.push_back(read(a));
-    std::vector<Value> outs = b.bind(e.prim->name, args, e.params);
-    for (size_t k = 0; k < outs.size(); ++k) env[e.out[k]->id] = outs[k];
-  }
-  std::vector<Value> r;
-  for (const Atom& a : p.out_vars) r.push_back(read(a));
-  return r;
-}
 
 Axes concat(Axes a, const Axes& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -62,7 +45,7 @@ std::pair<std::vector<bool>, bool> mapped_carries(const WhileParts& w, const Axe
 // The cond of a loop over examples: any example's predicate (bool[N]) holds.
 Program any_cond(const Program& bcond) {
   return trace(bcond.in_types(), [&](Builder& b, const std::vector<Value>& v) {
-    Value p = convert_element_type(inline_into(b, bcond, v)[0], DType::f32);
+    Value p = convert_element_type(inline_program(b, bcond, v)[0], DType::f32);
     return std::vector<Value>{compare(reduce_max(p, {0}), b.literal(0.0, DType::f32), "gt")};
   });
 }
@@ -78,8 +61,8 @@ Program select_body(const WhileParts& w, const Program& bcond, const Program& bb
     std::vector<Value> carry(v.end() - long(w.nk), v.end());
     std::vector<Value> cargs(v.begin(), v.begin() + long(w.nc));
     cargs.insert(cargs.end(), carry.begin(), carry.end());
-    Value pred = inline_into(b, bcond, cargs)[0];
-    std::vector<Value> next = inline_into(b, bbody, std::vector<Value>(v.begin() + long(w.nc), v.end()));
+    Value pred = inline_program(b, bcond, cargs)[0];
+    std::vector<Value> next = inline_program(b, bbody, std::vector<Value>(v.begin() + long(w.nc), v.end()));
     for (size_t k = 0; k < w.nk; ++k)
       next[k] = select(broadcast_in_dim(pred, carry[k].shape(), {0}), next[k], carry[k]);
     return next;
