@@ -1,6 +1,7 @@
 // Case harness.
 #include "harness/harness.h"
 
+#include <new>
 #include <optional>
 
 #include "engine/core/error.h"
@@ -19,6 +20,10 @@ void guarded(CaseResult& r, F&& f) {
   } catch (const Error& e) {
     r.verdict = e.kind() == ErrorKind::unsupported ? Verdict::skip : Verdict::error;
     r.message = e.what();
+  } catch (const std::bad_alloc&) {  // a case larger than this machine's memory: say so
+    r.verdict = Verdict::error;
+    r.message = "out of memory: the case's values do not fit in this machine's memory "
+                "(std::bad_alloc); run it with smaller shapes or on a larger machine";
   } catch (const std::exception& e) {
     r.verdict = Verdict::error;
     r.message = e.what();

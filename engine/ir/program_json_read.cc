@@ -98,6 +98,20 @@ DType read_dtype(const json& j, const std::string& at) {
   bad(at, cat("unknown dtype ", shown(j), "; tandem's dtypes are ", joined(names)));
 }
 
+// Bad input when the shape's non-zero dimensions multiply past kMaxElements, the product
+// formed without overflow. Zero dimensions count as 1: an empty value of shape [0, 2^62,
+// 2^62] holds nothing, but its strides would still wrap.
+void check_element_count(const Shape& s, const std::string& at) {
+  int64_t n = 1;
+  for (int64_t dim : s) {
+    const int64_t d = std::max<int64_t>(dim, 1);
+    if (d > kMaxElements / n)  // n * d > kMaxElements, decided before the product could wrap
+      bad(at, cat("shape [", shape_str(s), "] holds more than 2^40 elements (kMaxElements; zero dimensions counted as 1)"),
+          "no machine holds such a value; check the exporter's shapes (docs/PROGRAM_JSON.md, limits)");
+    n *= d;
+  }
+}
+
 Shape read_shape(const json& j, const std::string& at) {
   if (!j.is_array()) bad(at, cat("a shape is a list of non-negative integers, got ", shown(j)));
   Shape s;
@@ -107,6 +121,7 @@ Shape read_shape(const json& j, const std::string& at) {
       bad(at, cat("a shape is a list of non-negative integers; dimension ", i, " is ", shown(j[i])));
     s.push_back(*d);
   }
+  check_element_count(s, at);
   return s;
 }
 

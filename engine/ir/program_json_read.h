@@ -16,8 +16,12 @@ namespace tandem {
 
 // Limits (bad input beyond them, never a stack overflow): a JSON value nests at most
 // kMaxJsonDepth arrays and objects deep; sub-programs nest at most kMaxSubProgramDepth deep.
+// A variable holds at most kMaxElements elements: 2^40 is 4 TiB of f32, past any one
+// machine's memory, and far below where an element count or a byte size overflows int64
+// (a product that wraps would otherwise read as a small, wrong shape).
 constexpr size_t kMaxJsonDepth = 512;
 constexpr size_t kMaxSubProgramDepth = 64;
+constexpr int64_t kMaxElements = int64_t(1) << 40;
 
 Program program_from_json(const nlohmann::json& j);
 // Bad input naming `what` when j nests deeper than kMaxJsonDepth (walked without recursion;

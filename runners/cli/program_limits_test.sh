@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `--program` on hostile input (docs/PROGRAM_JSON.md, "Limits"; docs/IMPORT.md): a 100,000-deep
-# value in any field of program.json, 5,000 nested checkpoint bodies, and each malformed
+# value in any field of program.json, 5,000 nested checkpoint bodies, a shape past 2^40
+# elements (2^96 wraps int64 to an empty-looking count), and each malformed
 # companion (export.json's vmap, saved_residuals.json, --policy) must be refused as bad input
 # (exit 4, a hint, a short message that does not quote the whole value) by every command that
 # reads --program, when the program is loaded: never a crash, a raw library error, a case
@@ -53,6 +54,7 @@ for field, edit in {
 write("deep_schema_version", json.dumps(dict(base, schema_version="DEEP")).replace('"DEEP"', deep))
 write("deep_file", deep)
 write("number_1e999", json.dumps(base).replace('"shape": [6, 16]', '"shape": [6, 1e999]', 1))
+write("shape_2_96", json.dumps(base).replace('"shape": [6, 16]', '"shape": [4294967296, 4294967296, 4294967296]', 1))
 # Checkpoint bodies nested N deep around sin: f32[3] -> f32[3].
 def nested(n):
     ids = iter(range(1, 10**6))
@@ -109,6 +111,8 @@ for cmd in check list run bench dump-programs; do
   expect_bad_input "$cmd: 5,000 nested checkpoint bodies" "nested more than" "$tandem" "${args[@]}" --program "$work/nested_5000"
 done
 expect_bad_input "a number past double (1e999)" "not valid JSON" "$tandem" list --program "$work/number_1e999"
+expect_bad_input "a shape of 2^96 elements (wraps int64 to 0)" "holds more than 2^40 elements" \
+  "$tandem" check --program "$work/shape_2_96" --out "$work/out_2_96" -q
 expect_bad_input "65 nested checkpoint bodies" "sub-programs nest more than 64" "$tandem" list --program "$work/nested_65"
 "$tandem" list --program "$work/nested_64" > "$work/list64.log" 2>&1 || fail "64 nested bodies (the limit) do not load: $(head -c 300 "$work/list64.log")"
 "$tandem" check --program "$work/nested_64" --filter forward -q --out "$work/out64" > "$work/check64.log" 2>&1 ||
