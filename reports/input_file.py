@@ -3,6 +3,7 @@
 # the process until the kernel kills it (issue 20 #13); both are bad input with a hint instead.
 import contextlib
 import json
+import math
 import os
 import re
 import stat
@@ -64,6 +65,14 @@ def parse_constant(name):
                    'tandem writes a non-finite number as null or as a string ("nan", "inf", "-inf")')
 
 
+def parse_float(text):
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses to inf without passing parse_constant
+        raise BadInput(f"the number {text[:40]} is past the range of a double",
+                       'tandem writes a non-finite number as null or as a string ("nan", "inf", "-inf")')
+    return value
+
+
 def unique_keys(pairs):
     d = dict(pairs)
     if len(d) != len(pairs):
@@ -95,12 +104,14 @@ def depth_limit():
 
 def parse_json(text, path, hint):
     """The JSON document in `text` (of file `path`). Malformed JSON, nesting deeper than
-    MAX_DEPTH, integers wider than 64 bits, a key twice in an object, a bare NaN or Infinity and
+    MAX_DEPTH, integers wider than 64 bits, a number past a double (1e999), a key twice in an
+    object, a bare NaN or Infinity and
     lone surrogates (\\ud800) are BadInput with `hint`: each used to escape as a traceback from
     the parser, the float maths or a UTF-8 writer, or to be read as some other document."""
     try:
         with depth_limit():
-            doc = json.loads(text, parse_int=parse_int, parse_constant=parse_constant, object_pairs_hook=unique_keys)
+            doc = json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant,
+                             object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         truncated = e.pos >= len(text.rstrip()) - 1
         what = "truncated JSON (ends early)" if truncated else f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"

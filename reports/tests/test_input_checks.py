@@ -1,6 +1,7 @@
 # What every Python tool refuses the same way (exit 4, a hint, no traceback): a benchmark.json
 # merge cannot use, JSON nested just under the parser's old limit (jsonschema's message used to
-# repr it recursively), a key twice in an object, a bare NaN or Infinity, and a passing case's
+# repr it recursively), a key twice in an object, a bare NaN or Infinity or a number past a
+# double (1e999), and a passing case's
 # time that is not > 0 (refused by the gate only, once: history add, merge and report stored it).
 import json
 
@@ -63,6 +64,10 @@ def test_deep_nesting_is_refused_by_every_tool(cli, tmp_path, tool, depth):
     ('{"schema": "tandem.records/1", "complete": true, "records": [REC], "x": NaN}', "bare NaN"),
     ('{"schema": "tandem.records/1", "complete": true, "records": [REC], "x": -Infinity}', "bare -Infinity"),
     ('{"schema": "tandem.records/1", "complete": true, "records": [REC], "x": [Infinity]}', "bare Infinity"),
+    # 1e999 parses to inf without passing parse_constant: the report's LSTM plot then set an
+    # infinite axis limit (a traceback, found by reports/fuzz_cli.py report, seed 12, input 536)
+    ('{"schema": "tandem.records/1", "complete": true, "records": [REC], "x": [1e999]}', "past the range of a double"),
+    ('{"schema": "tandem.records/1", "complete": true, "records": [REC], "x": -1E+400}', "past the range of a double"),
 ])
 def test_duplicate_keys_and_bare_non_finite_numbers_are_refused(cli, tmp_path, tool, text, words):
     text = text.replace("REC", json.dumps(rec("a")))
