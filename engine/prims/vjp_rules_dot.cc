@@ -24,9 +24,35 @@ std::vector<int64_t> range(int64_t lo, int64_t hi) {
   return r;
 }
 
-// Cotangent of one operand ("this") of dot_general. dot(g, other) has axes [batch,
-// this-free, other-remaining]; other-remaining are the other's contracting dims in
-// increasing order, each paired with one of this operand's contracting dims.
+// Where each result axis of dot(g, other) comes from in this operand (g's own free axes are
+// this operand's free dims; other's remaining axes, its contracting dims in increasing order,
+// are this operand's contracting dims they paired with), in the order `swapped` puts them:
+// [batch, this-free, paired] for dot(g, other), [batch, paired, this-free] for dot(other, g).
+std::vector<int64_t> result_dims(const std::vector<int64_t>& this_b, const std::vector<int64_t>& this_free,
+                                 const std::vector<int64_t>& this_c, const std::vector<int64_t>& other_c,
+                                 const std::vector<int64_t>& other_remaining, bool swapped) {
+  std::vector<int64_t> paired;
+  for (int64_t od : other_remaining)
+    paired.push_back(this_c[size_t(std::find(other_c.begin(), other_c.end(), od) - other_c.begin())]);
+  const std::vector<int64_t>& first = swapped ? paired : this_free;
+  const std::vector<int64_t>& second = swapped ? this_free : paired;
+  std::vector<int64_t> dims(this_b);
+  dims.insert(dims.end(), first.begin(), first.end());
+  dims.insert(dims.end(), second.begin(), second.end());
+  return dims;
+}
+
+bool is_identity(const std::vector<int64_t>& dims) {
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != int64_t(i)) return false;
+  return true;
+}
+
+// Cotangent of one operand ("this") of dot_general: dot(g, other) contracted over other's free
+// axes, then transposed into this operand's layout, as JAX's transpose rule writes it — or
+// dot(other, g), the same products with the operands swapped, when that result is already in
+// this operand's layout (a weight's cotangent, dW = xᵀ·g): no transpose to materialise, as
+// XLA's simplifier folds JAX's transpose into the dot.
 Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64_t>& this_c,
                     const std::vector<int64_t>& this_b, const std::vector<int64_t>& other_c,
                     const std::vector<int64_t>& other_b, bool this_is_lhs, const Params& p,
@@ -37,7 +63,11 @@ Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64
   int64_t nf = int64_t(this_free.size()), of = int64_t(other_free.size());
   // g's axes: [batch][lhs free][rhs free]
   std::vector<int64_t> g_other = this_is_lhs ? range(nb + nf, nb + nf + of) : range(nb, nb + of);
-  DotDims d{g_other, other_free, range(0, nb), other_b};
+  const std::vector<int64_t> other_remaining = free_dims(other.rank(), other_b, other_free);
+  std::vector<int64_t> axis_dim = result_dims(this_b, this_free, this_c, other_c, other_remaining, false);
+  const bool swap = !is_identity(axis_dim) &&
+                    is_identity(result_dims(this_b, this_free, this_c, other_c, other_remaining, true));
+  if (swap) axis_dim = result_dims(this_b, this_free, this_c, other_c, other_remaining, true);
   if (other.dtype() != g.dtype()) g = convert_element_type(g, other.dtype());
   std::optional<DType> pref;
   if (p.has("preferred_element_type")) pref = p.get_dtype("preferred_element_type");
@@ -46,22 +76,15 @@ Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64
   if (p.has("lhs_f8_format") || p.has("rhs_f8_format")) {
     const F8Format lhs = *parse_f8_format(p.get_string("lhs_f8_format", "e4m3fn")),
                    rhs = *parse_f8_format(p.get_string("rhs_f8_format", "e4m3fn"));
-    f8 = this_is_lhs ? F8Operands{lhs, rhs} : F8Operands{rhs, lhs};
+    const F8Format g_format = this_is_lhs ? lhs : rhs, other_format = this_is_lhs ? rhs : lhs;
+    f8 = swap ? F8Operands{other_format, g_format} : F8Operands{g_format, other_format};
   }
-  Value r = dot_general(g, other, d, p.get_string("precision", "DEFAULT"), pref, f8);
-  std::vector<int64_t> axis_dim(this_b);  // which operand dim each result axis is
-  axis_dim.insert(axis_dim.end(), this_free.begin(), this_free.end());
-  for (int64_t od : free_dims(other.rank(), other_b, other_free)) {
-    size_t k = size_t(std::find(other_c.begin(), other_c.end(), od) - other_c.begin());
-    axis_dim.push_back(this_c[k]);
-  }
+  const std::string precision = p.get_string("precision", "DEFAULT");
+  Value r = swap ? dot_general(other, g, DotDims{other_free, g_other, other_b, range(0, nb)}, precision, pref, f8)
+                 : dot_general(g, other, DotDims{g_other, other_free, range(0, nb), other_b}, precision, pref, f8);
   std::vector<int64_t> perm(static_cast<size_t>(this_rank));
-  bool identity = true;
-  for (size_t ax = 0; ax < axis_dim.size(); ++ax) {
-    perm[size_t(axis_dim[ax])] = int64_t(ax);
-    identity &= axis_dim[ax] == int64_t(ax);
-  }
-  if (!identity) r = transpose(r, perm);
+  for (size_t ax = 0; ax < axis_dim.size(); ++ax) perm[size_t(axis_dim[ax])] = int64_t(ax);
+  if (!is_identity(axis_dim)) r = transpose(r, perm);
   if (r.dtype() != this_dtype) r = convert_element_type(r, this_dtype);
   return r;
 }
