@@ -2,7 +2,8 @@
 """tandem's Program path against XLA:CPU on the same JAX programs, at the sizes users train at:
 each example of examples/ scaled up (a row of SIZES), exported as a user would
 (tools/import/export_jax_program.py), then timed forward and gradient through the engine
-(`tandem bench --program`, cases forward and vjp/policy:everything_saveable) and through
+(build/tools/program_bench: the program's forward, and its gradient as the
+vjp/policy:everything_saveable case runs it) and through
 `jax.jit` of the same function (forward; `jax.vjp` with a ones cotangent for the gradient, as
 the engine's vjp case), on the same inputs (the export's), in interleaved rounds: each round
 runs every (row, threads) pair once on both sides, so a change of load hits both.
@@ -12,7 +13,7 @@ pool at one thread; `all` leaves both free on every core. Each side's figure for
 its mean time per call over >= MIN_TIME seconds; the record keeps every round, the table
 takes the minimum over rounds (and the load average of each round).
 
-    tools/perf/program_vs_xla.py --tandem build/tandem --out docs/perf/program/vs-xla.jsonl
+    tools/perf/program_vs_xla.py --bench build/tools/program_bench --out docs/perf/program/vs-xla.jsonl
         [--rounds 5] [--rows lstm_scan:T25B32,mlp_checkpoint:B128] [--threads 1,all]
         [--min-time 0.5]
 
@@ -97,20 +98,13 @@ def thread_env(threads):
     return env, prefix
 
 
-def tandem_times(tandem, export, threads, min_time):
-    """{case: seconds per call} from one `tandem bench --program` process."""
+def tandem_times(bench, export, threads, min_time):
+    """{case: seconds per call} from one program_bench process (the engine, unchecked: the
+    reference's check, which `tandem bench` runs first, takes minutes at these sizes)."""
     env, prefix = thread_env(threads)
-    cmd = prefix + [tandem, "bench", "--program", export, "--backend", "cpu",
-                    "--filter", "/(forward|vjp/policy:everything_saveable)$", "--",
-                    "--benchmark_repetitions=1", f"--benchmark_min_time={min_time}",
-                    "--benchmark_format=json"]
+    cmd = prefix + [bench, "--program", export, "--reps", "1", "--min-time", str(min_time)]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    out = {}
-    for b in json.loads(run.stdout)["benchmarks"]:
-        case = "forward" if "/forward" in b["name"] else "gradient"
-        scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
-        out[case] = b["real_time"] * scale
-    return out
+    return json.loads(run.stdout.splitlines()[0])
 
 
 def start_worker(python, threads):
@@ -150,7 +144,7 @@ def append_atomic(path, lines):
 
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--tandem", required=True)
+    p.add_argument("--bench", required=True, help="build/tools/program_bench")
     p.add_argument("--out", required=True)
     p.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"))
     p.add_argument("--rounds", type=int, default=5)
@@ -165,8 +159,8 @@ def parse(argv):
     for t in a.threads:
         if t not in ("1", "all"):
             refuse(f"unknown thread setting {t!r}", "--threads takes 1, all or 1,all")
-    if not os.access(a.tandem, os.X_OK):
-        refuse(f"{a.tandem} is not an executable", "build it: cmake --build build --target tandem")
+    if not os.access(a.bench, os.X_OK):
+        refuse(f"{a.bench} is not an executable", "build it: cmake --build build --target program_bench")
     return a
 
 
@@ -187,7 +181,7 @@ def main(argv):
                 for t in a.threads:
                     load = os.getloadavg()[0]
                     source, export = exports[row]
-                    sides = {"tandem": tandem_times(a.tandem, export, t, a.min_time),
+                    sides = {"tandem": tandem_times(a.bench, export, t, a.min_time),
                              "xla": xla_times(workers[t], source, a.min_time)}
                     for side, times in sides.items():
                         for case, s in times.items():

@@ -1,0 +1,145 @@
+// Times an imported program (the directory tools/import/export_jax_program.py writes) on the
+// engine without checking it: the forward (Executor::run) and the gradient as the program's
+// vjp case runs it (run_vjp of vjp(program, every floating input, everything_saveable), a
+// ones cotangent), each the minimum over --reps runs of the mean over a run of at least
+// --min-time seconds; then, with --profile, seconds per primitive (forward and backward, scan
+// bodies timed on one step and counted × length). `tandem bench --program` times the same
+// cases but checks each against the reference first, which at training sizes takes minutes.
+//
+//   program_bench --program DIR [--reps 5] [--min-time 0.5] [--profile]
+//
+// Prints one JSON object {"forward": s, "gradient": s} (and the profile table on stderr).
+// Exit 4 on bad usage or a program/input it cannot read.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "bridge/seeded_inputs.h"
+#include "engine/core/error.h"
+#include "engine/ir/executor.h"
+#include "engine/ir/program_json_read.h"
+#include "engine/passes/vjp.h"
+#include "engine/prims/register_all.h"
+#include "runners/cli/npy_io.h"
+
+namespace tandem {
+namespace {
+
+std::vector<Tensor> read_inputs(const std::string& dir, const Program& p) {
+  std::vector<Tensor> in;
+  for (size_t i = 0; i < p.in_vars.size(); ++i) {
+    const AType& t = p.in_vars[i]->type;
+    Tensor x = load_npy_tensor_of(cat(dir, "/inputs/arg_", i, ".npy"), {t.dtype, DType::f32, DType::i32},
+                                  cat("arg_", i, ".npy"));
+    in.push_back(x.dtype() == t.dtype ? x : Tensor::from_f64(x.to_f64(), x.shape(), t.dtype));  // bf16, bool
+  }
+  return in;
+}
+
+// Minimum over reps of the mean seconds per call over at least min_time seconds.
+template <class F>
+double seconds_per_call(F&& f, int reps, double min_time) {
+  f();  // warm
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    int n = 0;
+    const auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    do {
+      f();
+      ++n;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (elapsed < min_time);
+    best = std::min(best, elapsed / n);
+  }
+  return best;
+}
+
+// Seconds per primitive of one program (min over reps), scan bodies × length.
+void profile_program(const std::string& phase, const Program& p, const std::vector<Tensor>& in, int reps,
+                     std::map<std::string, double>& by) {
+  Executor ex;
+  ex.set_timing(true);
+  std::map<std::string, double> best;
+  for (int r = 0; r < reps; ++r) {
+    ex.run(p, in);
+    std::map<std::string, double> t;
+    for (size_t i = 0; i < ex.timings().size(); ++i)
+      t[cat(phase, ": ", ex.timings()[i].prim)] += ex.timings()[i].seconds;
+    for (const auto& [k, s] : t) best[k] = r == 0 ? s : std::min(best[k], s);
+  }
+  for (const auto& [k, s] : best) by[k] += s;
+  for (const Eqn& e : p.eqns) {
+    if (e.prim->name != "scan") continue;
+    const Program& body = *e.params.get_program("body");
+    std::vector<Tensor> step;
+    for (const AType& t : body.in_types())
+      step.push_back(t.dtype == DType::pred || t.dtype == DType::i32
+                         ? Tensor::from_f64(std::vector<double>(size_t(num_elements(t.shape)), 1), t.shape, t.dtype)
+                         : seeded_uniform(t.shape, t.dtype, "program_bench/profile"));
+    std::map<std::string, double> inner;
+    profile_program(phase + " scan body", body, step, reps, inner);
+    for (const auto& [k, s] : inner) by[k] += s * double(e.params.get_int("length"));
+  }
+}
+
+std::vector<Tensor> ones_like(const std::vector<Tensor>& xs) {
+  std::vector<Tensor> out;
+  for (const Tensor& x : xs)
+    out.push_back(Tensor::from_f64(std::vector<double>(size_t(x.numel()), 1), x.shape(), x.dtype()));
+  return out;
+}
+
+int run(const std::string& dir, int reps, double min_time, bool profile) {
+  register_all_primitives();
+  const Program p = read_program_json(dir + "/program.json");
+  const std::vector<Tensor> in = read_inputs(dir, p);
+  Executor ex;
+  const std::vector<Tensor> cts = ones_like(ex.run(p, in));
+  const VjpProgram g = vjp(p, {}, everything_saveable());
+  const double fwd = seconds_per_call([&] { ex.run(p, in); }, reps, min_time);
+  const double grad = seconds_per_call([&] { run_vjp(g, in, cts); }, reps, min_time);
+  std::printf("{\"forward\": %.9g, \"gradient\": %.9g}\n", fwd, grad);
+  if (profile) {
+    std::map<std::string, double> by;
+    profile_program("forward", g.forward, in, reps, by);
+    std::vector<Tensor> bargs = run_vjp(g, in, cts).residuals;
+    bargs.insert(bargs.end(), cts.begin(), cts.end());
+    profile_program("backward", g.backward, bargs, reps, by);
+    std::fprintf(stderr, "| phase: primitive | ms |\n|---|---:|\n");
+    for (const auto& [k, s] : by) std::fprintf(stderr, "| %s | %.3f |\n", k.c_str(), s * 1e3);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace tandem
+
+int main(int argc, char** argv) {
+  std::string dir;
+  int reps = 5;
+  double min_time = 0.5;
+  bool profile = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--program") && has_value) dir = argv[++i];
+    else if (!std::strcmp(argv[i], "--reps") && has_value) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--min-time") && has_value) min_time = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--profile")) profile = true;
+    else dir.clear(), i = argc;
+  }
+  if (dir.empty() || reps < 1 || !(min_time >= 0) || !std::filesystem::is_directory(dir)) {
+    std::fprintf(stderr, "program_bench: bad arguments\n  hint: program_bench --program DIR [--reps 5] [--min-time 0.5] [--profile]"
+                         " (DIR as tools/import/export_jax_program.py --out wrote it)\n");
+    return 4;
+  }
+  try {
+    return tandem::run(dir, reps, min_time, profile);
+  } catch (const tandem::Error& e) {
+    std::fprintf(stderr, "program_bench: %s\n", e.what());
+    return 4;
+  }
+}
