@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/passes/ct_dependence.h"
 #include "engine/passes/vjp_cond.h"
 #include "engine/passes/vjp_linearize.h"
 
@@ -200,13 +201,21 @@ void Linearizer::backward_checkpoint(Task& t, const std::vector<std::optional<Va
   std::set<int64_t> aliased;
   for (const Value& v : t.in)
     if (!v.atom().is_literal()) aliased.insert(v.atom().var->id);
+  std::vector<bool> nonzero(bargs.size(), false);  // the residuals, then the output cts
   for (size_t j = 0; j < t.out.size(); ++j) {
     const bool again = !t.out[j].atom().is_literal() && !aliased.insert(t.out[j].atom().var->id).second;
-    bargs.push_back(oc[j] && !again ? *oc[j] : zeros(B, t.out[j].type()));
+    nonzero.push_back(oc[j] && !again);
+    bargs.push_back(nonzero.back() ? *oc[j] : zeros(B, t.out[j].type()));
   }
+  // An operand's cotangent that no nonzero output cotangent reaches is JAX's symbolic zero
+  // (a body input it reads only through stop_gradient, or not at all): left out, not zeros.
+  const std::vector<bool> reached = depends_on(t.inner->backward, nonzero);
   std::vector<Value> ins_ct = inline_program(B, t.inner->backward, bargs);
-  for (size_t j = 0, c = 0; j < t.in.size(); ++j)
-    if (t.inner->wrt[j]) accumulate(t.in[j], ins_ct[c++]);
+  for (size_t j = 0, c = 0; j < t.in.size(); ++j) {
+    if (!t.inner->wrt[j]) continue;
+    if (reached[c]) accumulate(t.in[j], ins_ct[c]);
+    ++c;
+  }
   r.recompute.add(t.inner->recompute);
 }
 

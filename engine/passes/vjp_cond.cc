@@ -2,6 +2,7 @@
 #include "engine/passes/vjp_cond.h"
 
 #include "engine/core/error.h"
+#include "engine/passes/ct_dependence.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/cond.h"
 
@@ -29,9 +30,21 @@ Cts cond_vjp(const VjpArgs& a, const Params& p) {
   std::vector<Value> args;
   for (size_t j = 0; j < nops; ++j) args.push_back(a.primal_in(1 + j));
   for (size_t k = 0; k < a.out_types.size(); ++k) args.push_back(a.ct(k));
+  // An operand's cotangent that no nonzero output cotangent reaches in any branch is JAX's
+  // symbolic zero (its transpose of each branch leaves it a Zero): left out, not zeros.
+  std::vector<bool> from(nops, false), reached;
+  for (size_t k = 0; k < a.out_types.size(); ++k) from.push_back(a.cts[k].has_value());
+  for (const Program& b : backward) {
+    std::vector<bool> d = depends_on(b, from);
+    if (reached.empty()) reached = d;
+    for (size_t c = 0; c < d.size(); ++c) reached[c] = reached[c] || d[c];
+  }
   std::vector<Value> cts = cond(a.primal_in(0), backward, args);
   for (size_t j = 0, c = 0; j < nops; ++j)
-    if (wrt[j]) r[1 + j] = cts[c++];
+    if (wrt[j]) {
+      if (reached[c]) r[1 + j] = cts[c];
+      ++c;
+    }
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "engine/passes/ct_dependence.h"
 #include "engine/passes/scan_invariant.h"
 #include "engine/passes/scan_replay.h"
 
@@ -258,7 +259,42 @@ std::vector<std::optional<Value>> emit_backward_scan(
   for (size_t i = 0; i < s.nk; ++i) cts[s.nc + i] = r[i];
   for (size_t i = 0, y = s.nk + fc.size(); i < s.nx; ++i)
     if (body.wrt[s.nc + s.nk + i]) cts[s.nc + s.nk + i] = r[y++];
+  const std::vector<bool> nonzero = scan_nonzero_cts(s, out_cts);
+  for (size_t i = 0; i < cts.size(); ++i)
+    if (!nonzero[i]) cts[i].reset();
   return cts;
+}
+
+// Which operands get a nonzero cotangent from the backward scan, as JAX's scan (its DCE keeps
+// a carry only while a used output or another kept carry reads it; the transpose of the body
+// then leaves a symbolic zero for what no nonzero cotangent reaches): a carry is live once its
+// output's cotangent is nonzero or the body passes a live cotangent into it (a fixpoint over
+// the steps); an operand's cotangent is nonzero when a live one reaches it in the body.
+std::vector<bool> scan_nonzero_cts(const ScanSplit& s, const std::vector<std::optional<Value>>& out_cts) {
+  const VjpProgram& body = *s.body;
+  std::vector<bool> live;
+  for (size_t i = 0; i < s.nk + s.ny; ++i) live.push_back(out_cts[i].has_value());
+  std::vector<bool> reached;  // per body backward output (wrt operands)
+  for (bool changed = true; changed;) {
+    std::vector<bool> from(body.residuals.size(), false);
+    from.insert(from.end(), live.begin(), live.end());
+    reached = depends_on(body.backward, from);
+    changed = false;
+    for (size_t i = 0, c = 0; i < s.nc + s.nk + s.nx; ++i) {
+      if (!body.wrt[i]) continue;
+      const bool carry = i >= s.nc && i < s.nc + s.nk;
+      if (carry && reached[c] && !live[i - s.nc]) changed = live[i - s.nc] = true;
+      ++c;
+    }
+  }
+  std::vector<bool> r(s.nc + s.nk + s.nx, false);
+  for (size_t i = 0, c = 0; i < r.size(); ++i) {
+    const bool carry = i >= s.nc && i < s.nc + s.nk;
+    if (carry && s.length == 0) r[i] = live[i - s.nc];  // no step: the output's cotangent passes through
+    else if (body.wrt[i]) r[i] = s.length > 0 && reached[c];
+    if (body.wrt[i]) ++c;
+  }
+  return r;
 }
 
 }  // namespace tandem
