@@ -201,19 +201,20 @@ void Linearizer::backward_checkpoint(Task& t, const std::vector<std::optional<Va
   std::set<int64_t> aliased;
   for (const Value& v : t.in)
     if (!v.atom().is_literal()) aliased.insert(v.atom().var->id);
-  std::vector<bool> nonzero(bargs.size(), false);  // the residuals, then the output cts
+  std::vector<bool> linear(bargs.size(), false), zero(bargs.size(), false);  // the residuals, then the output cts
   for (size_t j = 0; j < t.out.size(); ++j) {
     const bool again = !t.out[j].atom().is_literal() && !aliased.insert(t.out[j].atom().var->id).second;
-    nonzero.push_back(oc[j] && !again);
-    bargs.push_back(nonzero.back() ? *oc[j] : zeros(B, t.out[j].type()));
+    linear.push_back(true);
+    zero.push_back(!oc[j] || again);
+    bargs.push_back(zero.back() ? zeros(B, t.out[j].type()) : *oc[j]);
   }
-  // An operand's cotangent that no nonzero output cotangent reaches is JAX's symbolic zero
-  // (a body input it reads only through stop_gradient, or not at all): left out, not zeros.
-  const std::vector<bool> reached = depends_on(t.inner->backward, nonzero);
-  std::vector<Value> ins_ct = inline_program(B, t.inner->backward, bargs);
+  // An output cotangent that is none stays JAX's symbolic zero through the body's backward,
+  // and an operand's cotangent that no nonzero one reaches (a body input read only through
+  // stop_gradient, or not at all) is left out, not zeros (ct_dependence.h).
+  LinearInlined ins_ct = inline_linear(B, t.inner->backward, bargs, linear, zero);
   for (size_t j = 0, c = 0; j < t.in.size(); ++j) {
     if (!t.inner->wrt[j]) continue;
-    if (reached[c]) accumulate(t.in[j], ins_ct[c]);
+    if (ins_ct.nonzero[c]) accumulate(t.in[j], ins_ct.out[c]);
     ++c;
   }
   r.recompute.add(t.inner->recompute);

@@ -214,6 +214,14 @@ std::vector<std::optional<Value>> emit_backward_scan(
   for (size_t i = 0; i < s.ny; ++i) in.push_back(bo[s.nk + i]);
   const size_t nh = s.hoisted.size(), nrs = s.stacked.size() + s.replayed.size();
   const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = nrs + s.carries.size();
+  // The body's backward: linear in the carries' and ys' cotangents, those of dead carries and
+  // of ys with none are JAX's symbolic zeros in it (ct_dependence.h).
+  const ScanCts live = scan_cts(s, out_cts);
+  std::vector<bool> linear(body.residuals.size(), false), zero(body.residuals.size(), false);
+  for (bool l : live.live) {
+    linear.push_back(true);
+    zero.push_back(!l);
+  }
   Program bwd = trace(in, [&](Builder& bb, const std::vector<Value>& v) {
     std::vector<Value> uc = part(v, 0, nuc), hc = part(v, nuc, nh);
     std::vector<Value> ctk = part(v, nuc + nh, s.nk), acc = part(v, nuc + nh + s.nk, fc.size());
@@ -230,7 +238,7 @@ std::vector<std::optional<Value>> emit_backward_scan(
     }
     args.insert(args.end(), ctk.begin(), ctk.end());
     args.insert(args.end(), cty.begin(), cty.end());
-    std::vector<Value> g = inline_program(bb, body.backward, args);
+    std::vector<Value> g = inline_linear(bb, body.backward, args, linear, zero).out;
     std::vector<std::optional<Value>> ct_in(bt.size());
     for (size_t i = 0, c = 0; i < bt.size(); ++i)
       if (body.wrt[i]) ct_in[i] = g[c++];
@@ -259,9 +267,8 @@ std::vector<std::optional<Value>> emit_backward_scan(
   for (size_t i = 0; i < s.nk; ++i) cts[s.nc + i] = r[i];
   for (size_t i = 0, y = s.nk + fc.size(); i < s.nx; ++i)
     if (body.wrt[s.nc + s.nk + i]) cts[s.nc + s.nk + i] = r[y++];
-  const std::vector<bool> nonzero = scan_nonzero_cts(s, out_cts);
   for (size_t i = 0; i < cts.size(); ++i)
-    if (!nonzero[i]) cts[i].reset();
+    if (!live.nonzero[i]) cts[i].reset();
   return cts;
 }
 
@@ -270,9 +277,10 @@ std::vector<std::optional<Value>> emit_backward_scan(
 // then leaves a symbolic zero for what no nonzero cotangent reaches): a carry is live once its
 // output's cotangent is nonzero or the body passes a live cotangent into it (a fixpoint over
 // the steps); an operand's cotangent is nonzero when a live one reaches it in the body.
-std::vector<bool> scan_nonzero_cts(const ScanSplit& s, const std::vector<std::optional<Value>>& out_cts) {
+ScanCts scan_cts(const ScanSplit& s, const std::vector<std::optional<Value>>& out_cts) {
   const VjpProgram& body = *s.body;
-  std::vector<bool> live;
+  ScanCts r;
+  std::vector<bool>& live = r.live;
   for (size_t i = 0; i < s.nk + s.ny; ++i) live.push_back(out_cts[i].has_value());
   std::vector<bool> reached;  // per body backward output (wrt operands)
   for (bool changed = true; changed;) {
@@ -287,11 +295,11 @@ std::vector<bool> scan_nonzero_cts(const ScanSplit& s, const std::vector<std::op
       ++c;
     }
   }
-  std::vector<bool> r(s.nc + s.nk + s.nx, false);
-  for (size_t i = 0, c = 0; i < r.size(); ++i) {
+  r.nonzero.assign(s.nc + s.nk + s.nx, false);
+  for (size_t i = 0, c = 0; i < r.nonzero.size(); ++i) {
     const bool carry = i >= s.nc && i < s.nc + s.nk;
-    if (carry && s.length == 0) r[i] = live[i - s.nc];  // no step: the output's cotangent passes through
-    else if (body.wrt[i]) r[i] = s.length > 0 && reached[c];
+    if (carry && s.length == 0) r.nonzero[i] = live[i - s.nc];  // no step: the output's cotangent passes through
+    else if (body.wrt[i]) r.nonzero[i] = s.length > 0 && reached[c];
     if (body.wrt[i]) ++c;
   }
   return r;

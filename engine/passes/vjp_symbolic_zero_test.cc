@@ -72,6 +72,19 @@ TEST(VjpSymbolicZero, ScanCarryWhoseOutputNothingReads) {
   EXPECT_EQ(g.at(0).at(0), 3.0);
 }
 
+// Carries (k0, k1) -> (sqrt(k1), tanh(k1)), ys tanh(k1), only the ys used: k0 is dead, so in
+// the body its cotangent is JAX's symbolic zero and sqrt(k1 = 0)'s infinite slope never meets
+// it; an instantiated zero made 0 * inf = NaN in k1's live cotangent.
+TEST(VjpSymbolicZero, ScanDeadCarryInsideTheBody) {
+  const AType one{{1}, DType::f32}, s{{}, DType::f32};
+  Program body = trace({one, s}, [](Builder&, const V& v) {
+    return V{broadcast_in_dim(sqrt(v[1]), {1}, {}), tanh(v[1]), tanh(v[1])};
+  });
+  Program p = trace({one, s}, [&](Builder&, const V& v) { return V{scan(body, {}, {v[0], v[1]}, {}, 2)[2]}; });
+  auto g = grads(p, {f32({1.0}), Tensor::scalar(0.0, DType::f32)}, {f32({1.0, 1.0})});
+  EXPECT_EQ(g.at(1).at(0), 2.0);  // jax.jit(jax.vjp) of the same lax.scan
+}
+
 // A cond whose branches return operand 0 only: operand 1 (sqrt(x - x) = 0) gets no cotangent
 // in JAX, where zeros from the branches' backward met sqrt's infinite slope (NaN).
 TEST(VjpSymbolicZero, CondOperandNoBranchReturns) {
