@@ -217,11 +217,9 @@ std::vector<std::optional<Value>> emit_backward_scan(
   // The body's backward: linear in the carries' and ys' cotangents, those of dead carries and
   // of ys with none are JAX's symbolic zeros in it (ct_dependence.h).
   const ScanCts live = scan_cts(s, out_cts);
-  std::vector<bool> linear(body.residuals.size(), false), zero(body.residuals.size(), false);
-  for (bool l : live.live) {
-    linear.push_back(true);
-    zero.push_back(!l);
-  }
+  std::vector<bool> linear(body.residuals.size(), false), zero = linear;
+  linear.resize(linear.size() + live.live.size(), true);
+  for (bool l : live.live) zero.push_back(!l);
   Program bwd = trace(in, [&](Builder& bb, const std::vector<Value>& v) {
     std::vector<Value> uc = part(v, 0, nuc), hc = part(v, nuc, nh);
     std::vector<Value> ctk = part(v, nuc + nh, s.nk), acc = part(v, nuc + nh + s.nk, fc.size());
