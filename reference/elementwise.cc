@@ -104,7 +104,9 @@ const std::vector<BinaryOp>& binary_ops() {
          return wrap_i32(a / b);  // C++ '/' truncates toward zero; INT32_MIN / -1 wraps
        },
        [](double a, double b) { return a / b; }, false,
-       [](double x, double y, double c, double& ga, double& gb) { ga = c / y, gb = -c * x / (y * y); }},
+       // y's in the order of JAX's transpose of (-t·x)·y⁻²: c·y⁻² first, so that c·x never
+       // overflows to inf / inf = NaN where y·y is inf (x = y = DBL_MAX: -0, as JAX).
+       [](double x, double y, double c, double& ga, double& gb) { ga = c / y, gb = -((c * (1 / (y * y))) * x); }},
       {"max", [](int64_t a, int64_t b) { return static_cast<double>(a > b ? a : b); },
        [](double a, double b) { return nan_or(a, b, a > b ? a : b); }, true, balanced_backward<true>},
       {"min", [](int64_t a, int64_t b) { return static_cast<double>(a < b ? a : b); },

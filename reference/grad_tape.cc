@@ -364,7 +364,11 @@ std::vector<Array> Tape::gradients(const std::vector<std::pair<Id, Array>>& seed
     if (!wanted[i]) ct[i].data = std::vector<double>();  // spent: free it now
     for (size_t p = 0; p < n.parents.size(); ++p) {
       const Node& parent = nodes_[size_t(n.parents[p])];
-      if (parts[p].data.empty() || !parent.needs_grad) continue;
+      // An empty part is no cotangent, unless the parent itself has no element: then it is
+      // one (JAX's cotangent of a zero-size value is an array, not a symbolic zero, and its
+      // transpose, a slice's pad, say, makes zeros that reach the rest of the program).
+      const bool none = parts[p].data.empty() && !parent.value->data.empty();
+      if (none || !parent.needs_grad) continue;
       if (hold) hold(parts[p], parent.value->dtype);  // each contribution, as a rule's result is held
       accumulate(n.parents[p], std::move(parts[p]));
     }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "reference/elementwise.h"
 #include "reference/grad.h"
@@ -98,6 +99,29 @@ TEST(RefTape, StopGradient) {
   for (double& v : ones.data) v = 1;
   std::vector<Array> g = t.gradients({{y, ones}, {held, nan_seed}}, {x});
   EXPECT_EQ(g.at(0).data, t.value(x).data);
+}
+
+// The cotangent of a zero-size value is an (empty) array in JAX, not a symbolic zero: slice's
+// transpose pads it into zeros, which meet sqrt's infinite slope at 0/x = 0, so JAX's
+// jax.vjp(lambda x: -lax.slice(sqrt(0.0 / x), (2,), (2,)), x) is NaN everywhere. The tape
+// dropped the empty cotangent between two zero-size values (0, where JAX and the engine give NaN).
+TEST(RefTape, ZeroSizeCotangentIsAnArray) {
+  Tape t;
+  Tape::Id x = t.input(Array{{3}, DType::f64, {-1.0, 2.0, 3.0}});
+  Tape::Id zero = t.constant(Array{{}, DType::f64, {0.0}});
+  Tape::Id q = t.binary("div", t.broadcast_in_dim(zero, {3}, {}), x);
+  Tape::Id y = t.unary("neg", t.slice(t.unary("sqrt", q), {2}, {2}, {1}));
+  std::vector<Array> g = t.gradients({{y, Array{{0}, DType::f64, {}}}}, {x});
+  for (double v : g.at(0).data) EXPECT_TRUE(std::isnan(v));
+}
+
+// x / y at x = y = DBL_MAX: y's cotangent is -(g·y⁻²)·x = -0 in JAX; (-g·x)/(y·y) was inf/inf.
+TEST(RefTape, DivDivisorCotangentAtTheLargestDouble) {
+  Tape t;
+  const double big = std::numeric_limits<double>::max();
+  Tape::Id x = t.input(Array{{}, DType::f64, {big}}), y = t.input(Array{{}, DType::f64, {big}});
+  std::vector<Array> g = t.gradients({{t.binary("div", x, y), Array{{}, DType::f64, {2.0}}}}, {x, y});
+  EXPECT_EQ(g.at(1).data.at(0), 0.0);
 }
 
 TEST(RefTape, SelectCompareConvert) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/passes/ct_dependence.h"
 #include "engine/passes/vjp_cond.h"
 #include "engine/passes/vjp_linearize.h"
 
@@ -200,13 +201,22 @@ void Linearizer::backward_checkpoint(Task& t, const std::vector<std::optional<Va
   std::set<int64_t> aliased;
   for (const Value& v : t.in)
     if (!v.atom().is_literal()) aliased.insert(v.atom().var->id);
+  std::vector<bool> linear(bargs.size(), false), zero(bargs.size(), false);  // the residuals, then the output cts
   for (size_t j = 0; j < t.out.size(); ++j) {
     const bool again = !t.out[j].atom().is_literal() && !aliased.insert(t.out[j].atom().var->id).second;
-    bargs.push_back(oc[j] && !again ? *oc[j] : zeros(B, t.out[j].type()));
+    linear.push_back(true);
+    zero.push_back(!oc[j] || again);
+    bargs.push_back(zero.back() ? zeros(B, t.out[j].type()) : *oc[j]);
   }
-  std::vector<Value> ins_ct = inline_program(B, t.inner->backward, bargs);
-  for (size_t j = 0, c = 0; j < t.in.size(); ++j)
-    if (t.inner->wrt[j]) accumulate(t.in[j], ins_ct[c++]);
+  // An output cotangent that is none stays JAX's symbolic zero through the body's backward,
+  // and an operand's cotangent that no nonzero one reaches (a body input read only through
+  // stop_gradient, or not at all) is left out, not zeros (ct_dependence.h).
+  LinearInlined ins_ct = inline_linear(B, t.inner->backward, bargs, linear, zero);
+  for (size_t j = 0, c = 0; j < t.in.size(); ++j) {
+    if (!t.inner->wrt[j]) continue;
+    if (ins_ct.nonzero[c]) accumulate(t.in[j], ins_ct.out[c]);
+    ++c;
+  }
   r.recompute.add(t.inner->recompute);
 }
 

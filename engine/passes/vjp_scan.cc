@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
+#include "engine/passes/ct_dependence.h"
 #include "engine/passes/scan_invariant.h"
 #include "engine/passes/scan_replay.h"
 
@@ -213,6 +214,12 @@ std::vector<std::optional<Value>> emit_backward_scan(
   for (size_t i = 0; i < s.ny; ++i) in.push_back(bo[s.nk + i]);
   const size_t nh = s.hoisted.size(), nrs = s.stacked.size() + s.replayed.size();
   const size_t nuc = s.used_consts.size(), nux = s.used_xs.size(), ns = nrs + s.carries.size();
+  // The body's backward: linear in the carries' and ys' cotangents, those of dead carries and
+  // of ys with none are JAX's symbolic zeros in it (ct_dependence.h).
+  const ScanCts live = scan_cts(s, out_cts);
+  std::vector<bool> linear(body.residuals.size(), false), zero = linear;
+  linear.resize(linear.size() + live.live.size(), true);
+  for (bool l : live.live) zero.push_back(!l);
   Program bwd = trace(in, [&](Builder& bb, const std::vector<Value>& v) {
     std::vector<Value> uc = part(v, 0, nuc), hc = part(v, nuc, nh);
     std::vector<Value> ctk = part(v, nuc + nh, s.nk), acc = part(v, nuc + nh + s.nk, fc.size());
@@ -229,7 +236,7 @@ std::vector<std::optional<Value>> emit_backward_scan(
     }
     args.insert(args.end(), ctk.begin(), ctk.end());
     args.insert(args.end(), cty.begin(), cty.end());
-    std::vector<Value> g = inline_program(bb, body.backward, args);
+    std::vector<Value> g = inline_linear(bb, body.backward, args, linear, zero).out;
     std::vector<std::optional<Value>> ct_in(bt.size());
     for (size_t i = 0, c = 0; i < bt.size(); ++i)
       if (body.wrt[i]) ct_in[i] = g[c++];
@@ -258,7 +265,42 @@ std::vector<std::optional<Value>> emit_backward_scan(
   for (size_t i = 0; i < s.nk; ++i) cts[s.nc + i] = r[i];
   for (size_t i = 0, y = s.nk + fc.size(); i < s.nx; ++i)
     if (body.wrt[s.nc + s.nk + i]) cts[s.nc + s.nk + i] = r[y++];
+  for (size_t i = 0; i < cts.size(); ++i)
+    if (!live.nonzero[i]) cts[i].reset();
   return cts;
+}
+
+// Which operands get a nonzero cotangent from the backward scan, as JAX's scan (its DCE keeps
+// a carry only while a used output or another kept carry reads it; the transpose of the body
+// then leaves a symbolic zero for what no nonzero cotangent reaches): a carry is live once its
+// output's cotangent is nonzero or the body passes a live cotangent into it (a fixpoint over
+// the steps); an operand's cotangent is nonzero when a live one reaches it in the body.
+ScanCts scan_cts(const ScanSplit& s, const std::vector<std::optional<Value>>& out_cts) {
+  const VjpProgram& body = *s.body;
+  ScanCts r;
+  std::vector<bool>& live = r.live;
+  for (size_t i = 0; i < s.nk + s.ny; ++i) live.push_back(out_cts[i].has_value());
+  std::vector<bool> reached;  // per body backward output (wrt operands)
+  for (bool changed = true; changed;) {
+    std::vector<bool> from(body.residuals.size(), false);
+    from.insert(from.end(), live.begin(), live.end());
+    reached = depends_on(body.backward, from);
+    changed = false;
+    for (size_t i = 0, c = 0; i < s.nc + s.nk + s.nx; ++i) {
+      if (!body.wrt[i]) continue;
+      const bool carry = i >= s.nc && i < s.nc + s.nk;
+      if (carry && reached[c] && !live[i - s.nc]) changed = live[i - s.nc] = true;
+      ++c;
+    }
+  }
+  r.nonzero.assign(s.nc + s.nk + s.nx, false);
+  for (size_t i = 0, c = 0; i < r.nonzero.size(); ++i) {
+    const bool carry = i >= s.nc && i < s.nc + s.nk;
+    if (carry && s.length == 0) r.nonzero[i] = live[i - s.nc];  // no step: the output's cotangent passes through
+    else if (body.wrt[i]) r.nonzero[i] = s.length > 0 && reached[c];
+    if (body.wrt[i]) ++c;
+  }
+  return r;
 }
 
 }  // namespace tandem

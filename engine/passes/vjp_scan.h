@@ -102,5 +102,13 @@ std::vector<std::optional<Value>> emit_backward_scan(
     const std::vector<Value>& xs,
     const std::vector<Value>& stacked, const std::vector<std::optional<Value>>& out_cts,
     const std::vector<AType>& out_types);
+// Given which output cotangents are nonzero (nullopt: a symbolic zero), JAX's symbolic zeros
+// of the backward scan: per carry and y, whether its cotangent is live in the body (a dead
+// one is a zero there), and per scan operand whether it gets a nonzero cotangent
+// (emit_backward_scan leaves the others out: nullopt).
+struct ScanCts {
+  std::vector<bool> live, nonzero;
+};
+ScanCts scan_cts(const ScanSplit& s, const std::vector<std::optional<Value>>& out_cts);
 
 }  // namespace tandem

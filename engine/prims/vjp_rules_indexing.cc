@@ -62,9 +62,12 @@ VjpRule chooser_rule(const char* name) {
     for (int d = 0; d < x.rank(); ++d) (red[size_t(d)] ? reduced : kept).push_back(d);
     Value xv = a.primal_in(0);
     Value y = broadcast_in_dim(a.primal_out(0), x.shape, kept);
-    Value hit = convert_element_type(compare(xv, y, "eq"), x.dtype);
-    Value n = broadcast_in_dim(reduce_sum(hit, reduced), x.shape, kept);
-    r[0] = hit * broadcast_in_dim(a.ct(0), x.shape, kept) / n;
+    Value eq = compare(xv, y, "eq");
+    Value n = broadcast_in_dim(reduce_sum(convert_element_type(eq, x.dtype), reduced), x.shape, kept);
+    // A selection, not a product with the 0/1 indicator: where no position equals the result
+    // (a NaN one) the share is g/0, and XLA, which rewrites JAX's multiply by a converted
+    // predicate into this select, gives 0 there, not 0·inf = NaN.
+    r[0] = select(eq, broadcast_in_dim(a.ct(0), x.shape, kept) / n, zeros(*a.builder, x));
     return r;
   };
 }
