@@ -24,10 +24,11 @@ std::unordered_set<int64_t> exact_values(const Program& p) {
   std::unordered_set<int64_t> exact;
   for (const Var& v : p.in_vars) exact.insert(v->id);
   for (const Eqn& e : p.eqns) {
-    if (e.prim->name != "mul" || e.in.size() != 2) continue;
-    const bool scaled = (in_set(e.in[0], exact) && pow2_literal(e.in[1])) ||
-                        (in_set(e.in[1], exact) && pow2_literal(e.in[0]));
-    if (scaled) exact.insert(e.out[0]->id);
+    // floor: an integer, which every run computes exactly from the same operand.
+    const bool floored = e.prim->name == "floor" && in_set(e.in.at(0), exact);
+    const bool scaled = e.prim->name == "mul" && e.in.size() == 2 &&
+                        ((in_set(e.in[0], exact) && pow2_literal(e.in[1])) || (in_set(e.in[1], exact) && pow2_literal(e.in[0])));
+    if (floored || scaled) exact.insert(e.out[0]->id);
   }
   return exact;
 }

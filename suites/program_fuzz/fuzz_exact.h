@@ -14,9 +14,9 @@
 
 namespace tandem::fuzz {
 
-// Ids of p's variables that hold the same bits in every run: its inputs, and an input (or
-// such a variable) times a power-of-two literal. For the top-level program only (a body's
-// inputs are computed values).
+// Ids of p's variables that hold the same bits in every run: its inputs, and such a variable
+// floored or times a power-of-two literal. For the top-level program only (a body's inputs
+// are computed values).
 std::unordered_set<int64_t> exact_values(const Program& p);
 
 // Whether e is a dot_general under an f8 preset whose two operands are in `exact`.

@@ -209,14 +209,20 @@ const std::vector<std::string> kLossyPrecisions = {
 
 // An f8 dot: each operand's format e4m3fn or e5m2. Half the time the operands are fresh
 // inputs, which every reference run holds bit for bit, so the f8 rounding is judged exactly
-// (fuzz_oracle.cc: a tie rounded the wrong way is an error, not noise); each operand may be
-// scaled by a power of two that takes its values past its format's finite range (e4m3fn:
-// 448, then NaN; e5m2: 57344, then Inf), the result scaled back, so the large values stay
-// inside this dot (elsewhere they overflow f32 where the f64 reference does not).
+// (fuzz_exact.h: a tie rounded the wrong way is an error, not noise); such an input may be
+// quantized to sixteenths (floor(16x)/16, exact too), where in [1, 2) every odd sixteenth is
+// an e4m3fn tie and every odd eighth an e5m2 one. Each operand may be scaled by a power of
+// two that takes its values past its format's finite range (e4m3fn: 448, then NaN; e5m2:
+// 57344, then Inf), the result scaled back, so the large values stay inside this dot
+// (elsewhere they overflow f32 where the f64 reference does not).
 bool emit_f8_dot(GenState& s, Value lhs, Value rhs, const DotDims& dims) {
-  const F8Operands f8{s.rng.chance(0.5) ? F8Format::e4m3fn : F8Format::e5m2,
-                      s.rng.chance(0.5) ? F8Format::e4m3fn : F8Format::e5m2};
-  if (s.may_add_inputs && s.rng.chance(0.5)) lhs = s.new_input(lhs.type()), rhs = s.new_input(rhs.type());
+  const F8Format formats[] = {F8Format::e4m3fn, F8Format::e5m2};
+  const F8Operands f8{formats[s.rng.in(0, 1)], formats[s.rng.in(0, 1)]};
+  auto fresh = [&](const AType& t) {
+    Value x = s.new_input(t);
+    return s.rng.chance(0.5) ? floor(x * 16.0) * 0.0625 : x;
+  };
+  if (s.may_add_inputs && s.rng.chance(0.5)) lhs = fresh(lhs.type()), rhs = fresh(rhs.type());
   int scaled = 0;  // the exponent of the scale applied, taken back from the result
   auto past_range = [&](Value v, F8Format f) {
     if (v.dtype() == DType::f16 || !s.rng.chance(0.5)) return v;  // f16 itself ends at 65504
