@@ -7,6 +7,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
+#include "engine/ir/builder_indexing.h"
 #include "engine/prims/checkpoint.h"
 #include "suites/common/lstm_program.h"
 
@@ -86,6 +87,7 @@ std::string Model::label() const {
   if (kind == "dots_in_scan") return cat(kind, "/L:", layers, "/D:", width);
   if (kind == "lstm") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width, "/L:", layers);
   if (kind == "rnn_wt") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width);
+  if (kind == "sort_ties") return cat(kind, "/B:", batch, "/E:", width);
   return cat(kind, "/L:", layers, "/B:", batch, "/D:", width);
 }
 
@@ -160,6 +162,15 @@ Program Model::build(DType dt, const std::string& policy) const {
       V o = checkpoint(net, v, policy);
       return V{half_sum_sq(o[0]) + half_sum_sq(o[1])};
     });
+  }
+  if (kind == "sort_ties") {  // sort by tied keys floor(2x), carrying x and y: which input gets
+    AType t{{batch, width}, dt};  // which cotangent is the sort's order (stable, then x)
+    Program f = trace({t, t}, [](Builder&, const V& v) {
+      Value k = floor(v[0] * 2.0);
+      V s = sort({k, v[0], v[1]}, 1, true, 2);
+      return V{s[1] * s[2] + sort({k, v[1]}, 1, true, 1)[1]};
+    });
+    return trace({t, t}, [&](Builder&, const V& v) { return V{half_sum_sq(checkpoint(f, v, policy)[0])}; });
   }
   throw_bad_input(cat("remat suite: unknown model '", kind, "'"));
 }
