@@ -115,9 +115,10 @@ Merged on 2026-11-29 to 79,300: the eight branches above land together (each rai
 from 72,141 alone), with the lead's quiet build, run progress and table-tool fixes (≈200):
 79,167 lines on main. A 10 % rise in one stop, recorded as such: the lab-wing move (measurement
 scripts and raw records out of the product's count) is the shrink this tree now owes.
-Raised on 2026-11-29 to 79,455 (fuzz-power2): the fuzzer's exact f8 judgement (fuzz_exact and its
+Raised on 2026-11-29 to 79,470 (fuzz-power2): the fuzzer's exact f8 judgement (fuzz_exact and its
 test, ≈100), its f8, sort-tie and rotation draws (≈50), the grouped-axis ppermute row and the
-sort-ties vmap program (≈40), five new source mutants (≈20): 79,453 lines. The shrink is still owed.
+sort-ties vmap program and remat model (≈55), five new source mutants (≈20): 79,468 lines. The
+shrink is still owed.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -128,7 +129,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 79455
+TOTAL_BUDGET = 79470
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
