@@ -119,6 +119,10 @@ Raised on 2026-11-29 to 79,600: 79,240 lines on main (71cb489), then JAX's symbo
 cotangents through checkpoint, scan and cond bodies (engine/passes/ct_dependence, ≈110), the
 reference tape's zero-size cotangent and div order (≈10), and their regression tests (≈150):
 79,570 lines.
+Raised on 2026-11-29 to 79,470 (fuzz-power2): the fuzzer's exact f8 judgement (fuzz_exact and its
+test, ≈100), its f8, sort-tie and rotation draws (≈50), the grouped-axis ppermute row and the
+sort-ties vmap program and remat model (≈55), five new source mutants (≈20): 79,468 lines. The
+shrink is still owed.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "bridge/reference_bridge.h"
+#include "engine/comm/comm_axis.h"
 #include "engine/core/error.h"
 #include "suites/collectives/op_dump.h"
 
@@ -39,6 +40,13 @@ Perm case_ring(int n) { return n == 1 ? ring_perm(1) : shift_perm(n); }
 // pgather's indices: the last member, the first, and one each side of the range (clamped).
 std::vector<int64_t> pgather_idx(int G) { return {G - 1, 0, G + 2, -1}; }
 ref::Groups rg(const CaseInputs& in) { return ref::Groups(in.groups.begin(), in.groups.end()); }
+// The case's groups, the whole world as one group when it has none.
+comm::Groups world_or(const CaseInputs& in) {
+  if (!in.groups.empty()) return in.groups;
+  comm::Groups g(1);
+  for (int r = 0; r < in.n; ++r) g[0].push_back(r);
+  return g;
+}
 
 double factor_allreduce(int G) { return 2.0 * (G - 1) / G; }
 double factor_spread(int G) { return double(G - 1) / G; }  // all_gather, reduce_scatter, all-to-all
@@ -294,6 +302,22 @@ void add_permutations(TableBuilder& b) {
                        [](C& c, const Tensor& x, const I& in) { return comm::pshuffle(c, x, rotated(in.n)); },
                        [](const I& in) { return ref::pshuffle(in.xs, rotated(in.n)); });
   sh->takes_groups = false, sh->dump = dump_pshuffle();
+  // The engine's named-axis binding (engine/comm/comm_axis.h), which a collective program's
+  // ppermute runs through: axis indices are positions in the member's group, mapped to world
+  // ranks per group. r → r+1 is not its own inverse, so a binding that swaps source and
+  // destination is seen; the world ppermute above takes no groups and never maps indices.
+  b.other("ppermute_axis", "ppermute over a grouped named axis: position p → p+1 in every group, position 0 gets zeros",
+          true,
+          [](C& c, const Tensor& x, const I& in) {
+            return comm::comm_axis(c, "groups", in.groups)->ppermute(x, case_ring(in.G));
+          },
+          [](const I& in) {
+            Perm world;
+            for (const std::vector<int>& g : world_or(in)) {
+              for (auto [from, to] : case_ring(int(g.size()))) world.emplace_back(g[size_t(from)], g[size_t(to)]);
+            }
+            return ref::ppermute(in.xs, world);
+          });
   CollOp* bc = b.other("pbroadcast", "broadcast (cases: from the last member; sweep: root 0)", true,
                        [](C& c, const Tensor& x, const I& in) { return comm::pbroadcast(c, x, in.G - 1, in.groups); },
                        [](const I& in) { return ref::pbroadcast(in.xs, in.G - 1, rg(in)); });

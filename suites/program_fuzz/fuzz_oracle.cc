@@ -14,6 +14,7 @@
 #include "bridge/reference_vjp.h"
 #include "engine/core/error.h"
 #include "reference/rounding.h"
+#include "suites/program_fuzz/fuzz_exact.h"
 
 namespace tandem::fuzz {
 namespace {
@@ -168,7 +169,9 @@ double at(const ref::Array& a, size_t i) { return a.data.size() == 1 ? a.data[0]
 enum class ErrorModel { none, signed_at_random, upward };
 
 std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>& in, Rng& rng,
-                                 const std::vector<std::string>& axes, ErrorModel model, bool& nonfinite) {
+                                 const std::vector<std::string>& axes, ErrorModel model, bool& nonfinite,
+                                 bool top_level = false) {
+  const std::unordered_set<int64_t> exact_vars = top_level ? exact_values(p) : std::unordered_set<int64_t>{};
   RefEvalContext ctx{[&](const Program& sub, const std::vector<ref::Array>& x) {
                        return own_eval(sub, x, rng, axes, model, nonfinite);
                      },
@@ -177,7 +180,8 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
   return walk_program(
       p, in, [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
       [&](const Eqn& e, std::vector<ref::Array> args) {
-        const Rounding r = rounding_of(e);
+        Rounding r = rounding_of(e);
+        if (f8_dot_of_exact_values(e, exact_vars)) r.in = std::max(unit_roundoff(e.in[0].type().dtype), 0x1p-24);
         const ReferenceRule& rule = reference_rule(e.prim->name);
         if (r.input_format)
           for (ref::Array& a : args) a.data = ref::make(a.shape, *r.input_format, a.data).data;
@@ -216,6 +220,7 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
           for (size_t i = 0; i < outs[0].data.size(); ++i) {
             bool exact = false;
             for (const ref::Array& a : args) exact |= std::fabs(at(a, i)) == std::fabs(outs[0].data[i]);
+            exact |= power_of_two_product(e, args, i, outs[0].data[i], e.out[0]->type.dtype);
             if (!exact) outs[0].data[i] *= 1 + sign() * u;
           }
         }
@@ -271,7 +276,7 @@ struct Interpreter {
     if (variant == RefVariant::wide) return reference_eval(program, x, axes);
     const ErrorModel m = variant == RefVariant::own ? ErrorModel::none
                          : variant == RefVariant::perturbed ? ErrorModel::signed_at_random : ErrorModel::upward;
-    return own_eval(program, x, rng, axes, m, nonfinite);
+    return own_eval(program, x, rng, axes, m, nonfinite, true);
   }
   // The backward held in the primal dtypes: each value's cotangent rounded to its dtype
   // (own) or moved by one unit of its roundoff (perturbed); exact for the wide variant.

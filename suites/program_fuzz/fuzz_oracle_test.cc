@@ -42,6 +42,27 @@ TEST(FuzzOracle, PerturbedRunsMoveALossyDotByItsInputRoundoff) {
   EXPECT_LT(std::fabs(moved - own), 0.1 * std::fabs(own));
 }
 
+// An f8 dot of the program's inputs (scaled by a power of two, floored: still exact) is
+// judged at f32's accumulation: the f8 rounding is the same in every run, so a tie rounded
+// away (1 + 2^-4 -> 1.125 instead of 1) is far outside the runs' spread; of a computed
+// operand, the runs keep the f8 format's own roundoff.
+TEST(FuzzOracle, AnF8DotOfExactOperandsIsJudgedExactly) {
+  for (bool computed : {false, true}) {
+    Program p = trace({AType{{1, 8}, DType::f32}, AType{{8, 1}, DType::f32}}, [&](Builder&, const std::vector<Value>& x) {
+      Value l = computed ? sin(x[0]) : floor(x[0] * 16.0) * 0.0625;
+      return std::vector<Value>{dot_general(l, x[1], DotDims{{1}, {0}, {}, {}}, "ANY_F8_ANY_F8_F32")};
+    });
+    std::vector<double> a(8, 1 + 0x1p-4), b(8, 0.75);
+    FuzzCase c = plain_case(p, {Tensor::from_f64(a, {1, 8}, DType::f32), Tensor::from_f64(b, {8, 1}, DType::f32)});
+    const double own = reference_results(c, RefVariant::own)[0].data[0];
+    const double moved = reference_results(c, RefVariant::scaled, 7)[0].data[0];
+    if (!computed) EXPECT_EQ(own, 8 * 0.75);  // the tie to even: 1
+    const double tie_away = 8 * 0.75 * 0x1p-3;  // what rounding the tie away adds
+    if (computed) EXPECT_GT(std::fabs(moved - own), 0.1 * tie_away);
+    else EXPECT_LT(8 * std::fabs(moved - own), 1e-3 * tie_away);
+  }
+}
+
 TEST(FuzzOracle, PerturbedRunsMoveAnF64SumToo) {
   Program p = trace({AType{{5}, DType::f64}}, [](Builder&, const std::vector<Value>& x) {
     return std::vector<Value>{reduce_sum(x[0], {0})};

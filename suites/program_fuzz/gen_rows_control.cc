@@ -253,12 +253,10 @@ bool emit_ppermute(GenState& s) {
   // Not bool: ppermute of bool is an open engine gap (docs/FUZZING.md), JAX takes it.
   auto x = s.pick([](const Value& v) { return v.dtype() != DType::pred; });
   if (!s.cfg.collectives || !x) return false;
-  std::vector<int> dst;
-  for (int i = 0; i < int(s.cfg.coll_axis_size); ++i) dst.push_back(i);
-  s.rng.shuffle(dst);
+  const std::vector<int64_t> dst = s.random_permutation(s.cfg.coll_axis_size);
   std::vector<std::pair<int, int>> perm;
   for (int i = 0; i < int(dst.size()); ++i)
-    if (s.rng.chance(0.8)) perm.emplace_back(i, dst[size_t(i)]);  // a member left out receives zeros
+    if (s.rng.chance(0.8)) perm.emplace_back(i, int(dst[size_t(i)]));  // a member left out receives zeros
   s.keep(ppermute(*x, kCollectiveAxis, perm));
   return true;
 }

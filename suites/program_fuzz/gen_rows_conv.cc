@@ -10,12 +10,7 @@
 namespace tandem::fuzz {
 namespace {
 
-std::vector<int64_t> permutation(GenState& s, int64_t r) {
-  std::vector<int64_t> p(static_cast<size_t>(r));
-  std::iota(p.begin(), p.end(), 0);
-  s.rng.shuffle(p);
-  return p;
-}
+std::vector<int64_t> permutation(GenState& s, int64_t r) { return s.random_permutation(r); }
 
 bool emit_conv(GenState& s) {
   auto lhs = s.pick([](const Value& v) { return is_floating(v.dtype()) && (v.rank() == 3 || v.rank() == 4); });

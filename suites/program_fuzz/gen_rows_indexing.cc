@@ -129,10 +129,16 @@ bool emit_sort(GenState& s) {
   if (!x) return false;
   const int64_t dim = s.rng.in(0, x->rank() - 1);
   std::vector<Value> in{*x};
-  if (s.rng.chance(0.5))  // argsort's form: positions carried along
+  if (is_floating(x->dtype()) && s.rng.chance(0.4)) {
+    // Keys with ties (floor of values mostly in [-2, 2)) carrying x itself: where keys tie,
+    // which x lands where is the sort's order (stable, then the second key), and under a vjp
+    // so is which x gets which cotangent; random keys almost never tie.
+    in = {floor(*x), *x};
+  } else if (s.rng.chance(0.5)) {  // argsort's form: positions carried along
     in.push_back(iota(s.b, DType::i32, x->shape(), dim));
-  else if (s.rng.chance(0.5))
+  } else if (s.rng.chance(0.5)) {
     in.push_back(s.operand(AType{x->shape(), s.random_dtype()}));
+  }
   const int64_t keys = in.size() > 1 && s.rng.chance(0.3) ? 2 : 1;
   // Stable: JAX's unstable sort may order ties (and what they carry) differently.
   return try_emit([&] { s.keep(sort(in, dim, true, keys)); });

@@ -2,6 +2,7 @@
 // drawn in negative form half the time where the primitive takes them (with_axes), and the
 // engine must then take them: a refusal is its failure, not a fallback.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "suites/program_fuzz/gen_rows.h"
@@ -83,8 +84,7 @@ bool emit_reshape(GenState& s) {
 bool emit_transpose(GenState& s) {
   auto x = s.pick([](const Value& v) { return v.rank() > 0; });
   if (!x) return false;
-  std::vector<int64_t> perm = range(x->rank());
-  s.rng.shuffle(perm);
+  const std::vector<int64_t> perm = s.random_permutation(x->rank());
   return with_axes(s.rng, perm, x->rank(), [&](const std::vector<int64_t>& p) { s.keep(transpose(*x, p)); }, false);
 }
 
@@ -207,6 +207,37 @@ const std::vector<std::string> kLossyPrecisions = {
     "HIGH", "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32",
     "TF32_TF32_F32_X3", "F16_F16_F32", "F16_F16_F16", "BF16_BF16_BF16", "ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_ANY"};
 
+// An f8 dot: each operand's format e4m3fn or e5m2. Half the time the operands are fresh
+// inputs, which every reference run holds bit for bit, so the f8 rounding is judged exactly
+// (fuzz_exact.h: a tie rounded the wrong way is an error, not noise); such an input may be
+// quantized to sixteenths (floor(16x)/16, exact too), where in [1, 2) every odd sixteenth is
+// an e4m3fn tie and every odd eighth an e5m2 one. Each operand may be scaled by a power of
+// two that takes its values past its format's finite range (e4m3fn: 448, then NaN; e5m2:
+// 57344, then Inf), the result scaled back, so the large values stay inside this dot
+// (elsewhere they overflow f32 where the f64 reference does not).
+bool emit_f8_dot(GenState& s, Value lhs, Value rhs, const DotDims& dims) {
+  const F8Format formats[] = {F8Format::e4m3fn, F8Format::e5m2};
+  const F8Operands f8{formats[s.rng.in(0, 1)], formats[s.rng.in(0, 1)]};
+  auto fresh = [&](const AType& t) {
+    Value x = s.new_input(t);
+    return s.rng.chance(0.5) ? floor(x * 16.0) * 0.0625 : x;
+  };
+  if (s.may_add_inputs && s.rng.chance(0.5)) lhs = fresh(lhs.type()), rhs = fresh(rhs.type());
+  int scaled = 0;  // the exponent of the scale applied, taken back from the result
+  auto past_range = [&](Value v, F8Format f) {
+    if (v.dtype() == DType::f16 || !s.rng.chance(0.5)) return v;  // f16 itself ends at 65504
+    const int k = f == F8Format::e4m3fn ? 8 : 15;                    // |v| < 2 reaches 512 / 65536
+    scaled += k;
+    return v * std::ldexp(1.0, k);
+  };
+  lhs = past_range(lhs, f8.lhs), rhs = past_range(rhs, f8.rhs);
+  const std::string precision = s.rng.chance(0.5) ? "ANY_F8_ANY_F8_F32" : "ANY_F8_ANY_F8_ANY";
+  return try_emit([&] {
+    Value d = dot_general(lhs, rhs, dims, precision, std::nullopt, f8);
+    s.keep(scaled ? d * std::ldexp(1.0, -scaled) : d);
+  });
+}
+
 bool emit_dot_general(GenState& s) {
   auto lhs = s.pick([](const Value& v) { return is_floating(v.dtype()); });
   if (!lhs) return false;
@@ -238,6 +269,7 @@ bool emit_dot_general(GenState& s) {
   const bool lossy = s.cfg.lossy_dots && s.rng.chance(0.5);
   // The preset of the operands' own type is exact too (F32_F32_F32 rounds f64 operands).
   std::string precision = s.rng.pick(lossy ? kLossyPrecisions : kExactPrecisions);
+  if (lossy && s.rng.chance(0.3)) return emit_f8_dot(s, *lhs, rhs, dims);
   if (!lossy && s.rng.chance(0.3) && (lhs->dtype() == DType::f32 || lhs->dtype() == DType::f64))
     precision = lhs->dtype() == DType::f32 ? "F32_F32_F32" : "F64_F64_F64";
   std::optional<DType> preferred;

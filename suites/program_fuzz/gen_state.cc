@@ -1,6 +1,8 @@
 // GenState: random shapes and dtypes, and how an operand of a wanted type is found or made.
 #include "suites/program_fuzz/gen_state.h"
 
+#include <algorithm>
+
 #include "engine/core/error.h"
 
 namespace tandem::fuzz {
@@ -14,6 +16,18 @@ Shape GenState::random_shape(int min_rank) {
     s.push_back(size);
   }
   return s;
+}
+
+std::vector<int64_t> GenState::random_permutation(int64_t n) {
+  std::vector<int64_t> p(static_cast<size_t>(std::max<int64_t>(n, 0)));
+  if (n >= 2 && rng.chance(0.5)) {
+    const int64_t r = rng.in(1, n - 1);
+    for (int64_t i = 0; i < n; ++i) p[size_t(i)] = (i + r) % n;
+    return p;
+  }
+  for (int64_t i = 0; i < n; ++i) p[size_t(i)] = i;
+  rng.shuffle(p);
+  return p;
 }
 
 DType GenState::random_float() {

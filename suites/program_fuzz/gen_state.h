@@ -43,6 +43,10 @@ class GenState {
   std::vector<Value> pool;  // every value made so far, inputs and equation outputs
 
   Shape random_shape(int min_rank = 0);
+  // A permutation of [0, n): half the time a rotation (i -> i + r mod n, r != 0), which for
+  // n >= 3 is not its own inverse, so a rule that applies the inverse where it means the
+  // permutation (or the reverse) is seen; otherwise uniform.
+  std::vector<int64_t> random_permutation(int64_t n);
   DType random_float();  // f32 mostly; f64, bf16, f16
   DType random_dtype();  // floats mostly; i32 and bool too
   // A value of the pool satisfying pred, or nullopt.

@@ -7,6 +7,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
+#include "engine/ir/builder_indexing.h"
 #include "engine/prims/checkpoint.h"
 #include "suites/common/lstm_program.h"
 
@@ -78,6 +79,16 @@ Program retype(const Program& p, DType from, DType to) {
   for (const Atom& a : p.out_vars) outs.push_back(val(a));
   return b.build(outs);
 }
+// sort by tied keys floor(2x) carrying x and y, checkpointed: which input gets which
+// cotangent is the sort's order (stable, then by x), which random keys never show.
+Program sort_ties(const AType& t, const std::string& policy) {
+  Program f = trace({t, t}, [](Builder&, const V& v) {
+    Value k = floor(v[0] * 2.0);
+    V s = sort({k, v[0], v[1]}, 1, true, 2);
+    return V{s[1] * s[2] + sort({k, v[1]}, 1, true, 1)[1]};
+  });
+  return trace({t, t}, [&](Builder&, const V& v) { return V{half_sum_sq(checkpoint(f, v, policy)[0])}; });
+}
 }  // namespace
 
 std::string Model::label() const {
@@ -86,6 +97,7 @@ std::string Model::label() const {
   if (kind == "dots_in_scan") return cat(kind, "/L:", layers, "/D:", width);
   if (kind == "lstm") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width, "/L:", layers);
   if (kind == "rnn_wt") return cat(kind, "/B:", batch, "/T:", seq, "/H:", width);
+  if (kind == "sort_ties") return cat(kind, "/B:", batch, "/E:", width);
   return cat(kind, "/L:", layers, "/B:", batch, "/D:", width);
 }
 
@@ -161,6 +173,7 @@ Program Model::build(DType dt, const std::string& policy) const {
       return V{half_sum_sq(o[0]) + half_sum_sq(o[1])};
     });
   }
+  if (kind == "sort_ties") return sort_ties(AType{{batch, width}, dt}, policy);
   throw_bad_input(cat("remat suite: unknown model '", kind, "'"));
 }
 

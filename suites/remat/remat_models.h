@@ -4,7 +4,8 @@
 // scan checkpointed whole (names inside the scan body), JAX's
 // test_remat_checkpoint_dots_inside_scan, the LSTM Program (a scan over a cell, checkpointed
 // whole), the jax.checkpoint docstring's recursive checkpointing of a chain of sin, and an
-// RNN checkpointed whole whose step transposes its weights (loop-invariant residuals).
+// RNN checkpointed whole whose step transposes its weights (loop-invariant residuals), and a
+// sort by tied keys carrying what is differentiated (the vjp's permutation).
 #pragma once
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@
 namespace tandem::remat {
 
 struct Model {
-  std::string kind;  // mlp | attention | scan_mlp | scan_in_checkpoint | dots_in_scan | lstm | sin_chain | rnn_wt
+  std::string kind;  // mlp | attention | scan_mlp | scan_in_checkpoint | dots_in_scan | lstm | sin_chain | rnn_wt | sort_ties
   int64_t layers = 4, batch = 4, width = 8, seq = 4;
   std::string names[2];         // the values it names with checkpoint_name ("" if none)
   Program build(DType dtype, const std::string& policy) const;

@@ -344,6 +344,7 @@ void register_remat_suite(Registry& r) {
       {Model{"lstm", 1, 3, 4, 4, {"", ""}}, "quick"},
       {Model{"dots_in_scan", 2, 1, 5, 1, {"", ""}}, "quick"},
       {Model{"rnn_wt", 1, 3, 4, 4, {"", ""}}, "quick"},
+      {Model{"sort_ties", 1, 3, 6, 1, {"", ""}}, "quick"},
   };
   for (auto& [m, profile] : models)
     for (const std::string& p : remat::policies_for(m)) r.add(remat_case(m, p, profile, true));

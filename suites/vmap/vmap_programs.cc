@@ -10,6 +10,7 @@
 #include "common/dtype.h"
 #include "engine/core/error.h"
 #include "engine/ir/builder.h"
+#include "engine/ir/builder_indexing.h"
 #include "engine/passes/hoist_scan_reductions.h"
 #include "engine/prims/checkpoint.h"
 #include "suites/common/lstm_program.h"
@@ -142,6 +143,19 @@ VmapProgram attention() {
   return {"attention", p, {unit, unit, unit}, 10, 20};
 }
 
+// sort with tied keys (floor(2x) takes 4 values over 6 elements): which carried value lands
+// where, and under the gradient which input gets which cotangent, is the sort's order —
+// stable, then the second key — and nothing else shows it (random keys never tie).
+VmapProgram sort_ties() {
+  Program p = trace({t({5, 6}), t({5, 6})}, [](Builder&, const V& v) {
+    Value k = floor(v[0] * 2.0);
+    V by_two = sort({k, v[0], v[1]}, 1, true, 2);  // ties broken by x
+    V stable = sort({k, v[1]}, 0, true, 1);        // ties kept in order
+    return V{by_two[1] * by_two[2], stable[1] * 3.0};
+  });
+  return {"sort_ties", p, {unit, unit}, 2, 1};
+}
+
 // The LSTM Program (a scan over the cell) with ragged seq_lengths in [1, T].
 VmapProgram lstm() {
   LstmConfig c{2, 5, 3, 4, 1, false};
@@ -166,7 +180,7 @@ const std::map<std::string, std::function<VmapProgram()>>& table() {
       {"unary", unary},   {"binary", binary},           {"reduce", reduce},   {"dot_general", dots},
       {"layout", layout}, {"dynamic_slice", dynamic},   {"scan", scans},      {"checkpoint", checkpointed},
       {"mlp", mlp},       {"attention", attention},     {"lstm", lstm},       {"mse_hoisted", mse_hoisted},
-      {"transpose_broadcast", permutations}};
+      {"transpose_broadcast", permutations}, {"sort_ties", sort_ties}};
     for (int a = -3; a <= 2; ++a) m[cat("axis_ops/a:", a)] = [a] { return axis_ops(a); };
     return m;
   }();
