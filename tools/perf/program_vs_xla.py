@@ -102,6 +102,11 @@ def tandem_times(bench, export, threads, min_time):
     """{case: seconds per call} from one program_bench process (the engine, unchecked: the
     reference's check, which `tandem bench` runs first, takes minutes at these sizes)."""
     env, prefix = thread_env(threads)
+    # As tandem's case workers run every case (runners/cli/case_workers.cc): libgomp's threads
+    # sleep while they wait instead of spinning, which on a busy machine took the cores the
+    # working threads needed (T25B32 at 2 threads, load 12: gradient 1.9 s spinning, 0.2 s
+    # passive). The record says which policy ran.
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     cmd = prefix + [bench, "--program", export, "--reps", "1", "--min-time", str(min_time)]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     return json.loads(run.stdout.splitlines()[0])
@@ -186,7 +191,9 @@ def main(argv):
                     for side, times in sides.items():
                         for case, s in times.items():
                             lines.append(dict(facts, row=row, threads=t, round=rnd, side=side, case=case,
-                                              seconds=s, load=round(load, 2)))
+                                              seconds=s, load=round(load, 2),
+                                              omp_wait_policy=os.environ.get("OMP_WAIT_POLICY", "PASSIVE")
+                                              if side == "tandem" else None))
             append_atomic(a.out, lines)
             print(f"round {rnd + 1}/{a.rounds} written ({len(lines)} lines), load {os.getloadavg()[0]:.1f}",
                   file=sys.stderr)
