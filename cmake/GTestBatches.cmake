@@ -1,0 +1,38 @@
+# tandem_gtest_batches(TARGET LABELS labels [PREFIX p] [FILTER gtest_filter] [GROUP_BY regex]
+#                      [MAX_CASES n]) (PREFIX of the names: default "TARGET:"): the ctest tests of a GoogleTest binary as batches of cases,
+# each run in one process by cmake/gtest_batch_run.py, which names every case's outcome (a
+# failure, a crash, a skip with its reason). gtest_discover_tests made one ctest test and one
+# process per case: ~3,600 process starts that cost ~0.15 s each where the cases themselves
+# cost ~3 s together. Grouping and naming: cmake/gtest_batches.py. Like gtest_discover_tests
+# (POST_BUILD) the list is written after each build of the binary, through the cross-compiling
+# emulator when there is one.
+set(_tandem_gtest_batches_dir ${CMAKE_CURRENT_LIST_DIR})
+
+function(tandem_gtest_batches target)
+  cmake_parse_arguments(B "" "PREFIX;FILTER;GROUP_BY;MAX_CASES" "LABELS" ${ARGN})
+  if(NOT B_PREFIX)  # names unique across binaries (two have an F8 suite), and `-R binary` selects one
+    set(B_PREFIX "${target}:")
+  endif()
+  if(NOT B_MAX_CASES)
+    set(B_MAX_CASES 100)
+  endif()
+  set(base "${CMAKE_CURRENT_BINARY_DIR}/${target}[batches]")
+  get_property(emulator TARGET ${target} PROPERTY CROSSCOMPILING_EMULATOR)
+  set(executor "")
+  foreach(word IN LISTS emulator)
+    list(APPEND executor --executor ${word})
+  endforeach()
+  list(JOIN B_LABELS "," labels)  # a ';' would split the command's argument
+  add_custom_command(TARGET ${target} POST_BUILD
+    BYPRODUCTS "${base}_tests.cmake"
+    COMMAND ${TANDEM_PYTHON} ${_tandem_gtest_batches_dir}/gtest_batches.py
+            --out "${base}_tests.cmake" --runner ${_tandem_gtest_batches_dir}/gtest_batch_run.py
+            --python ${TANDEM_PYTHON} --workdir ${CMAKE_CURRENT_BINARY_DIR} ${executor}
+            "--prefix=${B_PREFIX}" "--filter=${B_FILTER}" "--group-by=${B_GROUP_BY}"
+            --max-cases ${B_MAX_CASES} "--labels=${labels}" $<TARGET_FILE:${target}>
+    VERBATIM)
+  file(WRITE "${base}_include.cmake"
+    "if(EXISTS \"${base}_tests.cmake\")\n  include(\"${base}_tests.cmake\")\n"
+    "else()\n  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${base}_include.cmake")
+endfunction()
