@@ -36,3 +36,13 @@ function(tandem_gtest_batches target)
     "else()\n  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${base}_include.cmake")
 endfunction()
+
+# The runner and the writer, tested on a binary whose cases pass, skip, fail and abort.
+if(TANDEM_BUILD_TESTS)
+  add_executable(gtest_batch_selftest_cases ${CMAKE_CURRENT_LIST_DIR}/gtest_batch_selftest_cases.cc)
+  target_link_libraries(gtest_batch_selftest_cases PRIVATE GTest::gtest GTest::gtest_main)
+  add_test(NAME gtest_batches_selftest COMMAND ${TANDEM_PYTHON} -m pytest -q -p no:cacheprovider
+           ${CMAKE_CURRENT_LIST_DIR}/gtest_batch_run_test.py)
+  set_tests_properties(gtest_batches_selftest PROPERTIES LABELS unit TIMEOUT 300
+    ENVIRONMENT GTEST_BATCH_SELFTEST_CASES=$<TARGET_FILE:gtest_batch_selftest_cases>)
+endif()
