@@ -115,6 +115,10 @@ Merged on 2026-11-29 to 79,300: the eight branches above land together (each rai
 from 72,141 alone), with the lead's quiet build, run progress and table-tool fixes (≈200):
 79,167 lines on main. A 10 % rise in one stop, recorded as such: the lab-wing move (measurement
 scripts and raw records out of the product's count) is the shrink this tree now owes.
+Raised on 2026-11-29 to 79,600 (ctest-speed): 79,236 lines at 71cb489, then ctest's gtest
+batches (cmake/: the writer ≈110, the runner that answers per case ≈120, their test and its
+gtest binary ≈90) and the GPU-label check's reading of a batch (≈25), which cut the full ctest's
+3,592 one-case processes to 153: 79,581 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -125,7 +129,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 79300
+TOTAL_BUDGET = 79600
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
