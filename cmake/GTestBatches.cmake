@@ -4,8 +4,9 @@
 # failure, a crash, a skip with its reason). gtest_discover_tests made one ctest test and one
 # process per case: ~3,600 process starts that cost ~0.15 s each where the cases themselves
 # cost ~3 s together. Grouping and naming: cmake/gtest_batches.py. Like gtest_discover_tests
-# (POST_BUILD) the list is written after each build of the binary, through the cross-compiling
-# emulator when there is one.
+# the list is written after each build of the binary (or when ctest starts, with
+# CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST), through the cross-compiling emulator
+# when there is one.
 set(_tandem_gtest_batches_dir ${CMAKE_CURRENT_LIST_DIR})
 
 function(tandem_gtest_batches target)
@@ -23,17 +24,27 @@ function(tandem_gtest_batches target)
     list(APPEND executor --executor ${word})
   endforeach()
   list(JOIN B_LABELS "," labels)  # a ';' would split the command's argument
-  add_custom_command(TARGET ${target} POST_BUILD
-    BYPRODUCTS "${base}_tests.cmake"
-    COMMAND ${TANDEM_PYTHON} ${_tandem_gtest_batches_dir}/gtest_batches.py
-            --out "${base}_tests.cmake" --runner ${_tandem_gtest_batches_dir}/gtest_batch_run.py
-            --python ${TANDEM_PYTHON} --workdir ${CMAKE_CURRENT_BINARY_DIR} ${executor}
-            "--prefix=${B_PREFIX}" "--filter=${B_FILTER}" "--group-by=${B_GROUP_BY}"
-            --max-cases ${B_MAX_CASES} "--labels=${labels}" $<TARGET_FILE:${target}>
-    VERBATIM)
-  file(WRITE "${base}_include.cmake"
-    "if(EXISTS \"${base}_tests.cmake\")\n  include(\"${base}_tests.cmake\")\n"
-    "else()\n  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
+  set(write ${TANDEM_PYTHON} ${_tandem_gtest_batches_dir}/gtest_batches.py
+      --out "${base}_tests.cmake" --runner ${_tandem_gtest_batches_dir}/gtest_batch_run.py
+      --python ${TANDEM_PYTHON} --workdir ${CMAKE_CURRENT_BINARY_DIR} ${executor}
+      "--prefix=${B_PREFIX}" "--filter=${B_FILTER}" "--group-by=${B_GROUP_BY}"
+      --max-cases ${B_MAX_CASES} "--labels=${labels}" $<TARGET_FILE:${target}>)
+  if(CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE STREQUAL "PRE_TEST")
+    # Listed when ctest starts, as gtest_discover_tests does in this mode (ci/aarch64.sh: a
+    # cross build would otherwise start QEMU for every binary it links).
+    list(JOIN write "]==] [==[" quoted)
+    string(CONCAT content
+      "if(NOT EXISTS \"$<TARGET_FILE:${target}>\")\n  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\n"
+      "else()\n  if(NOT EXISTS \"${base}_tests.cmake\" OR \"$<TARGET_FILE:${target}>\" IS_NEWER_THAN \"${base}_tests.cmake\")\n"
+      "    execute_process(COMMAND [==[${quoted}]==] COMMAND_ERROR_IS_FATAL ANY)\n  endif()\n"
+      "  include(\"${base}_tests.cmake\")\nendif()\n")
+    file(GENERATE OUTPUT "${base}_include.cmake" CONTENT "${content}")
+  else()
+    add_custom_command(TARGET ${target} POST_BUILD BYPRODUCTS "${base}_tests.cmake" COMMAND ${write} VERBATIM)
+    file(WRITE "${base}_include.cmake"
+      "if(EXISTS \"${base}_tests.cmake\")\n  include(\"${base}_tests.cmake\")\n"
+      "else()\n  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
+  endif()
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${base}_include.cmake")
 endfunction()
 
