@@ -91,7 +91,8 @@ git clone -q --no-hardlinks "$repo" "$root/src/tandem"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # /etc/hosts as Debian's installer (and every container runtime) writes it; mmdebstrap writes
 # none. Without it `localhost` goes to DNS, and each MPI_Init of a process started without
-# mpirun (Open MPI's singleton) waited 5 s for that answer: +5 s on ~200 tests in the fresh root.
+# mpirun (Open MPI's singleton) waited 5 s for that answer: each of the 108 collectives quick
+# cases ran 5.5 s instead of 0.5 s in the fresh root, and so did every CLI test's such process.
 printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' "$(hostname)" >"$root/etc/hosts"
 # Network settings, not packages: a TLS-intercepting proxy's CA bundle and pip's config.
 mkdir -p "$root/etc/fresh-root"
