@@ -3,8 +3,9 @@
 label ci/gpu_validate.sh runs on a GPU machine (a test outside it never runs there, however
 many GPU windows pass: VmapCollectives.RankAxisOnNccl was such a test).
 
-Two places a test can hide: a ctest test (gtest_discover_tests makes one per gtest case)
-whose name says Cuda / Cudnn / Cublas / Nccl must carry the label; and a gtest case inside a
+Two places a test can hide: a ctest test, or a gtest case of a batch (cmake/GTestBatches.cmake:
+one ctest test runs an exact list of a binary's cases), whose name says Cuda / Cudnn / Cublas /
+Nccl must carry the label; and a gtest case inside a
 binary that ctest runs whole under an MPI launcher (no per-case ctest test) must be selected
 by the --gtest_filter of a gpu-labelled test of that binary (tandem_add_test's GPU_FILTER
 splits one binary's cases between the labels). Tests that need no device, or that
@@ -40,6 +41,7 @@ HOST_ONLY: list[tuple[str, str]] = [
 ]
 
 LAUNCHERS = ("mpiexec", "mpirun", "srun")
+BATCH_RUNNER = "gtest_batch_run.py"  # cmake/GTestBatches.cmake: a ctest test running an exact list of cases
 
 
 def gtest_filter_selects(flt: str | None, name: str) -> bool:
@@ -99,15 +101,25 @@ def launched_binary(command: list[str]) -> tuple[int, str | None]:
     return -1, None
 
 
+def entries(t: dict) -> list[dict]:
+    """One ctest test of `ctest --show-only=json-v1` as {name, labels, binary, filter}; a batch
+    as one entry per case it runs, so a case's name is checked as a discovered test's was."""
+    props = {p["name"]: p["value"] for p in t.get("properties", [])}
+    cmd = t.get("command", [])
+    flt = next((a.split("=", 1)[1] for a in cmd if a.startswith("--gtest_filter=")), None)
+    labels = props.get("LABELS", [])
+    if flt and any(os.path.basename(a) == BATCH_RUNNER for a in cmd):
+        return [{"name": case, "labels": labels, "binary": None, "filter": None} for case in flt.split(":")]
+    return [{"name": t["name"], "labels": labels, "binary": launched_binary(cmd)[1], "filter": flt}]
+
+
 def collect(build: str, ctest: str) -> tuple[list[dict], dict[str, list[str]]]:
     shown = subprocess.run([ctest, "--show-only=json-v1"], cwd=build, capture_output=True, text=True, check=True)
     tests, listed = [], {}
     for t in json.loads(shown.stdout)["tests"]:
-        props = {p["name"]: p["value"] for p in t.get("properties", [])}
         cmd = t.get("command", [])
         i, binary = launched_binary(cmd)
-        flt = next((a.split("=", 1)[1] for a in cmd if a.startswith("--gtest_filter=")), None)
-        tests.append({"name": t["name"], "labels": props.get("LABELS", []), "binary": binary, "filter": flt})
+        tests += entries(t)
         if binary and binary not in listed:
             one = list(cmd[:i + 1])
             for j, a in enumerate(one[:-1]):  # one rank is enough to list the cases

@@ -60,3 +60,12 @@ def test_gtest_filter_and_list_parsing():
     assert cgl.gtest_filter_selects(None, "A.OnNccl")
     listing = "Running main() from x\nVmapCollectives.\n  RankAxisOnNccl\nP/CollectiveCase.\n  NcclX/0  # GetParam() = 1\n"
     assert cgl.parse_gtest_list(listing) == ["VmapCollectives.RankAxisOnNccl", "P/CollectiveCase.NcclX/0"]
+
+
+def test_a_cuda_case_inside_a_unit_batch_fails_by_its_own_name():
+    batch = {"name": "engine_core_test:Foo.*", "properties": [{"name": "LABELS", "value": ["unit"]}],
+             "command": ["/venv/python3", "-S", "/src/cmake/gtest_batch_run.py", "/b/engine_core_test",
+                         "--gtest_filter=Foo.OnHost:Foo.CopiesThroughCuda"]}
+    tests = HOST + cgl.entries(batch)
+    assert [t["name"] for t in tests[len(HOST):]] == ["Foo.OnHost", "Foo.CopiesThroughCuda"]
+    assert cgl.violations(tests, {}) == ["ctest test Foo.CopiesThroughCuda (labels ['unit']) is not in the gpu label"]

@@ -123,6 +123,10 @@ Raised on 2026-11-29 to 79,470 (fuzz-power2): the fuzzer's exact f8 judgement (f
 test, ≈100), its f8, sort-tie and rotation draws (≈50), the grouped-axis ppermute row and the
 sort-ties vmap program and remat model (≈55), five new source mutants (≈20): 79,468 lines. The
 shrink is still owed.
+Raised on 2026-11-29 to 79,600 (ctest-speed): 79,236 lines at 71cb489, then ctest's gtest
+batches (cmake/: the writer ≈110, the runner that answers per case ≈120, their test and its
+gtest binary ≈90) and the GPU-label check's reading of a batch (≈25), which cut the full ctest's
+3,592 one-case processes to 153: 79,581 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """

@@ -10,9 +10,10 @@
 #   FRESH_ROOT_DIR    where the root is made (default: <repo>/.fresh-root, ignored by git);
 #                     removed and made again on every run
 #   FRESH_ROOT_CACHE  what a user's CI caches, kept between runs, which cannot hide a missing
-#                     install step: apt's .debs, pip's cache where pip keeps one, and ccache's
+#                     install step: apt's .debs, pip's cache where pip keeps one, ccache's
 #                     objects (keyed by the compiler and every header's content, so a package
-#                     the root lacks still fails the build) (default:
+#                     the root lacks still fails the build) and JAX's compilation cache (keyed
+#                     by the program, XLA's flags and JAX's version: no JAX, no hit) (default:
 #                     /var/cache/tandem-fresh-root, so CI's clean clones share it)
 #   FRESH_ROOT_KEEP=1 keep the root afterwards (to look inside: chroot DIR/root)
 #   FRESH_ROOT_MIRROR Debian mirror (default: http://deb.debian.org/debian)
@@ -65,7 +66,7 @@ command -v mmdebstrap >/dev/null || {
 } || fail "cannot install mmdebstrap" "apt-get install mmdebstrap, or run with network"
 git -C "$repo" rev-parse HEAD >/dev/null 2>&1 || fail "$repo is not a git checkout" "run it from a clone of tandem"
 
-mkdir -p "$logs" "$cache/apt" "$cache/pip" "$cache/ccache"
+mkdir -p "$logs" "$cache/apt" "$cache/pip" "$cache/ccache" "$cache/jax"
 rm -f "$logs"/*.txt "$logs"/*.log "$logs"/*.md
 # Mounts made below live in a private mount namespace, so removing the old root never
 # reaches into /usr/local/cuda; a leftover mount from a killed run is refused instead.
@@ -88,11 +89,16 @@ stamp "make the root" "$t"
 git clone -q --no-hardlinks "$repo" "$root/src/tandem"
 [ -z "${FRESH_ROOT_DEPS:-}" ] || cp "$FRESH_ROOT_DEPS" "$root/src/tandem/ci/deps.txt"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# /etc/hosts as Debian's installer (and every container runtime) writes it; mmdebstrap writes
+# none. Without it `localhost` goes to DNS, and each MPI_Init of a process started without
+# mpirun (Open MPI's singleton) waited 5 s for that answer: each of the 108 collectives quick
+# cases ran 5.5 s instead of 0.5 s in the fresh root, and so did every CLI test's such process.
+printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' "$(hostname)" >"$root/etc/hosts"
 # Network settings, not packages: a TLS-intercepting proxy's CA bundle and pip's config.
 mkdir -p "$root/etc/fresh-root"
 cp /etc/ssl/certs/ca-certificates.crt "$root/etc/fresh-root/host-ca.crt"
 [ ! -f /etc/pip.conf ] || sed 's#^cert *=.*#cert = /etc/fresh-root/host-ca.crt#' /etc/pip.conf >"$root/etc/pip.conf"
-mkdir -p "$root/usr/local/cuda" "$root/root/.cache/pip" "$root/root/.cache/ccache"
+mkdir -p "$root/usr/local/cuda" "$root/root/.cache/pip" "$root/root/.cache/ccache" "$root/root/.cache/jax"
 cp "$here/fresh_root_inside.sh" "$root/etc/fresh-root/inside.sh"
 
 # 3. Enter it: private mounts, own PID namespace, the CUDA toolkit read-only, a clean env.
@@ -114,9 +120,10 @@ unshare --mount --pid --fork --kill-child -- bash -euc '
   mount --bind "$cache/apt" "$root/var/cache/apt/archives"
   mount --bind "$cache/pip" "$root/root/.cache/pip"
   mount --bind "$cache/ccache" "$root/root/.cache/ccache"
+  mount --bind "$cache/jax" "$root/root/.cache/jax"
   exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 CI=true \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    SSL_CERT_FILE=/etc/fresh-root/host-ca.crt \
+    SSL_CERT_FILE=/etc/fresh-root/host-ca.crt JAX_COMPILATION_CACHE_DIR=/root/.cache/jax \
     bash /etc/fresh-root/inside.sh "$3"
 ' fresh-root "$root" "$cache" "$command" 2>&1 | tee "$logs/run.log"
 code=${PIPESTATUS[0]}
