@@ -150,4 +150,16 @@ want4 'cannot read .*none.json' python3 "$tables/lstm_perf_table.py" "$work/t.js
 want4 'r1_gemms_1.json is garbled' python3 "$tables/lstm_perf_table.py" "$work/t.json" "$r/r1_gemms_1.json"
 want4 'cannot read .*none.json' python3 "$tables/program_table.py" "$work/none.json"
 want4 'r1_gemms_1.json is garbled' python3 "$tables/program_table.py" "$r/r1_gemms_1.json"
+# program_bench: the LSTM example's forward and gradient times as one JSON object; bad input refused.
+examples="$here/../../examples/exported"
+OPENBLAS_NUM_THREADS=1 "$bin/program_bench" --program "$examples/lstm_scan" --reps 1 --min-time 0 > "$work/pb.json"
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert t["forward"] > 0 and t["gradient"] > 0' \
+  "$work/pb.json" || fail "program_bench: expected forward and gradient seconds > 0"
+want4 'bad arguments' "$bin/program_bench" --program "$work/none"
+# program_vs_xla_table.py: its records missing, garbled, or a row without both sides.
+want4 'cannot be read' python3 "$tables/program_vs_xla_table.py" "$work/none.jsonl"
+echo '{"row": "x"' > "$work/px.jsonl"
+want4 'not JSON' python3 "$tables/program_vs_xla_table.py" "$work/px.jsonl"
+echo '{"cpu": "c", "isa": "i", "row": "r", "threads": "1", "round": 0, "side": "xla", "case": "forward", "seconds": 1, "load": 0}' > "$work/px.jsonl"
+want4 'lacks a side or a case' python3 "$tables/program_vs_xla_table.py" "$work/px.jsonl"
 echo "tools smoke: ok"
