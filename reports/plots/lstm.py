@@ -6,6 +6,8 @@
 # GFLOP/s is recomputed here from the shape's forward FLOPs (params fwd_projection_flops +
 # fwd_recurrent_flops) and the median time, with training = 3 × forward for every series,
 # so implementations whose writers count training differently still compare.
+import math
+
 from reports.plots import style
 from reports.records import metrics, num, time_median
 
@@ -43,7 +45,8 @@ def gflops(rec):
     fwd = (num(p.get("fwd_projection_flops")) or 0) + (num(p.get("fwd_recurrent_flops")) or 0)
     if fwd <= 0 or not t or t <= 0 or p.get("mode") not in ("fwd", "train"):
         return None
-    return fwd * (TRAIN_FACTOR if p["mode"] == "train" else 1.0) / t * 1e-9
+    g = fwd * (TRAIN_FACTOR if p["mode"] == "train" else 1.0) / t * 1e-9
+    return g if math.isfinite(g) else None  # a 5e-324 s median is a time > 0, but no bar's length
 
 
 def ceilings(all_recs):
