@@ -86,6 +86,17 @@ def gate(base, cur):
         return main(["gate", "--baseline", str(base), "--current", str(cur)])
 
 
+def flagged(base, cur):
+    """The cases a pair's gate called SLOWER or FASTER, with the metric, change and anchor: what
+    an A/A false alarm was made of (which cases, which anchors, how far the ratio moved)."""
+    from reports import gate, records, stats
+    from reports.gate_config import Config
+    o = gate.run(records.load(str(base)), records.load(str(cur)), Config())
+    return [f"{rec['case']} {x.verdict} {x.metric} {x.change:+.0%} over {getattr(x, 'anchor', '-')}"
+            for rec, v, comps in o.cases if v in (stats.SLOWER, stats.FASTER)
+            for x in comps if x.verdict in (stats.SLOWER, stats.FASTER)]
+
+
 def runs_of(out, scenario):
     """The finished runs of a scenario (runs.jsonl lists a run once it has ended)."""
     log = Path(out) / scenario / "runs.jsonl"
@@ -102,18 +113,31 @@ def evaluate(a):
         pairs = list(itertools.combinations(runs, 2))
         codes = [gate(b, c) for b, c in pairs]
         old = [gate(strip_anchors(b, tmp / "b.json"), strip_anchors(c, tmp / "c.json")) for b, c in pairs]
-        res[scenario] = {"runs": len(runs), "pairs": len(pairs), "exit": codes, "exit_without_anchor": old}
+        res[scenario] = {"runs": len(runs), "pairs": len(pairs), "exit": codes, "exit_without_anchor": old,
+                         "flagged": [flagged(b, c) for b, c in pairs]}
     clean, fault = runs_of(a.out, "clean"), runs_of(a.out, "fault")
     res["fault"] = {"pairs": len(clean) * len(fault), "exit": [gate(b, c) for b in clean for c in fault]}
     for s in ("clean", "stress", "fault"):
         p = Path(a.out) / s / "runs.jsonl"
-        res[s]["load1_start"] = [json.loads(x)["load1_start"] for x in p.read_text().splitlines()] if p.is_file() else []
-    res["cpu"] = Path("/proc/cpuinfo").read_text().split("model name")[1].split("\n")[0].strip(" :\t")
+        log = [json.loads(x) for x in p.read_text().splitlines()] if p.is_file() else []
+        res[s]["load1_start"] = [x["load1_start"] for x in log]
+        res[s]["load1_end"] = [x["load1_end"] for x in log]
+    res["machine"] = machine(runs_of(a.out, "clean") + runs_of(a.out, "stress"))
     text = table(res)
     print(text)
     if a.write:
         Path(a.write + ".json").write_text(json.dumps(res, indent=1) + "\n")
         Path(a.write + ".md").write_text(text + "\n")
+
+
+def machine(runs):
+    """CPU model, cores, ISA, BLAS and its threads, as the records' context has them, and the dates."""
+    if not runs:
+        return {}
+    ctx = [json.loads(Path(r).read_text())["records"][0]["context"] for r in runs]
+    keep = ("cpu_model", "cpu_cores", "isa", "blas", "blas_threads", "sgemm", "git_sha", "git_dirty", "compiler")
+    return {**{k: ctx[0].get(k) for k in keep}, "first_run": min(c["date"] for c in ctx),
+            "last_run_end": max(c.get("date_end", c["date"]) for c in ctx)}
 
 
 def count(codes, code):
