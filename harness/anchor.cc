@@ -50,8 +50,9 @@ int canary_calls(double body_s, double call_s) {
 
 AnchoredTiming time_with_anchor(const std::function<void()>& body, const Anchor& anchor, const RunOptions& opts) {
   AnchoredTiming t;
-  for (int i = 0; i < opts.warmup; ++i) {
-    const double b = time_once(body, opts.device), a = time_once(anchor.run, opts.device);
+  for (int i = 0; i < opts.warmup; ++i) {  // the count from CPU times: wall ones wait for a core under load
+    double b = 0, a = 0;
+    time_once(body, opts.device, &b), time_once(anchor.run, opts.device, &a);
     if (anchor.scaled && i + 1 == opts.warmup) t.calls = canary_calls(b, a);
   }
   const std::function<void()> sample = t.calls == 1 ? anchor.run : [&] {
