@@ -15,6 +15,8 @@ faulted run as current. Exit 2 counts as a false alarm (A/A) or a catch (power).
     ci/gate_single_run.py collect --bin build/tandem --out results/gate-single --runs 6 --scenario clean
     (the same with --scenario fault and --scenario stress; the three may run side by side)
     ci/gate_single_run.py evaluate --out results/gate-single --write docs/gate_calibration/single-run
+(PREFIX.md: the table; PREFIX.json: every exit code and the cases each pair flagged, the loads,
+the machine; PREFIX-records.json: every run's raw timings.)
 """
 import argparse
 import contextlib
@@ -127,7 +129,22 @@ def evaluate(a):
     print(text)
     if a.write:
         Path(a.write + ".json").write_text(json.dumps(res, indent=1) + "\n")
+        raw = {s: [compact(r) for r in runs_of(a.out, s)] for s in ("clean", "stress", "fault")}
+        Path(a.write + "-records.json").write_text(json.dumps(raw) + "\n")
         Path(a.write + ".md").write_text(text + "\n")
+
+
+def compact(run):
+    """A run's raw timings, the fields the gate reads: per case the repetitions' wall and CPU
+    times and its anchor's (per call), the anchor's name and calls; the load the run met."""
+    doc = json.loads(Path(run).read_text())
+    ctx = doc["records"][0]["context"]
+    cases = {r["case"]: {"timing": {k: r["timing"][k] for k in ("samples", "cpu_samples") if k in r["timing"]},
+                         "anchor": {k: r["anchor"][k] for k in ("name", "kind", "calls", "samples", "cpu_samples")
+                                    if k in r["anchor"]}}
+             for r in doc["records"] if r.get("timing") and r.get("anchor")}
+    return {"run": str(run), "load_avg_start": ctx.get("load_avg_start"), "load_avg_end": ctx.get("load_avg_end"),
+            "injected_fault": ctx.get("injected_fault"), "omp_wait_policy": ctx.get("omp_wait_policy"), "cases": cases}
 
 
 def machine(runs):
@@ -135,7 +152,8 @@ def machine(runs):
     if not runs:
         return {}
     ctx = [json.loads(Path(r).read_text())["records"][0]["context"] for r in runs]
-    keep = ("cpu_model", "cpu_cores", "isa", "blas", "blas_threads", "sgemm", "git_sha", "git_dirty", "compiler")
+    keep = ("cpu_model", "cpu_cores", "isa", "blas", "blas_threads", "sgemm", "omp_wait_policy", "git_sha", "git_dirty",
+            "compiler")
     return {**{k: ctx[0].get(k) for k in keep}, "first_run": min(c["date"] for c in ctx),
             "last_run_end": max(c.get("date_end", c["date"]) for c in ctx)}
 

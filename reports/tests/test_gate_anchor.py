@@ -96,3 +96,23 @@ def test_band_is_noise_plus_half_the_anchors_move():
     assert abs(gate_anchor.band(0.12, -0.2) - 0.22) < 1e-12  # a faster anchor widens it alike
     r = lambda xs: {"anchor": {"samples": xs}}
     assert abs(gate_anchor.anchor_change(r([1.0, 2.0, 3.0]), r([2.0, 2.4, 9.0]), "samples") - 0.2) < 1e-12
+
+
+def test_a_library_call_other_cases_name_as_baseline_is_shown_not_gated(cli, tmp_path):
+    # dot's blas_sgemm is the BLAS alone (the presets' info.baseline): no tandem code, and its
+    # multi-threaded CPU time over the canary moves tens of percent between runs. RAW, not gated;
+    # the preset beside it still gates.
+    def case(name, scale=1.0, baseline=None):
+        r = anchored(name, scale)
+        r["case"] += "/cpu"
+        r["backend"] = "cpu"
+        r["info"] = {"baseline": baseline} if baseline else {}
+        return r
+    base = [case("dot/perf/N:512/blas_sgemm"), case("dot/perf/N:512/alg:F32", baseline="dot/perf/N:512/blas_sgemm")]
+    cur = [case("dot/perf/N:512/blas_sgemm", 2.0), case("dot/perf/N:512/alg:F32", baseline="dot/perf/N:512/blas_sgemm")]
+    code, out, _ = gate(cli, tmp_path, base, cur)
+    assert code == exit_codes.PASS, out
+    assert "| dot/perf/N:512/blas_sgemm/cpu | RAW |" in out, out
+    cur[1] = case("dot/perf/N:512/alg:F32", 1.3, baseline="dot/perf/N:512/blas_sgemm")
+    code, out, _ = gate(cli, tmp_path, base, cur)
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "| dot/perf/N:512/alg:F32/cpu | SLOWER |" in out, out
