@@ -115,6 +115,10 @@ Merged on 2026-11-29 to 79,300: the eight branches above land together (each rai
 from 72,141 alone), with the lead's quiet build, run progress and table-tool fixes (≈200):
 79,167 lines on main. A 10 % rise in one stop, recorded as such: the lab-wing move (measurement
 scripts and raw records out of the product's count) is the shrink this tree now owes.
+Raised on 2026-11-29 to 79,540: 79,240 lines on main (71cb489), then the single-run gate's A/A
+false alarms: anchors on the engine's own product library, the scaled canary, workers' passive
+OpenMP waiting, the band widened by the anchor's move and raw calls shown RAW (≈90), their
+tests (≈140) and the measurement script's per-pair diagnosis and raw records (≈60): 79,530.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -125,7 +129,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 79300
+TOTAL_BUDGET = 79540
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
