@@ -127,6 +127,10 @@ Raised on 2026-11-29 to 79,600 (ctest-speed): 79,236 lines at 71cb489, then ctes
 batches (cmake/: the writer ≈110, the runner that answers per case ≈120, their test and its
 gtest binary ≈90) and the GPU-label check's reading of a batch (≈25), which cut the full ctest's
 3,592 one-case processes to 153: 79,581 lines.
+Raised on 2026-11-29 to 79,540: 79,240 lines on main (71cb489), then the single-run gate's A/A
+false alarms: anchors on the engine's own product library, the scaled canary, workers' passive
+OpenMP waiting, the band widened by the anchor's move and raw calls shown RAW (≈90), their
+tests (≈140) and the measurement script's per-pair diagnosis and raw records (≈60): 79,530.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """

@@ -15,6 +15,8 @@ faulted run as current. Exit 2 counts as a false alarm (A/A) or a catch (power).
     ci/gate_single_run.py collect --bin build/tandem --out results/gate-single --runs 6 --scenario clean
     (the same with --scenario fault and --scenario stress; the three may run side by side)
     ci/gate_single_run.py evaluate --out results/gate-single --write docs/gate_calibration/single-run
+(PREFIX.md: the table; PREFIX.json: every exit code and the cases each pair flagged, the loads,
+the machine; PREFIX-records.json: every run's raw timings.)
 """
 import argparse
 import contextlib
@@ -80,10 +82,30 @@ def strip_anchors(src, dst):
     return str(dst)
 
 
-def gate(base, cur):
+def gate(base, cur, gate_raw_calls=False):
+    """`tandem gate --baseline BASE --current CUR`'s exit code; `gate_raw_calls`: as the gate was
+    before it showed the library calls other cases name as their baseline RAW (blas_sgemm)."""
+    from reports import gate_anchor
     from reports.__main__ import main
-    with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
-        return main(["gate", "--baseline", str(base), "--current", str(cur)])
+    keep = gate_anchor.raw_calls
+    if gate_raw_calls:
+        gate_anchor.raw_calls = lambda recs: set()
+    try:
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            return main(["gate", "--baseline", str(base), "--current", str(cur)])
+    finally:
+        gate_anchor.raw_calls = keep
+
+
+def flagged(base, cur):
+    """The cases a pair's gate called SLOWER or FASTER, with the metric, change and anchor: what
+    an A/A false alarm was made of (which cases, which anchors, how far the ratio moved)."""
+    from reports import gate, records, stats
+    from reports.gate_config import Config
+    o = gate.run(records.load(str(base)), records.load(str(cur)), Config())
+    return [f"{rec['case']} {x.verdict} {x.metric} {x.change:+.0%} over {getattr(x, 'anchor', '-')}"
+            for rec, v, comps in o.cases if v in (stats.SLOWER, stats.FASTER)
+            for x in comps if x.verdict in (stats.SLOWER, stats.FASTER)]
 
 
 def runs_of(out, scenario):
@@ -102,18 +124,51 @@ def evaluate(a):
         pairs = list(itertools.combinations(runs, 2))
         codes = [gate(b, c) for b, c in pairs]
         old = [gate(strip_anchors(b, tmp / "b.json"), strip_anchors(c, tmp / "c.json")) for b, c in pairs]
-        res[scenario] = {"runs": len(runs), "pairs": len(pairs), "exit": codes, "exit_without_anchor": old}
+        raw = [gate(b, c, gate_raw_calls=True) for b, c in pairs]
+        res[scenario] = {"runs": len(runs), "pairs": len(pairs), "exit": codes, "exit_without_anchor": old,
+                         "exit_raw_calls_gated": raw,
+                         "flagged": [flagged(b, c) for b, c in pairs]}
     clean, fault = runs_of(a.out, "clean"), runs_of(a.out, "fault")
-    res["fault"] = {"pairs": len(clean) * len(fault), "exit": [gate(b, c) for b in clean for c in fault]}
+    res["fault"] = {"pairs": len(clean) * len(fault), "exit": [gate(b, c) for b in clean for c in fault],
+                    "exit_raw_calls_gated": [gate(b, c, gate_raw_calls=True) for b in clean for c in fault],
+                    "flagged": [flagged(b, c) for b in clean for c in fault]}
     for s in ("clean", "stress", "fault"):
         p = Path(a.out) / s / "runs.jsonl"
-        res[s]["load1_start"] = [json.loads(x)["load1_start"] for x in p.read_text().splitlines()] if p.is_file() else []
-    res["cpu"] = Path("/proc/cpuinfo").read_text().split("model name")[1].split("\n")[0].strip(" :\t")
+        log = [json.loads(x) for x in p.read_text().splitlines()] if p.is_file() else []
+        res[s]["load1_start"] = [x["load1_start"] for x in log]
+        res[s]["load1_end"] = [x["load1_end"] for x in log]
+    res["machine"] = machine(runs_of(a.out, "clean") + runs_of(a.out, "stress"))
     text = table(res)
     print(text)
     if a.write:
         Path(a.write + ".json").write_text(json.dumps(res, indent=1) + "\n")
+        raw = {s: [compact(r) for r in runs_of(a.out, s)] for s in ("clean", "stress", "fault")}
+        Path(a.write + "-records.json").write_text(json.dumps(raw) + "\n")
         Path(a.write + ".md").write_text(text + "\n")
+
+
+def compact(run):
+    """A run's raw timings, the fields the gate reads: per case the repetitions' wall and CPU
+    times and its anchor's (per call), the anchor's name and calls; the load the run met."""
+    doc = json.loads(Path(run).read_text())
+    ctx = doc["records"][0]["context"]
+    cases = {r["case"]: {"timing": {k: r["timing"][k] for k in ("samples", "cpu_samples") if k in r["timing"]},
+                         "anchor": {k: r["anchor"][k] for k in ("name", "kind", "calls", "samples", "cpu_samples")
+                                    if k in r["anchor"]}}
+             for r in doc["records"] if r.get("timing") and r.get("anchor")}
+    return {"run": str(run), "load_avg_start": ctx.get("load_avg_start"), "load_avg_end": ctx.get("load_avg_end"),
+            "injected_fault": ctx.get("injected_fault"), "omp_wait_policy": ctx.get("omp_wait_policy"), "cases": cases}
+
+
+def machine(runs):
+    """CPU model, cores, ISA, BLAS and its threads, as the records' context has them, and the dates."""
+    if not runs:
+        return {}
+    ctx = [json.loads(Path(r).read_text())["records"][0]["context"] for r in runs]
+    keep = ("cpu_model", "cpu_cores", "isa", "blas", "blas_threads", "sgemm", "omp_wait_policy", "git_sha", "git_dirty",
+            "compiler")
+    return {**{k: ctx[0].get(k) for k in keep}, "first_run": min(c["date"] for c in ctx),
+            "last_run_end": max(c.get("date_end", c["date"]) for c in ctx)}
 
 
 def count(codes, code):
@@ -121,15 +176,16 @@ def count(codes, code):
 
 
 def table(res):
-    rows = ["| scenario | runs (load at start) | pairs | exit 2 | exit 3 | exit 0 | exit 2 without the anchor |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| scenario | runs (1-min load at start) | pairs | exit 2 | exit 3 | exit 0 | exit 2, blas_sgemm gated too "
+            "| exit 2 without the anchor |", "|---|---|---|---|---|---|---|---|"]
     for s, what in (("clean", "A/A, machine as found"), ("stress", "A/A, stress-ng 4,0,2,6,0,4 workers"),
                     ("fault", f"clean vs {FAULT}")):
         r = res[s]
         loads = ", ".join(f"{x:.1f}" for x in r["load1_start"])
         old = count(r["exit_without_anchor"], 2) if "exit_without_anchor" in r else "—"
+        raw = count(r["exit_raw_calls_gated"], 2) if "exit_raw_calls_gated" in r else "—"
         rows.append(f"| {what} | {len(r['load1_start'])} ({loads}) | {r['pairs']} | {count(r['exit'], 2)} | "
-                    f"{count(r['exit'], 3)} | {count(r['exit'], 0)} | {old} |")
+                    f"{count(r['exit'], 3)} | {count(r['exit'], 0)} | {raw} | {old} |")
     return "\n".join(rows)
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every command in README.md's ```sh blocks runs as written and exits 0.
+"""Every command in README.md's ```sh blocks runs as written and exits 0 (a gate: a verdict).
 
     ci/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
 
@@ -25,6 +25,11 @@ from pathlib import Path
 NOT_RUN = {"ci/quickstart.sh": "installs, builds and runs every suite: the CI job itself",
            "ci/test.sh": "installs, builds and runs every ctest, this one included"}
 LINKED = ("runners", "ci", "reports", "tools", "examples")
+# A gate of two runs gives a verdict on a shared host's timings: a measurement (its A/A rate is
+# in docs/CI.md, its logic under reports/tests), not the command failing. It must still give a
+# verdict: 0 pass, 2 regression, 3 inconclusive; bad input (4), an infrastructure error (5), an
+# incomplete run (6) or a failed case (1) fail the test.
+VERDICT_EXITS = {"build/tandem gate": (0, 2, 3)}
 TIMEOUT_S = 600
 
 
@@ -97,7 +102,8 @@ def main(build, source):
             p = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True,
                                timeout=TIMEOUT_S)
             print(f"rc {p.returncode}  {time.monotonic() - t0:6.1f} s  {cmd}")
-            if p.returncode != 0:
+            ok = next((codes for prefix, codes in VERDICT_EXITS.items() if cmd.startswith(prefix)), (0,))
+            if p.returncode not in ok:
                 failed.append(f"{cmd}: exit {p.returncode}\n{p.stdout[-1500:]}{p.stderr[-1500:]}")
     for f in failed:
         print("FAIL:", f, file=sys.stderr)

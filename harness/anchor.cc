@@ -3,6 +3,8 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "harness/timing.h"
@@ -10,7 +12,9 @@
 namespace tandem {
 
 namespace {
-constexpr int kCanaryN = 128;  // ~4 MFLOP: tens of µs on one core, small beside a perf case
+// ~34 MFLOP: a few hundred µs, long enough that a BLAS thread's wake-up is a small part of one call
+// (at 128³, tens of µs, a call's CPU time moved 30-fold between repetitions under load).
+constexpr int kCanaryN = 256;
 
 // A fixed sgemm on fixed operands, the same in every build and run: what it measures is the
 // machine (its load, clock and BLAS), never tandem's code.
@@ -36,20 +40,31 @@ Anchor anchor_for(const CaseInstance& inst, const RunOptions& opts) {
   if (opts.before_timing) return {};
   if (inst.anchor) return {inst.anchor_name, "library call", inst.anchor};
   if (opts.device.kind != DeviceKind::cpu) return {};
-  return {"canary/sgemm_" + std::to_string(kCanaryN), "canary", canary()};
+  return {"canary/sgemm_" + std::to_string(kCanaryN), "canary", canary(), true};
 }
 
-AnchoredTiming time_with_anchor(const std::function<void()>& body, const std::function<void()>& anchor,
-                                const RunOptions& opts) {
-  for (int i = 0; i < opts.warmup; ++i) body(), anchor();
+int canary_calls(double body_s, double call_s) {
+  if (!(call_s > 0) || !(body_s > 0)) return 1;
+  return int(std::clamp(std::lround(body_s / call_s), 1L, long(kMaxCanaryCalls)));
+}
+
+AnchoredTiming time_with_anchor(const std::function<void()>& body, const Anchor& anchor, const RunOptions& opts) {
   AnchoredTiming t;
+  for (int i = 0; i < opts.warmup; ++i) {  // the count from CPU times: wall ones wait for a core under load
+    double b = 0, a = 0;
+    time_once(body, opts.device, &b), time_once(anchor.run, opts.device, &a);
+    if (anchor.scaled && i + 1 == opts.warmup) t.calls = canary_calls(b, a);
+  }
+  const std::function<void()> sample = t.calls == 1 ? anchor.run : [&] {
+    for (int k = 0; k < t.calls; ++k) anchor.run();
+  };
   double total = 0;
   while (int(t.body_s.size()) < opts.repetitions || (total < opts.min_time_s && t.body_s.size() < 10000)) {
     const bool anchor_first = t.body_s.size() % 2 == 1;
     auto time_anchor = [&] {
       double cpu = 0;
-      t.anchor_s.push_back(time_once(anchor, opts.device, &cpu));
-      t.anchor_cpu_s.push_back(cpu);
+      t.anchor_s.push_back(time_once(sample, opts.device, &cpu) / t.calls);
+      t.anchor_cpu_s.push_back(cpu / t.calls);
     };
     if (anchor_first) time_anchor();
     double cpu = 0;

@@ -3,6 +3,7 @@
 // (body and anchor interleaved), and the record carries them with the ratio's median.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 #include "harness/anchor.h"
@@ -53,6 +54,38 @@ TEST(Anchor, CanaryWhenTheCaseHasNoCall) {
   EXPECT_EQ(r.anchor_name.rfind("canary/", 0), 0u);
   EXPECT_EQ(r.anchor_samples_s.size(), 3u);
   for (double s : r.anchor_samples_s) EXPECT_GT(s, 0.0);
+}
+
+TEST(Anchor, CanaryCallsTrackTheBodysTime) {
+  EXPECT_EQ(canary_calls(0.010, 0.001), 10);
+  EXPECT_EQ(canary_calls(0.0104, 0.001), 10);
+  EXPECT_EQ(canary_calls(0.0001, 0.001), 1);  // a body shorter than one call: one call
+  EXPECT_EQ(canary_calls(10.0, 0.001), kMaxCanaryCalls);
+  EXPECT_EQ(canary_calls(0.01, 0.0), 1);
+}
+
+// Busy for about `ms` of wall time (a sleep would leave the process CPU time at zero).
+void spin_ms(double ms) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+TEST(Anchor, ScaledCanaryRunsSeveralCallsPerSampleRecordedPerCall) {
+  std::string trace;
+  RunOptions opts;
+  opts.warmup = 1, opts.repetitions = 3, opts.min_time_s = 0;
+  Anchor canary{"canary/test", "canary", [&] { trace += "a", spin_ms(0.5); }, true};
+  AnchoredTiming t = time_with_anchor([&] { trace += "b", spin_ms(4); }, canary, opts);
+  EXPECT_GE(t.calls, 2);  // 8 by the clock; fewer only if a preemption lengthened the warm-up's call
+  EXPECT_EQ(trace, "ba" + std::string("b") + std::string(t.calls, 'a') + std::string(t.calls, 'a') + "b" + "b" +
+                       std::string(t.calls, 'a'));  // interleaved as before, one sample = `calls` calls
+  ASSERT_EQ(t.anchor_s.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_LT(t.anchor_s[i], t.body_s[i] / 2) << "per call, not per sample";
+  trace.clear();
+  Anchor own{"raw_call", "library call", [&] { trace += "a", spin_ms(0.5); }};  // a library call: one per sample
+  EXPECT_EQ(time_with_anchor([&] { trace += "b", spin_ms(4); }, own, opts).calls, 1);
+  EXPECT_EQ(trace, "babaabba");
 }
 
 TEST(Anchor, NoneInAMultiRankRun) {

@@ -49,7 +49,8 @@ struct CaseResult {
   // The anchor timed beside the body, repetition by repetition (harness/anchor.h): its name,
   // kind ("library call" or "canary") and one wall and one process CPU time per repetition.
   std::string anchor_name, anchor_kind;
-  std::vector<double> anchor_samples_s, anchor_cpu_samples_s;
+  std::vector<double> anchor_samples_s, anchor_cpu_samples_s;  // per anchor call
+  int anchor_calls = 1;                                        // anchor calls per sample (the canary's)
   std::vector<Metric> metrics;
   nlohmann::json info = nlohmann::json::object();  // e.g. the algorithm actually run
 };

@@ -169,6 +169,8 @@ nlohmann::json run_context() {
 #endif
     c["isa"] = isa_context();
     c["sgemm"] = cpu::sgemm_library();  // "onednn" or "blas": the engine's f32 products (engine/cpu/sgemm.h)
+    const char* wait = std::getenv("OMP_WAIT_POLICY");  // case workers set PASSIVE (runners/cli/case_workers.cc)
+    c["omp_wait_policy"] = wait ? wait : "default";
     if (std::string(TANDEM_MPI_VERSION).size()) c["mpi"] = TANDEM_MPI_VERSION;
     if (std::string(TANDEM_NCCL_VERSION).size()) c["nccl"] = TANDEM_NCCL_VERSION;
     if (cuda_backend_built()) {

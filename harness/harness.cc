@@ -59,10 +59,10 @@ CaseResult run_case(const Case& c, const RunOptions& opts) {
     std::vector<double> wall, cpu;
     Anchor anchor = anchor_for(*inst, opts);
     if (anchor.run) {
-      AnchoredTiming t = time_with_anchor(inst->body, anchor.run, opts);
+      AnchoredTiming t = time_with_anchor(inst->body, anchor, opts);
       wall = std::move(t.body_s), cpu = std::move(t.cpu_s);
       r.anchor_name = anchor.name, r.anchor_kind = anchor.kind, r.anchor_samples_s = std::move(t.anchor_s);
-      r.anchor_cpu_samples_s = std::move(t.anchor_cpu_s);
+      r.anchor_cpu_samples_s = std::move(t.anchor_cpu_s), r.anchor_calls = t.calls;
     } else {
       wall = time_repeated(inst->body, opts.warmup, opts.repetitions, opts.min_time_s, opts.device, &cpu);
     }

@@ -37,7 +37,8 @@ nlohmann::json make_record(const Case& c, const std::string& backend, const std:
     std::vector<double> ratio;  // repetition i over the anchor run beside it
     for (size_t i = 0; i < r.samples_s.size(); ++i) ratio.push_back(r.samples_s[i] / r.anchor_samples_s[i]);
     rec["anchor"] = {{"name", r.anchor_name}, {"kind", r.anchor_kind}, {"samples", r.anchor_samples_s},
-                     {"median", summarize(r.anchor_samples_s).median}, {"ratio_median", summarize(ratio).median}};
+                     {"median", summarize(r.anchor_samples_s).median}, {"ratio_median", summarize(ratio).median},
+                     {"calls", r.anchor_calls}};
     if (r.anchor_cpu_samples_s.size() == r.samples_s.size()) rec["anchor"]["cpu_samples"] = r.anchor_cpu_samples_s;
   }
   return rec;

@@ -69,7 +69,8 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
     relative to its raw call's, any other case on its time over the anchor timed beside it
     (reports/gate_anchor.py), a change inside the ratio's between-run band being INCONCLUSIVE;
     another `compare` does the sweep's ratio itself for `ratio_pairs` ({tandem case: raw case}),
-    whose raw cases are then shown, not gated."""
+    whose raw cases are then shown, not gated (one run per side: also the library calls other
+    cases name as their baseline, gate_anchor.raw_calls)."""
     base, current = {r["case"]: r for r in base_recs}, {r["case"]: r for r in cur_recs}
     single = compare is compare_case
     if single:
@@ -77,7 +78,7 @@ def run(base_recs, cur_recs, cfg, incomplete=None, compare=compare_case, adjust=
         compare = gate_ratio.comparer(pairs, base, current, gate_anchor.comparer(compare))
     else:
         pairs = ratio_pairs or {}
-    raws = set(pairs.values())
+    raws = set(pairs.values()) | (gate_anchor.raw_calls(cur_recs) if single else set())
     failures = [r for r in cur_recs if r["verdict"] in records.FAILED]
     cases, not_compared = [], []
     for c in cur_recs:

@@ -109,8 +109,9 @@ def summary(o, cfg, base_path, cur_path, n_base, n_cur, method=None):
                         "`cpu_time/anchor`: process CPU times on the CPU, `time/anchor`: wall on CUDA; records "
                         "without an anchor: absolute time), Benjamini–Hochberg q < "
                         f"{cfg.alpha:g} across all {n_tests} tests, minimum effect {cfg.min_effect:.0%}{per_suite}; "
-                        f"a change of that ratio inside ±{cfg.single_run_noise:.0%} (its between-run spread, A/A) is "
-                        "INCONCLUSIVE: one run per side does not see the noise between runs (docs/CI.md)."), "",
+                        f"a change of that ratio inside ±{cfg.single_run_noise:.0%} (its between-run spread, A/A), "
+                        "widened by half the anchor's own move, is INCONCLUSIVE: one run per side does not see the "
+                        "noise between runs; a library call other cases name as their baseline is RAW (docs/CI.md)."), "",
              f"| failed | {MISSING} | {NEWLY_SKIPPED} | " + " | ".join(VERDICT_ORDER) + " | not compared |",
              "|---|---|---|" + "---|" * len(VERDICT_ORDER) + "---|",
              f"| {len(o.failures)} | {len(o.missing or [])} | {len(o.newly_skipped or [])} | "

@@ -73,3 +73,46 @@ def test_cpu_cases_gate_on_the_ratio_of_cpu_times(cli, tmp_path):
     assert code == exit_codes.PASS and "| a | SAME | cpu_time/anchor |" in out, out
     code, out, _ = gate(cli, tmp_path, [with_cpu(anchored("a"))], [with_cpu(anchored("a"), cpu_scale=1.3)])
     assert code == exit_codes.PERFORMANCE_REGRESSION and "| a | SLOWER | cpu_time/anchor |" in out, out
+
+
+def test_ratio_change_when_the_anchor_itself_moved_is_inconclusive(cli, tmp_path):
+    # A/A across a change of machine state: the anchor +30 % between the runs, the case +50 %,
+    # so the ratio +15 % (a memory-bound part felt the busier neighbour more than the GEMM did).
+    # The band widens by half the anchor's move (±12 % + 15 %): INCONCLUSIVE, saying why.
+    code, out, _ = gate(cli, tmp_path, [anchored("a")], [anchored("a", 1.3 * 1.15, 1.3)])
+    assert code == exit_codes.INCONCLUSIVE, out
+    assert "| a | INCONCLUSIVE | time/anchor |" in out and "anchor's own +30%" in out and "±27%" in out, out
+    # The same +15 % with the anchor steady is beyond the band: a regression.
+    code, out, _ = gate(cli, tmp_path, [anchored("a")], [anchored("a", 1.15)])
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "| a | SLOWER | time/anchor |" in out, out
+    # A change beyond even the widened band still gates: +40 % of ratio over an anchor +30 %.
+    code, out, _ = gate(cli, tmp_path, [anchored("a")], [anchored("a", 1.3 * 1.4, 1.3)])
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "| a | SLOWER | time/anchor |" in out, out
+
+
+def test_band_is_noise_plus_half_the_anchors_move():
+    from reports import gate_anchor
+    assert gate_anchor.band(0.12, 0.0) == 0.12
+    assert abs(gate_anchor.band(0.12, -0.2) - 0.22) < 1e-12  # a faster anchor widens it alike
+    r = lambda xs: {"anchor": {"samples": xs}}
+    assert abs(gate_anchor.anchor_change(r([1.0, 2.0, 3.0]), r([2.0, 2.4, 9.0]), "samples") - 0.2) < 1e-12
+
+
+def test_a_library_call_other_cases_name_as_baseline_is_shown_not_gated(cli, tmp_path):
+    # dot's blas_sgemm is the BLAS alone (the presets' info.baseline): no tandem code, and its
+    # multi-threaded CPU time over the canary moves tens of percent between runs. RAW, not gated;
+    # the preset beside it still gates.
+    def case(name, scale=1.0, baseline=None):
+        r = anchored(name, scale)
+        r["case"] += "/cpu"
+        r["backend"] = "cpu"
+        r["info"] = {"baseline": baseline} if baseline else {}
+        return r
+    base = [case("dot/perf/N:512/blas_sgemm"), case("dot/perf/N:512/alg:F32", baseline="dot/perf/N:512/blas_sgemm")]
+    cur = [case("dot/perf/N:512/blas_sgemm", 2.0), case("dot/perf/N:512/alg:F32", baseline="dot/perf/N:512/blas_sgemm")]
+    code, out, _ = gate(cli, tmp_path, base, cur)
+    assert code == exit_codes.PASS, out
+    assert "| dot/perf/N:512/blas_sgemm/cpu | RAW |" in out, out
+    cur[1] = case("dot/perf/N:512/alg:F32", 1.3, baseline="dot/perf/N:512/blas_sgemm")
+    code, out, _ = gate(cli, tmp_path, base, cur)
+    assert code == exit_codes.PERFORMANCE_REGRESSION and "| dot/perf/N:512/alg:F32/cpu | SLOWER |" in out, out

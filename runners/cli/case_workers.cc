@@ -30,6 +30,12 @@ namespace tandem {
 namespace {
 std::vector<std::string> g_args;
 constexpr const char* kVariable = "TANDEM_CASE_WORKER";
+// A worker's OpenMP threads (oneDNN's products) sleep at a barrier instead of spinning, unless
+// the user chose: on a shared host a spinning thread bills the process CPU time for as long as
+// its partner waits for a core, which moved the single-run gate's CPU-time ratios 26 % (median
+// case) to 5-fold between A/A runs at load 15; passive, 2 % (docs/CI.md, the single-run gate).
+// OpenBLAS's own waits yield already. libgomp reads it once, at load: hence here, before exec.
+constexpr const char* kWaitPolicy = "OMP_WAIT_POLICY";
 
 void write_line(int fd, const std::string& line) {
   std::string s = line + "\n";
@@ -74,6 +80,7 @@ Worker start_worker(size_t first) {
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, kVariable, std::strlen(kVariable)) != 0) env_store.emplace_back(*e);
   env_store.push_back(cat(kVariable, "=", fds[1], ":", first));
+  if (!std::getenv(kWaitPolicy)) env_store.push_back(cat(kWaitPolicy, "=PASSIVE"));
   std::vector<char*> envp, argv;
   for (auto& s : env_store) envp.push_back(s.data());
   envp.push_back(nullptr);

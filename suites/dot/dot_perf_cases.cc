@@ -23,6 +23,7 @@
 
 #include "bridge/reference_bridge.h"
 #include "engine/core/error.h"
+#include "engine/cpu/sgemm.h"
 #include "engine/ir/builder.h"
 #include "engine/ir/executor.h"
 #include "harness/case.h"
@@ -56,12 +57,24 @@ CaseResult check_sampled_rows(const Tensor& lhs, const Tensor& rhs, const std::v
 }
 
 // The BLAS sgemm on host operands, allocating its output as dot_general does, so a comparison
-// is of the call alone: blas_sgemm's body and the CPU presets' anchor.
+// is of the call alone: blas_sgemm's body.
 std::function<void()> blas_call(int64_t n, const Tensor& lhs, const Tensor& rhs) {
   return [n, lhs, rhs] {
     Tensor o = Tensor::empty({n, n}, DType::f32);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, lhs.data<float>(), int(n),
                 rhs.data<float>(), int(n), 0.0f, o.data<float>(), int(n));
+  };
+}
+
+// The CPU presets' anchor: the f32 product on the library the engine's dot calls (cpu::sgemm:
+// oneDNN in a oneDNN build, else the BLAS) at its thread count. Not blas_sgemm when that is
+// another library: two threading runtimes side by side (OpenMP's and OpenBLAS's) spin in each
+// other's timed region, which load moves; on this VM the ratio to OpenBLAS moved 0.4-2.7x
+// between A/A runs, to the engine's own library by a few percent.
+std::function<void()> engine_library_call(int64_t n, const Tensor& lhs, const Tensor& rhs) {
+  return [n, lhs, rhs] {
+    Tensor o = Tensor::empty({n, n}, DType::f32);
+    cpu::sgemm(false, false, n, n, n, 1.0f, lhs.data<float>(), n, rhs.data<float>(), n, 0.0f, o.data<float>(), n);
   };
 }
 
@@ -96,10 +109,10 @@ Case perf_case(int64_t n, const std::string& preset) {
       return check_sampled_rows(lhs, rhs, got, n, dot_error_spec(alg, DType::f32, DType::f32, n));
     };
     inst.info = {{"algorithm_run", algorithm_info(alg).name}, {"baseline", baseline_name(n, preset, dev)}};
-    // The same library call timed beside each repetition: the gate's yardstick (harness/anchor.h).
-    inst.anchor_name = baseline_name(n, preset, dev);
-    inst.anchor = dev.kind == DeviceKind::cpu ? blas_call(n, lhs, rhs)
-                                              : cuda_library_call(n, *dl, *dr, dev, preset == "TF32_TF32_F32");
+    // The library call timed beside each repetition: the gate's yardstick (harness/anchor.h).
+    const bool cpu_dev = dev.kind == DeviceKind::cpu;
+    inst.anchor_name = cpu_dev ? cat("sgemm/", cpu::sgemm_library(), "/N:", n) : baseline_name(n, preset, dev);
+    inst.anchor = cpu_dev ? engine_library_call(n, lhs, rhs) : cuda_library_call(n, *dl, *dr, dev, preset == "TF32_TF32_F32");
     return inst;
   };
   return c;

@@ -1,12 +1,12 @@
-// The LSTM's GEMMs alone on the BLAS (lstm_gemm_anchor.h); operands sized for the largest
+// The LSTM's GEMMs alone on the engine's f32 product library (lstm_gemm_anchor.h); operands sized for the largest
 // pseudo-layer, every layer's products reading them from the start.
 #include "suites/lstm/lstm_gemm_anchor.h"
-
-#include <cblas.h>
 
 #include <algorithm>
 #include <memory>
 #include <vector>
+
+#include "engine/cpu/sgemm.h"
 
 namespace tandem {
 namespace {
@@ -15,11 +15,11 @@ struct Buffers {
   std::vector<float> in, w_ih, w_hh, h, da, out, d_in, dw_ih, dw_hh;
 };
 
-// C[M,N] = op(A)·op(B), row-major.
+// C[M,N] = op(A)·op(B), row-major, on the library the engine's products call (cpu::sgemm), so
+// the anchor and the case share one threading runtime (suites/dot/dot_perf_cases.cc says why).
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
           float* C, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(M), int(N), int(K),
-              1.0f, A, int(lda), B, int(ldb), 0.0f, C, int(ldc));
+  cpu::sgemm(ta, tb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
 }
 
 std::vector<float> filled(int64_t n, float step) {

@@ -14,6 +14,7 @@
 // hoist_scan_accumulations: lstm_program_joint), named ".../program/fwd|train" with params.path "program", on the same
 // FLOP count, so the report sets it beside the primitives.
 #include "engine/core/error.h"
+#include "engine/cpu/sgemm.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"
 #include "engine/passes/vjp.h"
@@ -85,7 +86,7 @@ Case perf_case(const std::string& label, const LstmConfig& c, bool train, const 
                               {"c_n[row 0]", f.c_n, s.fwd}}, cmp);
     };
     if (dev.kind == DeviceKind::cpu) {  // the GEMMs alone: the gate's yardstick (harness/anchor.h)
-      inst.anchor_name = cat("lstm_gemms/", train ? "train" : "fwd");
+      inst.anchor_name = cat("lstm_gemms/", cpu::sgemm_library(), "/", train ? "train" : "fwd");
       inst.anchor = lstm_gemm_anchor(c, train);
     }
     return inst;
