@@ -30,6 +30,7 @@
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
 #include "tools/perf/count_arg.h"
+#include "tools/perf/program_profile.h"
 
 namespace tandem {
 namespace {
@@ -52,43 +53,15 @@ void row(const std::string& what, const Side& prog, const Side& kern) {
   std::fflush(stdout);
 }
 
-// Seconds per primitive and output type of one program (Executor::set_timing, min over `reps` runs). A scan
-// eqn's time includes its body; the body's eqns are then timed on one step's inputs (seeded
-// uniform; the step's work does not depend on the values) and counted × length, as
-// "scan body: prim", so the table shows which per-step eqns the loop spends its time in.
-void profile_program(const std::string& phase, const Program& p, const std::vector<Tensor>& in, int reps,
-                     std::map<std::string, double>& by) {
-  Executor ex;
-  ex.set_timing(true);
-  std::map<std::string, double> best;
-  for (int r = 0; r < reps; ++r) {
-    ex.run(p, in);
-    std::map<std::string, double> t;
-    for (size_t i = 0; i < ex.timings().size(); ++i)  // one timing per eqn of this level, in order
-      t[cat(phase, ": ", ex.timings()[i].prim, " → ", p.eqns[i].out.at(0)->type.str())] += ex.timings()[i].seconds;
-    for (const auto& [k, s] : t) best[k] = r == 0 ? s : std::min(best[k], s);
-  }
-  for (const auto& [k, s] : best) by[k] += s;
-  for (const Eqn& e : p.eqns) {
-    if (e.prim->name != "scan") continue;
-    const Program& body = *e.params.get_program("body");
-    std::vector<Tensor> step;
-    for (const AType& t : body.in_types())
-      step.push_back(t.dtype == DType::pred ? Tensor::from_f64(std::vector<double>(size_t(num_elements(t.shape)), 1), t.shape, t.dtype)
-                                            : seeded_uniform(t.shape, t.dtype, "lstm_program_bench/profile"));
-    std::map<std::string, double> inner;
-    profile_program(phase + " scan body", body, step, reps, inner);
-    for (const auto& [k, s] : inner) by[k] += s * double(e.params.get_int("length"));
-  }
-}
-
 void profile(const std::string& name, const VjpProgram& g, const std::vector<Tensor>& in,
              const std::vector<Tensor>& cts, int reps) {
   std::map<std::string, double> by;
-  profile_program("forward", g.forward, in, reps, by);
+  // Rows by primitive and output type: which of the LSTM's products a row is.
+  const EqnLabel typed = [](const Eqn& e) { return cat(e.prim->name, " → ", e.out.at(0)->type.str()); };
+  profile_program("forward", g.forward, in, reps, by, typed);
   std::vector<Tensor> bargs = run_vjp(g, in, cts).residuals;
   bargs.insert(bargs.end(), cts.begin(), cts.end());
-  profile_program("backward", g.backward, bargs, reps, by);
+  profile_program("backward", g.backward, bargs, reps, by, typed);
   std::printf("\n%s, fwd+bwd (hoisted), seconds per primitive (min of %d; scan bodies × length):\n\n"
               "| phase: primitive | s |\n|---|---:|\n", name.c_str(), reps);
   for (const auto& [k, s] : by) std::printf("| %s | %.4f |\n", k.c_str(), s);

@@ -17,13 +17,13 @@
 #include <map>
 #include <string>
 
-#include "bridge/seeded_inputs.h"
 #include "engine/core/error.h"
 #include "engine/ir/executor.h"
 #include "engine/ir/program_json_read.h"
 #include "engine/passes/vjp.h"
 #include "engine/prims/register_all.h"
 #include "runners/cli/npy_io.h"
+#include "tools/perf/program_profile.h"
 
 namespace tandem {
 namespace {
@@ -58,34 +58,6 @@ double seconds_per_call(F&& f, int reps, double min_time) {
   return best;
 }
 
-// Seconds per primitive of one program (min over reps), scan bodies × length.
-void profile_program(const std::string& phase, const Program& p, const std::vector<Tensor>& in, int reps,
-                     std::map<std::string, double>& by) {
-  Executor ex;
-  ex.set_timing(true);
-  std::map<std::string, double> best;
-  for (int r = 0; r < reps; ++r) {
-    ex.run(p, in);
-    std::map<std::string, double> t;
-    for (size_t i = 0; i < ex.timings().size(); ++i)
-      t[cat(phase, ": ", ex.timings()[i].prim)] += ex.timings()[i].seconds;
-    for (const auto& [k, s] : t) best[k] = r == 0 ? s : std::min(best[k], s);
-  }
-  for (const auto& [k, s] : best) by[k] += s;
-  for (const Eqn& e : p.eqns) {
-    if (e.prim->name != "scan") continue;
-    const Program& body = *e.params.get_program("body");
-    std::vector<Tensor> step;
-    for (const AType& t : body.in_types())
-      step.push_back(t.dtype == DType::pred || t.dtype == DType::i32
-                         ? Tensor::from_f64(std::vector<double>(size_t(num_elements(t.shape)), 1), t.shape, t.dtype)
-                         : seeded_uniform(t.shape, t.dtype, "program_bench/profile"));
-    std::map<std::string, double> inner;
-    profile_program(phase + " scan body", body, step, reps, inner);
-    for (const auto& [k, s] : inner) by[k] += s * double(e.params.get_int("length"));
-  }
-}
-
 std::vector<Tensor> ones_like(const std::vector<Tensor>& xs) {
   std::vector<Tensor> out;
   for (const Tensor& x : xs)
@@ -105,10 +77,11 @@ int run(const std::string& dir, int reps, double min_time, bool profile) {
   std::printf("{\"forward\": %.9g, \"gradient\": %.9g}\n", fwd, grad);
   if (profile) {
     std::map<std::string, double> by;
-    profile_program("forward", g.forward, in, reps, by);
+    const EqnLabel prim = [](const Eqn& e) { return e.prim->name; };
+    profile_program("forward", g.forward, in, reps, by, prim);
     std::vector<Tensor> bargs = run_vjp(g, in, cts).residuals;
     bargs.insert(bargs.end(), cts.begin(), cts.end());
-    profile_program("backward", g.backward, bargs, reps, by);
+    profile_program("backward", g.backward, bargs, reps, by, prim);
     std::fprintf(stderr, "| phase: primitive | ms |\n|---|---:|\n");
     for (const auto& [k, s] : by) std::fprintf(stderr, "| %s | %.3f |\n", k.c_str(), s * 1e3);
   }
