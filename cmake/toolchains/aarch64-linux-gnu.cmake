@@ -19,9 +19,14 @@ if(NOT DEFINED xtensor_DIR AND EXISTS /usr/lib/x86_64-linux-gnu/cmake/xtensor)
   set(xtensor_DIR /usr/lib/x86_64-linux-gnu/cmake/xtensor CACHE PATH "header-only: the host's config")
 endif()
 
-# qemu-aarch64 runs the test binaries (gtest discovery, ctest) and tandem itself; -L gives it the
-# arm64 loader and libc of the cross toolchain, and the multiarch libraries resolve through it.
+# qemu-aarch64 runs the test binaries (gtest discovery, ctest) and tandem itself, with the arm64
+# loader and libc of multiarch (libc6:arm64, which every arm64 library above depends on): `-L /`.
+# Not `-L /usr/aarch64-linux-gnu`, the cross toolchain's own loader: it is another build of glibc
+# (libc6-arm64-cross), while the libraries load libc.so.6 from /usr/lib/aarch64-linux-gnu, and a
+# loader with another build's libc corrupts glibc's private state: the first pthread_create spins
+# forever (OpenBLAS's constructor hung every engine binary at start-up). ci/aarch64.sh's
+# `emulator` step checks that a two-thread program finishes.
 find_program(TANDEM_QEMU_AARCH64 qemu-aarch64)
 if(TANDEM_QEMU_AARCH64)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${TANDEM_QEMU_AARCH64} -L /usr/aarch64-linux-gnu)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${TANDEM_QEMU_AARCH64} -L /)
 endif()

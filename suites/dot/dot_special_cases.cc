@@ -105,7 +105,14 @@ Case accuracy_order_case(int64_t k) {
         require(e.at(p) > f32, cat(p, " less accurate than F32_F32_F32"));
       require(e.at("BF16_BF16_F32_X3") < e.at("BF16_BF16_F32"), "X3 more accurate than one bf16 pass");
       require(e.at("BF16_BF16_F32_X6") <= e.at("BF16_BF16_F32_X3"), "X6 no worse than X3");
-      require(e.at("BF16_BF16_F32_X9") <= e.at("BF16_BF16_F32_X6"), "X9 no worse than X6");
+      // X9's extra passes add products far below the f32 accumulation's rounding: at long K the
+      // two differ only by that rounding, which the sgemm kernel's summation order decides
+      // (arm64's OpenBLAS: X9 2^-25.8218 against X6's 2^-25.8229 at K 4096). There both are held
+      // to beating F32_F32_F32 instead of to an order between them.
+      if (k <= 1024) require(e.at("BF16_BF16_F32_X9") <= e.at("BF16_BF16_F32_X6"), "X9 no worse than X6");
+      else
+        for (const char* p : {"BF16_BF16_F32_X6", "BF16_BF16_F32_X9"})
+          require(e.at(p) < f32, cat(p, " more accurate than F32_F32_F32"));
       require(e.at("TF32_TF32_F32_X3") < e.at("TF32_TF32_F32"), "TF32 X3 more accurate than TF32");
       require(e.at("F64_F64_F64") < f32, "F64 more accurate than F32");
       // e4m3fn operands (4 significant bits) against bf16's 8.
