@@ -10,9 +10,10 @@ binary that ctest runs whole under an MPI launcher (no per-case ctest test) must
 by the --gtest_filter of a gpu-labelled test of that binary (tandem_add_test's GPU_FILTER
 splits one binary's cases between the labels). Tests that need no device, or that
 ci/gpu_validate.sh runs on the GPU another way, are listed in HOST_ONLY with the reason; an
-entry that matches no test fails too, so the list cannot go stale.
+entry that matches no test fails too, so the list cannot go stale (in a build without the
+CUDA backend, --without-cuda, the entries only such a build lacks are not asked for).
 
-Usage: check_gpu_labels.py BUILD_DIR [CTEST]   (exit 0: none outside; 1: the list)
+Usage: check_gpu_labels.py BUILD_DIR [CTEST] [--without-cuda]   (exit 0: none outside; 1: the list)
 """
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ import subprocess
 import sys
 
 GPU_NAME = re.compile(r"cuda|cudnn|cublas|nccl", re.IGNORECASE)
+
+# Entries whose tests exist only in a build with the CUDA backend (engine/cuda's host tests):
+# a build without it holds no such test, so they are not stale there.
+CUDA_BUILD_ONLY = {"CheckCuda.*", "CudaCoverage.*", "CublasModes.*", "CublasEnv.*"}
 
 # (fnmatch pattern of a gtest or ctest name, why it needs no GPU)
 HOST_ONLY: list[tuple[str, str]] = [
@@ -57,7 +62,7 @@ def host_only(name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, p) for p, _ in HOST_ONLY)
 
 
-def violations(tests: list[dict], listed: dict[str, list[str]]) -> list[str]:
+def violations(tests: list[dict], listed: dict[str, list[str]], cuda_built: bool = True) -> list[str]:
     """tests: {name, labels, binary (a launcher-run gtest binary or None), filter};
     listed: binary -> the gtest names it holds."""
     out = []
@@ -72,6 +77,8 @@ def violations(tests: list[dict], listed: dict[str, list[str]]) -> list[str]:
                            f"(add a ctest test running it with --gtest_filter under LABELS gpu)")
     every = [t["name"] for t in tests] + [n for names in listed.values() for n in names]
     for pattern, why in HOST_ONLY:
+        if not cuda_built and pattern in CUDA_BUILD_ONLY:
+            continue
         if not any(fnmatch.fnmatchcase(n, pattern) for n in every):
             out.append(f"HOST_ONLY entry {pattern} ({why}) matches no test: delete it")
     return out
@@ -133,11 +140,13 @@ def collect(build: str, ctest: str) -> tuple[list[dict], dict[str, list[str]]]:
 
 
 def main(argv: list[str]) -> int:
+    cuda_built = "--without-cuda" not in argv
+    argv = [a for a in argv if a != "--without-cuda"]
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
     tests, listed = collect(argv[1], argv[2] if len(argv) == 3 else "ctest")
-    bad = violations(tests, listed)
+    bad = violations(tests, listed, cuda_built)
     for b in bad:
         print(b)
     n_gpu = sum("gpu" in t["labels"] for t in tests)

@@ -53,6 +53,15 @@ def test_a_stale_host_only_entry_fails():
     assert len(bad) == 1 and "CheckCuda.*" in bad[0] and "matches no test" in bad[0]
 
 
+def test_a_build_without_cuda_does_not_ask_for_the_cuda_backends_host_tests():
+    without = [t for t in HOST if not any(cgl.fnmatch.fnmatchcase(t["name"], p) for p in cgl.CUDA_BUILD_ONLY)]
+    assert len(without) == len(HOST) - 4
+    assert cgl.violations(without, {}, cuda_built=False) == []
+    assert len(cgl.violations(without, {})) == 4  # with the backend built, those four are stale
+    bad = cgl.violations([t for t in without if t["name"] != "SweepFormat.RowHasNcclTestsColumns"], {}, cuda_built=False)
+    assert len(bad) == 1 and "SweepFormat.*" in bad[0]  # every other entry is still asked for
+
+
 def test_gtest_filter_and_list_parsing():
     assert cgl.gtest_filter_selects("*Nccl*", "A.OnNccl")
     assert not cgl.gtest_filter_selects("*Nccl*-A.*", "A.OnNccl")
