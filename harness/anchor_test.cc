@@ -3,7 +3,7 @@
 // (body and anchor interleaved), and the record carries them with the ratio's median.
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <ctime>
 #include <string>
 
 #include "harness/anchor.h"
@@ -64,10 +64,17 @@ TEST(Anchor, CanaryCallsTrackTheBodysTime) {
   EXPECT_EQ(canary_calls(0.01, 0.0), 1);
 }
 
-// Busy for about `ms` of wall time (a sleep would leave the process CPU time at zero).
+// Busy for `ms` of this process's CPU time (a sleep would leave it at zero; a spin for wall time
+// would cost less CPU the busier the machine, and the canary's call count, taken from CPU
+// times, would then depend on the load: not a test that holds on a loaded runner).
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+}
 void spin_ms(double ms) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
-  while (std::chrono::steady_clock::now() < end) {
+  const double end = process_cpu_ms() + ms;
+  while (process_cpu_ms() < end) {
   }
 }
 
@@ -77,11 +84,12 @@ TEST(Anchor, ScaledCanaryRunsSeveralCallsPerSampleRecordedPerCall) {
   opts.warmup = 1, opts.repetitions = 3, opts.min_time_s = 0;
   Anchor canary{"canary/test", "canary", [&] { trace += "a", spin_ms(0.5); }, true};
   AnchoredTiming t = time_with_anchor([&] { trace += "b", spin_ms(4); }, canary, opts);
-  EXPECT_GE(t.calls, 2);  // 8 by the clock; fewer only if a preemption lengthened the warm-up's call
+  EXPECT_GE(t.calls, 7);  // 8 by the CPU clock (4 ms over 0.5 ms), whatever the machine's load
   EXPECT_EQ(trace, "ba" + std::string("b") + std::string(t.calls, 'a') + std::string(t.calls, 'a') + "b" + "b" +
                        std::string(t.calls, 'a'));  // interleaved as before, one sample = `calls` calls
   ASSERT_EQ(t.anchor_s.size(), 3u);
-  for (size_t i = 0; i < 3; ++i) EXPECT_LT(t.anchor_s[i], t.body_s[i] / 2) << "per call, not per sample";
+  for (size_t i = 0; i < 3; ++i)  // CPU times: wall ones stretch with the load, differently per sample
+    EXPECT_LT(t.anchor_cpu_s[i], t.cpu_s[i] / 2) << "per call, not per sample";
   trace.clear();
   Anchor own{"raw_call", "library call", [&] { trace += "a", spin_ms(0.5); }};  // a library call: one per sample
   EXPECT_EQ(time_with_anchor([&] { trace += "b", spin_ms(4); }, own, opts).calls, 1);
