@@ -56,10 +56,15 @@ TEST(FuzzOracle, AnF8DotOfExactOperandsIsJudgedExactly) {
     FuzzCase c = plain_case(p, {Tensor::from_f64(a, {1, 8}, DType::f32), Tensor::from_f64(b, {8, 1}, DType::f32)});
     const double own = reference_results(c, RefVariant::own)[0].data[0];
     const double moved = reference_results(c, RefVariant::scaled, 7)[0].data[0];
-    if (!computed) EXPECT_EQ(own, 8 * 0.75);  // the tie to even: 1
+    if (!computed) {
+      EXPECT_EQ(own, 8 * 0.75);  // the tie to even: 1
+    }
     const double tie_away = 8 * 0.75 * 0x1p-3;  // what rounding the tie away adds
-    if (computed) EXPECT_GT(std::fabs(moved - own), 0.1 * tie_away);
-    else EXPECT_LT(8 * std::fabs(moved - own), 1e-3 * tie_away);
+    if (computed) {
+      EXPECT_GT(std::fabs(moved - own), 0.1 * tie_away);
+    } else {
+      EXPECT_LT(8 * std::fabs(moved - own), 1e-3 * tie_away);
+    }
   }
 }
 
