@@ -45,6 +45,16 @@ TEST(Anchor, OwnCallIsTimedInterleavedWithTheBody) {
   EXPECT_GT(j["anchor"]["ratio_median"].get<double>(), 0.0);
 }
 
+// A long warm-up is the body's: the anchor warms up with its last two iterations only (a case
+// held busy by -w 200000 ran 200,000 canaries beside it, minutes on a busy runner).
+TEST(Anchor, AWarmUpRunsTheAnchorWithItsLastTwoIterationsOnly) {
+  std::string trace;
+  RunOptions opts;
+  opts.warmup = 5, opts.repetitions = 2;
+  run_case(counted_case(&trace, true), opts);
+  EXPECT_EQ(trace, "bbb" "baba" "baab");  // 3 bodies alone, 2 beside the anchor; then the 2 repetitions
+}
+
 TEST(Anchor, CanaryWhenTheCaseHasNoCall) {
   std::string trace;
   RunOptions opts;

@@ -36,6 +36,9 @@ ELEMENTWISE_SAVED = ("JAX's JVP rules save their own derivative values (logistic
 KNOWN = {  # the models whose saved elementwise values differ (sin_chain's and dots_in_scan's agree)
     r"^remat/(mlp|attention|scan_mlp|scan_in_checkpoint|lstm|rnn_wt)/.*/policy:(everything_saveable|"
     r"save_anything_except_these_names\()": ELEMENTWISE_SAVED,
+    r"^remat/sort_ties/.*/policy:(everything_saveable|save_anything_except_these_names\()":
+        "JAX's sort JVP sorts an iota beside the keys in the forward and saves that u32 permutation; "
+        "tandem's VJP rule saves the keys and sorts them with an iota again in the backward",
 }
 
 
