@@ -141,7 +141,8 @@ def collect(build: str, ctest: str) -> tuple[list[dict], dict[str, list[str]]]:
 
 def main(argv: list[str]) -> int:
     cuda_built = "--without-cuda" not in argv
-    argv = [a for a in argv if a != "--without-cuda"]
+    # CMake's generator expression leaves an empty argument in a build with CUDA.
+    argv = [a for a in argv if a and a != "--without-cuda"]
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
