@@ -26,7 +26,7 @@ TEST(DotGateAnchor, PresetsAnchorOnTheEnginesProductLibrary) {
 TEST(DotGateAnchor, TheBlasCaseTakesTheCanary) {
   for (const Case* c : registry().select("nightly", "dot", "perf/N:512/blas_sgemm")) {
     RunOptions opts;
-    opts.warmup = 1, opts.repetitions = 3, opts.check = false;
+    opts.warmup = 3, opts.repetitions = 3, opts.check = false;  // the canary sized on warm calls (its first JITs)
     CaseResult r = run_case(*c, opts);
     EXPECT_EQ(r.anchor_kind, "canary") << r.message;
     EXPECT_GE(r.anchor_calls, 2) << "a 512³ sgemm lasts several 256³ canary calls";
