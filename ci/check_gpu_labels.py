@@ -24,6 +24,10 @@ import re
 import subprocess
 import sys
 
+# The --gtest_list_tests reader of the gtest batches (cmake/gtest_batches.py), one for both.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cmake"))
+from gtest_batches import parse_gtest_list  # noqa: E402
+
 GPU_NAME = re.compile(r"cuda|cudnn|cublas|nccl", re.IGNORECASE)
 
 # Entries whose tests exist only in a build with the CUDA backend (engine/cuda's host tests):
@@ -82,20 +86,6 @@ def violations(tests: list[dict], listed: dict[str, list[str]], cuda_built: bool
         if not any(fnmatch.fnmatchcase(n, pattern) for n in every):
             out.append(f"HOST_ONLY entry {pattern} ({why}) matches no test: delete it")
     return out
-
-
-def parse_gtest_list(text: str) -> list[str]:
-    """Names from --gtest_list_tests: 'Suite.' lines, then indented test lines (comments cut)."""
-    names, suite = [], None
-    for line in text.splitlines():
-        if not line.strip() or line.startswith(("[", "#")):
-            continue
-        word = line.split("#")[0].strip()
-        if not line.startswith(" "):
-            suite = word
-        elif suite:
-            names.append(suite + word)
-    return names
 
 
 def launched_binary(command: list[str]) -> tuple[int, str | None]:

@@ -26,9 +26,15 @@ def list_cases(executor, binary, flt, timeout):
     p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
         sys.exit(f"gtest_batches: {' '.join(argv)} failed ({p.returncode}):\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return parse_gtest_list(p.stdout)
+
+
+def parse_gtest_list(text):
+    """Names from --gtest_list_tests: 'Suite.' lines, then indented test lines (comments cut).
+    ci/check_gpu_labels.py reads the lists with this too."""
     names, suite = [], None
-    for line in p.stdout.splitlines():
-        if not line.strip() or line.startswith("["):
+    for line in text.splitlines():
+        if not line.strip() or line.startswith(("[", "#")):
             continue
         word = line.split("#")[0].strip()
         if not line.startswith(" "):
