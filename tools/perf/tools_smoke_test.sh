@@ -156,6 +156,8 @@ OPENBLAS_NUM_THREADS=1 "$bin/program_bench" --program "$examples/lstm_scan" --re
 python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert t["forward"] > 0 and t["gradient"] > 0' \
   "$work/pb.json" || fail "program_bench: expected forward and gradient seconds > 0"
 want4 'bad arguments' "$bin/program_bench" --program "$work/none"
+want4 'unknown row' python3 "$here/program_vs_xla.py" --bench "$bin/program_bench" --out "$work/x.jsonl" --rows nope
+want4 'unknown thread setting' python3 "$here/program_vs_xla.py" --bench "$bin/program_bench" --out "$work/x.jsonl" --threads 3
 # program_vs_xla_table.py: its records missing, garbled, or a row without both sides.
 want4 'cannot be read' python3 "$tables/program_vs_xla_table.py" "$work/none.jsonl"
 echo '{"row": "x"' > "$work/px.jsonl"
