@@ -137,7 +137,7 @@ raises +300, +170, +345, +290), with aarch64-bin (the arm64 emulator probe and p
 copy and its test, dot's swapped weight cotangent, program_bench + program_vs_xla.py + its
 worker and table, the tools' shared profile, two report fixes with fixtures): 81,142 lines on
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
-scripts (≈320 lines) are among what it moves out.
+scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -148,7 +148,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 81200
+TOTAL_BUDGET = 81210
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
