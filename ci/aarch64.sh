@@ -3,8 +3,8 @@
 # through multiarch, built with cmake/toolchains/aarch64-linux-gnu.cmake, then the engine and
 # reference unit tests and the quick profile under QEMU user mode (qemu-aarch64). Idempotent, for
 # a nightly job: each step does nothing that is already done.
-#   ci/aarch64.sh [STEP...]   STEP: deps configure build emulator test isa quick (default: all,
-#   in order)
+#   ci/aarch64.sh [STEP...]   STEP: deps configure build emulator binfmt test isa quick (default:
+#   all, in order)
 # Env: BUILD_DIR (default build-aarch64), JOBS (default 2), OUT (quick's output, default
 # BUILD_DIR/quick), AARCH64_GTEST_FILTER (narrows the unit tests), AARCH64_TEST_TIMEOUT (seconds
 # a test binary may run, default 3600).
@@ -20,6 +20,14 @@ jobs=${JOBS:-2}
 test_targets=(engine_core_test engine_ir_test program_json_test engine_passes_test engine_remat_test
   engine_vmap_test engine_conv_cpu_test engine_lstm_cpu_test engine_dot_test engine_vector_math_exp_ubsan_test
   reference_test reference_lstm_test reference_grad_test harness_test)
+# Then the layers above (built last, by step_build's last stage): the engine against the reference
+# per primitive and its vjp, the error model, the fuzzer's oracle and generator rows, the f8/TF32
+# roundings, the dot gate's anchor, the remat/scan-hoist/LSTM suites' own tests and the CLI's
+# .npy and LSTM/dot command tests. (suite_cases_test is the quick profile, which `quick` runs.)
+upper_test_targets=(prims_vs_reference_test reference_vjp_test error_spec_test program_fuzz_test
+  tf32_rounding_test f8_rounding_test dot_gate_anchor_test program_json_cases_test remat_measure_test
+  remat_scan_models_test remat_offload_test remat_policy_statement_test scan_hoist_oracle_test
+  scan_hoist_grad_test lstm_bound_test sweep_format_test dot_command_test lstm_command_test)
 # ci/deps_aarch64.txt: the cross compiler, QEMU and the arm64 libraries (NAME:arm64). Not there:
 # libdnnl-dev:arm64 clashes with the amd64 one on dnnl_config.h (GPU runtime OCL vs none):
 # unpacked into the build directory instead (dnnl_root below), its library from libdnnl2:arm64.
@@ -68,7 +76,8 @@ step_configure() {
 step_build() {
   cmake --build "$build" -j "$jobs" --target engine_dot_test engine_lstm_cpu_test reference_test -- -k 0 || return
   cmake --build "$build" -j "$jobs" --target "${test_targets[@]:0:${#test_targets[@]}-1}" -- -k 0 || return
-  cmake --build "$build" -j "$jobs" --target tandem harness_test -- -k 0
+  cmake --build "$build" -j "$jobs" --target tandem harness_test -- -k 0 || return
+  cmake --build "$build" -j "$jobs" --target "${upper_test_targets[@]}" -- -k 0
 }
 
 # The emulator must finish a two-thread arm64 program. `qemu-aarch64 -L /usr/aarch64-linux-gnu`
@@ -86,11 +95,31 @@ step_emulator() {
   return 5
 }
 
+# Case workers under QEMU: a worker is an exec of /proc/self/exe, which the kernel can run only
+# where binfmt_misc hands arm64 ELF files to qemu-aarch64. As root, mount binfmt_misc if it is not
+# and register Debian's qemu-user-binfmt entry (/usr/lib/binfmt.d/qemu-aarch64.conf) if it is
+# not registered; where that is refused (a container without the privilege), quick runs
+# --in-process and says so: not a failure, a narrower run, named in its log.
+binfmt_entry=/proc/sys/fs/binfmt_misc/qemu-aarch64
+step_binfmt() {
+  local conf=/usr/lib/binfmt.d/qemu-aarch64.conf
+  [ -e "$binfmt_entry" ] && { echo "binfmt: $(head -1 "$binfmt_entry") ($binfmt_entry)"; return 0; }
+  [ -e /proc/sys/fs/binfmt_misc/register ] ||
+    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
+  if [ -f "$conf" ] && [ -w /proc/sys/fs/binfmt_misc/register ] &&
+     grep -v '^#' "$conf" > /proc/sys/fs/binfmt_misc/register 2>/dev/null && [ -e "$binfmt_entry" ]; then
+    echo "binfmt: registered $(cut -d: -f2 "$conf") from $conf"
+  else
+    echo "binfmt: not available (no binfmt_misc or no right to register $conf: apt-get install" \
+      "qemu-user-binfmt, run as root): case workers will not run; quick runs --in-process"
+  fi
+}
+
 # Each test binary once under qemu-aarch64 (ctest would start QEMU once per discovered test, a
 # few thousand times). AARCH64_GTEST_FILTER narrows them (a gtest filter).
 step_test() {
   local fail=0 t bin t0
-  for t in "${test_targets[@]}"; do
+  for t in "${test_targets[@]}" "${upper_test_targets[@]}"; do
     bin=$(find "$build" -name "$t" -type f -perm -u+x | head -1)
     [ -n "$bin" ] || { echo "FAIL: $t not built"; fail=1; continue; }
     t0=$SECONDS
@@ -135,12 +164,14 @@ step_quick() {
   printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${qemu[*]}" "$build/tandem" >"$wrapper"
   chmod +x "$wrapper"
   local worker_flag=(--in-process)
-  [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && worker_flag=()
+  [ -e "$binfmt_entry" ] && worker_flag=()
+  if ((${#worker_flag[@]})); then echo "quick: --in-process (no binfmt_misc entry for arm64)"
+  else echo "quick: each case in a worker process, exec'd under QEMU through binfmt_misc"; fi
   TANDEM_MPIRUN=/nonexistent TANDEM="$wrapper" "$root/ci/quick_run.sh" "$out" "${worker_flag[@]}"
 }
 
 steps=("$@")
-((${#steps[@]})) || steps=(deps configure build emulator test isa quick)
+((${#steps[@]})) || steps=(deps configure build emulator binfmt test isa quick)
 # A failed deps/configure/build stops the job; a failed test step does not keep the others from
 # running: the exit code is the first failure's.
 rc=0
