@@ -4,7 +4,7 @@ file (.cc .h .cu .py .sh) is longer than the per-file budget or the tree's sourc
 longer than the total budget, and prints the biggest files so the fix starts where it pays.
 
 Lines are physical lines (what `wc -l` counts), tests included: a test file is read as often as
-the code it tests. Files: ci/repo_files.py (what git tracks or would track; no build outputs).
+the code it tests. Files: ci/checks/repo_files.py (what git tracks or would track; no build outputs).
 
 Budgets, set on 2026-11-23 with stated headroom over that day's main (285 files; the longest
 reference/grad_tape.cc at 378 lines; 23,468 lines in all):
@@ -139,7 +139,7 @@ worker and table, the tools' shared profile, two report fixes with fixtures): 81
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
 scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
 
-    ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
+    ci/checks/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
 import argparse
 import os
@@ -163,7 +163,7 @@ def count_lines(path):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--per-file", type=int, default=PER_FILE_BUDGET)
     ap.add_argument("--total", type=int, default=TOTAL_BUDGET)
     ap.add_argument("--top", type=int, default=10, help="biggest files to list on failure")

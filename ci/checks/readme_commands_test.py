@@ -2,7 +2,7 @@
 """Every command in the ```sh blocks of README.md and docs/CLI.md (the README's block goes on
 there) runs as written and exits 0 (a gate, and the README's A/B gate script: a verdict).
 
-    ci/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
+    ci/checks/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
 
 The commands run in order, in a scratch folder that has `build/` (the build under test) and
 the source tree's `runners/`, `ci/`, `reports/`, `tools/` and `examples/` linked in, so what they write
