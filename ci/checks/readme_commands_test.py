@@ -91,8 +91,12 @@ def main(build, source):
             (work / name).symlink_to(Path(source).resolve() / name)
         # TANDEM: mpirun.sh would otherwise find build/tandem beside the *source* tree (the
         # linked runners/ resolves physically), not the build under test (build-asan, ...).
+        # GATE_AB_*: the README's A/B gate on the two dot presets its run timed, 3 processes a
+        # side (the fewest that decide), not the default set of ci/gate_ab.sh (≈ 30 s idle,
+        # minutes under load; ctest gate_ab runs that one).
         env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
-                   TANDEM=str(Path(build).resolve() / "tandem"))
+                   TANDEM=str(Path(build).resolve() / "tandem"), GATE_AB_RUNS="3",
+                   GATE_AB_FILTER="dot/perf/N:512/alg:(F32_F32_F32|BF16_BF16_F32_X3)$")
         for cmd in cmds:
             first = shlex.split(cmd)[0]
             if first in NOT_RUN:
