@@ -138,6 +138,10 @@ copy and its test, dot's swapped weight cotangent, program_bench + program_vs_xl
 worker and table, the tools' shared profile, two report fixes with fixtures): 81,142 lines on
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
 scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
+81,465 on the front-door branch: the index check of docs/README.md and ci/README.md and the
+label-table check, each with its self-test (≈235), and readme_commands reading docs/CLI.md too
+(≈15): 81,463 with this record. Owed back at merge: lab-wing's product-only count drops
+tools/perf and tools/tables (≈3.5k lines), so the budget it sets needs no raise for these.
 
     ci/checks/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -148,7 +152,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 81210
+TOTAL_BUDGET = 81465
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
