@@ -31,7 +31,7 @@ def list_cases(executor, binary, flt, timeout):
 
 def parse_gtest_list(text):
     """Names from --gtest_list_tests: 'Suite.' lines, then indented test lines (comments cut).
-    ci/check_gpu_labels.py reads the lists with this too."""
+    ci/checks/check_gpu_labels.py reads the lists with this too."""
     names, suite = [], None
     for line in text.splitlines():
         if not line.strip() or line.startswith(("[", "#")):

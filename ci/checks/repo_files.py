@@ -1,6 +1,6 @@
 """The files a check reads: those git tracks under ROOT plus new ones it does not ignore, so
 build outputs never count; outside a git checkout, every file under ROOT except build*/ and .*/.
-Shared by ci/check_line_budget.py and ci/check_markdown_links.py."""
+Shared by ci/checks/check_line_budget.py and ci/checks/check_markdown_links.py."""
 import os
 import subprocess
 

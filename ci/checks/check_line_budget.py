@@ -4,7 +4,7 @@ file (.cc .h .cu .py .sh) is longer than the per-file budget or the tree's sourc
 longer than the total budget, and prints the biggest files so the fix starts where it pays.
 
 Lines are physical lines (what `wc -l` counts), tests included: a test file is read as often as
-the code it tests. Files: ci/repo_files.py (what git tracks or would track; no build outputs).
+the code it tests. Files: ci/checks/repo_files.py (what git tracks or would track; no build outputs).
 
 Budgets, set on 2026-11-23 with stated headroom over that day's main (285 files; the longest
 reference/grad_tape.cc at 378 lines; 23,468 lines in all):
@@ -138,8 +138,12 @@ copy and its test, dot's swapped weight cotangent, program_bench + program_vs_xl
 worker and table, the tools' shared profile, two report fixes with fixtures): 81,142 lines on
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
 scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
+81,465 on the front-door branch: the index check of docs/README.md and ci/README.md and the
+label-table check, each with its self-test (≈235), and readme_commands reading docs/CLI.md too
+(≈15): 81,463 with this record. Owed back at merge: lab-wing's product-only count drops
+tools/perf and tools/tables (≈3.5k lines), so the budget it sets needs no raise for these.
 
-    ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
+    ci/checks/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
 import argparse
 import os
@@ -148,7 +152,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 81210
+TOTAL_BUDGET = 81465
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
@@ -163,7 +167,7 @@ def count_lines(path):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--per-file", type=int, default=PER_FILE_BUDGET)
     ap.add_argument("--total", type=int, default=TOTAL_BUDGET)
     ap.add_argument("--top", type=int, default=10, help="biggest files to list on failure")

@@ -1,4 +1,4 @@
-"""The include-layer check (ci/check_layers.py) passes on this tree and fails on a copy of it
+"""The include-layer check (ci/checks/check_layers.py) passes on this tree and fails on a copy of it
 with one bad include planted: an upward include (bridge to harness among them), a sibling
 suite, a relative path, a folder in no layer, a stale exception, or a library linked up the
 layers. Run by ctest (ci/CMakeLists.txt)."""
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "ci"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "ci" / "checks"))
 import check_layers  # noqa: E402
 
 
@@ -33,7 +33,7 @@ def plant(tree, rel, line):
 
 
 def run(root):
-    return subprocess.run([sys.executable, str(ROOT / "ci" / "check_layers.py"), str(root)],
+    return subprocess.run([sys.executable, str(ROOT / "ci" / "checks" / "check_layers.py"), str(root)],
                           capture_output=True, text=True)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The function-length budget, checked by ctest beside the line budget: fails when a function
 body is longer than the budget, and prints the longest functions (file:line name length) so the
-fix starts where it pays. The per-file budget (ci/check_line_budget.py) cannot see a 200-line
+fix starts where it pays. The per-file budget (ci/checks/check_line_budget.py) cannot see a 200-line
 function in a 300-line file; this check can.
 
 A function's length is its lines from the first line of its signature (a `template <...>` line
@@ -14,7 +14,7 @@ their own length is the line budget's business, and the functions inside them ar
 Comments, string and character literals, raw strings and preprocessor lines are blanked
 before the braces are matched, so a brace in them confuses nothing. Python (.py): every `def`,
 measured by its `ast` node (end_lineno - lineno + 1; a nested def counts toward its outer one
-and is also measured itself). Files: ci/repo_files.py (what git tracks or would track).
+and is also measured itself). Files: ci/checks/repo_files.py (what git tracks or would track).
 
 Budget, set on 2026-11-27 (issue 32 §5):
   80 lines per function, C++ and Python alike: a function that fits on one screen can be read
@@ -24,7 +24,7 @@ Budget, set on 2026-11-27 (issue 32 §5):
   longest linearize_once at 321 lines); issue 32's helpers split them into named steps. Python
   shares the budget because only that one def (86 lines) was over it.
 
-    ci/check_function_length.py [ROOT] [--budget N] [--top N]
+    ci/checks/check_function_length.py [ROOT] [--budget N] [--top N]
 """
 import argparse
 import ast
@@ -284,7 +284,7 @@ def functions_of(root, path):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--budget", type=int, default=BUDGET)
     ap.add_argument("--top", type=int, default=10, help="longest functions to list")
     a = ap.parse_args(argv)

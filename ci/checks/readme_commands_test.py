@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Every command in README.md's ```sh blocks runs as written and exits 0 (a gate: a verdict).
+"""Every command in the ```sh blocks of README.md and docs/CLI.md (the README's block goes on
+there) runs as written and exits 0 (a gate, and the README's A/B gate script: a verdict).
 
-    ci/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
+    ci/checks/readme_commands_test.py BUILD_DIR SOURCE_DIR     (ctest readme_commands)
 
 The commands run in order, in a scratch folder that has `build/` (the build under test) and
 the source tree's `runners/`, `ci/`, `reports/`, `tools/` and `examples/` linked in, so what they write
@@ -23,13 +24,19 @@ from pathlib import Path
 
 # Whole CI jobs: they apt-get install, build and (ci/test.sh) run this very ctest.
 NOT_RUN = {"ci/quickstart.sh": "installs, builds and runs every suite: the CI job itself",
-           "ci/test.sh": "installs, builds and runs every ctest, this one included"}
+           "ci/test.sh": "installs, builds and runs every ctest, this one included",
+           "ci/install_deps.sh": "apt-get installs packages: run by both CI jobs",
+           "ci/build.sh": "builds the tree under test: run by both CI jobs"}
+# The pages whose ```sh blocks run, in order, in one scratch folder (docs/CLI.md's commands read
+# what the README's wrote: results/nightly).
+PAGES = ("README.md", "docs/CLI.md")
+RUNNABLE = re.compile(r"^(build/tandem|runners/launch/|reports/|tools/|ci/gate_ab\.sh$)")
 LINKED = ("runners", "ci", "reports", "tools", "examples")
 # A gate of two runs gives a verdict on a shared host's timings: a measurement (its A/A rate is
 # in docs/CI.md, its logic under reports/tests), not the command failing. It must still give a
 # verdict: 0 pass, 2 regression, 3 inconclusive; bad input (4), an infrastructure error (5), an
 # incomplete run (6) or a failed case (1) fail the test.
-VERDICT_EXITS = {"build/tandem gate": (0, 2, 3)}
+VERDICT_EXITS = {"build/tandem gate": (0, 2, 3), "ci/gate_ab.sh": (0, 2, 3)}
 TIMEOUT_S = 600
 
 
@@ -71,8 +78,11 @@ def write_dot_data(folder):
 
 
 def main(build, source):
-    cmds = sh_commands((Path(source) / "README.md").read_text())
-    assert cmds, "README.md has no ```sh block"
+    cmds = []
+    for page in PAGES:
+        page_cmds = sh_commands((Path(source) / page).read_text())
+        assert page_cmds, f"{page} has no ```sh block"
+        cmds += page_cmds
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -81,14 +91,18 @@ def main(build, source):
             (work / name).symlink_to(Path(source).resolve() / name)
         # TANDEM: mpirun.sh would otherwise find build/tandem beside the *source* tree (the
         # linked runners/ resolves physically), not the build under test (build-asan, ...).
+        # GATE_AB_*: the README's A/B gate on the two dot presets its run timed, 3 processes a
+        # side (the fewest that decide), not the default set of ci/gate_ab.sh (≈ 30 s idle,
+        # minutes under load; ctest gate_ab runs that one).
         env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
-                   TANDEM=str(Path(build).resolve() / "tandem"))
+                   TANDEM=str(Path(build).resolve() / "tandem"), GATE_AB_RUNS="3",
+                   GATE_AB_FILTER="dot/perf/N:512/alg:(F32_F32_F32|BF16_BF16_F32_X3)$")
         for cmd in cmds:
             first = shlex.split(cmd)[0]
             if first in NOT_RUN:
                 print(f"not run: {cmd}  ({NOT_RUN[first]})")
                 continue
-            if not re.match(r"^(build/tandem|runners/launch/|reports/|tools/)", first):
+            if not RUNNABLE.match(first):
                 failed.append(f"{cmd}: neither run by this test nor listed in NOT_RUN")
                 continue
             if first == "runners/launch/mpirun.sh" and not shutil.which("mpirun"):

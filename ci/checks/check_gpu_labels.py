@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 # The --gtest_list_tests reader of the gtest batches (cmake/gtest_batches.py), one for both.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cmake"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cmake"))
 from gtest_batches import parse_gtest_list  # noqa: E402
 
 GPU_NAME = re.compile(r"cuda|cudnn|cublas|nccl", re.IGNORECASE)

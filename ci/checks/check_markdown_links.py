@@ -7,7 +7,7 @@ Checked: inline links and images `[text](target)` and reference definitions `[id
 outside fenced code blocks and code spans. Skipped: URLs with a scheme (https:, mailto:) and
 links to an anchor of the same page (#section). A `#fragment` after a path is ignored.
 
-    ci/check_markdown_links.py [ROOT]      exit 0 all resolve, 1 some do not (listed), 4 no .md
+    ci/checks/check_markdown_links.py [ROOT]      exit 0 all resolve, 1 some do not (listed), 4 no .md
 """
 import os
 import re
@@ -59,7 +59,7 @@ def problems(root):
 
 
 def main(argv):
-    root = argv[0] if argv else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    root = argv[0] if argv else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     if not markdown_files(root):
         print(f"error: no Markdown file under {root}\n  hint: give the repository root", file=sys.stderr)
         return 4

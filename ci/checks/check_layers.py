@@ -187,7 +187,7 @@ def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[st
         rel = path.relative_to(root).as_posix()
         src_layer = layer_of(rel)
         if src_layer is None:
-            problems.append(f"{rel}: in no layer of ci/check_layers.py's table (add its folder)")
+            problems.append(f"{rel}: in no layer of ci/checks/check_layers.py's table (add its folder)")
             continue
         for lineno, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             m = INCLUDE.match(line)
@@ -215,16 +215,16 @@ def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[st
 
 
 def main(argv: list[str]) -> int:
-    root = Path(argv[1] if len(argv) > 1 else Path(__file__).resolve().parent.parent)
+    root = Path(argv[1] if len(argv) > 1 else Path(__file__).resolve().parents[2])
     problems = check(root)
     for p in problems:
         print("FAIL:", p, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} include(s) or link(s) against the layers (table: ci/check_layers.py); "
+        print(f"{len(problems)} include(s) or link(s) against the layers (table: ci/checks/check_layers.py); "
               "hint: move the shared type to a lower layer, or the call to a higher one",
               file=sys.stderr)
         return 1
-    print("every include and every link runs one way (ci/check_layers.py)")
+    print("every include and every link runs one way (ci/checks/check_layers.py)")
     return 0
 
 

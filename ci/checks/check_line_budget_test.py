@@ -49,5 +49,5 @@ def test_empty_tree_is_bad_input(tmp_path):
 
 
 def test_todays_tree_is_within_budget():
-    r = check(os.path.join(os.path.dirname(SCRIPT), ".."))
+    r = check(os.path.join(os.path.dirname(SCRIPT), "..", ".."))
     assert r.returncode == 0, r.stdout

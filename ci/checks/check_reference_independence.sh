@@ -3,7 +3,7 @@
 # suites/, runners/): DESIGN.md, the oracle is independent, and engine and reference meet only
 # in bridge/. Checks both the include lines and the headers the compiler actually pulled in.
 set -euo pipefail
-root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 above='(engine|bridge|harness|suites|runners)/'
 if grep -R -n -E "#include *[<\"](\.\./)*$above" "$root/reference"; then
   echo "FAIL: reference/ includes engine/ or bridge/ headers (above); the oracle must stay independent" >&2
