@@ -1,7 +1,7 @@
 // Measures sgemm of each candidate CPU BLAS on this machine, to choose tandem's BLAS and to
-// find the peer's best configuration for dot_general (docs/performance/dot.md). Each library
+// find the peer's best configuration for dot_general (lab/pages/dot.md). Each library
 // is dlopen'ed privately so all can be timed in one process on the same operands:
-// `build/tools/blas_sgemm_compare libopenblas.so.0 libblis.so.4 libdnnl.so.2`. A library
+// `build/lab/blas_sgemm_compare libopenblas.so.0 libblis.so.4 libdnnl.so.2`. A library
 // without cblas_sgemm is called through oneDNN's dnnl_sgemm (row-major, 64-bit dims) when it
 // has that. Threads come from each library's own environment variable (OPENBLAS_NUM_THREADS,
 // BLIS_NUM_THREADS, OMP_NUM_THREADS for oneDNN's OpenMP build).

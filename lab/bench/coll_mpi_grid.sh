@@ -11,12 +11,12 @@
 # configurations rotate across REPS rounds, and each writes
 #   OUT/r<R>/<mechanism>-a<K>/records.json.gz   the sweep's records
 #   OUT/r<R>/<mechanism>-a<K>/config.json       {single_copy, algorithm per op, the MCA settings}
-# tools/tables/coll_mpi_grid_table.py OUT sets them side by side.
-#   tools/perf/coll_mpi_grid.sh OUT [REPS]    (REPS default 3; TANDEM default build/tandem;
+# lab/tables/coll_mpi_grid_table.py OUT sets them side by side.
+#   lab/bench/coll_mpi_grid.sh OUT [REPS]    (REPS default 3; TANDEM default build/tandem;
 #   OPS default psum,all_gather,psum_scatter,all_to_all,ragged_all_to_all; MECHANISMS default
 #   every listed one; SWEEP default "-b 128K -e 8M -f 4 -n 20 -w 3")
 set -euo pipefail
-usage="usage: tools/perf/coll_mpi_grid.sh OUT [REPS]"
+usage="usage: lab/bench/coll_mpi_grid.sh OUT [REPS]"
 out=${1:?$usage}
 reps=${2:-3}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,10 +1,10 @@
 // cpu_peak: the machine's f32 FMA limit, measured — the roof every CPU kernel's GFLOP/s is set
-// against (docs/performance/dot.md, "The machine's limit"). Each thread runs chains of fused
+// against (lab/pages/dot.md, "The machine's limit"). Each thread runs chains of fused
 // multiply-adds on independent vector accumulators (enough to cover the FMA latency on every
 // port), in registers, with no memory traffic; GFLOP/s counts 2 per lane per FMA, best of 5.
 // Widths: AVX-512 (16 lanes) and AVX2 (8), each only where the CPU has it; on aarch64 ASIMD
 // (4 lanes, every arm64 CPU; SVE's wider vectors are not measured).
-//   build/tools/cpu_peak [--threads N ...]     (default: 1 and every core)
+//   build/lab/cpu_peak [--threads N ...]     (default: 1 and every core)
 #if defined(__x86_64__)
 #include <immintrin.h>
 #elif defined(__aarch64__)
@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "tools/perf/count_arg.h"
+#include "lab/bench/count_arg.h"
 
 namespace {
 

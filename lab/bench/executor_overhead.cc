@@ -1,5 +1,5 @@
 // executor_overhead: what the executor itself costs per executed equation (CPU), the figure
-// behind docs/PERFORMANCE.md's "executor overhead" row. A scan of length L over a body of K
+// behind lab/README.md's "executor overhead" row. A scan of length L over a body of K
 // scalar f32 ops (c = c * x_t + 1, repeated) does almost no arithmetic, so its time is the
 // interpreter's: the per-step sub-program call, argument lookup, output allocation and the
 // last-use bookkeeping. The same K·L ops as a straight-line program (no scan) separate the
@@ -22,7 +22,7 @@
 #include "harness/context.h"
 #include "harness/program_case.h"
 #include "harness/timing.h"
-#include "tools/perf/count_arg.h"
+#include "lab/bench/count_arg.h"
 
 namespace tandem {
 namespace {

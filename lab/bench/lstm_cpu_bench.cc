@@ -1,6 +1,6 @@
 // lstm_cpu_bench: times the fast CPU LSTM (engine/cpu/lstm_cpu) on the suite's performance
 // shapes — forward (inference, nothing saved) and forward+backward (training forward that
-// saves, then the backward) — and prints JSON that tools/tables/lstm_perf_table.py sets next to
+// saves, then the backward) — and prints JSON that lab/tables/lstm_perf_table.py sets next to
 // torch_lstm_bench.py's. Threads: --threads for the recurrence, OPENBLAS_NUM_THREADS for BLAS.
 // Reported per shape: min wall time over --reps (after a warm-up) and GFLOP/s from it, and the
 // min process CPU time (all threads) with GFLOP per CPU-second — on a shared machine the
@@ -17,7 +17,7 @@
 // against, with its step products packed once (the kernel's way) and as one sgemm per step;
 // each result says which in "step_gemm". --path gates times its gate loops alone (the same
 // header): GEMMs + gate loops is the kernel without its copies and hand-offs.
-//   build/tools/lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR]
+//   build/lab/lstm_cpu_bench [--threads N] [--split-rows] [--reps N] [--filter SUBSTR]
 //                              [--path kernel|primitive|gemms|gates] [--old-recompute] [--list-shapes]
 #include <algorithm>
 #include <chrono>
@@ -34,8 +34,8 @@
 #include "engine/prims/register_all.h"
 #include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_perf_shapes.h"
-#include "tools/perf/lstm_gemm_limit.h"
-#include "tools/perf/count_arg.h"
+#include "lab/bench/lstm_gemm_limit.h"
+#include "lab/bench/count_arg.h"
 
 #ifdef TANDEM_BLAS_OPENBLAS
 extern "C" int openblas_get_num_threads(void);

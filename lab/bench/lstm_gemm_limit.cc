@@ -1,6 +1,6 @@
 // The LSTM's GEMMs alone (lstm_gemm_limit.h): the operand sizes are those of the largest
 // pseudo-layer, every layer's products read them from the start.
-#include "tools/perf/lstm_gemm_limit.h"
+#include "lab/bench/lstm_gemm_limit.h"
 
 #include <algorithm>
 #include <random>

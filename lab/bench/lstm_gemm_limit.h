@@ -1,6 +1,6 @@
 // The fast CPU LSTM's GEMMs alone, on the same shapes and layouts the kernel calls them with
 // (engine/cpu/lstm_cpu.cc): the time a kernel that did nothing but its products would take,
-// which is the limit the kernel is measured against (docs/performance/lstm.md, "Against the
+// which is the limit the kernel is measured against (lab/pages/lstm.md, "Against the
 // limit"). Per pseudo-layer, the forward is the all-steps input projection [B·T, In]·W_ihᵀ and
 // T step products h·W_hhᵀ; the backward is T step products da·W_hh, then dW_hh = daᵀ·h,
 // dW_ih = daᵀ·in and d_in = da·W_ih over all steps at once. The gate math (timed alone by

@@ -11,7 +11,7 @@
 // and min process CPU time, and the ratio Program / kernel of the minima. Same inputs for all
 // (make_lstm_inputs, full lengths). --log prints the pass's notes per shape (to stderr).
 // --profile: where the hoisted Program path's fwd+bwd time goes instead of the table.
-//   build/tools/lstm_program_bench [--reps N] [--filter SUBSTR] [--log] [--profile]
+//   build/lab/lstm_program_bench [--reps N] [--filter SUBSTR] [--log] [--profile]
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -29,8 +29,8 @@
 #include "suites/common/lstm_program.h"
 #include "suites/lstm/lstm_check.h"
 #include "suites/lstm/lstm_perf_shapes.h"
-#include "tools/perf/count_arg.h"
-#include "tools/perf/program_profile.h"
+#include "lab/bench/count_arg.h"
+#include "lab/bench/program_profile.h"
 
 namespace tandem {
 namespace {

@@ -7,7 +7,7 @@ N³ sgemm for the limit. The per-step products are thin (M = batch), and every c
 all of W_hh. Each per-step product is also timed in the other layouts a kernel could use:
 W_hh pre-transposed once per sequence (so BLAS packs a non-transposed operand), and the
 transposed formulation gatesᵀ = W_hh · hᵀ (W_hh then the row operand BLAS packs in blocks).
-Run it single-threaded: OPENBLAS_NUM_THREADS=1 tools/perf/lstm_step_gemm.py
+Run it single-threaded: OPENBLAS_NUM_THREADS=1 lab/bench/lstm_step_gemm.py
 """
 import argparse
 import time

@@ -1,10 +1,10 @@
-// Micro-benchmark behind docs/performance/lstm.md "LSTM step GEMM through oneDNN":
+// Micro-benchmark behind lab/pages/lstm.md "LSTM step GEMM through oneDNN":
 // the LSTM kernel's per-step recurrent products, forward R[B,4H] = h[B,H]·W_hh^T and backward
 // dh[B,H] = da[B,4H]·W_hh, timed (a) through cblas_sgemm as engine/cpu/lstm_cpu.cc calls it
 // (OpenBLAS re-packs W_hh on every call) and (b) through a oneDNN matmul primitive created once
 // with weights in format_tag::any, reordered once, executed per step. Process CPU time, the
 // two libraries interleaved per round, min over rounds. Run with one thread on both sides:
-//   OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 build/tools/lstm_step_onednn [ROUNDS] [STEPS]
+//   OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 build/lab/lstm_step_onednn [ROUNDS] [STEPS]
 #include <cblas.h>
 #include <time.h>
 
@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "tools/perf/count_arg.h"
+#include "lab/bench/count_arg.h"
 
 namespace {
 

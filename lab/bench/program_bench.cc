@@ -23,7 +23,7 @@
 #include "engine/passes/vjp.h"
 #include "engine/prims/register_all.h"
 #include "runners/cli/npy_io.h"
-#include "tools/perf/program_profile.h"
+#include "lab/bench/program_profile.h"
 
 namespace tandem {
 namespace {

@@ -2,7 +2,7 @@
 """tandem's Program path against XLA:CPU on the same JAX programs, at the sizes users train at:
 each example of examples/ scaled up (a row of SIZES), exported as a user would
 (tools/import/export_jax_program.py), then timed forward and gradient through the engine
-(build/tools/program_bench: the program's forward, and its gradient as the
+(build/lab/program_bench: the program's forward, and its gradient as the
 vjp/policy:everything_saveable case runs it) and through
 `jax.jit` of the same function (forward; `jax.vjp` with a ones cotangent for the gradient, as
 the engine's vjp case), on the same inputs (the export's), in interleaved rounds: each round
@@ -13,7 +13,7 @@ pool at one thread; `all` leaves both free on every core. Each side's figure for
 its mean time per call over >= MIN_TIME seconds; the record keeps every round, the table
 takes the minimum over rounds (and the load average of each round).
 
-    tools/perf/program_vs_xla.py --bench build/tools/program_bench --out docs/perf/program/vs-xla.jsonl
+    lab/bench/program_vs_xla.py --bench build/lab/program_bench --out lab/records/program/vs-xla.jsonl
         [--rounds 5] [--rows lstm_scan:T25B32,mlp_checkpoint:B128] [--threads 1,all]
         [--min-time 0.5]
 
@@ -31,7 +31,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXPORT = os.path.join(ROOT, "tools", "import", "export_jax_program.py")
-WORKER = os.path.join(ROOT, "tools", "perf", "program_vs_xla_worker.py")
+WORKER = os.path.join(ROOT, "lab", "bench", "program_vs_xla_worker.py")
 
 # One table of rows: example file, the module constants a user would change to scale it, and
 # (when its example_args hard-codes a size) the expression that rebuilds the argument.
@@ -149,7 +149,7 @@ def append_atomic(path, lines):
 
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--bench", required=True, help="build/tools/program_bench")
+    p.add_argument("--bench", required=True, help="build/lab/program_bench")
     p.add_argument("--out", required=True)
     p.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"))
     p.add_argument("--rounds", type=int, default=5)

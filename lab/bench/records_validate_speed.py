@@ -3,7 +3,7 @@
 # committed fixtures' records, cycled and renamed) and times records.load_document (read,
 # parse, schema, timings) and the schema check alone, against jsonschema's generic validator
 # of the same record.schema.json (what reports/records.py used before reports/schema_check.py).
-#   python3 tools/perf/records_validate_speed.py N [--jsonschema]   (docs/RECORDS.md quotes it)
+#   python3 lab/bench/records_validate_speed.py N [--jsonschema]   (docs/RECORDS.md quotes it)
 import copy
 import json
 import sys

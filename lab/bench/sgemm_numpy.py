@@ -1,6 +1,6 @@
 # sgemm through NumPy's OpenBLAS (the same libopenblas.so.0 tandem links): min wall and min
 # process-CPU seconds of 5 runs of an N x N x N f32 product, as GFLOP/s, for the LSTM section's context.
-#   OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/perf/sgemm_numpy.py
+#   OPENBLAS_NUM_THREADS=1 /usr/bin/python3 lab/bench/sgemm_numpy.py
 import time, sys, numpy as np
 for n in (512, 1024, 2048):
     a = np.random.rand(n, n).astype(np.float32); b = np.random.rand(n, n).astype(np.float32)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the tools' documented commands (tools/perf/README.md, tools/tables/README.md) on their
+# Runs the tools' documented commands (lab/bench/README.md, lab/tables/README.md) on their
 # smallest rows, so a moved path, a renamed flag or a broken JSON field fails ctest; and their
 # bad input (an unknown option, a count that is not one, a missing or garbled file), refused:
 # tools_smoke_test.sh BUILD_TOOLS_DIR
@@ -61,9 +61,9 @@ want4 '--filter no_such_shape matches no shape' "$bin/lstm_cpu_bench" --filter n
 python3 "$here/../tables/lstm_perf_table.py" "$work/t.json" "$work/t.json" > "$work/table.md"
 [[ $(grep -c '1.00x' "$work/table.md") == 2 ]] || { cat "$work/table.md"; fail "lstm_perf_table.py: want two 1.00x rows"; }
 want4 'in pairs' python3 "$here/../tables/lstm_perf_table.py" "$work/t.json"
-# lstm_best_threads_table.py: the committed idle rounds give the six rows of PERFORMANCE.md;
+# lstm_best_threads_table.py: the committed idle rounds give the six rows of lab/pages/lstm.md;
 # a round that is not there is an error with a hint.
-python3 "$here/../tables/lstm_best_threads_table.py" "$here/../../docs/perf/lstm/onednn-run" 6 7 8 > "$work/best.md"
+python3 "$here/../tables/lstm_best_threads_table.py" "$here/../../lab/records/lstm/onednn-run" 6 7 8 > "$work/best.md"
 [[ $(grep -c '×' "$work/best.md") == 6 ]] || { cat "$work/best.md"; fail "lstm_best_threads_table.py: want 6 rows"; }
 want4 'r6_kernel_1.json is missing' python3 "$here/../tables/lstm_best_threads_table.py" "$work" 6
 

@@ -22,7 +22,7 @@
 #include "harness/context.h"
 #include "harness/program_case.h"
 #include "harness/timing.h"
-#include "tools/perf/count_arg.h"
+#include "lab/bench/count_arg.h"
 
 namespace tandem {
 namespace {

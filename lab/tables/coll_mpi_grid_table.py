@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Each tandem collective against its raw MPI call at Open MPI's best setting (issue 30 §1),
-from the folder tools/perf/coll_mpi_grid.sh wrote (OUT/r<R>/<mechanism>-a<K>/: config.json
+from the folder lab/bench/coll_mpi_grid.sh wrote (OUT/r<R>/<mechanism>-a<K>/: config.json
 and records.json.gz). One table per op, one row per size:
 
   * the raw call's time at each algorithm, one cell "cma / emulated / none" (the single-copy
@@ -10,7 +10,7 @@ and records.json.gz). One table per op, one row per size:
     time ratios per round, median (min–max); "within noise" when that spread is wider than
     the median's distance from 1.
 
-    tools/tables/coll_mpi_grid_table.py FOLDER
+    lab/tables/coll_mpi_grid_table.py FOLDER
 """
 import glob
 import gzip
@@ -33,7 +33,7 @@ def load(folder):
     [mechanisms in first-seen order]."""
     runs = sorted(glob.glob(os.path.join(folder, "r*", "*-a*")))
     if not runs:
-        refuse(f"no run folder r<R>/<mechanism>-a<K> in {folder}", "run tools/perf/coll_mpi_grid.sh OUT first")
+        refuse(f"no run folder r<R>/<mechanism>-a<K> in {folder}", "run lab/bench/coll_mpi_grid.sh OUT first")
     times, ops, mechs = {}, {}, []
     for run in runs:
         m = DIR.search(run)
@@ -44,7 +44,7 @@ def load(folder):
             config = json.load(open(os.path.join(run, "config.json")))
             records = json.load(gzip.open(os.path.join(run, "records.json.gz"), "rt"))["records"]
         except (OSError, ValueError, KeyError) as e:
-            refuse(f"{run} is incomplete or garbled ({e})", "rerun tools/perf/coll_mpi_grid.sh into a fresh folder")
+            refuse(f"{run} is incomplete or garbled ({e})", "rerun lab/bench/coll_mpi_grid.sh into a fresh folder")
         if mech not in mechs:
             mechs.append(mech)
         for r in records:
@@ -57,7 +57,7 @@ def load(folder):
                 entry["call"] = p["call"]
             times.setdefault((p["op"], p["impl"], p["bytes"]), {})[(rnd, (mech, k))] = r["timing"]["median"]
     if not times:
-        refuse(f"no records under {folder}", "run tools/perf/coll_mpi_grid.sh OUT first")
+        refuse(f"no records under {folder}", "run lab/bench/coll_mpi_grid.sh OUT first")
     return times, ops, mechs
 
 
@@ -110,9 +110,9 @@ def table(op, call, algs, times, mechs):
 
 def main():
     if len(sys.argv) != 2:
-        refuse("one argument: the grid's folder", "tools/tables/coll_mpi_grid_table.py OUT")
+        refuse("one argument: the grid's folder", "lab/tables/coll_mpi_grid_table.py OUT")
     if not os.path.isdir(sys.argv[1]):
-        refuse(f"{sys.argv[1]} is not a folder", "run tools/perf/coll_mpi_grid.sh OUT first")
+        refuse(f"{sys.argv[1]} is not a folder", "run lab/bench/coll_mpi_grid.sh OUT first")
     times, ops, mechs = load(sys.argv[1])
     for op in sorted(ops):
         table(op, ops[op]["call"], ops[op]["algs"], times, mechs)

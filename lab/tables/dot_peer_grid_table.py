@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """dot_general's f32 product against each CPU BLAS at its best thread count, and against the
-machine's measured FMA limit: reads the rounds tools/perf/dot_peer_grid.sh wrote and prints,
+machine's measured FMA limit: reads the rounds lab/bench/dot_peer_grid.sh wrote and prints,
 per N, each peer's GFLOP/s at 1 thread and at every core (the best round's median-of-7 rate),
 the fastest peer configuration, tandem's F32_F32_F32 rate at its own best thread count, the
 ratio of the two (per round, median with its min–max; "within noise" when that spread is
 wider than the median's distance from 1), and both as a fraction of the AVX-512 FMA limit
 cpu_peak measured in the same rounds at the same thread count.
 
-    tools/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]
+    lab/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]
 """
 import os
 import re
@@ -23,7 +23,7 @@ CASE = re.compile(r"^dot/perf/N:(\d+)/alg:F32_F32_F32/cpu$")
 
 def need(path):
     if not os.path.isfile(path):
-        refuse(f"{path} is missing", f"run tools/perf/dot_peer_grid.sh into {os.path.dirname(path)}")
+        refuse(f"{path} is missing", f"run lab/bench/dot_peer_grid.sh into {os.path.dirname(path)}")
     return path
 
 
@@ -34,10 +34,10 @@ def peer_name(lib):
 
 def thread_counts(folder, first):
     if not os.path.isdir(folder):
-        refuse(f"{folder} is not a folder", "name the OUT folder of tools/perf/dot_peer_grid.sh")
+        refuse(f"{folder} is not a folder", "name the OUT folder of lab/bench/dot_peer_grid.sh")
     found = sorted({int(m.group(1)) for f in os.listdir(folder) if (m := re.fullmatch(rf"r{first}_peers_(\d+)\.txt", f))})
     if not found:
-        refuse(f"no r{first}_peers_T.txt in {folder}", "run tools/perf/dot_peer_grid.sh into it")
+        refuse(f"no r{first}_peers_T.txt in {folder}", "run lab/bench/dot_peer_grid.sh into it")
     return found
 
 
@@ -47,7 +47,7 @@ def load_round(folder, r, t):
              for line in open(need(os.path.join(folder, f"r{r}_peers_{t}.txt"))) if (m := ROW.match(line.strip()))}
     ours = {}
     for rec in load_json(need(os.path.join(folder, f"r{r}_tandem_{t}.json")), "records",
-                         f"round {r} was cut off: rerun tools/perf/dot_peer_grid.sh, or leave round {r} out")["records"]:
+                         f"round {r} was cut off: rerun lab/bench/dot_peer_grid.sh, or leave round {r} out")["records"]:
         m = CASE.match(rec["case"])
         if m and rec["verdict"] == "pass":
             n = int(m.group(1))
@@ -65,7 +65,7 @@ def ratio_text(ratios):
 
 def main():
     if len(sys.argv) < 3:
-        refuse("no FOLDER and ROUNDs", "tools/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "lab/tables/dot_peer_grid_table.py FOLDER ROUND [ROUND ...]")
     folder, rounds = sys.argv[1], sys.argv[2:]
     counts = thread_counts(folder, rounds[0])
     data = {(r, t): load_round(folder, r, t) for r in rounds for t in counts}

@@ -8,7 +8,7 @@ table shows up here without an edit). Per N the best round's median time and its
 2·N³ FLOPs of one logical product, so a split preset shows the rate a user gets); at the
 largest N the time against F32_F32_F32 in the same round, median over rounds with its min–max.
 
-    tools/tables/dot_preset_table.py FOLDER ROUND [ROUND ...]
+    lab/tables/dot_preset_table.py FOLDER ROUND [ROUND ...]
 """
 import os
 import statistics
@@ -22,7 +22,7 @@ F32 = "F32_F32_F32"
 def load_round(folder, r):
     """({(algorithm, N): median s} of the passing CPU perf records, [algorithms in record order], BLAS)."""
     path = os.path.join(folder, f"r{r}.json")
-    hint = f"rerun round {r} into {path} (docs/perf/dot/presets/README.md), or leave round {r} out"
+    hint = f"rerun round {r} into {path} (lab/records/dot/presets/README.md), or leave round {r} out"
     times, order, blas = {}, [], ""
     for rec in load_json(path, "records", hint)["records"]:
         if not rec["case"].startswith("dot/perf/") or rec["backend"] != "cpu" or rec["verdict"] != "pass":
@@ -53,7 +53,7 @@ def cost(times, alg, n):
 
 def main():
     if len(sys.argv) < 3:
-        refuse("no FOLDER and ROUNDs", "tools/tables/dot_preset_table.py docs/perf/dot/presets 1 2 3")
+        refuse("no FOLDER and ROUNDs", "lab/tables/dot_preset_table.py lab/records/dot/presets 1 2 3")
     folder, rounds = sys.argv[1], sys.argv[2:]
     if not os.path.isdir(folder):
         refuse(f"{folder} is not a folder", "name the folder that holds the rounds' r<ROUND>.json")

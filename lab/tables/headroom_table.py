@@ -4,7 +4,7 @@
 # checks issue 17 §2 says cannot catch a real bug unless a reason is stated (the record's
 # "headroom_reason", shown under the check). Reads the
 # headroom the records state, or 1 / error_over_tolerance for records written before it.
-# Usage: python3 -P tools/tables/headroom_table.py RECORDS.json... [--limit 1e4]
+# Usage: python3 -P lab/tables/headroom_table.py RECORDS.json... [--limit 1e4]
 import argparse
 import math
 import sys

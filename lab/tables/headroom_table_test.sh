@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/tables/headroom_table.py on records the real binary writes: a small scan_hoist run with an
+# lab/tables/headroom_table.py on records the real binary writes: a small scan_hoist run with an
 # exact case and a data-derived one; the table must count the exact checks and list a
 # numeric headroom, and a limit of 1 must list the numeric checks above it.
 # Usage: headroom_table_test.sh TANDEM_BINARY

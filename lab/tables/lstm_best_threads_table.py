@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Each side at its best thread count (issue 19): reads the rounds that
-tools/perf/lstm_interleaved_run.sh wrote with THREADS="1 default" and prints a Markdown table of
-the minimum wall time per tool and thread setting (tools/tables/lstm_interleaved_table.py's
+lab/bench/lstm_interleaved_run.sh wrote with THREADS="1 default" and prints a Markdown table of
+the minimum wall time per tool and thread setting (lab/tables/lstm_interleaved_table.py's
 minimum), and tandem's best (kernel and primitive path) against PyTorch's best as a speed
 ratio (> 1: tandem faster).
-    tools/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]
+    lab/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]
 """
 import os
 import sys
@@ -15,14 +15,14 @@ from lstm_interleaved_table import minimum
 
 def main():
     if len(sys.argv) < 3:
-        refuse("no FOLDER and ROUNDs", "tools/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "lab/tables/lstm_best_threads_table.py FOLDER ROUND [ROUND ...]")
     folder, rounds = sys.argv[1], sys.argv[2:]
     for r in rounds:
         for tool in ("kernel", "primitive", "torch"):
             for threads in ("1", "default"):
                 if not os.path.isfile(os.path.join(folder, f"r{r}_{tool}_{threads}.json")):
                     refuse(f"{folder}/r{r}_{tool}_{threads}.json is missing",
-                           'run tools/perf/lstm_interleaved_run.sh with THREADS="1 default"')
+                           'run lab/bench/lstm_interleaved_run.sh with THREADS="1 default"')
     t = {(tool, th): minimum(folder, tool, th, rounds=rounds)[0]
          for tool in ("kernel", "primitive", "torch") for th in ("1", "default")}
     print("| shape | mode | kernel 1t s | kernel 2t s | PyTorch 1t s | PyTorch 2t s "

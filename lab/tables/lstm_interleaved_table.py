@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The table of tools/perf/lstm_interleaved_run.sh OUT: per shape and mode, the minimum wall time
+"""The table of lab/bench/lstm_interleaved_run.sh OUT: per shape and mode, the minimum wall time
 over the rounds of tandem's kernel, its primitive path and PyTorch, at 1 thread and at default
 threads; tandem / PyTorch as a speed ratio (PyTorch time / tandem time); GFLOP/s counting
 useful work only (forward+backward = 3 x forward, the records' flop formula); the kernel's
 share of the best sgemm rate of the same rounds; and the old path (lstm_bwd re-running the
 forward) with the 4 x forward GFLOP/s the records used to claim for it.
 
-    tools/tables/lstm_interleaved_table.py OUT > table.md
+    lab/tables/lstm_interleaved_table.py OUT > table.md
 """
 import glob
 import json
@@ -21,7 +21,7 @@ def rows(path, strict=False):
     """A results file's rows; a garbled one is skipped with a note (a round still running, or cut
     off), or refused where `strict` (rounds named on the command line)."""
     if strict:
-        return load_json(path, "results", "rerun that round (tools/perf/lstm_interleaved_run.sh OUT 1 "
+        return load_json(path, "results", "rerun that round (lab/bench/lstm_interleaved_run.sh OUT 1 "
                          "with FIRST=its number), or leave it out")["results"]
     try:
         return json.load(open(path))["results"]
@@ -61,8 +61,8 @@ def sgemm(out, threads):
 
 def main():
     if len(sys.argv) != 2 or not glob.glob(os.path.join(sys.argv[1], "r*_kernel_*.json")):
-        refuse(f"no r*_kernel_*.json in {' '.join(sys.argv[1:])}", "tools/tables/lstm_interleaved_table.py OUT, "
-               "with OUT a folder tools/perf/lstm_interleaved_run.sh wrote")
+        refuse(f"no r*_kernel_*.json in {' '.join(sys.argv[1:])}", "lab/tables/lstm_interleaved_table.py OUT, "
+               "with OUT a folder lab/bench/lstm_interleaved_run.sh wrote")
     out = sys.argv[1]
     for threads in ("1", "default"):
         kern, flops = minimum(out, "kernel", threads)

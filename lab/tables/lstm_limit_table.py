@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The CPU LSTM against the machine's limit on its own GEMMs: reads the rounds
-tools/perf/lstm_interleaved_run.sh wrote (r<R>_{kernel,primitive,gemms}_<threads>.json) and
+lab/bench/lstm_interleaved_run.sh wrote (r<R>_{kernel,primitive,gemms}_<threads>.json) and
 prints, per shape, mode and thread setting, the time of the kernel's GEMMs alone (the limit:
 `lstm_cpu_bench --path gemms`, the faster of its two ways of running the step products in
 each round), the kernel's and the primitive path's times, and each as a fraction of the limit
@@ -13,7 +13,7 @@ gate loops alone (lstm_cpu_bench --path gates: r<R>_gates_<threads>.json), two c
 that time and the kernel as a fraction of GEMMs + gate loops: what is left beyond 100 % of it
 is the kernel's copies and thread hand-offs.
 
-    tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]
+    lab/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]
 """
 import os
 import statistics
@@ -34,7 +34,7 @@ def load(folder, tool, threads, rounds, optional=False):
         if not os.path.isfile(path):
             if optional:
                 return {}, {}
-            refuse(f"{path} is missing", "run tools/perf/lstm_interleaved_run.sh (it times the GEMMs alone "
+            refuse(f"{path} is missing", "run lab/bench/lstm_interleaved_run.sh (it times the GEMMs alone "
                    f"in every round) into {folder}")
         for row in rows(path, strict=True):
             k, t = key(row), row["min_s"]
@@ -77,7 +77,7 @@ def table_rows(folder, rounds):
 
 def main():
     if len(sys.argv) < 3:
-        refuse("no FOLDER and ROUNDs", "tools/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "lab/tables/lstm_limit_table.py FOLDER ROUND [ROUND ...]")
     out = list(table_rows(sys.argv[1], sys.argv[2:]))
     if not out:
         refuse("no shape has both GEMM-limit and kernel rows in these rounds", "run the rounds with the same FILTER")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tandem's LSTM against PyTorch at PyTorch's best configuration, found by a grid: reads the
-rounds tools/perf/lstm_interleaved_run.sh wrote with THREADS="1 default" and
+rounds lab/bench/lstm_interleaved_run.sh wrote with THREADS="1 default" and
 TORCH_GRID="INTRAxBLAS ..." and prints, per shape and mode, PyTorch's minimum wall time at
 each setting of the grid, the winning setting, tandem's kernel and primitive path at their own
 best thread setting, and the speed ratio (PyTorch best / tandem best, > 1: tandem faster).
@@ -10,7 +10,7 @@ the row says "within noise" rather than naming a winner. "1 core" is the same at
 each: tandem with OPENBLAS_NUM_THREADS=1, PyTorch at 1x1; "matched" is tandem at as many
 threads as PyTorch's best setting uses (1 for 1x1, else its default 2).
 
-    tools/tables/lstm_peer_grid_table.py FOLDER ROUND [ROUND ...]
+    lab/tables/lstm_peer_grid_table.py FOLDER ROUND [ROUND ...]
 """
 import os
 import re
@@ -27,7 +27,7 @@ def per_round(folder, tool, setting, rounds):
     for r in rounds:
         path = os.path.join(folder, f"r{r}_{tool}_{setting}.json")
         if not os.path.isfile(path):
-            refuse(f"{path} is missing", 'run tools/perf/lstm_interleaved_run.sh with THREADS="1 default" '
+            refuse(f"{path} is missing", 'run lab/bench/lstm_interleaved_run.sh with THREADS="1 default" '
                    'TORCH_GRID="1x1 1x2 2x1 2x2"')
         for row in rows(path, strict=True):
             out.setdefault(key(row), {})[r] = row["min_s"]
@@ -37,12 +37,12 @@ def per_round(folder, tool, setting, rounds):
 def grid_settings(folder, rounds):
     """The INTRAxBLAS settings PyTorch ran at in the first round."""
     if not os.path.isdir(folder):
-        refuse(f"{folder} is not a folder", "name the OUT folder of tools/perf/lstm_interleaved_run.sh")
+        refuse(f"{folder} is not a folder", "name the OUT folder of lab/bench/lstm_interleaved_run.sh")
     found = sorted(m.group(1) for f in os.listdir(folder)
                    if (m := re.fullmatch(rf"r{rounds[0]}_torch_(\d+x\d+)\.json", f)))
     if not found:
         refuse(f"no r{rounds[0]}_torch_INTRAxBLAS.json in {folder}",
-               'run tools/perf/lstm_interleaved_run.sh with TORCH_GRID="1x1 1x2 2x1 2x2"')
+               'run lab/bench/lstm_interleaved_run.sh with TORCH_GRID="1x1 1x2 2x1 2x2"')
     return found
 
 
@@ -62,7 +62,7 @@ def best_setting(times, k, settings):
 
 def main():
     if len(sys.argv) < 3:
-        refuse("no FOLDER and ROUNDs", "tools/tables/lstm_peer_grid_table.py FOLDER ROUND [ROUND ...]")
+        refuse("no FOLDER and ROUNDs", "lab/tables/lstm_peer_grid_table.py FOLDER ROUND [ROUND ...]")
     folder, rounds = sys.argv[1], sys.argv[2:]
     grid = grid_settings(folder, rounds)
     torch = {g: per_round(folder, "torch", g, rounds) for g in grid}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Sets lstm_cpu_bench and torch_lstm_bench JSON results side by side as a Markdown table
-(docs/PERFORMANCE.md, "LSTM"): per shape and mode, GFLOP/s of each run and tandem/torch.
+(lab/README.md, "LSTM"): per shape and mode, GFLOP/s of each run and tandem/torch.
 
-    tools/tables/lstm_perf_table.py [--cpu] tandem_1t.json torch_1t.json [tandem_all.json torch_all.json ...]
+    lab/tables/lstm_perf_table.py [--cpu] tandem_1t.json torch_1t.json [tandem_all.json torch_all.json ...]
 
 GFLOP/s from the min wall time, or with --cpu GFLOP per process-CPU-second.
 
@@ -25,7 +25,7 @@ def main(paths):
     if paths and paths[0] == "--cpu":
         METRIC, paths = "gflops_cpu", paths[1:]
     if len(paths) % 2:
-        refuse("give (tandem, torch) JSON files in pairs", "tools/tables/lstm_perf_table.py t1.json p1.json")
+        refuse("give (tandem, torch) JSON files in pairs", "lab/tables/lstm_perf_table.py t1.json p1.json")
     runs = [load_json(p, "results", "lstm_cpu_bench or torch_lstm_bench.py JSON of a finished run") for p in paths]
     order, by = [], []
     for run in runs:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The one command behind the generated tables of docs/performance/*.md. A table that a
+"""The one command behind the generated tables of lab/pages/*.md. A table that a
 committed command regenerates from committed records is followed, after one blank line, by
 
     Regenerate: `COMMAND`
@@ -9,9 +9,9 @@ once and sets every table so marked to the command's table with the same header 
 most rows in common (a command may print several tables). Tables without the line are pasted
 figures (a run's log, a by-hand measurement), their section says so.
 
-    tools/tables/perf_tables.py [--check] [PAGE.md ...]     (default: every docs/performance page
-                                                            and the index docs/PERFORMANCE.md)
-    tools/tables/perf_tables.py --index                     (the index's table: per page its
+    lab/tables/perf_tables.py [--check] [PAGE.md ...]     (default: every lab/pages page
+                                                            and the index lab/README.md)
+    lab/tables/perf_tables.py --index                     (the index's table: per page its
                                                             sections and tables generated / all)
 --check changes nothing: exit 1 when a marked table differs from what its command prints now
 (ctest perf_tables), naming it. Exit 4 when a command fails.
@@ -59,10 +59,10 @@ def anchor(heading):
 
 
 def index(pages):
-    """docs/PERFORMANCE.md's table, counted from the pages, so the counts cannot go stale."""
+    """lab/README.md's table, counted from the pages, so the counts cannot go stale."""
     print("| page | sections | tables generated / all |\n|---|---|---:|")
     for page in pages:
-        lines, link = open(page).read().split("\n"), "performance/" + os.path.basename(page)
+        lines, link = open(page).read().split("\n"), "pages/" + os.path.basename(page)
         title = next(line[2:] for line in lines if line.startswith("# "))
         subs = "; ".join(f"[{h[3:]}]({link}#{anchor(h[3:])})" for h in lines if h.startswith("## "))
         sections = f"[{title}]({link})" + (f": {subs}" if subs else "")
@@ -90,22 +90,22 @@ def parse(argv):
     """The options; a page that is not a readable file is refused here (exit 4), not mid-run."""
     ap = argparse.ArgumentParser(description="Regenerate (or --check) the generated tables of the performance docs.")
     ap.add_argument("--check", action="store_true", help="change nothing: exit 1 when a marked table differs")
-    ap.add_argument("--index", action="store_true", help="rewrite the index's table in docs/PERFORMANCE.md")
-    ap.add_argument("pages", nargs="*", metavar="PAGE.md", help="default: every docs/performance page and the index")
+    ap.add_argument("--index", action="store_true", help="rewrite the index's table in lab/README.md")
+    ap.add_argument("pages", nargs="*", metavar="PAGE.md", help="default: every lab/pages page and the index")
     args = ap.parse_args(argv)
     for page in args.pages:
         if not os.path.isfile(page):
-            refuse(f"{page}: no such page", "give Markdown pages, e.g. docs/performance/dot.md, or none for all")
+            refuse(f"{page}: no such page", "give Markdown pages, e.g. lab/pages/dot.md, or none for all")
     return args
 
 
 def main(argv):
     args = parse(argv)
     check = args.check
-    suite_pages = sorted(glob.glob(os.path.join(ROOT, "docs", "performance", "*.md")))
+    suite_pages = sorted(glob.glob(os.path.join(ROOT, "lab", "pages", "*.md")))
     if args.index:
         return index(suite_pages)
-    pages = args.pages or suite_pages + [os.path.join(ROOT, "docs", "PERFORMANCE.md")]
+    pages = args.pages or suite_pages + [os.path.join(ROOT, "lab", "README.md")]
     cache, drifted, missing, count = {}, [], 0, 0
     for page in pages:
         lines = open(page).read().split("\n")

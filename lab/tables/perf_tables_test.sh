@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/tables/perf_tables.py's options: --help prints the usage (exit 0, no traceback), a page
+# lab/tables/perf_tables.py's options: --help prints the usage (exit 0, no traceback), a page
 # that does not exist is refused with its name and a hint (exit 4), an unknown option is refused.
 set -eu
 here=$(dirname "$0")

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""docs/PERFORMANCE.md's "Imported programs" tables from `tandem run --program` records: per
+"""lab/README.md's "Imported programs" tables from `tandem run --program` records: per
 program, each checkpoint policy's time, saved bytes, predicted and measured peak and
 recomputed applications; then vmap's and the hoisting pass's measured effect. One command per
-table, on committed records (docs/perf/program/):
+table, on committed records (lab/records/program/):
 
-    tools/tables/program_table.py docs/perf/program/*/records.json
+    lab/tables/program_table.py lab/records/program/*/records.json
 """
 import re
 import sys

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The Program path against XLA:CPU, from tools/perf/program_vs_xla.py's records (one JSON line
+"""The Program path against XLA:CPU, from lab/bench/program_vs_xla.py's records (one JSON line
 per row, threads, round, side and case): per (row, threads) the minimum over the rounds of each
 side's seconds per call, forward and gradient, and tandem / XLA; the rounds' load range, CPU
 and ISA. Minima, because the rounds ran on a shared machine where a median measures preemption.
 
-    tools/tables/program_vs_xla_table.py RECORDS.jsonl [RECORDS.jsonl ...]
+    lab/tables/program_vs_xla_table.py RECORDS.jsonl [RECORDS.jsonl ...]
 
 A missing or malformed file, or a (row, threads) without both sides of both cases: exit 4.
 """
@@ -13,7 +13,7 @@ import sys
 
 from bad_input import refuse
 
-HINT = "pass the JSONL that tools/perf/program_vs_xla.py --out wrote, unedited"
+HINT = "pass the JSONL that lab/bench/program_vs_xla.py --out wrote, unedited"
 FIELDS = ("cpu", "isa", "row", "threads", "round", "side", "case", "seconds", "load")
 
 

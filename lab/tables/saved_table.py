@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """The Markdown tables a perf tool printed, read back from its saved raw output (vmap_bench:
-docs/perf/vmap/*.md; executor_overhead: docs/perf/executor/*.md), so that a page pasting a
+lab/records/vmap/*.md; executor_overhead: lab/records/executor/*.md), so that a page pasting a
 tool's own table names the committed file it came from and perf_tables.py checks it. Each
 table is checked whole before it is printed: a header row, the |---| row, and every row with
 the header's cell count. A tool whose output needs combining across rounds has its own script
 (vmap_rounds_table.py).
 
-    tools/tables/saved_table.py [--after LINE] RAW.md [RAW.md ...]
+    lab/tables/saved_table.py [--after LINE] RAW.md [RAW.md ...]
 
 --after LINE: only the table right below the line LINE (remat_measure_test prints its model's
-label above each table, all with one header: docs/perf/remat/measure.md).
+label above each table, all with one header: lab/records/remat/measure.md).
 
 A missing file, one without a table, or a broken table: exit 4 with a hint.
 """
@@ -18,7 +18,7 @@ import sys
 
 from bad_input import refuse
 
-HINT = "pass the raw output the tool wrote (e.g. build/tools/vmap_bench ... > docs/perf/vmap/NAME.md), unedited"
+HINT = "pass the raw output the tool wrote (e.g. build/lab/vmap_bench ... > lab/records/vmap/NAME.md), unedited"
 
 
 def fail(message, hint=HINT):

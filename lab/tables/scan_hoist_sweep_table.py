@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The scan-reduction hoisting sweep's length × batch table (docs/performance/scan_hoist.md)
+"""The scan-reduction hoisting sweep's length × batch table (lab/pages/scan_hoist.md)
 from `tandem run --suite scan_hoist --filter sweep/...` records: per (L, E) the speed-up of
 the hoisted program (original / hoisted, the minima the case records) and the peak above the
 inputs, original / hoisted. The peaks are deterministic; the times are this run's. Records of
 the large programs (scan_hoist/<name>/L:../B:../F:.. cases) give a table of those: per program
 both peaks, both times and the speed-up.
 
-    tools/tables/scan_hoist_sweep_table.py docs/perf/scan_hoist/sweep.records.json
+    lab/tables/scan_hoist_sweep_table.py lab/records/scan_hoist/sweep.records.json
 
 A missing or garbled file, or records without a sweep case: exit 4 with a hint.
 """

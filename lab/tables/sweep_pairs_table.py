@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Sets each tandem collective next to the raw library call it wraps, from the records of
-`tandem collectives` sweeps (docs/performance/collectives.md): per world size and message
+`tandem collectives` sweeps (lab/pages/collectives.md): per world size and message
 size, busbw of both at the p50 time and the time ratio tandem / raw, then geometric means of
 the ratio for messages below and from 1 MiB, and last one table of the ≥ 1 MiB geometric
 means with a row per world size. One column per (op, place). Several records files of one
 world size are repeated runs of one sweep: each cell is then the median over the runs (of the
 ratio, and of each busbw), which a stall of a loaded machine in one run does not move.
 
-    tools/tables/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
+    lab/tables/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
 
-A records file may be gzipped (NAME.json.gz, as committed under docs/perf/collectives/).
+A records file may be gzipped (NAME.json.gz, as committed under lab/records/collectives/).
 Records of the sweep before issue 14 name the raw call as an op of its own (`-o
 psum,mpi_allreduce`); OLD_RAW_OPS pairs them. Bad input (a missing or garbled file, a failed
 row, no pair): exit 4 with a hint.

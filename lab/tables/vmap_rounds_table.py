@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Before / after a change, from rounds of `vmap_bench --profile-batch N` output saved as
-DIR/r<R>_before.md and DIR/r<R>_after.md (docs/perf/vmap-vecmath-run/): per batch the minimum
+DIR/r<R>_before.md and DIR/r<R>_after.md (lab/records/vmap-vecmath-run/): per batch the minimum
 over every round of the vmapped program's and the loop's minimum time, before and after, the
 speed-up, loop / vmapped after and the vmapped time per example after; then per primitive the
 minimum over the rounds of its mean time at the profiled batch, largest first. Minima only:
 the rounds ran on a loaded machine, where medians measure preemption.
 
-    tools/tables/vmap_rounds_table.py DIR ROUND [ROUND ...]
+    lab/tables/vmap_rounds_table.py DIR ROUND [ROUND ...]
 
 A missing round file or one without vmap_bench's two tables: exit 4 with a hint.
 """

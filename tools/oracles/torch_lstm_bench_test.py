@@ -96,3 +96,21 @@ def test_cpu_run_records_the_math_mode(tmp_path, math):
     assert out["math"] == math and out["allow_tf32"] == {"cudnn": on, "matmul": on}
     assert [r["mode"] for r in out["results"]] == ["fwd", "fwd+bwd"]
     assert all(r["math"] == math for r in out["results"])
+
+
+def test_shapes_from_tandem_records(tmp_path):
+    """ci/gpu_validate.sh gives the lstm/perf records as the shapes: one shape per configuration,
+    train when its train case ran, the Program path's cases and other suites left out."""
+    m = load()
+    params = {"batch": 1, "seq": 2, "input": 3, "hidden": 4, "layers": 1, "bidirectional": False}
+    recs = [{"case": "lstm/perf/tiny/B:1/fwd", "params": dict(params, path="kernel", mode="fwd")},
+            {"case": "lstm/perf/tiny/B:1/train", "params": dict(params, path="kernel", mode="train")},
+            {"case": "lstm/perf/tiny/B:1/program/fwd", "params": dict(params, path="program", mode="fwd")},
+            {"case": "lstm/perf/inf/B:1/fwd", "params": dict(params, batch=8, path="kernel", mode="fwd")},
+            {"case": "dot/perf/N:512", "params": {"path": "kernel"}}]
+    f = tmp_path / "records.json"
+    f.write_text(json.dumps({"schema": "tandem.records/1", "records": recs}))
+    assert m.load_shapes(str(f)) == [dict(SHAPE), dict(SHAPE, label="inf", batch=8, train=False)]
+    listed = tmp_path / "shapes.json"
+    listed.write_text(json.dumps([SHAPE]))
+    assert m.load_shapes(str(listed)) == [SHAPE]

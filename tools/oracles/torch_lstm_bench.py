@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Times PyTorch's nn.LSTM on CPU on tandem's LSTM performance shapes, for docs/PERFORMANCE.md.
+"""Times PyTorch's nn.LSTM on CPU on tandem's LSTM performance shapes, for lab/README.md.
 
 Optional: needs Debian's python3-torch (`apt-get install python3-torch`, not in ci/deps.txt:
-it is large). The shapes come from `lstm_cpu_bench --list-shapes`, so both tools time the same
+it is large). The shapes come from `lstm_cpu_bench --list-shapes` (lab/bench) or from the records
+of tandem's own lstm/perf cases (what ci/gpu_validate.sh gives it), so both sides time the same
 list. Forward is inference (torch.no_grad); forward+backward is the forward with autograd then
 backward of a seeded cotangent on y (dh_n, dc_n too), as lstm_cpu_bench does. FLOPs use
 the same formula (GEMM terms; forward+backward = 3 x forward). Reported: min wall time
@@ -10,7 +11,7 @@ over --reps and GFLOP/s from it, and min process CPU time with GFLOP per CPU-sec
 Run it with OPENBLAS_NUM_THREADS set to --threads: torch's GEMMs go to OpenBLAS, whose
 threads torch.set_num_threads does not govern.
 
-    tools/perf/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] [--math fp32|tf32] > torch.json
+    tools/oracles/torch_lstm_bench.py --shapes shapes.json [--threads N] [--reps N] [--filter SUBSTR] [--math fp32|tf32] > torch.json
 --math is the matmul math mode, set explicitly rather than left to PyTorch's defaults (which let
 cuDNN use TF32): fp32 turns TF32 off for cuDNN and for matmuls (tandem's HIGHEST, the lstm/perf
 cases' precision), tf32 turns it on (tandem's HIGH); the JSON records the mode and the flags as
@@ -63,9 +64,27 @@ def apply_math_mode(torch, math):
     return {"cudnn": bool(torch.backends.cudnn.allow_tf32), "matmul": bool(torch.backends.cuda.matmul.allow_tf32)}
 
 
+def load_shapes(path):
+    """The shapes to time: lstm_cpu_bench's list as is, or the kernel-path lstm/perf cases of a
+    tandem records file (their params), one shape per configuration, train when a train case ran."""
+    data = json.load(open(path))
+    if isinstance(data, list):
+        return data
+    shapes = {}
+    for r in data.get("records", []):
+        p, name = r.get("params", {}), r.get("case", "").split("/")
+        if name[:2] != ["lstm", "perf"] or p.get("path") != "kernel":
+            continue
+        s = {"label": name[2], "batch": p["batch"], "seq": p["seq"], "input": p["input"], "hidden": p["hidden"],
+             "layers": p["layers"], "bidirectional": bool(p["bidirectional"])}
+        key = json.dumps(s, sort_keys=True)
+        shapes.setdefault(key, dict(s, train=False))["train"] |= p.get("mode") == "train"
+    return list(shapes.values())
+
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shapes", required=True, help="JSON from lstm_cpu_bench --list-shapes")
+    ap.add_argument("--shapes", required=True, help="JSON from lstm_cpu_bench --list-shapes, or tandem records of lstm/perf cases")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: all cores)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--filter", default="", help="substrings of a shape's compact JSON or label, |-separated")
@@ -93,7 +112,7 @@ def main():
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     results = []
-    for s in json.load(open(a.shapes)):
+    for s in load_shapes(a.shapes):
         # The shape's compact JSON, as lstm_cpu_bench matches it; "|" separates alternatives.
         compact = json.dumps(s, separators=(",", ":"), sort_keys=True)
         if a.filter and not any(f in compact or f in s["label"] for f in a.filter.split("|")):
