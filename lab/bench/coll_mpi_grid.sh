@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The collectives sweep against raw MPI at every Open MPI setting that matters on one host
-# (issue 30 §1: a peer at its own best configuration), 2 ranks. A configuration is the shared-
+# (a peer at its own best configuration), 2 ranks. A configuration is the shared-
 # memory transport's single-copy mechanism (btl_vader_single_copy_mechanism, every value
 # ompi_info lists) × an algorithm index K of coll_tuned: K = 0 is Open MPI's default decision,
 # K ≥ 1 forces, for each op, the K-th algorithm ompi_info lists for the collective its raw call

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab/bench/coll_mpi_grid.sh and its table (issue 30 §1) on a tiny real 2-rank grid: one op,
+# lab/bench/coll_mpi_grid.sh and its table on a tiny real 2-rank grid: one op,
 # two single-copy mechanisms, two rounds → a folder per (round, configuration) and a table
 # naming every algorithm ompi_info lists; and their refusals (exit 4 with a hint): a missing
 # binary, an unknown op, an unwritable folder, a missing, empty or garbled grid folder.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dot_general's f32 product against every CPU BLAS on this machine at each one's best thread
-# count, and against the machine's FMA limit (issue 30: a peer at its own best configuration).
+# count, and against the machine's FMA limit (a peer at its own best configuration).
 # REPS interleaved rounds; in each, at 1 thread and then at every core, back to back:
 #   cpu_peak                      the measured f32 FMA limit          -> r<R>_peak_<T>.txt
 #   blas_sgemm_compare PEERS      cblas_sgemm / dnnl_sgemm, N = 512…2048 -> r<R>_peers_<T>.txt

@@ -4,8 +4,8 @@
 // interpreter's: the per-step sub-program call, argument lookup, output allocation and the
 // last-use bookkeeping. The same K·L ops as a straight-line program (no scan) separate the
 // per-eqn cost from the per-step cost. Executed eqns are counted with Executor::set_on_eqn,
-// not assumed; each figure is the minimum and median of --reps runs. Two floors beside them
-// (issue 30 §2): the straight-line program's own kernels called from a plain C++ loop (each
+// not assumed; each figure is the minimum and median of --reps runs. Two floors beside them:
+// the straight-line program's own kernels called from a plain C++ loop (each
 // eqn's impl resolved once, its operands in dense slots, literals made once: what is left when
 // the interpreter's lookups, checks and bookkeeping are gone), and the same arithmetic on a
 // bare float, which no tensor-valued interpreter can approach.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The interleaved LSTM measurement behind lab/README.md "LSTM training on the reserve"
-# (issue 19): REPS rounds, each running every tool once (after its own warm-up) — sgemm,
+# The interleaved LSTM measurement behind lab/README.md "LSTM training on the reserve":
+# REPS rounds, each running every tool once (after its own warm-up) — sgemm,
 # tandem's kernel (with the old recompute-in-lstm_bwd mode beside it), tandem's primitive path
 # through the Executor, PyTorch's nn.LSTM — first at 1 thread, then at each tool's default
 # threads. Interleaving makes load drifts on a shared machine hit every tool alike;

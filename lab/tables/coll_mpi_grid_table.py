@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Each tandem collective against its raw MPI call at Open MPI's best setting (issue 30 §1),
+"""Each tandem collective against its raw MPI call at Open MPI's best setting,
 from the folder lab/bench/coll_mpi_grid.sh wrote (OUT/r<R>/<mechanism>-a<K>/: config.json
 and records.json.gz). One table per op, one row per size:
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Headroom (tolerance ÷ observed error) of every correctness check in records files: per suite
 # the largest non-exact headroom, and every non-exact check above a limit (default 10^4), the
-# checks issue 17 §2 says cannot catch a real bug unless a reason is stated (the record's
+# checks that cannot catch a real bug unless a reason is stated (the record's
 # "headroom_reason", shown under the check). Reads the
 # headroom the records state, or 1 / error_over_tolerance for records written before it.
 # Usage: python3 -P lab/tables/headroom_table.py RECORDS.json... [--limit 1e4]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Each side at its best thread count (issue 19): reads the rounds that
+"""Each side at its best thread count: reads the rounds that
 lab/bench/lstm_interleaved_run.sh wrote with THREADS="1 default" and prints a Markdown table of
 the minimum wall time per tool and thread setting (lab/tables/lstm_interleaved_table.py's
 minimum), and tandem's best (kernel and primitive path) against PyTorch's best as a speed

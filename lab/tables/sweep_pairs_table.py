@@ -10,7 +10,7 @@ ratio, and of each busbw), which a stall of a loaded machine in one run does not
     lab/tables/sweep_pairs_table.py results/coll-np4/records.json [more runs' records.json ...]
 
 A records file may be gzipped (NAME.json.gz, as committed under lab/records/collectives/).
-Records of the sweep before issue 14 name the raw call as an op of its own (`-o
+Older sweep records (before the raw call became a column of its op) name the raw call as an op of its own (`-o
 psum,mpi_allreduce`); OLD_RAW_OPS pairs them. Bad input (a missing or garbled file, a failed
 row, no pair): exit 4 with a hint.
 
