@@ -108,9 +108,9 @@ fi
 # The run scripts refuse before measuring: a tool not built, no peer library, a bad REPS, a bad
 # TORCH_GRID, an unknown row. fake/ holds stand-ins that do nothing, so a check that let the run
 # go on would end otherwise than with 4.
-fake=$work/fake && mkdir -p "$fake/tools"
-for t in tandem tools/blas_sgemm_compare tools/cpu_peak tools/lstm_cpu_bench; do printf '#!/bin/sh\n' > "$fake/$t"; done
-chmod +x "$fake/tandem" "$fake"/tools/*
+fake=$work/fake && mkdir -p "$fake/lab"
+for t in tandem lab/blas_sgemm_compare lab/cpu_peak lab/lstm_cpu_bench; do printf '#!/bin/sh\n' > "$fake/$t"; done
+chmod +x "$fake/tandem" "$fake"/lab/*
 want4 'none/tandem not built' env BUILD="$work/none" "$here/dot_peer_grid.sh" "$work/dpg"
 want4 'none of the peer libraries is installed' env BUILD="$fake" PEERS="$work/libno_such_blas.so" "$here/dot_peer_grid.sh" "$work/dpg"
 grep -q 'libno_such_blas.so: not installed' "$work/dpg/run.log" || fail "dot_peer_grid.sh: run.log does not name the missing peer"
