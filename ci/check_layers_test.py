@@ -1,7 +1,7 @@
 """The include-layer check (ci/check_layers.py) passes on this tree and fails on a copy of it
 with one bad include planted: an upward include (bridge to harness among them), a sibling
-suite, a relative path, the product including the lab, a folder in no layer, a stale exception, or a library linked up the
-layers. Run by ctest (ci/CMakeLists.txt)."""
+suite, a relative path, the product including the lab, a folder in no layer, a stale
+exception, or a library linked up the layers. Run by ctest (ci/CMakeLists.txt)."""
 import shutil
 import subprocess
 import sys

@@ -6,21 +6,21 @@ starts where it pays.
 
 Lines are physical lines (what `wc -l` counts), tests included: a test file is read as often as
 the code it tests. Files: ci/repo_files.py (what git tracks or would track; no build outputs).
-Two parts, counted apart (PARTS): the lab (lab/: the benchmarks and table scripts behind the
+Two parts, counted apart (part_of): the lab (lab/: the benchmarks and table scripts behind the
 measured pages) and the product (everything else: engine, reference, bridge, harness, suites,
 runners, reports, common, cmake, the JAX tools, ci, examples).
 
 The rule, set on 2026-11-29 when the lab left the product's count (main 2ea54ef: 81,206 lines
-in one count, of which the lab's 3,974):
+in one count, under a budget of 81,210 raised 25 times since 2026-11-23):
   per file 400  (a file that outgrows it is split into files with one job each)
-  product 79,600  (77,295 lines that day + 3 %: the ≈2,300 lines of the work then open, one
-                 table of suite names, the front door, the exit codes of wrong values, a user's
-                 --program checked in seconds, the full ctest's time)
-  lab 4,200  (3,974 lines + 5 %: a measurement's script and its table)
+  product 79,600  (77,322 lines once the move was done, + 2,278 (2.9 %): the work then open,
+                 one table of suite names, the front door, the exit codes of wrong values, a
+                 user's --program checked in seconds, the full ctest's time)
+  lab 4,200  (3,974 lines + 226 (5.7 %): about one more measurement's script and its table)
 From then on a budget is not raised: a change that needs lines deletes as many elsewhere in the
 same part, in the same commit, and says so in its message.
 
-    ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
+    ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--lab-total N] [--top N]
 """
 import argparse
 import os
