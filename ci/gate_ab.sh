@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The interleaved A/B performance gate (issue 34): runs the baseline binary and the current
+# The interleaved A/B performance gate: runs the baseline binary and the current
 # binary as separate processes, alternating A B A B … (GATE_AB_RUNS per side, default 5), each
 # process the same fixed perf selection, then `tandem gate --baseline-runs … --current-runs …`:
 # per-case run medians, a t-test across processes (the between-run spread is the noise), Holm

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures the run-level gate itself (issue 34): its false-alarm rate on A/A comparisons and
+"""Measures the run-level gate itself: its false-alarm rate on A/A comparisons and
 its power against slowdowns planted in the engine (perf faults, `tandem faults --list`).
 
 collect: a pool of processes of one binary, in cycles of three — clean, clean, faulted (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# CI's exercise of the gate (issue 17 §3), run by ctest as `gate_exercise`: a quick `tandem run`
+# CI's exercise of the gate, run by ctest as `gate_exercise`: a quick `tandem run`
 # of a few suites, gated against the committed baseline of this machine kind (restricted to
 # those suites), must pass the gate's correctness part; and tampered copies of the run must
 # make the same gate fail with the documented exit codes, so a gate broken into passing

@@ -14,7 +14,7 @@ faulted run as current. Exit 2 counts as a false alarm (A/A) or a catch (power).
 
     ci/gate_single_run.py collect --bin build/tandem --out results/gate-single --runs 6 --scenario clean
     (the same with --scenario fault and --scenario stress; the three may run side by side)
-    ci/gate_single_run.py evaluate --out results/gate-single --write docs/gate_calibration/single-run
+    ci/gate_single_run.py evaluate --out results/gate-single --write lab/records/gate_calibration/single-run
 (PREFIX.md: the table; PREFIX.json: every exit code and the cases each pair flagged, the loads,
 the machine; PREFIX-records.json: every run's raw timings.)
 """

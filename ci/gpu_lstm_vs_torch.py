@@ -2,7 +2,7 @@
 """tandem's cuDNN LSTM against PyTorch's nn.LSTM on cuDNN, same shapes, same run: joins the
 records of `tandem run --profile nightly --backend cuda --filter ^lstm/perf/` with the JSON of
 `torch_lstm_bench.py --device cuda` and prints a Markdown table of min times and
-torch / tandem (time ratio: >= 0.98 is issue 13's goal). Times, not GFLOP/s, are compared
+torch / tandem (time ratio: >= 0.98 is the goal, within 2 % of PyTorch). Times, not GFLOP/s, are compared
 (both now count training as 3 x forward, since tandem's lstm_bwd reads the forward's reserve,
 but times need no formula). Rows are paired only at the same math mode (params.math of the
 record, "math" of the torch row: fp32 or tf32): TF32 against FP32 times different arithmetic,

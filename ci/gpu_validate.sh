@@ -211,17 +211,15 @@ phase_perf() {
 }
 
 phase_torch() {
-  local bench="$root/tools/perf/torch_lstm_bench.py" shapes_tool
-  shapes_tool=$(ls "$build"/tools/lstm_cpu_bench "$build"/lstm_cpu_bench 2>/dev/null | head -1)
+  # The shapes are those of the perf phase's own lstm/perf records (torch_lstm_bench.py reads them).
+  local bench="$root/tools/oracles/torch_lstm_bench.py"
   if ! timeout 60 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
     not_run torch_lstm "python3 has no torch with CUDA"
-  elif [ ! -f "$bench" ] || [ -z "$shapes_tool" ] || [ ! -f "$out/perf/lstm/records.json" ]; then
-    record torch_lstm FAIL - 0 "missing: torch_lstm_bench.py, lstm_cpu_bench or perf/lstm records"
+  elif [ ! -f "$bench" ] || [ ! -f "$out/perf/lstm/records.json" ]; then
+    record torch_lstm FAIL - 0 "missing: torch_lstm_bench.py or perf/lstm records"
   else
-    mkdir -p "$out/perf"
-    timeout 30 "$shapes_tool" --list-shapes >"$out/perf/lstm_shapes.json"
     step torch_lstm bash -c 'python3 "$0" --shapes "$1" --device cuda --math fp32 --reps "$2" >"$3"' \
-      "$bench" "$out/perf/lstm_shapes.json" "${PERF_REPS:-10}" "$out/perf/torch_lstm.json"
+      "$bench" "$out/perf/lstm/records.json" "${PERF_REPS:-10}" "$out/perf/torch_lstm.json"
     step_cap=60 step lstm_vs_torch bash -c 'python3 "$0" "$1" "$2" >"$3"' "$root/ci/gpu_lstm_vs_torch.py" \
       "$out/perf/lstm/records.json" "$out/perf/torch_lstm.json" "$out/perf/lstm_vs_torch.md"
   fi

@@ -8,7 +8,7 @@ JSON record per mutant (a line each, appended to --out as it goes) and prints th
 
 A mutant is caught by a step when the step exits non-zero (1 correctness, or a crash); exit 5
 (infrastructure) is recorded apart, since a CI that retries those would let it through.
-usage: ci/mutation_power.py --build build-mut --programs 3000 --out docs/faults/mutants-run.jsonl
+usage: ci/mutation_power.py --build build-mut --programs 3000 --out lab/records/faults/mutants-run.jsonl
        [--only ID,ID] [--steps fuzz,quick,coll4,vmapcoll2] [--seed 1] [--all-steps] [--baseline]
 By default the suite steps run only on the mutants the fuzzer missed (--all-steps: on every one).
 """

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tandem="${BUILD_DIR:-$root/build}/tandem"
 out="$root/results/nightly/$(date -u +%Y-%m-%d)"
 db="${HISTORY_DB:-$root/results/history.sqlite}"
-# A failed run or sweep stays out of the history (issue 31 #7): its missing or failed cases
+# A failed run or sweep stays out of the history: its missing or failed cases
 # would read there as regressions; its report still shows what happened.
 history_add() {  # RC RECORDS
   if [[ $1 != 0 ]]; then echo "nightly: NOT adding $2 to the history: its run exited $1" >&2; return 0; fi

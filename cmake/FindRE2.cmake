@@ -1,4 +1,5 @@
-# Finds RE2, the linear-time regex engine --filter and --fault match names with (issue 31 #9);
+# Finds RE2, the linear-time regex engine --filter and --fault match names with (std::regex
+# backtracked exponentially on patterns such as '(.*.*)*');
 # defines RE2::re2. RE2's own CMake config where one is installed (newer RE2, with abseil);
 # else re2/re2.h and libre2 by path: Debian 12's libre2-dev ships only re2.pc, and the offline
 # bundle's prefix (ci/unpack_debs.sh, on CMAKE_PREFIX_PATH) may have no pkg-config to read it.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One writer per output folder (issue 31 #1): while a sweep (`tandem collectives`) or a
+# One writer per output folder: while a sweep (`tandem collectives`) or a
 # `tandem run` holds its --out, every other writer into that folder — another sweep, a run,
 # collectives-dump, dump-programs, fuzz, import, merge — is refused with exit 4, the lock message and a
 # hint, and the holder still finishes with all its records. The holder is caught holding the

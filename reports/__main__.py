@@ -21,7 +21,7 @@ class Parser(argparse.ArgumentParser):
         raise BadInput(f"{self.prog}: {message}", f"`{self.prog} --help` lists the options")
 
     def add_argument(self, *args, **kw):
-        """Every option that takes a free value refuses an empty one (issue 31 #6), by being added."""
+        """Every option that takes a free value refuses an empty one, by being added."""
         if kw.get("action", "store") in ("store", "append") and "type" not in kw and "choices" not in kw:
             kw["type"] = nonempty
         return super().add_argument(*args, **kw)

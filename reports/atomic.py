@@ -59,7 +59,7 @@ def input_folders(paths):
 
 def refuse_input(path, inputs, flag, hint, what="also an input"):
     """BadInput when `path` is one of `inputs` (real paths: a symlink or another spelling is
-    the same file), so an output option never replaces what the command reads (issue 31 #3)."""
+    the same file), so an output option never replaces what the command reads."""
     for i in inputs if path else ():
         if i and os.path.realpath(i) == os.path.realpath(path):
             raise BadInput(f"{flag} {path} is {what} ({i}): tandem never writes over what it reads", hint)

@@ -1,5 +1,5 @@
 # Sweep records (`tandem collectives`) gated on tandem's time relative to the raw library call
-# of the same run (issue 28 §3): a slower link or a busier machine slows both calls alike and
+# of the same run: a slower link or a busier machine slows both calls alike and
 # cancels in the ratio, so only tandem's own overhead gates. The raw records are shown, not gated.
 from reports import records, stats
 

@@ -1,4 +1,4 @@
-# The run-level gate (issue 34): `tandem gate --baseline-runs B1 B2 ... --current-runs C1 ...`.
+# The run-level gate: `tandem gate --baseline-runs B1 B2 ... --current-runs C1 ...`.
 # Each records file is one process (ci/gate_ab.sh writes them interleaved ABAB… from two
 # binaries); a case's number per process is the median of its repetitions, and the two sides'
 # run medians are compared by reports/run_stats.py, so the spread between processes is the
@@ -36,7 +36,7 @@ def stored_runs(a, cur_recs):
 def compare_with(base_series, cur_series, floor, ratios=({}, {})):
     """The case comparer for gate.run: base_series and cur_series are run_median_series's;
     ratios, (base, current) gate_ratio.run_series: the sweep's tandem cases, gated on their run
-    medians over their raw calls' (a slower link or machine cancels, issue 28 §3)."""
+    medians over their raw calls' (a slower link or machine cancels)."""
     (bs, _), (cs, names) = base_series, cur_series
 
     def compare(b, c, cfg):

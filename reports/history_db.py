@@ -108,7 +108,7 @@ def connect(path, create):
     try:
         if create:
             p.parent.mkdir(parents=True, exist_ok=True)
-        # A reader opens read-only: `history report` works on a history it may not write (issue 31).
+        # A reader opens read-only: `history report` works on a history it may not write.
         conn = sqlite3.connect(str(p) if create else p.absolute().as_uri() + "?mode=ro", uri=not create, timeout=30,
                                isolation_level=None)  # transactions are explicit
         claim(conn, p, stamp=create)

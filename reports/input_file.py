@@ -1,6 +1,6 @@
 # Reading a file a user names (records, --current, --baseline, a gate config): only a regular
 # file, read at most LIMIT bytes. A FIFO would block the read forever and /dev/zero would grow
-# the process until the kernel kills it (issue 20 #13); both are bad input with a hint instead.
+# the process until the kernel kills it; both are bad input with a hint instead.
 import contextlib
 import json
 import math

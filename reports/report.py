@@ -72,11 +72,11 @@ def render(paths, out_dir, title="tandem report"):
 
     loaded = [(p, *records.load_document(p)) for p in paths]
     recs = [r for _, _, rs in loaded for r in rs]
-    # A killed run's records look like a run with fewer cases: say so above everything (issue 31 #7).
+    # A killed run's records look like a run with fewer cases: say so above everything.
     unfinished = [why for p, doc, rs in loaded if (why := run_completion.problem(p, doc, rs))]
     if not recs:
         raise BadInput(f"no records in {', '.join(map(str, paths))}", "run some cases first: `tandem run --out FILE`")
-    # A run's folder holds its own summary.md: the report's would replace it (issue 31 #3).
+    # A run's folder holds its own summary.md: the report's would replace it.
     atomic.refuse_input(out_dir, atomic.input_folders(paths), "-o", REPORT_HINT,
                         "the folder of an input records file")
     out = Path(out_dir)

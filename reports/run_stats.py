@@ -1,4 +1,4 @@
-# Run-level statistics for the gate (issue 34): repetitions inside one process never see the
+# Run-level statistics for the gate: repetitions inside one process never see the
 # variance between processes (frequency, memory placement, neighbours on a shared host), so a
 # test over them calls A/A differences significant. Here each PROCESS contributes one number
 # per case (the median of its repetitions); the cases' log run-medians of the baseline side

@@ -6,7 +6,7 @@ tandem=$1
 . "$(dirname "$0")/expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
 expect 0 "--version names the version and git sha" -- "$tandem" --version
 grep -Eq '^tandem [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' "$out/stdout" || { echo "FAIL: --version: $(cat "$out/stdout")"; fail=1; }
-# Issue 31 #11: every git call of the run context passes --no-optional-locks (else `git status`
+# Every git call of the run context passes --no-optional-locks (else `git status`
 # takes the source tree's .git/index.lock); a git that logs its arguments stands in front.
 mkdir -p "$out/gitbin" && printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$out/git.log" "$(command -v git)" \
   >"$out/gitbin/git" && chmod +x "$out/gitbin/git"
@@ -25,7 +25,7 @@ python3 -c "import json,sys; d=json.load(open('$out/a/records.json')); assert d[
 expect 0 "run times cases and writes benchmark.json" -- "$tandem" run -q -n 2 --suite dot --filter 'M:4/K:1/.*in:f32/alg:F32' --out "$out/b"
 python3 -c "import json; d=json.load(open('$out/b/benchmark.json')); assert d['benchmarks'][0]['real_time'] > 0" \
   || { echo "FAIL: benchmark.json invalid"; fail=1; }
-# Issue 31 #11: a run killed midway leaves its partial records.json, never beside the previous
+# A run killed midway leaves its partial records.json, never beside the previous
 # run's benchmark.json and summary.md (a run removes them when it takes its --out).
 # Waits for the first record as long as the run lives (a loaded runner may take minutes), not 60 s.
 "$tandem" run -q -n 20 --suite lstm --out "$out/b" >/dev/null 2>&1 & pid=$!
@@ -43,7 +43,7 @@ expect 4 "--suite with --exclude-suite is bad input" -- "$tandem" run --suite do
 expect 4 "merge of a folder that holds no run is bad input" -- "$tandem" merge "$out/no-run" -o "$out/merged"
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 grep -q "hint: use RE2 syntax" "$out/stderr" || { echo "FAIL: bad regex without the RE2 hint"; fail=1; }
-# Issue 31 #9: std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case
+# std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case
 # names (minutes); RE2 (name_matcher, harness/case.h) is linear. "At once" is scaled by the
 # machine's load: 10 s plus 20 times the same command with a plain pattern takes now (≈ 0.2 s
 # idle here; std::regex took over 20 s idle, and the load slows it as much as the plain one).
@@ -60,7 +60,7 @@ expect 4 "a pathological --fault matching nothing is refused at once" -- \
   timeout "$(limit "$tandem" faults --fault 'zzz' --out "$out/re_faults_plain")" \
   "$tandem" faults --fault '(.*.*)*zzz' --out "$out/re_faults"
 expect 4 "unknown option is bad input" -- "$tandem" run --frobnicate
-# Issue 31 #11: an unknown subcommand is named, the subcommands in the hint (CLI11 said only
+# An unknown subcommand is named, the subcommands in the hint (CLI11 said only
 # "A subcommand is required"); --bidirectional is 0 or 1 before any input is read.
 expect 4 "an unknown subcommand is bad input" -- "$tandem" lsit
 grep -q "unknown subcommand 'lsit'" "$out/stderr" && grep -q "hint: .*list | run | check" "$out/stderr" \
@@ -104,7 +104,7 @@ grep -q "note: --backend auto: CUDA cases skipped: " "$out/stderr" || { echo "FA
 CUDA_VISIBLE_DEVICES= expect 5 "collectives --backend nccl without a GPU" -- timeout 60 \
   "$tandem" collectives --backend nccl -b 1K -e 1K -n 1 -w 0 --out "$out/nccl_sweep"
 grep -q "NCCL backend: " "$out/stderr" || { echo "FAIL: --backend nccl without a GPU: no reason"; head -3 "$out/stderr"; fail=1; }
-# Issue 20 #14: a second run into an --out another run is writing (held here by flock(1), as a
+# A second run into an --out another run is writing (held here by flock(1), as a
 # running tandem holds it) is refused before it writes, not interleaved with the first's records.
 mkdir -p "$out/busy"
 expect 4 "a run into an --out another run is writing is bad input" -- \
@@ -165,7 +165,7 @@ run -n 2x
 collectives -f fast
 PROBES
 rm -rf /tmp/tandem-cli-probe  # the one probe that gets as far as the sweep's --out
-# Issue 31 #6: no option takes an empty value or a negative integer (one check for every
+# No option takes an empty value or a negative integer (one check for every
 # option, runners/cli/option_checks.h; the Parser of reports/__main__.py): each used to be a
 # silent "every suite", default, wrapped seed or write into the working directory, exit 0.
 mkdir -p "$out/cwd" && cd "$out/cwd" || exit 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 31: every option of every subcommand through empty, negative, zero, huge, NaN and junk values:
+"""Every option of every subcommand through empty, negative, zero, huge, NaN and junk values:
 each call ends 0 or 4 with a `hint:`, never 5, a signal, a timeout or a traceback. The options are the
 CLI's own (TANDEM_OPTION_TABLE; the Python doors' from their argparse parser), so an option is walked
 by being added; a table smaller than the sources' add_option/flag/argument count fails. ARGS: TANDEM SRC"""

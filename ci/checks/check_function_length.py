@@ -16,12 +16,12 @@ before the braces are matched, so a brace in them confuses nothing. Python (.py)
 measured by its `ast` node (end_lineno - lineno + 1; a nested def counts toward its outer one
 and is also measured itself). Files: ci/checks/repo_files.py (what git tracks or would track).
 
-Budget, set on 2026-11-27 (issue 32 §5):
+Budget, set on 2026-11-27:
   80 lines per function, C++ and Python alike: a function that fits on one screen can be read
-  whole, and 80 is where issue 32 drew the line between "one job" and the long functions it
-  lists (linearize 232, remat_case 136, ragged_all_to_all_into 122, ...). On the day it was
+  whole, and 80 is where the 2026-11-27 review drew the line between "one job" and the long
+  functions it listed (linearize 232, remat_case 136, ragged_all_to_all_into 122, ...). On the day it was
   set (main c6f393c: 3,322 functions), 14 C++ functions and 1 Python one were over it (the
-  longest linearize_once at 321 lines); issue 32's helpers split them into named steps. Python
+  longest linearize_once at 321 lines); that day's helpers split them into named steps. Python
   shares the budget because only that one def (86 lines) was over it.
 
     ci/checks/check_function_length.py [ROOT] [--budget N] [--top N]

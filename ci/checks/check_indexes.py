@@ -19,11 +19,9 @@ from repo_files import repo_files
 # The indexes: index file -> (folder, suffixes of the files it lists; () for every file).
 INDEXES = {"docs/README.md": ("docs", (".md",)),
            "ci/README.md": ("ci", ())}
-# What an index need not list, one pattern a row. docs/: what is no guide (raw records, pages of
-# figures) moves to lab/, indexed by lab/README.md: empty those rows once it has. ci/checks/:
-# each check's self-test sits beside it, named after it.
-NOT_LISTED = ("docs/PERFORMANCE.md", "docs/perf/*", "docs/performance/*", "docs/gate_calibration/*",
-              "ci/checks/*_test.py")
+# What an index need not list, one pattern a row. ci/checks/: each check's self-test sits beside
+# it, named after it.
+NOT_LISTED = ("ci/checks/*_test.py",)
 
 
 def files(root, index):

@@ -1,6 +1,6 @@
 """Self-test of check_indexes.py: indexes that list every file pass; a page or a script left out,
-a listed file that does not exist and a missing index fail; NOT_LISTED patterns (docs/perf/,
-a check's self-test) need no line."""
+a listed file that does not exist and a missing index fail; a NOT_LISTED pattern (a check's
+self-test) needs no line."""
 import os
 import subprocess
 import sys
@@ -15,7 +15,7 @@ def check(root):
 
 def repo(tmp_path, index, ci_index=CI_INDEX, pages=("DESIGN.md", "CI.md", "guides/HOWTO.md")):
     root = tmp_path / "repo"
-    for rel in [f"docs/{p}" for p in pages] + ["docs/perf/raw/run.md", "docs/data.json",
+    for rel in [f"docs/{p}" for p in pages] + ["docs/data.json",
                                                   "ci/build.sh", "ci/checks/check_x.py", "ci/checks/check_x_test.py"]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("# a file\n")

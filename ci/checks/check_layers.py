@@ -11,6 +11,8 @@ DESIGN.md's layers, which this table is the one statement of:
   cuda is a backend: its kernels need only core, its impls attach to primitives (ir, prims).
   inside suites: common <- register_suites (top-level files) <- each suite; a suite never
   includes another suite (shared model builders live in suites/common).
+  lab (the benchmarks and table scripts behind the measured pages) stands on all of it; no
+  layer may include or link lab.
 A test file (*_test.cc, *_test_util.h, ...) is a leaf nothing includes, so it is checked by
 component only: it may include any layer of its own component and whatever its component's
 layers may include (an engine test may build IR; it may not include suites).
@@ -54,6 +56,9 @@ LAYERS: dict[str, list[str]] = {
     "runners": ["suites", "suites/*", "suites/common"] + BELOW_SUITES,
     "tools": ["runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
     "ci": ["runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
+    # The lab (benchmarks and table scripts behind lab/pages) may use the whole product; no layer
+    # lists it, so nothing in the product may include or link it.
+    "lab": ["tools", "runners", "suites", "suites/*", "suites/common"] + BELOW_SUITES,
     # The build's own helpers (gtest batches): their self-test's C++ includes none of the project.
     "cmake": [],
 }

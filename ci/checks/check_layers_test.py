@@ -1,7 +1,7 @@
 """The include-layer check (ci/checks/check_layers.py) passes on this tree and fails on a copy of it
 with one bad include planted: an upward include (bridge to harness among them), a sibling
-suite, a relative path, a folder in no layer, a stale exception, or a library linked up the
-layers. Run by ctest (ci/CMakeLists.txt)."""
+suite, a relative path, the product including the lab, a folder in no layer, a stale
+exception, or a library linked up the layers. Run by ctest (ci/CMakeLists.txt)."""
 import shutil
 import subprocess
 import sys
@@ -52,6 +52,18 @@ def test_upward_include_fails_naming_file_line_and_layers(tree):
     assert r.returncode == 1
     line = len(p.read_text().splitlines())
     assert f"engine/core/shape.h:{line}: engine/core may not include engine/prims/lstm.h" in r.stderr
+
+
+def test_the_product_may_not_include_the_lab(tree):
+    # lab/ stands on the product (its benches include suites and engine: the copy passed); no
+    # layer of the product lists lab, CI's scripts included.
+    plant(tree, "runners/cli/main.cc", '#include "lab/bench/count_arg.h"')
+    plant(tree, "ci/lsan_selfcheck.cc", '#include "lab/bench/program_profile.h"')
+    problems = check_layers.check(tree)
+    assert any("runners/cli/main.cc" in p and "runners may not include lab/bench/count_arg.h (lab)" in p
+               for p in problems), problems
+    assert any("ci/lsan_selfcheck.cc" in p and "ci may not include lab/bench/program_profile.h (lab)" in p
+               for p in problems), problems
 
 
 def test_relative_and_angle_includes_are_resolved(tree):

@@ -1,5 +1,6 @@
 """Self-test of check_line_budget.py: it passes a tree within budget, and fails (exit 1, the
-biggest files listed) on one file over the per-file budget and on a tree over the total."""
+biggest files listed) on one file over the per-file budget and on a product or a lab over its
+own total; the lab (lab/) is counted apart from the product."""
 import os
 import subprocess
 import sys
@@ -22,7 +23,7 @@ def check(root, *args):
 def test_within_budget_passes(tmp_path):
     r = check(tree(tmp_path, {"a.cc": 400, "b/c.py": 100, "notes.md": 5000}), "--total", "500")
     assert r.returncode == 0, r.stdout
-    assert "2 files, 500 lines" in r.stdout  # .md does not count
+    assert "2 files; product 500 lines" in r.stdout  # .md does not count
 
 
 def test_one_file_over_fails_and_names_it(tmp_path):
@@ -35,7 +36,22 @@ def test_one_file_over_fails_and_names_it(tmp_path):
 def test_tree_over_total_fails(tmp_path):
     r = check(tree(tmp_path, {"a.h": 300, "b.cu": 300}), "--total", "599")
     assert r.returncode == 1
-    assert "the tree has 600 lines > 599" in r.stdout
+    assert "the product has 600 lines > 599" in r.stdout
+
+
+def test_the_lab_counts_apart_from_the_product(tmp_path):
+    t = tree(tmp_path, {"engine/a.cc": 300, "lab/bench/b.cc": 300, "lab/pages/p.md": 9000})
+    r = check(t, "--total", "300", "--lab-total", "300")
+    assert r.returncode == 0, r.stdout
+    assert "product 300 lines (budget 300), lab 300 lines (budget 300)" in r.stdout
+
+
+def test_lab_over_its_own_budget_fails_and_lists_its_files(tmp_path):
+    t = tree(tmp_path, {"engine/a.cc": 350, "lab/bench/b.cc": 301})
+    r = check(t, "--total", "1000", "--lab-total", "300")
+    assert r.returncode == 1
+    assert "the lab has 301 lines > 300" in r.stdout and "the product has" not in r.stdout
+    assert "   301  lab/bench/b.cc" in r.stdout and "engine/a.cc" not in r.stdout.split("biggest files:")[1]
 
 
 def test_build_folders_do_not_count(tmp_path):

@@ -2,7 +2,7 @@
 // member k / per and lands at the sender's output_offsets[k] on that receiver, whose
 // recv_sizes entry (sender * per + k % per) must match.
 //
-// Why it is shaped this way (docs/PERFORMANCE.md, Collectives): a receiver needs only the
+// Why it is shaped this way (lab/README.md, Collectives): a receiver needs only the
 // (size, offset) pairs of the slices coming to it, so one small control-plane all_to_all
 // (16·per bytes per peer) carries exactly those; each receiver checks its own slices
 // against its recv_sizes and its output's rows, and with ctx.validate the verdicts are

@@ -31,7 +31,7 @@ DeviceMemoryOps host_ops() {
 // allocation and unmapped on free, so each call of a program on 0.5–4 MiB tensors
 // page-faulted and zero-filled them again. That made vmapped and hand-batched MLPs at batch
 // 256–1024 swing 0.6–1.5x against each other from run to run, and with the heap kept they
-// agree to 0.97–1.01x (docs/performance/vmap.md, "The allocator, not the batching").
+// agree to 0.97–1.01x (lab/pages/vmap.md, "The allocator, not the batching").
 // TANDEM_HOST_HEAP=0 leaves glibc's defaults, for an A/B in one session.
 void keep_host_memory_in_the_heap() {
   const char* e = std::getenv("TANDEM_HOST_HEAP");

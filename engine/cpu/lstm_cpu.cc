@@ -100,7 +100,7 @@ bool g_always_split_rows = false;
 // not depend on the thread count where the GEMM gives a row the same bits whatever the rows in
 // the call (oneDNN's AVX-512 kernels, not its AVX2 ones: lstm_cpu_test.cc). OpenBLAS: 1 thread.
 // When OpenBLAS itself has several threads, rows are not split (unless forced): measured on
-// the nightly shapes (docs/PERFORMANCE.md, LSTM), BLAS-threaded step GEMMs were faster on 18
+// the nightly shapes (lab/README.md, LSTM), BLAS-threaded step GEMMs were faster on 18
 // of 20 rows and level on 2 — each chunk's thinner GEMM re-packs all of W_hh, and at batch
 // 16 a chunk's GEMM has only 8 rows. So the split serves OPENBLAS_NUM_THREADS=1 (e.g. one
 // process per core) or a BLAS whose threads tandem cannot see.
@@ -208,7 +208,7 @@ std::vector<float> swap_gates_f_g(const LstmConfig& c, const LstmWeightLayout& l
 // inference history), kept per thread from call to call. A fresh vector of 10+ MB per call
 // came from mmap, so every call page-faulted it in and zero-filled it: 10 % of a DeepBench
 // B64 forward+backward (98 against 109 ms with glibc kept from returning the memory,
-// docs/performance/lstm.md "Against the limit"). Each user writes what it reads; `sized`
+// lab/pages/lstm.md "Against the limit"). Each user writes what it reads; `sized`
 // zero-fills only what a vector grows by.
 struct Scratch {
   std::vector<float> P, hs, cs, ping, pong, d_out, d_in, da_step, da_bt;

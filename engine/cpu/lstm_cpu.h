@@ -48,7 +48,7 @@ void cell_backward_row(int64_t H, const float* a, const float* c_new, const floa
 // Threads the recurrence is split across by batch rows (default: TANDEM_LSTM_THREADS, else
 // every hardware thread). The split applies when BLAS runs single-threaded; with OpenBLAS
 // threads the step GEMMs are BLAS-threaded instead (faster where measured, see
-// docs/PERFORMANCE.md), unless set_lstm_always_split_rows(true). BLAS keeps its own setting
+// lab/README.md), unless set_lstm_always_split_rows(true). BLAS keeps its own setting
 // (OPENBLAS_NUM_THREADS) for every GEMM outside a split.
 void set_lstm_threads(int n);
 void set_lstm_always_split_rows(bool always);

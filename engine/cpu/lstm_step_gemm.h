@@ -2,7 +2,7 @@
 // whole kernel call (h·W_hh^T forward, da·W_hh backward). Built with oneDNN
 // (TANDEM_WITH_ONEDNN), a matmul primitive is created once per call with its weights reordered
 // once into the layout it packs for; OpenBLAS's cblas_sgemm re-packs W on every step, which
-// measured 22–31% slower per step on the perf shapes (docs/PERFORMANCE.md, "LSTM step GEMM").
+// measured 22–31% slower per step on the perf shapes (lab/README.md, "LSTM step GEMM").
 // Without oneDNN, where it declines the shape, or under TANDEM_LSTM_ONEDNN=0, every step is
 // one cblas_sgemm.
 #pragma once

@@ -4,7 +4,7 @@
 // 16-wide f32 loops where the machine has them. GCC's v4 clone would keep to 256-bit vectors
 // (its default tuning); engine/CMakeLists.txt asks for 512 (-mprefer-vector-width=512). With
 // the bias moved into the LSTM's gate loop it made the LSTM forward 1.06–1.16× faster
-// (docs/performance/lstm.md, "The gate loop at full vector width"). The lanes are independent,
+// (lab/pages/lstm.md, "The gate loop at full vector width"). The lanes are independent,
 // so the clones compute the same bits (checked there for the LSTM's cell loops).
 #pragma once
 

@@ -29,7 +29,7 @@ struct HoistOptions {
   // The cost estimate. A rewrite moves the chain's eqns into the body, where each runs once
   // per step instead of once over [L, ...]: it saves the [L, ...] intermediates' memory
   // traffic and costs L times the executor's per-eqn overhead (≈ 0.3–0.6 µs of CPU,
-  // tools/perf/executor_overhead). Measured on the suite's cases (docs/PERFORMANCE.md, "When the
+  // lab/bench/executor_overhead). Measured on the suite's cases (lab/README.md, "When the
   // pass declines"): up to E = 1,024 elements per step the hoisted program is slower
   // (0.35–0.62× at E ≤ 231, 0.8–1.07× at E = 1,024); from E = 4,096 it is faster (3.3× at
   // L = 200; 1.04–4.6× at E ≥ 65,536). A ys with fewer elements per step than this is

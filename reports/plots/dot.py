@@ -52,7 +52,7 @@ def error_per_algorithm(recs, out):
 def scatter_groups(ax, x, values, backend, failed, label):
     """One scatter per backend and marker (x failed, ▲ inf/NaN at the top), failures drawn last;
     and the 'exact (0)' line under zeros. One collection per case made a 43,488-record report
-    run past 600 s, 80 % of it in this plot (issue 31 #10)."""
+    run past 600 s, 80 % of it in this plot."""
     y, floor, top = style.floor_positive(values)
     y = np.array(y)
     marker = np.where(y == top, "^", np.where(failed, "x", "o"))

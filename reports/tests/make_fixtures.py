@@ -77,7 +77,7 @@ def dot():
 
 def lstm():
     """Perf records as suites/lstm/lstm_perf_cases.cc writes them (plus the Program path and
-    PyTorch series that tools/perf/torch_lstm_bench.py --records adds)."""
+    PyTorch series that tools/oracles/torch_lstm_bench.py --records adds)."""
     out = []
     for label, b, t, h in (("deepbench", 16, 25, 512), ("fastrnns", 64, 100, 512), ("infer_b1", 1, 100, 512)):
         fwd = 2.0 * b * t * 4 * h * h

@@ -1,4 +1,4 @@
-# Records written for measurements taken outside `tandem run` (tools/perf/torch_lstm_bench.py
+# Records written for measurements taken outside `tandem run` (tools/oracles/torch_lstm_bench.py
 # --records): valid against the schema, named as the suite names its perf cases, with the run
 # context, and drawn by the LSTM plot beside tandem's own series at the same GFLOP/s formula.
 from conftest import FIXTURES

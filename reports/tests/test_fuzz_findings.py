@@ -1,4 +1,4 @@
-# What reports/fuzz.py found (issue 31), each once a traceback or an exit 5 "check the disk": a
+# What reports/fuzz.py found, each once a traceback or an exit 5 "check the disk": a
 # history whose rows or schema history add never writes is corrupt (exit 4), and extreme metric
 # values keep the change-point test finite.
 import sqlite3

@@ -1,4 +1,4 @@
-# Sweep records gate on tandem's time relative to the raw call of the same run (issue 28 §3):
+# Sweep records gate on tandem's time relative to the raw call of the same run:
 # a shift common to both calls (a slower link) passes, tandem's own slowdown fails, the raw
 # call's own change is shown but not gated, and a tandem record without a raw partner gates absolutely.
 from conftest import rec, write

@@ -33,7 +33,8 @@ def test_aa_with_between_run_noise_rarely_flags_and_the_old_test_does():
     n, runs = 200, 5
     new = sum(flags([process(rng) for _ in range(runs)], [process(rng) for _ in range(runs)]) for _ in range(n))
     old = 0
-    for _ in range(40):  # the repetition-level gate on one process per side: the defect of issue 34
+    # the repetition-level gate on one process per side: the false alarms the run-level gate replaced
+    for _ in range(40):
         o = gate.run(process(rng), process(rng), gate_config.Config())
         old += o.code == exit_codes.PERFORMANCE_REGRESSION
     assert new / n <= 0.06, f"{new} of {n} A/A gates flagged"

@@ -1,4 +1,4 @@
-# Issue 20 #13 on the Python side: a records file, --current/--baseline or a gate config that is
+# Unbounded input on the Python side: a records file, --current/--baseline or a gate config that is
 # a FIFO, /dev/zero, a directory or a dangling symlink is bad input (exit 4 with a hint), never a
 # hang or a process that grows until the kernel kills it. Run as processes, bounded by a timeout
 # and an address-space limit, so the old behaviour fails the test instead of stalling it.

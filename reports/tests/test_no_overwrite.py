@@ -1,4 +1,4 @@
-# No output option writes over an input (issue 31 #3): `gate --summary` pointed at --current,
+# No output option writes over an input: `gate --summary` pointed at --current,
 # --baseline (also through a symlink) or a --current-runs file, and `report -o` at a run's own
 # folder, are bad input (4) with a hint, and every input is left byte for byte as it was.
 import os

@@ -41,7 +41,7 @@ MALFORMED = {
     "bad verdict": (lambda r: r.update(verdict="maybe"), "field verdict: 'maybe' is not one of"),
     "timing a string": (lambda r: r.update(timing="fast"), "field timing: 'fast' is not of type 'object'"),
     "samples not a list": (lambda r: r["timing"].update(samples=3), "field timing.samples"),
-    "a time of 0 s": (lambda r: r["timing"].update(median=0), "field timing.median"),  # issue 31 #8: gated as "faster"
+    "a time of 0 s": (lambda r: r["timing"].update(median=0), "field timing.median"),  # it was gated as "faster"
     "an anchor time of 0 s": (lambda r: r.update(anchor={"name": "canary/sgemm_128", "samples": [0]}),
                               "field anchor.samples[0]"),  # a ratio over it would be inf
     "anchor without a name": (lambda r: r.update(anchor={"samples": [1.0]}), "field anchor: 'name' is a required property"),

@@ -1,4 +1,5 @@
-# Issue 31 #7, #8, #10, merge -o and read-only history: incomplete or failed runs stay out of the history,
+# Incomplete runs, bad timings, a large run's report, merge -o and read-only history: incomplete
+# or failed runs stay out of the history,
 # times <= 0 or NaN are bad input to the gate, no output over an input, the dot error plot stays linear.
 import fnmatch
 import json
@@ -95,7 +96,7 @@ def test_history_report_reads_a_read_only_history(cli, tmp_path):
 
 
 def test_dot_error_plot_draws_a_few_collections_for_many_cases(tmp_path, monkeypatch):
-    """One collection per case made a 43,488-record report run past 600 s (issue 31 #10)."""
+    """One collection per case made a 43,488-record report run past 600 s."""
     from reports.plots import dot, style
 
     many = [dict(r, case=f"{r['case']}#{i}") for i in range(20) for r in json.loads((FIXTURES / "dot.json").read_text())["records"]]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash isolation (runners/cli/case_workers.h, issue 29 §2): with a planted segfault in every
+# Crash isolation (runners/cli/case_workers.h): with a planted segfault in every
 # vmap over an axis of size 1 (fault crash_vmap_axis_size_one), `tandem check` must record
 # each crashing case as an infrastructure error naming SIGSEGV, run every other case to its
 # pass, write a complete records.json with one record per selected case, and exit 5. The same

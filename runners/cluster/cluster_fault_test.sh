@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The `cluster` label's faults (issue 28 §3): a 2-host collectives sweep (one rank a host) is
+# The `cluster` label's faults: a 2-host collectives sweep (one rank a host) is
 # hit, once its first records are written, by the fault named, and must end with exit 5
 # within the watchdog plus the launcher's grace, the log naming the host or rank at fault (the
 # row's last column: the watchdog's peer report, or the launcher's own message); leave no

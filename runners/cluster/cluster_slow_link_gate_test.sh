@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The gate on a slow link (issue 28 §3): the same 2-host collectives sweep, once with both
+# The gate on a slow link: the same 2-host collectives sweep, once with both
 # hosts' links at 100 Mbit/s (the healthy link) and once at 25 Mbit/s (the degraded one), each a
 # token bucket (this kernel has no netem) with the same 64 KiB burst, so the bucket shapes both
 # runs' calls in the same proportion. Both runs are strongly link-bound, as inter-node

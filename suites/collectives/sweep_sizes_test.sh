@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sizes that round to the same whole number of elements are timed once (issue 31 #2): sweeps
+# Sizes that round to the same whole number of elements are timed once: sweeps
 # whose steps land below one element (-b 1), or step by less than one (-f 1.2 on doubles,
 # -f 1.0001), hold no duplicate case, so `tandem gate` and `tandem report` take their records.
 # usage: sweep_sizes_test.sh TANDEM

@@ -31,7 +31,7 @@ namespace {
 
 // The perf cases' precision: f32 math, TF32 off (cuDNN's CUDNN_FMA_MATH). Recorded as
 // params.math ("fp32" / "tf32") so a comparison with another library pairs the same mode
-// (ci/gpu_lstm_vs_torch.py, tools/perf/torch_lstm_bench.py --math).
+// (ci/gpu_lstm_vs_torch.py, tools/oracles/torch_lstm_bench.py --math).
 constexpr const char* kPerfPrecision = "HIGHEST";
 
 // path: "kernel" (the lstm_fwd / lstm_bwd primitives) or "program" (the Program path).

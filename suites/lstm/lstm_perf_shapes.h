@@ -1,6 +1,6 @@
 // The LSTM performance shapes (nightly profile), in one list shared by the suite's perf cases
-// (lstm_perf_cases.cc), the CPU timing tool (tools/perf/lstm_cpu_bench.cc) and, through that tool's
-// --list-shapes, the PyTorch comparison script (tools/perf/torch_lstm_bench.py).
+// (lstm_perf_cases.cc), the CPU timing tool (lab/bench/lstm_cpu_bench.cc) and, through that tool's
+// --list-shapes, the PyTorch comparison script (tools/oracles/torch_lstm_bench.py).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Memory–time table of the remat policies (docs/PERFORMANCE.md "## Rematerialization"):
+// Memory–time table of the remat policies (lab/README.md "## Rematerialization"):
 // an 8-layer MLP with each layer checkpointed, and recursive checkpointing of a sin chain.
 // Disabled by default (a measurement, not a check); run with
 //   remat_measure_test --gtest_also_run_disabled_tests
@@ -161,7 +161,7 @@ TEST(RematSuite, SinChainRecomputeCountsInRecords) {
 // lives through the forward, the replayed one through the backward). dots_saveable keeps the two [B, 4H] gate pre-activations
 // per step, which the backward needs to re-run the gate nonlinearities; everything_saveable
 // keeps the [B, H] activations instead: which is larger depends on the sizes (at H = 128 the
-// dots are, docs/PERFORMANCE.md "Remat inside scan"), as it would in JAX, so only the
+// dots are, lab/README.md "Remat inside scan"), as it would in JAX, so only the
 // orderings that follow from the policy are asserted.
 // The scan models' rows under nothing_saveable, dots_saveable and everything_saveable;
 // nothing_saveable must save least and peak lowest, and everything_saveable recompute nothing.
@@ -196,7 +196,7 @@ TEST(RematMeasure, ScanMlpPeakFollowsThePolicy) {
   EXPECT_LT(t.dots.residual_bytes, t.every.residual_bytes);
 }
 
-// The memory–time front of the scan models (docs/PERFORMANCE.md "Remat inside scan").
+// The memory–time front of the scan models (lab/README.md "Remat inside scan").
 TEST(RematMeasure, DISABLED_ScanModels) {
   table(remat::Model{"scan_mlp", 16, 128, 256, 1, {"pre", "act"}}, 9);
   table(remat::Model{"lstm", 1, 32, 128, 32, {"", ""}}, 9);
@@ -204,7 +204,7 @@ TEST(RematMeasure, DISABLED_ScanModels) {
 
 // The LSTM checkpointed whole with its carries stacked by the forward scan (the fault that
 // mimics tandem's earlier engine), then replayed by the backward as in JAX: the before and
-// after of docs/PERFORMANCE.md "Remat inside scan", in one run.
+// after of lab/README.md "Remat inside scan", in one run.
 TEST(RematMeasure, DISABLED_LstmCarriesStackedThenReplayed) {
   remat::Model lstm{"lstm", 1, 32, 128, 32, {"", ""}};
   inject_fault("remat_scan_carries_stacked");
@@ -216,7 +216,7 @@ TEST(RematMeasure, DISABLED_LstmCarriesStackedThenReplayed) {
 // A scan's loop-invariant residuals (rnn_wt: Wᵀ and Uᵀ computed in the step) stacked per
 // step, then saved once; and the backward of a scan under remat recomputing each step twice
 // (the replay, then the backward scan), then once (the replay stacks what the backward scan
-// reads): the before and after of docs/performance/remat.md "Scan residuals as JAX's", in one
+// reads): the before and after of lab/pages/remat.md "Scan residuals as JAX's", in one
 // run, each fault restoring the old engine. The LSTM at the suite's nightly size.
 TEST(RematMeasure, DISABLED_ScanResidualsBeforeAfter) {
   for (const remat::Model& m : {remat::Model{"rnn_wt", 1, 16, 512, 64, {"", ""}},

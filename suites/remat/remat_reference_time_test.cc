@@ -1,6 +1,6 @@
 // Wall time of the reference's reverse mode (reference_vjp: the f64 store-everything tape)
 // on the remat suite's nightly-size models, the oracle their nightly cases are checked
-// against (docs/PERFORMANCE.md "Reference reverse mode at nightly size"). A measurement,
+// against (lab/README.md "Reference reverse mode at nightly size"). A measurement,
 // disabled by default; run with
 //   remat_reference_time_test --gtest_also_run_disabled_tests
 #include <gtest/gtest.h>

@@ -349,7 +349,7 @@ void register_remat_suite(Registry& r) {
   for (auto& [m, profile] : models)
     for (const std::string& p : remat::policies_for(m)) r.add(remat_case(m, p, profile, true));
   // Nightly size, also against the reference (its reverse mode blocked and threaded, its
-  // finite differences sampled; docs/PERFORMANCE.md "Reference reverse mode at nightly size"):
+  // finite differences sampled; lab/README.md "Reference reverse mode at nightly size"):
   // the memory-time trade of an 8-layer 512-wide MLP, each layer checkpointed; the LSTM
   // Program at DeepBench's smallest training shape; recursive checkpointing of a long chain.
   Model big{"mlp", 8, 512, 512, 1, {"pre", "act"}};

@@ -82,7 +82,7 @@ void register_scan_hoist_suite(Registry& r) {
         add_sin_mean(r, L, row, mode, "nightly", 3);
       }
     }
-  add_mse(r, 64, {1024, 1024}, f32, "stacked", "nightly", 5);  // the figure in docs/PERFORMANCE.md
+  add_mse(r, 64, {1024, 1024}, f32, "stacked", "nightly", 5);  // the figure in lab/README.md
   r.add(sweep_case("nightly", {16, 32, 64}, {65536, 262144, 1048576}, 3));
   r.add(hoist_grad_case(1000, {256, 256}, "nightly", 3));
   r.add(hoist_grad_case(64, {1024, 1024}, "nightly", 3));

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A user's JAX function as a tandem Program (issue 33, "Import"): traces it with
+"""A user's JAX function as a tandem Program (the `tandem import` path): traces it with
 jax.make_jaxpr on example inputs and writes what `tandem check --program DIR` reads.
 
     tools/import/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]

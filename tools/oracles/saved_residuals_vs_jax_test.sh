@@ -2,7 +2,7 @@
 # JAX judges what tandem's vjp saves (docs/JAX_ORACLE.md, Saved residuals): the quick remat
 # cases are dumped by `tandem dump-programs` and their saved sets must be JAX's
 # (tools/oracles/saved_residuals_vs_jax.py); then the fault that makes a scan inside a checkpoint
-# save its carries (tandem before issue 29 §4) is injected and the oracle must catch it, and
+# save its carries (tandem before its carry replay of 2026-11-27) is injected and the oracle must catch it, and
 # so is the one that stacks a loop-invariant residual per step.
 # Exit 77 (ctest SKIP) without JAX.   saved_residuals_vs_jax_test.sh TANDEM_BINARY [PYTHON]
 set -uo pipefail

@@ -165,7 +165,7 @@ def test_gate_fails_on_a_killed_run(tandem, runs, tmp_path):
         proc.wait()
     p = gate(tandem, runs["dot"], folder / "records.json")
     assert p.returncode == exit_codes.INCOMPLETE, p.stdout + p.stderr
-    # The new run removed the earlier run's summary.md when it started (issue 31 #11), so the
+    # The new run removed the earlier run's summary.md when it started, so the
     # killed run's folder holds its partial records alone, never two runs mixed.
     assert not (folder / "summary.md").exists()
     assert "Incomplete run" in p.stdout and "did not finish" in p.stdout, p.stdout
