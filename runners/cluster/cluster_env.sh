@@ -12,5 +12,12 @@ cluster_nodes() { cat "$CLUSTER_DIR/nodes" 2>/dev/null; }
 cluster_ns() { echo "$CLUSTER_NAME-$1"; }
 # The namespaces of this cluster that exist now.
 cluster_namespaces() { ip netns list | awk -v p="$CLUSTER_NAME-" 'index($1, p) == 1 {print $1}'; }
-# node_pids NODE REGEX: the processes on host NODE whose command name matches.
-node_pids() { ip netns pids "$(cluster_ns "$1")" | xargs -r ps -o pid=,comm= -p | awk -v want="$2" '$2 ~ want {print $1}'; }
+# node_pids NODE REGEX: the live processes on host NODE whose command name matches. A zombie
+# (state Z) has ended and only waits for its parent, or this machine's PID 1, to reap it: on a
+# loaded runner that took seconds, and counting one as "left running" failed the fault tests.
+node_pids() {
+  ip netns pids "$(cluster_ns "$1")" | xargs -r ps -o pid=,stat=,comm= -p |
+    awk -v want="$2" '$2 !~ /^Z/ && $3 ~ want {print $1}'
+}
+# alive PID...: those of the PIDs whose process still runs (not gone, not a zombie).
+alive() { local p; for p in "$@"; do [[ -d /proc/$p && $(ps -o stat= -p "$p") != Z* ]] && echo "$p"; done; return 0; }

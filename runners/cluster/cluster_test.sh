@@ -86,7 +86,7 @@ down_leaves_nothing() {
   pids=$(for ns in $(cluster_namespaces); do ip netns pids "$ns"; done
          cat "$CLUSTER_DIR/munged.pid" 2>/dev/null)
   "$here/cluster_down.sh" || fail "cluster_down.sh exit $?"
-  alive=$(for p in $pids; do if [[ -d /proc/$p ]]; then echo "$p"; fi; done)
+  alive=$(alive $pids)
   [[ -z $alive ]] || fail "processes left: $(ps -o pid=,args= -p "$(echo $alive | tr ' ' ,)")"
   [[ -z $(cluster_namespaces) && ! -e $CLUSTER_DIR ]] || fail "a namespace or $CLUSTER_DIR is left"
   echo "PASS: $(echo $pids | wc -w) processes ended, namespaces and $CLUSTER_DIR removed"
