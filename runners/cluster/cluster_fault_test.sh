@@ -62,7 +62,7 @@ for _ in $(seq 1 600); do [[ -s $work/out/records.json ]] && break; sleep 0.1; d
 start=$(date +%s%N)
 "$action"
 rc=0
-timeout 120 tail --pid=$job -f /dev/null || fail "the job still runs 120 s after the fault"
+timeout 120 tail --pid=$job -f /dev/null || { cat "$log"; fail "the job still runs 120 s after the fault (its log above)"; }
 wait $job || rc=$?
 seconds=$(( ($(date +%s%N) - start) / 1000000000 ))
 cat "$log"
