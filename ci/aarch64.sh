@@ -3,8 +3,8 @@
 # through multiarch, built with cmake/toolchains/aarch64-linux-gnu.cmake, then the engine and
 # reference unit tests and the quick profile under QEMU user mode (qemu-aarch64). Idempotent, for
 # a nightly job: each step does nothing that is already done.
-#   ci/aarch64.sh [STEP...]   STEP: deps configure build emulator binfmt test isa quick (default:
-#   all, in order)
+#   ci/aarch64.sh [STEP...]   STEP: deps binfmt mpiroot configure build emulator test isa quick mpi
+#   (default: all, in order; mpiroot and mpi: Open MPI in an arm64 root, ci/aarch64_mpi.sh)
 # Env: BUILD_DIR (default build-aarch64), JOBS (default 2), OUT (quick's output, default
 # BUILD_DIR/quick), AARCH64_GTEST_FILTER (narrows the unit tests), AARCH64_TEST_TIMEOUT (seconds
 # a test binary may run, default 3600).
@@ -16,7 +16,7 @@ jobs=${JOBS:-2}
 # The test binaries `test` runs: engine (kernels, IR, passes, vmap, vjp, conv, LSTM, dot/sgemm/
 # vector math), the naive reference and the harness (the record's ISA context), last: step_build
 # builds it with tandem.
-# (comm_local_ops_test, the engine's last, needs MPI, which the arm64 build lacks: ci/deps_aarch64.txt.)
+# (comm_local_ops_test, the engine's MPI part, runs in the `mpi` step: ci/aarch64_mpi.sh.)
 test_targets=(engine_core_test engine_ir_test program_json_test engine_passes_test engine_remat_test
   engine_vmap_test engine_conv_cpu_test engine_lstm_cpu_test engine_dot_test engine_vector_math_exp_ubsan_test
   reference_test reference_lstm_test reference_grad_test harness_test)
@@ -36,6 +36,7 @@ dnnl_root=$build/arm64-libdnnl-dev
 # The multiarch loader and libc (libc6:arm64), never the cross toolchain's /usr/aarch64-linux-gnu:
 # see cmake/toolchains/aarch64-linux-gnu.cmake and step_emulator.
 qemu=(qemu-aarch64 -L /)
+. "$root/ci/aarch64_mpi.sh"
 
 step_deps() {
   local missing=() p
@@ -65,7 +66,7 @@ step_configure() {
   # Tests are listed at ctest time (PRE_TEST), not at build time under QEMU.
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake" \
-    -DTANDEM_WITH_CUDA=OFF -DTANDEM_WITH_MPI=OFF \
+    -DTANDEM_WITH_CUDA=OFF $(mpi_cmake_args | paste -sd' ') \
     -Ddnnl_DIR="$dnnl_root/usr/lib/aarch64-linux-gnu/cmake/dnnl" \
     -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST "${launcher[@]}"
 }
@@ -171,7 +172,7 @@ step_quick() {
 }
 
 steps=("$@")
-((${#steps[@]})) || steps=(deps configure build emulator binfmt test isa quick)
+((${#steps[@]})) || steps=(deps binfmt mpiroot configure build emulator test isa quick mpi)
 # A failed deps/configure/build stops the job; a failed test step does not keep the others from
 # running: the exit code is the first failure's.
 rc=0
