@@ -138,6 +138,10 @@ copy and its test, dot's swapped weight cotangent, program_bench + program_vs_xl
 worker and table, the tools' shared profile, two report fixes with fixtures): 81,142 lines on
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
 scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
+Raised on 2026-11-29 to 81,415 (ctest-speed2): 81,206 lines, then the full ctest's time:
+`tandem fuzz --inject-each` (every fault over cases and references made once, ≈130 with
+check_case's split), ctest's CPU slots (cmake/CpuSlots.cmake and ci/test.sh, ≈45) and
+export_jax_program's usage checks before JAX (≈25) and this record: 81,411 lines.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -148,7 +152,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 81210
+TOTAL_BUDGET = 81415
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
