@@ -68,8 +68,6 @@ REPORT_HINT = "write the report into a folder of its own, e.g. -o RUNDIR/report"
 
 
 def render(paths, out_dir, title="tandem report"):
-    from reports.plots import PERF_ONLY, missing_promises, plots_for, quick_only  # matplotlib only when drawing
-
     loaded = [(p, *records.load_document(p)) for p in paths]
     recs = [r for _, _, rs in loaded for r in rs]
     # A killed run's records look like a run with fewer cases: say so above everything.
@@ -79,6 +77,10 @@ def render(paths, out_dir, title="tandem report"):
     # A run's folder holds its own summary.md: the report's would replace it.
     atomic.refuse_input(out_dir, atomic.input_folders(paths), "-o", REPORT_HINT,
                         "the folder of an input records file")
+    # matplotlib only once the inputs are read and checked: a refused input costs no plotting
+    # library's seconds of import (runners/option_walk_test.py walks every value of every option)
+    from reports.plots import PERF_ONLY, missing_promises, plots_for, quick_only
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     suites = records.by_suite(recs)

@@ -16,6 +16,7 @@
 #include "runners/cli/option_checks.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_driver.h"
+#include "suites/program_fuzz/fuzz_each_fault.h"
 
 namespace tandem {
 namespace {
@@ -26,6 +27,7 @@ struct FuzzArgs {
   std::optional<uint64_t> case_seed;
   std::string replay, as_chain;
   std::string inject;
+  std::vector<std::string> inject_each;  // which of these faults the cases catch, in this process
   bool in_process = false;  // every case in this process, no case workers (a crash ends the run)
 };
 
@@ -51,6 +53,7 @@ int run(FuzzArgs& a) {
     a.run.fuzz.chains.clear();
     for (const std::string& c : a.chains) a.run.fuzz.chains.push_back(fuzz::parse_chain(c));
   }
+  if (!a.inject_each.empty()) return exit_of(fuzz::run_fuzz_each_fault(a.run, a.inject_each, std::cout));
   if (!a.replay.empty()) {
     fuzz::FuzzCase c = fuzz::read_case(a.replay);
     if (!a.as_chain.empty()) c = fuzz::rechain(c, fuzz::parse_chain(a.as_chain));
@@ -116,6 +119,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--as-chain", a->as_chain, "with --replay: under this chain instead (plain, vjp, hoist, hoist_vjp)")
       ->needs("--replay")->check(one_of(chain_names()));
   cmd->add_option("--inject", a->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
+  cmd->add_option("--inject-each", a->inject_each,
+                  "which of these faults (comma-separated) the cases catch: one line each, caught at its first failing "
+                  "case or missed; the cases and their references made once for all, in this process")
+      ->delimiter(',')->excludes("--inject")->excludes("--replay")->excludes("--case-seed");
   cmd->add_flag("--in-process", a->in_process,
                 "check every case in this process, without case workers (a crash in a case then ends the run)");
   cmd->callback([a, &exit_code] { exit_code = run(*a); });

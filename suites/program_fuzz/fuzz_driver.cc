@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "engine/core/dot_algorithm_types.h"
 #include "engine/core/error.h"
@@ -92,11 +93,8 @@ bool failed(const CaseResult& r) {
   return r.outcome == Outcome::disagree || r.outcome == Outcome::engine_error || r.outcome == Outcome::engine_refused;
 }
 
-CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
-  CaseResult r;
-  CheckedResults local;
-  CheckedResults& k = keep ? *keep : local;
-  bool nonfinite_forward = false;
+std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& k, bool& nonfinite_forward) {
+  nonfinite_forward = false;
   try {
     k.wide = reference_results(c, RefVariant::wide);
     k.runs.push_back(reference_results(c, RefVariant::own, 0, &nonfinite_forward));
@@ -105,10 +103,16 @@ CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
     for (uint64_t i = 1; i <= kPerturbedRuns; ++i) k.runs.push_back(reference_results(c, RefVariant::perturbed, c.seed + i));
     k.runs.push_back(reference_results(c, RefVariant::scaled, c.seed));
   } catch (const std::exception& e) {
+    CaseResult r;
     r.outcome = Outcome::reference_refused;
     r.message = e.what();
     return r;
   }
+  return std::nullopt;
+}
+
+CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward, CheckedResults& k) {
+  CaseResult r;
   try {
     EngineRun run = run_engine(c, device);
     r.hoist_rewrites = run.hoist_rewrites;
@@ -129,6 +133,14 @@ CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
     r.message = e.what();
   }
   return r;
+}
+
+CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
+  CheckedResults local;
+  CheckedResults& k = keep ? *keep : local;
+  bool nonfinite_forward = false;
+  if (std::optional<CaseResult> refused = compute_references(c, k, nonfinite_forward)) return *refused;
+  return check_engine(c, device, nonfinite_forward, k);
 }
 
 // The engine's and the wide reference's results of a case, for an outside judge

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -53,6 +54,11 @@ struct CheckedResults {
 // `keep` (optional) receives what was computed.
 CaseResult check_case(const FuzzCase& c, Device device = Device::cpu(), CheckedResults* keep = nullptr);
 bool failed(const CaseResult& r);
+// check_case's two halves, for one case checked under several engine faults with its
+// references computed once (fuzz_each_fault.h): the reference's runs into k (a refusal's
+// result when the reference refuses the case), then the engine's run judged against them.
+std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& k, bool& nonfinite_forward);
+CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward, CheckedResults& k);
 
 // One case of a run (generated from (seed, index), checked, shrunk and written when it fails)
 // as a record: its outcome, what the summary counts, the failure and its log lines. What a

@@ -38,6 +38,63 @@ import re
 import sys
 import tempfile
 
+
+# The command line first, JAX after: bad usage is refused in a fraction of a second.
+class BadUsage(Exception):
+    def __init__(self, what, hint):
+        super().__init__(what)
+        self.hint = hint
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's exit 2 would not carry a hint
+        raise BadUsage(message, "tools/import/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]")
+
+
+def build_parser():
+    """The options (`tandem import` passes its arguments here; runners/option_walk_test.py walks them)."""
+    p = Parser(prog="export_jax_program.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("spec", help="module:function or path/file.py")
+    p.add_argument("--out", required=True, help="the directory to write")
+    p.add_argument("--arg", action="append", default=[], help="an argument's type, e.g. f32[4,3]")
+    p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def parse_args(argv):
+    return build_parser().parse_args(argv)
+
+
+def check_usage(args):
+    """What is bad usage whatever the function: refused before JAX is imported (its import takes
+    seconds; runners/option_walk_test.py walks every value of every option through here)."""
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise BadUsage(f"--out {args.out} is a file", "give a directory (it is created if missing)")
+    if args.spec.endswith(".py"):
+        if args.arg:
+            raise BadUsage("--arg with a file SPEC", "a file SPEC's example_args() gives the arguments")
+        if not os.path.isfile(args.spec):
+            raise BadUsage(f"{args.spec}: no such file", "give a .py file defining `function` and `example_args()`")
+        return
+    module_name, _, fn_name = args.spec.partition(":")
+    if not module_name or not fn_name:
+        raise BadUsage(f"{args.spec}: not module:function nor a .py file", "e.g. mymodel:loss --arg f32[4,3]")
+    if not args.arg:
+        raise BadUsage(f"{args.spec}: no --arg", "give one --arg DTYPE[SHAPE] per argument of the function")
+
+
+def refuse_bad_usage(argv):
+    """The command line's own errors, exit 4 with a hint, before the seconds of JAX's import."""
+    try:
+        check_usage(parse_args(argv))
+    except BadUsage as e:
+        print(f"error: {e}\n  hint: {e.hint}", file=sys.stderr)
+        sys.exit(4)
+
+
+if __name__ == "__main__":
+    refuse_bad_usage(sys.argv[1:])
+
 try:
     import numpy as np
     import jax
@@ -64,17 +121,6 @@ FIXED_POLICIES = ("everything_saveable", "nothing_saveable", "dots_saveable", "d
 NAME_POLICIES = ("save_only_these_names", "save_any_names_but_these")
 
 
-class BadUsage(Exception):
-    def __init__(self, what, hint):
-        super().__init__(what)
-        self.hint = hint
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse's exit 2 would not carry a hint
-        raise BadUsage(message, "tools/import/export_jax_program.py SPEC --out DIR [--arg f32[4,3] ...] [--seed N]")
-
-
 def user_code(what, thunk):
     """Runs the user's code; its exception is bad input named with its first line, not a traceback."""
     try:
@@ -87,25 +133,9 @@ def user_code(what, thunk):
                        "run the function on its example arguments in Python first; it must trace with jax.make_jaxpr")
 
 
-def build_parser():
-    """The options (`tandem import` passes its arguments here; runners/option_walk_test.py walks them)."""
-    p = Parser(prog="export_jax_program.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("spec", help="module:function or path/file.py")
-    p.add_argument("--out", required=True, help="the directory to write")
-    p.add_argument("--arg", action="append", default=[], help="an argument's type, e.g. f32[4,3]")
-    p.add_argument("--seed", type=int, default=0)
-    return p
-
-
-def parse_args(argv):
-    return build_parser().parse_args(argv)
-
-
 # ---- the function and its inputs -----------------------------------------------------------
 
 def load_file(path):
-    if not os.path.isfile(path):
-        raise BadUsage(f"{path}: no such file", "give a .py file defining `function` and `example_args()`")
     spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
@@ -133,10 +163,6 @@ def arg_array(text, rng):
 
 def load_module(spec, arg_texts, seed):
     module_name, _, fn_name = spec.partition(":")
-    if not module_name or not fn_name:
-        raise BadUsage(f"{spec}: not module:function nor a .py file", "e.g. mymodel:loss --arg f32[4,3]")
-    if not arg_texts:
-        raise BadUsage(f"{spec}: no --arg", "give one --arg DTYPE[SHAPE] per argument of the function")
     sys.path.insert(0, os.getcwd())
     module = user_code(f"importing {module_name}", lambda: importlib.import_module(module_name))
     fn = getattr(module, fn_name, None)
@@ -149,8 +175,6 @@ def load_module(spec, arg_texts, seed):
 
 def load(args):
     if args.spec.endswith(".py"):
-        if args.arg:
-            raise BadUsage("--arg with a file SPEC", "a file SPEC's example_args() gives the arguments")
         return load_file(args.spec)
     return load_module(args.spec, args.arg, args.seed)
 
@@ -269,8 +293,7 @@ def describe(a, constant=None):
 
 
 def export(args):
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise BadUsage(f"--out {args.out} is a file", "give a directory (it is created if missing)")
+    check_usage(args)
     fn, fn_args, vmap, label = load(args)
     leaves, treedef = jax.tree_util.tree_flatten(fn_args)
     leaves = [jnp.asarray(x) for x in leaves]

@@ -1,0 +1,33 @@
+# CPU slots for ctest's resource allocation: each test takes one slot of the resource `cpus`,
+# except those whose time is spent waiting (on a throttled link, a watchdog's timeout, another
+# host), which add themselves to the global property TANDEM_WAITING_TESTS where they are
+# defined (runners/cluster). ci/test.sh gives ctest one `cpus` slot per core and one job more
+# than the cores, so a waiting test runs beside the CPU-bound ones instead of holding one of
+# their cores idle, and the CPU-bound ones never outnumber the cores. A plain `ctest -j N` has
+# no resource spec and ignores RESOURCE_GROUPS.
+#
+# tandem_cpu_slots(): call once, after every add_subdirectory. Before CMake 3.28 no directory
+# can set another's test properties, and ctest reads a directory's TEST_INCLUDE_FILES before
+# its tests, so the top directory's include file wraps ctest's add_test: every test defined
+# after it (each directory's, the gtest batches', the discovered GPU cases') gets its slot
+# as it is added. Each argument is passed on bracket-quoted, so one holding a ';' stays one.
+function(tandem_cpu_slots)
+  get_property(waiting GLOBAL PROPERTY TANDEM_WAITING_TESTS)
+  set(file ${PROJECT_BINARY_DIR}/cpu_slots.cmake)
+  file(WRITE ${file} "set(_tandem_waiting_tests [==[${waiting}]==])
+function(add_test name)
+  set(args \"\")
+  foreach(i RANGE 1 \${ARGC})
+    if(i LESS ARGC)
+      string(APPEND args \" [==[\${ARGV\${i}}]==]\")
+    endif()
+  endforeach()
+  cmake_language(EVAL CODE \"_add_test([==[\${name}]==]\${args})\")
+  list(FIND _tandem_waiting_tests \"\${name}\" waits)  # not IN_LIST: ctest sets no policies
+  if(waits EQUAL -1)
+    set_tests_properties(\"\${name}\" PROPERTIES RESOURCE_GROUPS cpus:1)
+  endif()
+endfunction()
+")
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES ${file})
+endfunction()
