@@ -11,6 +11,7 @@
 
 #include "suites/program_fuzz/fuzz_case.h"
 #include "engine/core/device.h"
+#include "engine/core/error.h"
 #include "suites/program_fuzz/fuzz_compare.h"
 
 namespace tandem::fuzz {
@@ -37,6 +38,7 @@ struct CaseResult {
   Outcome outcome = Outcome::agree;
   Verdict verdict;
   std::string message;  // a refusal's or an error's text
+  ErrorKind error_kind = ErrorKind::internal;  // engine_error's (harness/error_outcome.h decides its verdict)
   int hoist_rewrites = 0;
 };
 
