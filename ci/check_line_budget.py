@@ -138,6 +138,11 @@ copy and its test, dot's swapped weight cotangent, program_bench + program_vs_xl
 worker and table, the tools' shared profile, two report fixes with fixtures): 81,142 lines on
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
 scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
+Raised on 2026-11-29 to 81,550: 81,206 lines on main (2ea54ef), then verdicts: the error-kind
+table and its tests (a failed engine check inside a case is exit 1, not 5: ≈190, half tests),
+the one suite table read by the gate, the help, CMake and `tandem list --suites` with the test
+that compares them (≈110, two thirds tests), the fuzz oracle's square-range rule (≈20): 81,547.
+The lab-wing move out of the product is the shrink owed.
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -148,7 +153,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 81210
+TOTAL_BUDGET = 81550
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 

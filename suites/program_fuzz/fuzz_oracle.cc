@@ -200,9 +200,6 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
         }
         if (r.accumulator_format)
           for (double& x : outs[0].data) x = ref::round_to(*r.accumulator_format, x);
-        // A NaN or an infinity, or a value the backward's rules overflow on in its dtype (div's
-        // y⁻² of an f32 y = 1e-39 is inf, times the numerator's 0 NaN, in the engine as in
-        // JAX) where the tape's f64 backward stays finite.
         for (const ref::Array& o : outs)
           for (double x : o.data) nonfinite |= !std::isfinite(x) || square_leaves_range(x, o.dtype);
         if (model == ErrorModel::none) return outs;
