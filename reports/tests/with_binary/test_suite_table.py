@@ -1,7 +1,7 @@
 # The suite names have one source, the suite table (suites/suites.def), which `tandem list
 # --suites` prints; every other place that names the suites must agree with what it prints:
-# the gate's per-suite settings, the plots, --suite's help, the registered cases, CMake's suite
-# folders.
+# the gate's per-suite settings, the plots, --suite's help, the registered cases, the faults'
+# owners, CMake's suite folders.
 import os
 import re
 import subprocess
@@ -28,10 +28,13 @@ def test_the_gate_and_the_plots_read_the_table(tandem):
 
 
 def test_the_help_names_every_suite(tandem):
-    r = tandem("run", "--help")
-    help_line = next(line for line in r.stdout.splitlines() if "--suite " in line or "--suite," in line)
-    for name in listed(tandem):
-        assert re.search(rf"\b{name}\b", r.stdout), f"{name} missing from `tandem run --help`: {help_line}"
+    help_text = tandem("run", "--help").stdout
+    assert all(re.search(rf"only this suite: .*\b{name}\b", help_text) for name in listed(tandem)), help_text
+
+
+def test_every_faults_owner_is_a_suite_of_the_table(tandem):
+    owners = {line.split("\t")[1] for line in tandem("faults", "--list").stdout.splitlines() if line.strip()}
+    assert owners and owners - {"perf", "crash"} <= set(listed(tandem)), owners - set(listed(tandem))
 
 
 def test_every_registered_case_belongs_to_a_suite_of_the_table(tandem):
