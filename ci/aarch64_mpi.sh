@@ -45,9 +45,9 @@ step_mpiroot() {
 # cannot run the root's compiler wrapper for the host's paths, so the parts are named.
 mpi_cmake_args() {
   local lib=$mpi_root/usr/lib/aarch64-linux-gnu
-  if [ -f "$lib/libmpi.so" ]; then
+  if [ -f "$lib/libmpi.so.40" ]; then  # (libmpi.so points through /etc/alternatives: not here)
     printf '%s\n' -DTANDEM_WITH_MPI=ON "-DMPI_CXX_ADDITIONAL_INCLUDE_DIRS=$lib/openmpi/include" \
-      -DMPI_CXX_LIB_NAMES=mpi "-DMPI_mpi_LIBRARY=$lib/libmpi.so" -DMPIEXEC_EXECUTABLE=/usr/bin/mpirun \
+      -DMPI_CXX_SKIP_MPICXX=ON -DMPI_CXX_LIB_NAMES=mpi "-DMPI_mpi_LIBRARY=$lib/libmpi.so.40" -DMPIEXEC_EXECUTABLE=/usr/bin/mpirun \
       "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-rpath-link,$lib" "-DCMAKE_SHARED_LINKER_FLAGS=-Wl,-rpath-link,$lib"
   else
     echo -DTANDEM_WITH_MPI=OFF
@@ -71,7 +71,10 @@ in_root() {
 step_mpi() {
   [ -x "$mpi_root/usr/bin/mpirun" ] || { echo "error: no arm64 root with Open MPI; hint: ci/aarch64.sh mpiroot" >&2; return 5; }
   local mpirun=(mpirun --allow-run-as-root --oversubscribe -n 2 --mca btl self,tcp) fail=0 t bin t0
-  for t in comm_local_ops_test comm_mpi_test collectives_mpi_test vmap_mpi_test; do
+  local tests=(comm_local_ops_test comm_mpi_test collectives_mpi_test vmap_mpi_test)
+  cmake --build "$build" -j "$jobs" --target tandem "${tests[@]}" -- -k 0 ||
+    { echo "error: the MPI targets did not build (configured against the root's MPI? ci/aarch64.sh configure)" >&2; return 5; }
+  for t in "${tests[@]}"; do
     bin=$(find "$build" -name "$t" -type f -perm -u+x | head -1)
     [ -n "$bin" ] || { echo "FAIL: $t not built (was the build configured with the root's MPI?)"; fail=1; continue; }
     t0=$SECONDS

@@ -6,27 +6,29 @@
 
 #include "engine/core/error.h"
 #include "harness/anchor.h"
+#include "harness/error_outcome.h"
 #include "harness/timing.h"
 
 namespace tandem {
 
 namespace {
-// Runs f; an exception becomes the case's verdict (unsupported: skip, anything else: error),
+// Runs f; an exception becomes the case's verdict by its kind (error_outcome.h: unsupported a
+// skip, a failed invariant or a refused valid case a failure, the machine's failure an error),
 // so one broken case never stops the others.
 template <class F>
 void guarded(CaseResult& r, F&& f) {
   try {
     f();
-  } catch (const Error& e) {
-    r.verdict = e.kind() == ErrorKind::unsupported ? Verdict::skip : Verdict::error;
-    r.message = e.what();
   } catch (const std::bad_alloc&) {  // a case larger than this machine's memory: say so
     r.verdict = Verdict::error;
     r.message = "out of memory: the case's values do not fit in this machine's memory "
                 "(std::bad_alloc); run it with smaller shapes or on a larger machine";
   } catch (const std::exception& e) {
-    r.verdict = Verdict::error;
-    r.message = e.what();
+    const ErrorOutcome& o = error_outcome(error_kind_of(e));
+    r.verdict = o.case_verdict;
+    r.message = o.case_verdict == Verdict::fail
+                    ? std::string("the engine raised on the case's valid input (a wrong result, not the machine's): ") + e.what()
+                    : e.what();
   }
 }
 }  // namespace

@@ -86,8 +86,15 @@ python3 -c "
 import json; d=json.load(open('$out/c/records.json'))
 v={r['case']:r['verdict'] for r in d['records']}
 assert v['selftest/passes/cpu']=='pass' and v['selftest/wrong/cpu']=='fail' and v['selftest/throws/cpu']=='error', v
+assert v['selftest/check_fails/cpu']=='fail', v
 " || { echo "FAIL: a failing case lost other records"; fail=1; }
 TANDEM_SELFTEST=1 expect 5 "an internal error is an infrastructure error" -- "$tandem" check -q --filter 'selftest/throws' --out "$out/d"
+# A wrong value the engine finds through an exception (a failed TANDEM_CHECK on the case's
+# result) is a correctness failure, never an infrastructure error a CI would retry.
+TANDEM_SELFTEST=1 expect 1 "a failed engine check is a correctness failure" -- \
+  "$tandem" check -q --filter 'selftest/check_fails' --out "$out/d2"
+grep -q '"verdict": *"fail"' "$out/d2/records.json" && grep -q 'check failed: ' "$out/d2/records.json" \
+  || { echo "FAIL: a failed engine check: its record is not a failure naming the check"; fail=1; }
 # --backend cuda / all need a usable GPU: without one (hidden here by CUDA_VISIBLE_DEVICES, or
 # absent, or a build without CUDA) they exit 5 naming the reason; auto runs cpu and says why.
 for b in cuda all; do

@@ -24,7 +24,7 @@ class CommAxis : public NamedAxis {
       case AxisReduce::min: return back(pmin(c_, h, groups_), x);
       case AxisReduce::mean: return back(pmean(c_, h, groups_), x);
     }
-    throw Error(ErrorKind::internal, "unknown AxisReduce");
+    throw Error(ErrorKind::invariant, "unknown AxisReduce");
   }
   Tensor all_gather(const Tensor& x, int64_t axis, bool tiled) override {
     return back(comm::all_gather(c_, on_comm(x), axis, tiled, groups_), x);

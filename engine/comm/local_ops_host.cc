@@ -34,7 +34,7 @@ class HostLocalOps final : public LocalOps {
           for (int64_t i = 0; i < count; ++i)
             static_cast<Out*>(out)[i] = local_math::mean_of<In, Out>(static_cast<const In*>(sum)[i], n);
         } else {
-          throw Error(ErrorKind::internal, "pmean: an integer output type");
+          throw Error(ErrorKind::invariant, "pmean: an integer output type");
         }
       });
     });

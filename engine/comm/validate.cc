@@ -64,12 +64,14 @@ namespace {
 // "" when local_check passed, else "<kind letter>message\x1fhint": tandem's errors are bad
 // input (B) on every rank, as a check's verdict, except its internal ones (an --out that cannot
 // be created: exit 5, not 4), which stay internal (I) like any other exception (a failed file
-// write: as rank-local as a bad argument, and every rank must hear of it).
+// write: as rank-local as a bad argument, and every rank must hear of it), and its failed
+// invariants (V), a wrong value on every rank.
 std::string failure_of(const std::function<void()>& local_check) {
   try {
     local_check();
   } catch (const Error& e) {
-    return (e.kind() == ErrorKind::internal ? "I" : "B") + e.message() + "\x1f" + e.hint();
+    const char* k = e.kind() == ErrorKind::internal ? "I" : e.kind() == ErrorKind::invariant ? "V" : "B";
+    return k + e.message() + "\x1f" + e.hint();
   } catch (const std::exception& e) {
     return std::string("I") + e.what();
   }
@@ -78,7 +80,7 @@ std::string failure_of(const std::function<void()>& local_check) {
 
 // "<kind>message\x1fhint" of `rank` → the error every rank throws, naming that rank.
 [[noreturn]] void throw_failure(const Communicator& world, int rank, std::string msg) {
-  const ErrorKind kind = msg[0] == 'B' ? ErrorKind::bad_input : ErrorKind::internal;
+  const ErrorKind kind = msg[0] == 'B' ? ErrorKind::bad_input : msg[0] == 'V' ? ErrorKind::invariant : ErrorKind::internal;
   msg = msg.substr(1);
   std::string hint;
   if (auto sep = msg.find('\x1f'); sep != std::string::npos) {

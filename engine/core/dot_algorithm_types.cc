@@ -37,7 +37,7 @@ const std::vector<AlgorithmInfo>& all_algorithms() {
 const AlgorithmInfo& algorithm_info(DotAlgorithm a) {
   for (const auto& i : all_algorithms())
     if (i.algorithm == a) return i;
-  throw Error(ErrorKind::internal, "algorithm missing from table");
+  throw Error(ErrorKind::invariant, "algorithm missing from table");
 }
 
 std::optional<DotAlgorithm> parse_algorithm(const std::string& s) {

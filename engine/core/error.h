@@ -1,5 +1,5 @@
 // Errors raised inside the engine: a message, a hint on how to fix it, and a kind that the
-// harness boundary maps to verdicts and exit codes (bad input, unsupported → skip, internal).
+// harness boundary maps to verdicts and exit codes (harness/error_outcome.h, one table).
 #pragma once
 #include <sstream>
 #include <stdexcept>
@@ -7,7 +7,11 @@
 
 namespace tandem {
 
-enum class ErrorKind { bad_input, unsupported, internal };
+// bad_input: the user's input is wrong. unsupported: this build, backend or device lacks the
+// feature (a skip). internal: what the engine stands on failed (a library call, the OS, memory,
+// a file): infrastructure. invariant: the engine found its own result or state inconsistent on
+// valid input (TANDEM_CHECK, a pass's ill-typed output): a wrong value, a correctness failure.
+enum class ErrorKind { bad_input, unsupported, internal, invariant };
 
 class Error : public std::runtime_error {
  public:
@@ -39,10 +43,11 @@ std::string cat(const A&... a) {
 }
 
 // Internal invariant check: prints the expression and file:line, never used for user input.
+// A failure is the engine's own wrong result (ErrorKind::invariant), not the machine's.
 #define TANDEM_CHECK(cond, ...)                                                          \
   do {                                                                                   \
     if (!(cond))                                                                         \
-      throw ::tandem::Error(::tandem::ErrorKind::internal,                               \
+      throw ::tandem::Error(::tandem::ErrorKind::invariant,                              \
                             ::tandem::cat("check failed: " #cond " at " __FILE__ ":",    \
                                           __LINE__, " ", ##__VA_ARGS__));                \
   } while (0)

@@ -21,7 +21,7 @@ const std::vector<F8Info>& all_f8_formats() {
 const F8Info& f8_info(F8Format f) {
   for (const F8Info& i : all_f8_formats())
     if (i.format == f) return i;
-  throw Error(ErrorKind::internal, "f8 format missing from table");
+  throw Error(ErrorKind::invariant, "f8 format missing from table");
 }
 
 std::optional<F8Format> parse_f8_format(const std::string& s) {

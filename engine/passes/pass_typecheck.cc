@@ -43,7 +43,7 @@ void typecheck_after_pass(const Program& result, const std::string& pass) {
   try {
     typecheck(result);
   } catch (const Error& e) {
-    throw Error(ErrorKind::internal, cat("pass ", pass, " produced an ill-typed program: ", e.what()));
+    throw Error(ErrorKind::invariant, cat("pass ", pass, " produced an ill-typed program: ", e.what()));
   }
   std::lock_guard<std::mutex> lock(g_mu);
   ++counts()[pass];

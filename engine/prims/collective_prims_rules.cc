@@ -77,7 +77,7 @@ void carried_rules() {
   front("all_to_all", {"split_axis", "concat_axis"});
   // Never called with a mapped operand (it has none); present so the table stays complete.
   prim("axis_index").batch = [](const std::vector<Value>&, const std::vector<BatchAxis>&, const Params&) -> Result {
-    throw Error(ErrorKind::internal, "axis_index has no operands to be mapped");
+    throw Error(ErrorKind::invariant, "axis_index has no operands to be mapped");
   };
 }
 }  // namespace

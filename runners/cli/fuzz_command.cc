@@ -17,6 +17,7 @@
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_driver.h"
 #include "suites/program_fuzz/fuzz_each_fault.h"
+#include "suites/program_fuzz/fuzz_shrink.h"
 
 namespace tandem {
 namespace {
@@ -45,6 +46,16 @@ int exit_of(int fuzz_code) {
   }
 }
 
+// With --out, one checked case (--replay, --case-seed) is written there with the engine's and the
+// reference's results, for tools/oracles/fuzz_case_vs_jax.py and for a findings row.
+void write_checked_case(const FuzzArgs& a, const fuzz::FuzzCase& c, const std::string& what) {
+  if (a.run.out_dir.empty()) return;
+  std::filesystem::create_directories(a.run.out_dir);
+  const std::string path = (std::filesystem::path(a.run.out_dir) / ("case-" + std::to_string(c.seed) + ".json")).string();
+  write_file_atomically(path, fuzz::case_with_results(c, what).dump(1) + "\n");
+  std::cout << "written: " << path << "\n";
+}
+
 int run(FuzzArgs& a) {
   if (!a.inject.empty()) inject_fault(a.inject);
   std::optional<OutDirLock> lock;  // one writer per folder, as `tandem run --out`; its workers write nothing there
@@ -59,19 +70,21 @@ int run(FuzzArgs& a) {
     if (!a.as_chain.empty()) c = fuzz::rechain(c, fuzz::parse_chain(a.as_chain));
     std::cout << "chain " << fuzz::chain_name(c.chain.kind) << "\n" << to_string(c.program) << "\n";
     const int code = fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
-    if (!a.run.out_dir.empty()) {
-      std::filesystem::create_directories(a.run.out_dir);
-      const std::string path = (std::filesystem::path(a.run.out_dir) / ("case-" + std::to_string(c.seed) + ".json")).string();
-      write_file_atomically(path, fuzz::case_with_results(c, "replayed").dump(1) + "\n");
-      std::cout << "written: " << path << "\n";
-    }
+    write_checked_case(a, c, "replayed");
     return code;
   }
   if (a.case_seed) {
     // One case from its seed: print it and check it (what a failure's "seed" reproduces).
     const fuzz::FuzzCase c = fuzz::generate_case(*a.case_seed, a.run.fuzz);
     std::cout << "chain " << fuzz::chain_name(c.chain.kind) << "\n" << to_string(c.program) << "\n";
-    return fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
+    const int code = fuzz::replay_case(c, std::cout) ? exit_code::correctness_failure : exit_code::pass;
+    // A failing case is written shrunk, as a run writes its failures (a findings row's file).
+    if (code != exit_code::pass && !a.run.out_dir.empty())
+      write_checked_case(a, fuzz::shrink(c, [](const fuzz::FuzzCase& k) { return fuzz::failed(fuzz::check_case(k)); },
+                                         a.run.shrink_budget), "shrunk");
+    else
+      write_checked_case(a, c, "regenerated");
+    return code;
   }
   if (a.in_process) return exit_of(fuzz::run_fuzz(a.run, std::cout));
   if (const std::optional<CaseWorker> worker = case_worker_role()) {  // checks cases, the parent counts
@@ -110,7 +123,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 64))->capture_default_str();
   cmd->add_option("--max-failures", a->run.max_failures, "stop after this many disagreements")
       ->check(CLI::Range(1, 1000))->capture_default_str();
-  cmd->add_option("--out", a->run.out_dir, "write fuzz_summary.json and the shrunk cases here");
+  cmd->add_option("--out", a->run.out_dir,
+                  "write fuzz_summary.json and the shrunk cases here (--case-seed: that case, shrunk if it fails; --replay: that case)");
   cmd->add_option("--sample-every", a->run.sample_every,
                   "with --out: also write every Nth agreeing case, for tools/oracles/fuzz_case_vs_jax.py (0: none)")
       ->check(CLI::Range(int64_t(0), int64_t(100000000)))->needs("--out");

@@ -1,4 +1,4 @@
-// `tandem list`: cases of a profile, primitives, and the DotAlgorithm support table.
+// `tandem list`: cases of a profile, the suites, primitives, and the DotAlgorithm support table.
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -8,13 +8,14 @@
 #include "runners/cli/commands.h"
 #include "common/exit_codes.h"
 #include "runners/cli/selection.h"
+#include "suites/register_suites.h"
 
 namespace tandem {
 namespace {
 
 struct ListArgs {
   Selection sel;
-  bool algorithms = false, primitives = false;
+  bool algorithms = false, primitives = false, suites = false;
 };
 
 void print_algorithm_table() {
@@ -30,6 +31,10 @@ void print_algorithm_table() {
 
 int list(const ListArgs& a) {
   if (a.algorithms) { print_algorithm_table(); return exit_code::pass; }
+  if (a.suites) {  // the suite table (suites/suites.def): name, then what it holds
+    for (const SuiteInfo& t : suite_table()) std::cout << std::left << std::setw(13) << t.name << " " << t.what << "\n";
+    return exit_code::pass;
+  }
   if (a.primitives) {
     for (const std::string& n : primitive_names()) {
       const Primitive& p = primitive(n);
@@ -46,10 +51,11 @@ int list(const ListArgs& a) {
 
 void add_list_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ListArgs>();
-  CLI::App* cmd = app.add_subcommand("list", "list cases, primitives or DotAlgorithm support");
+  CLI::App* cmd = app.add_subcommand("list", "list cases, suites, primitives or DotAlgorithm support");
   add_selection_options(*cmd, args->sel);
   cmd->add_flag("--algorithms", args->algorithms, "DotAlgorithm presets: native / emulated / unsupported per backend");
   cmd->add_flag("--primitives", args->primitives, "registered primitives and their backends");
+  cmd->add_flag("--suites", args->suites, "the suites, one a line: its name, then what it holds (the one table of them)");
   cmd->callback([args, &exit_code] { exit_code = list(*args); });
 }
 

@@ -9,6 +9,7 @@
 #include "engine/core/faults.h"
 #include "engine/core/rank_env.h"
 #include "harness/context.h"
+#include "harness/error_outcome.h"
 #include "runners/cli/case_workers.h"
 #include "runners/cli/commands.h"
 #include "runners/cli/option_checks.h"
@@ -112,7 +113,7 @@ int main(int argc, char** argv) {
     // One write per message: ranks share the launcher's stderr, so pieces would interleave.
     std::cerr << ("error" + who() + ": " + e.message() + "\n" + (e.hint().empty() ? "" : "  hint: " + e.hint() + "\n"));
     std::cerr.flush();
-    return finish(e.kind() == ErrorKind::bad_input ? exit_code::bad_input : exit_code::infrastructure_error);
+    return finish(error_outcome(e.kind()).exit_code);  // harness/error_outcome.h
   } catch (const std::exception& e) {
     std::cerr << ("error" + who() + ": " + e.what() + "\n");
     std::cerr.flush();

@@ -13,6 +13,7 @@
 #include "engine/core/rank_env.h"
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
+#include "suites/register_suites.h"
 
 namespace tandem {
 namespace {
@@ -28,11 +29,9 @@ void require_usable_gpu(const std::string& backend) {
 }  // namespace
 
 void add_selection_options(CLI::App& cmd, Selection& s) {
-  std::set<std::string> suites;
-  for (const Case& c : registry().cases()) suites.insert(c.suite);
-  std::string names;
-  for (const std::string& n : suites) names += (names.empty() ? "" : " | ") + n;
-  cmd.add_option("--suite", s.suite, "only this suite: " + names + " (default: every suite)");
+  std::string names;  // the suite table's (suites/suites.def), with what each is in `tandem list --suites`
+  for (const SuiteInfo& t : suite_table()) names += (names.empty() ? "" : " | ") + t.name;
+  cmd.add_option("--suite", s.suite, "only this suite: " + names + " (default: every suite; program's cases come from --program)");
   cmd.add_option("--exclude-suite", s.exclude_suite, "every suite but this one")->excludes("--suite");
   cmd.add_option("--filter", s.filter, "regex (RE2 syntax) on case names, e.g. 'alg:BF16.*in:f32'");
   cmd.add_option("--backend", s.backend, "cpu | cuda | all (cpu + cuda) | auto (cpu, plus cuda if a GPU is usable); "
@@ -50,9 +49,14 @@ std::vector<const Case*> selected_cases(const Selection& s) {
                     s.profile == "full" ? "use nightly: full selected the same cases and was removed"
                                         : "use quick or nightly");
   for (const std::string& name : {s.suite, s.exclude_suite}) {
-    bool known = name.empty();
-    for (const Case& c : registry().cases()) known |= c.suite == name;
-    if (!known) throw_bad_input("unknown suite '" + name + "'", "`tandem list` shows the suites");
+    bool known = name.empty(), has_cases = name.empty();
+    for (const SuiteInfo& t : suite_table()) known |= t.name == name;
+    for (const Case& c : registry().cases()) has_cases |= c.suite == name;
+    if (!known) throw_bad_input("unknown suite '" + name + "'", "`tandem list --suites` shows the suites");
+    for (const SuiteInfo& t : suite_table())  // a suite of the table with no case in this build or setting
+      if (t.name == name && !has_cases)
+        throw_bad_input("suite '" + name + "' has no case here: " + t.what,
+                        name == "program" ? "give your program with --program PATH" : "`tandem list --suites` says what each holds");
   }
   if (!s.program.path.empty()) {  // the user's program replaces the suites
     if (!s.suite.empty() || !s.exclude_suite.empty())

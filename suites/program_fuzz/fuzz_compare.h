@@ -48,8 +48,9 @@ struct ResultKinds {
   // overflows in the engine's dtype where the reference's f64 — and the tape's f64 backward —
   // stays finite, so a finite/non-finite mismatch is counted unstable, not failed.
   bool extreme_arguments = false;
-  // Cotangents (from first_cotangent on) of a forward that made a NaN or an infinity: a
-  // finite/non-finite mismatch there is counted unstable (fuzz_oracle.h, nonfinite_forward;
+  // Cotangents (from first_cotangent on) of a forward that made a NaN, an infinity or a value
+  // whose square leaves its dtype (fuzz_limits.h): a finite/non-finite mismatch there is
+  // counted unstable (fuzz_oracle.h, nonfinite_forward;
   // tools/oracles/fuzz_case_vs_jax.py judges such cases against JAX).
   size_t first_cotangent = SIZE_MAX;
   bool nonfinite_forward = false;

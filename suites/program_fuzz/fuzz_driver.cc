@@ -11,6 +11,7 @@
 #include "engine/core/dot_algorithm_types.h"
 #include "engine/core/error.h"
 #include "harness/atomic_file.h"
+#include "harness/error_outcome.h"
 #include "suites/program_fuzz/fuzz_case_json.h"
 #include "suites/program_fuzz/fuzz_engine.h"
 #include "suites/program_fuzz/fuzz_limits.h"
@@ -56,11 +57,10 @@ ResultKinds result_kinds(const FuzzCase& c) {
   for (const auto* ts : {&c.args, &c.cotangents})
     for (const Tensor& t : *ts) {
       if (!is_floating(t.dtype())) continue;
-      const double big = std::sqrt(largest_finite(t.dtype())), small = std::sqrt(smallest_normal(t.dtype()));
       for (double x : t.to_f64()) {
         if (!std::isfinite(x)) continue;
         k.argument_scale = std::max(k.argument_scale, std::fabs(x));
-        k.extreme_arguments |= std::fabs(x) > big || (x != 0 && std::fabs(x) < small);
+        k.extreme_arguments |= square_leaves_range(x, t.dtype());
       }
     }
   if (differentiates(c.chain.kind)) k.first_normwise = k.first_cotangent = c.program.out_vars.size();
@@ -123,13 +123,16 @@ CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward
     r.message = r.verdict.detail;
     k.engine = std::move(run.results);
   } catch (const Error& e) {
-    r.outcome = e.kind() == ErrorKind::internal ? Outcome::engine_error : Outcome::engine_refused;
+    const bool raised = e.kind() == ErrorKind::internal || e.kind() == ErrorKind::invariant;
+    r.outcome = raised ? Outcome::engine_error : Outcome::engine_refused;
+    r.error_kind = e.kind();
     r.message = e.what();
     // Decided by the case, not by the message: a combination the engine is known not to take.
     if (r.outcome == Outcome::engine_refused)
       if (std::optional<std::string> why = unsupported_reason(c)) r.outcome = Outcome::unsupported, r.message = *why + ": " + r.message;
   } catch (const std::exception& e) {
     r.outcome = Outcome::engine_error;
+    r.error_kind = error_kind_of(e);
     r.message = e.what();
   }
   return r;

@@ -12,6 +12,7 @@
 
 #include "suites/program_fuzz/fuzz_case.h"
 #include "engine/core/device.h"
+#include "engine/core/error.h"
 #include "suites/program_fuzz/fuzz_compare.h"
 
 namespace tandem::fuzz {
@@ -38,6 +39,7 @@ struct CaseResult {
   Outcome outcome = Outcome::agree;
   Verdict verdict;
   std::string message;  // a refusal's or an error's text
+  ErrorKind error_kind = ErrorKind::internal;  // engine_error's (harness/error_outcome.h decides its verdict)
   int hoist_rewrites = 0;
 };
 

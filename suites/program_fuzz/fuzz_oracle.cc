@@ -15,6 +15,7 @@
 #include "engine/core/error.h"
 #include "reference/rounding.h"
 #include "suites/program_fuzz/fuzz_exact.h"
+#include "suites/program_fuzz/fuzz_limits.h"
 
 namespace tandem::fuzz {
 namespace {
@@ -200,7 +201,7 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
         if (r.accumulator_format)
           for (double& x : outs[0].data) x = ref::round_to(*r.accumulator_format, x);
         for (const ref::Array& o : outs)
-          for (double x : o.data) nonfinite |= !std::isfinite(x);
+          for (double x : o.data) nonfinite |= !std::isfinite(x) || square_leaves_range(x, o.dtype);
         if (model == ErrorModel::none) return outs;
         if (r.terms > 0) {
           // |fl(Σ a·b) − Σ a·b| ≤ (2·in + K·acc) · Σ |a|·|b|, whatever the summation order.

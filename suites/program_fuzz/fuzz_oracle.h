@@ -32,7 +32,9 @@ enum class RefVariant { wide, own, perturbed, scaled };
 // chains the cotangents of the floating inputs; for vmap kinds stacked along out_axes.
 // nonfinite_forward (optional): set when an equation of the forward made a NaN or an infinity
 // (own variant), where a backward's 0·inf depends on whether a zero cotangent is symbolic or
-// instantiated — which JAX decides per primitive (a scan's transpose instantiates).
+// instantiated — which JAX decides per primitive (a scan's transpose instantiates) — or a
+// value whose square leaves its dtype's range (fuzz_limits.h): the rules that square or invert
+// it overflow in the engine's dtype as in JAX's, never in the tape's f64.
 std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
                                           bool* nonfinite_forward = nullptr);
 

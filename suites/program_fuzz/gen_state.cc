@@ -109,7 +109,7 @@ bool emit_with_negative_axes(bool takes_negative, bool wanted, const std::functi
     why = e.message();
   }
   if (!try_emit(plain)) return false;  // the choice itself is refused, whatever its axes' form
-  throw Error(ErrorKind::internal, "the engine refused negative axes it takes in non-negative form: " + why,
+  throw Error(ErrorKind::invariant, "the engine refused negative axes it takes in non-negative form: " + why,
               "shape rules normalize negative axes (normalize_axis), as JAX's wrappers do");
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
+#include "harness/error_outcome.h"
 #include "harness/program_case.h"
 #include "harness/timing.h"
 #include "suites/program_fuzz/fuzz_engine.h"
@@ -78,7 +79,12 @@ tandem::CaseResult result_of(const fuzz::CaseResult& f, const std::string& what)
     case fuzz::Outcome::engine_refused:
     case fuzz::Outcome::reference_refused:
     case fuzz::Outcome::engine_error:
-      r.verdict = Verdict::error;
+      // The program was validated on import: the engine refusing it, or failing its own
+      // invariant on it, is a wrong result (exit 1); the machine failing (error_outcome.h) or
+      // the reference lacking a feature is not.
+      r.verdict = f.outcome == fuzz::Outcome::engine_refused ? Verdict::fail
+                  : f.outcome == fuzz::Outcome::engine_error ? error_outcome(f.error_kind).case_verdict
+                                                             : Verdict::error;
       r.message = cat(what, ": ", f.outcome == fuzz::Outcome::reference_refused ? "the reference" : "the engine",
                       f.outcome == fuzz::Outcome::engine_error ? " failed: " : " refuses it: ", f.message);
       break;
