@@ -138,6 +138,8 @@ copy and its test, dot's swapped weight cotangent, program_bench + program_vs_xl
 worker and table, the tools' shared profile, two report fixes with fixtures): 81,142 lines on
 main. Another 2 % in one stop: the lab-wing move is still the shrink owed, and program_vs_xla's
 scripts (≈320 lines) are among what it moves out. 81,210 after the review (the XLA worker compiling once, two refusal checks: 81,206).
+81,801 for `tandem check --program` at a user's size in seconds (the reference dot's f64 mode, reference
+runs shared and staged between a program's cases, their tests, tools/import/check_at_size.py: 81,801 with this record).
 
     ci/check_line_budget.py [ROOT] [--per-file N] [--total N] [--top N]
 """
@@ -148,7 +150,7 @@ import sys
 from repo_files import repo_files
 
 PER_FILE_BUDGET = 400
-TOTAL_BUDGET = 81210
+TOTAL_BUDGET = 81801
 SOURCE_SUFFIXES = (".cc", ".h", ".cu", ".py", ".sh")
 
 
