@@ -2,17 +2,22 @@
 // long double (simple_dot, the definition); the same sums computed blocked and threaded
 // (blocked_dot: one operand's column panel packed contiguous, a few output columns at once,
 // output rows split across std::threads). Each element's sum still runs over the contracting
-// positions in order from 0, so both give the same bits (dot_test.cc checks it).
+// positions in order from 0, so both give the same bits (dot_test.cc checks it). Under
+// Accumulation::f64 (dot.h) the sums run in double instead, through dot_f64.cc's vectorised
+// kernel, again in order from 0.
 #include "reference/dot.h"
 
 #include <algorithm>
 #include <string>
 #include <thread>
 
+#include "reference/dot_f64.h"
 #include "reference/rounding.h"
 
 namespace tandem::ref {
 namespace {
+
+thread_local Accumulation t_accumulation = Accumulation::long_double;
 
 // Checks that dims are distinct, in range for x, and not already used; marks them used.
 void claim_axes(const char* side, const char* kind, const std::vector<int64_t>& dims,
@@ -41,10 +46,14 @@ struct Layout {
   std::vector<int64_t> k_loff, k_roff;                       // per contracting position
 };
 
-void simple_dot(const double* l, const double* r, const Layout& L, double* out) {
+void simple_dot(const double* l, const double* r, const Layout& L, double* out, Accumulation acc) {
   std::vector<int64_t> o(L.out_shape.size(), 0);
   for (int64_t flat = 0, n = shape_numel(L.out_shape); flat < n; ++flat, next_index(o, L.out_shape)) {
     const int64_t l0 = flat_offset(o, L.out_lstride), r0 = flat_offset(o, L.out_rstride);
+    if (acc == Accumulation::f64) {
+      out[flat] = detail::plain_sum_f64(l, r, L.k_loff, L.k_roff, l0, r0);
+      continue;
+    }
     long double sum = 0.0L;
     for (size_t kk = 0; kk < L.k_loff.size(); ++kk)
       sum += static_cast<long double>(l[l0 + L.k_loff[kk]]) * static_cast<long double>(r[r0 + L.k_roff[kk]]);
@@ -103,11 +112,11 @@ void blocked_rows(const double* row, const double* col, const std::vector<int64_
   }
 }
 
-void blocked_dot(const double* l, const double* r, const Layout& L, double* out) {
+void blocked_dot(const double* l, const double* r, const Layout& L, double* out, Accumulation acc) {
   const size_t rank = L.out_shape.size();
   const int64_t cols = rank ? L.out_shape.back() : 1;
   const int64_t cl = rank ? L.out_lstride.back() : 0, cr = rank ? L.out_rstride.back() : 0;
-  if (cl != 0 && cr != 0) return simple_dot(l, r, L, out);  // last axis a batch axis: no panel
+  if (cl != 0 && cr != 0) return simple_dot(l, r, L, out, acc);  // last axis a batch axis: no panel
   std::vector<int64_t> row_shape(L.out_shape.begin(), L.out_shape.end() - (rank ? 1 : 0));
   const int64_t rows = shape_numel(row_shape);
   if (rows == 0 || cols == 0) return;  // an empty output
@@ -118,9 +127,10 @@ void blocked_dot(const double* l, const double* r, const Layout& L, double* out)
   }
   // The product is commutative, so which operand packs does not change a bit.
   const bool lhs_rows = cl == 0;
+  auto rows_of = acc == Accumulation::f64 ? detail::blocked_rows_f64 : blocked_rows;
   auto work = [&](int64_t r0, int64_t r1) {
-    if (lhs_rows) blocked_rows(l, r, L.k_loff, L.k_roff, lbase, rbase, cols, cr, out, r0, r1);
-    else blocked_rows(r, l, L.k_roff, L.k_loff, rbase, lbase, cols, cl, out, r0, r1);
+    if (lhs_rows) rows_of(l, r, L.k_loff, L.k_roff, lbase, rbase, cols, cr, out, r0, r1);
+    else rows_of(r, l, L.k_roff, L.k_loff, rbase, lbase, cols, cl, out, r0, r1);
   };
   // Threads over output rows, for dots big enough to pay for them (~2^22 products each).
   const int64_t macs = rows * cols * int64_t(L.k_loff.size());
@@ -196,9 +206,9 @@ Array dot_impl(const Array& lhs, const Array& rhs, const DotDims& dims, DType ou
   if (integer)
     integer_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data());
   else if (simple)
-    simple_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data());
+    simple_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data(), t_accumulation);
   else
-    blocked_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data());
+    blocked_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data(), t_accumulation);
   if (!integer)
     for (double& v : out.data) v = round_to(out_dtype, v);
   return out;
@@ -209,6 +219,10 @@ Array dot_impl(const Array& lhs, const Array& rhs, const DotDims& dims, DType ou
 Array dot_general(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype) {
   return dot_impl(lhs, rhs, dims, out_dtype, false);
 }
+Accumulation accumulation() { return t_accumulation; }
+ScopedAccumulation::ScopedAccumulation(Accumulation a) : previous_(t_accumulation) { t_accumulation = a; }
+ScopedAccumulation::~ScopedAccumulation() { t_accumulation = previous_; }
+
 Array dot_general_simple(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype) {
   return dot_impl(lhs, rhs, dims, out_dtype, true);
 }

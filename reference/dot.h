@@ -22,6 +22,26 @@ struct DotDims {
 // dot_general_simple, hence the same bits.
 Array dot_general(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype);
 
+// How dot_general accumulates on this thread. long_double is the definition above: the truth.
+// f64 sums each element in double, in the same order (products rounded, no fused multiply-add),
+// vectorised across output columns, ~10x faster: for callers that round every dot result to
+// f32 or narrower and add an error bound of their own, such as the fuzz oracle's own-dtype
+// model runs (suites/program_fuzz/fuzz_oracle.h), whose bound (K·2^-24·Σ|a||b| and up) is
+// 2^29 times what double accumulation changes (K·2^-53·Σ|a||b|). Integer dots stay exact.
+enum class Accumulation { long_double, f64 };
+Accumulation accumulation();
+// Sets the mode for this thread until the object goes out of scope (the previous mode back).
+class ScopedAccumulation {
+ public:
+  explicit ScopedAccumulation(Accumulation a);
+  ~ScopedAccumulation();
+  ScopedAccumulation(const ScopedAccumulation&) = delete;
+  ScopedAccumulation& operator=(const ScopedAccumulation&) = delete;
+
+ private:
+  Accumulation previous_;
+};
+
 // The same, one output element at a time in a plain loop (the definition, kept for the test
 // that dot_general equals it bit for bit).
 Array dot_general_simple(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype);

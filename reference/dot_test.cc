@@ -165,5 +165,43 @@ TEST(DotGeneral, BlockedEqualsThePlainLoopBitForBit) {
       }
 }
 
+// Accumulation::f64 (dot.h): the vectorised kernel and the threads give the plain double loop's
+// bits, one element at a time, for the layouts the blocked path treats differently: rows not a
+// multiple of its 4-row tiles, columns not of its 16-column tiles, a panel repacked per batch,
+// and a dot threaded over rows, so the result does not depend on the thread count.
+TEST(DotGeneral, F64AccumulationEqualsThePlainDoubleLoopBitForBit) {
+  const ScopedAccumulation f64(Accumulation::f64);
+  struct Row {
+    Shape l, r;
+    DotDims d;
+  };
+  const std::vector<Row> rows = {
+      {{37, 53}, {53, 29}, {{1}, {0}, {}, {}}},
+      {{53, 37}, {29, 53}, {{0}, {1}, {}, {}}},
+      {{2, 7, 3, 5}, {5, 2, 4, 3, 6}, {{2, 3}, {3, 0}, {0}, {1}}},
+      {{3, 5}, {5, 3}, {{1}, {0}, {0}, {1}}},
+      {{2, 130, 300}, {2, 300, 131}, {{2}, {1}, {0}, {0}}},  // ~10M products: threaded
+  };
+  uint64_t seed = 7;
+  for (const Row& row : rows) {
+    const Array l = scattered(row.l, seed++, true), r = scattered(row.r, seed++);
+    const Array got = dot_general(l, r, row.d, DType::f64), want = dot_general_simple(l, r, row.d, DType::f64);
+    ASSERT_EQ(got.data.size(), want.data.size());
+    EXPECT_EQ(0, std::memcmp(got.data.data(), want.data.data(), got.data.size() * sizeof(double))) << shape_string(row.l);
+  }
+  // The definition itself, written out here for a matmul: sum += l[i][k] * r[k][j], in double.
+  const Array l = scattered({9, 300}, 1), r = scattered({300, 21}, 2);
+  const Array got = dot_general(l, r, DotDims{{1}, {0}, {}, {}}, DType::f64);
+  for (int64_t i = 0; i < 9; ++i)
+    for (int64_t j = 0; j < 21; ++j) {
+      double sum = 0;
+      for (int64_t k = 0; k < 300; ++k) sum += l.data[size_t(i * 300 + k)] * r.data[size_t(k * 21 + j)];
+      ASSERT_EQ(sum, got.data[size_t(i * 21 + j)]) << i << "," << j;
+    }
+  // And the mode is this thread's, for its scope only: long double again outside it.
+  { const ScopedAccumulation inner(Accumulation::long_double); EXPECT_EQ(accumulation(), Accumulation::long_double); }
+  EXPECT_EQ(accumulation(), Accumulation::f64);
+}
+
 }  // namespace
 }  // namespace tandem::ref

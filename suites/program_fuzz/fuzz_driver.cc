@@ -93,15 +93,27 @@ bool failed(const CaseResult& r) {
   return r.outcome == Outcome::disagree || r.outcome == Outcome::engine_error || r.outcome == Outcome::engine_refused;
 }
 
-std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& k, bool& nonfinite_forward) {
+// The runs of the error model after the first two (own and one perturbed draw): three more
+// draws and the scaled run. Several draws: a result behind a discontinuity (max, a comparison)
+// moves only when a draw crosses it, and two draws missed one in 10^5 cases where four did not.
+void complete_runs(const FuzzCase& c, CheckedResults& k, ReferenceCache* cache) {
+  if (k.runs_complete) return;
+  auto reference = [&](RefVariant v, uint64_t seed) { return cache ? cache->results(c, v, seed) : reference_results(c, v, seed); };
+  for (uint64_t i = 2; i <= kPerturbedRuns; ++i) k.runs.push_back(reference(RefVariant::perturbed, c.seed + i));
+  k.runs.push_back(reference(RefVariant::scaled, c.seed));
+  k.runs_complete = true;
+}
+
+std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& k, bool& nonfinite_forward,
+                                             ReferenceCache* cache) {
   nonfinite_forward = false;
   try {
-    k.wide = reference_results(c, RefVariant::wide);
-    k.runs.push_back(reference_results(c, RefVariant::own, 0, &nonfinite_forward));
-    // Several draws: a result behind a discontinuity (max, a comparison) moves only when a
-    // draw crosses it, and two draws missed one in 10^5 cases where four did not.
-    for (uint64_t i = 1; i <= kPerturbedRuns; ++i) k.runs.push_back(reference_results(c, RefVariant::perturbed, c.seed + i));
-    k.runs.push_back(reference_results(c, RefVariant::scaled, c.seed));
+    k.wide = cache ? cache->results(c, RefVariant::wide) : reference_results(c, RefVariant::wide);
+    k.runs.push_back(cache ? cache->results(c, RefVariant::own, 0, &nonfinite_forward)
+                           : reference_results(c, RefVariant::own, 0, &nonfinite_forward));
+    k.runs.push_back(cache ? cache->results(c, RefVariant::perturbed, c.seed + 1) : reference_results(c, RefVariant::perturbed, c.seed + 1));
+    k.runs_complete = false;
+    if (!cache) complete_runs(c, k, cache);  // with a cache, staged in check_engine (fuzz_driver.h)
   } catch (const std::exception& e) {
     CaseResult r;
     r.outcome = Outcome::reference_refused;
@@ -111,7 +123,8 @@ std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& 
   return std::nullopt;
 }
 
-CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward, CheckedResults& k) {
+CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward, CheckedResults& k,
+                        ReferenceCache* cache) {
   CaseResult r;
   try {
     EngineRun run = run_engine(c, device);
@@ -119,6 +132,16 @@ CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward
     k.kinds = result_kinds(c);
     k.kinds.nonfinite_forward = nonfinite_forward;
     r.verdict = compare_results(run.results, k.wide, k.runs, k.kinds);
+    if (!r.verdict.agree && !k.runs_complete) {  // the first two runs' tolerance does not suffice: all of them
+      try {
+        complete_runs(c, k, cache);
+      } catch (const std::exception& e) {
+        r.outcome = Outcome::reference_refused;
+        r.message = e.what();
+        return r;
+      }
+      r.verdict = compare_results(run.results, k.wide, k.runs, k.kinds);
+    }
     r.outcome = r.verdict.agree ? Outcome::agree : Outcome::disagree;
     r.message = r.verdict.detail;
     k.engine = std::move(run.results);
@@ -138,12 +161,12 @@ CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward
   return r;
 }
 
-CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep) {
+CaseResult check_case(const FuzzCase& c, Device device, CheckedResults* keep, ReferenceCache* cache) {
   CheckedResults local;
   CheckedResults& k = keep ? *keep : local;
   bool nonfinite_forward = false;
-  if (std::optional<CaseResult> refused = compute_references(c, k, nonfinite_forward)) return *refused;
-  return check_engine(c, device, nonfinite_forward, k);
+  if (std::optional<CaseResult> refused = compute_references(c, k, nonfinite_forward, cache)) return *refused;
+  return check_engine(c, device, nonfinite_forward, k, cache);
 }
 
 // The engine's and the wide reference's results of a case, for an outside judge

@@ -14,6 +14,7 @@
 #include "engine/core/device.h"
 #include "engine/core/error.h"
 #include "suites/program_fuzz/fuzz_compare.h"
+#include "suites/program_fuzz/fuzz_reference_cache.h"
 
 namespace tandem::fuzz {
 
@@ -48,19 +49,33 @@ struct CaseResult {
 struct CheckedResults {
   std::vector<ref::Array> wide;                 // the f64 truth
   std::vector<std::vector<ref::Array>> runs;    // own, perturbed and scaled (fuzz_oracle.h)
+  bool runs_complete = true;                    // false: only own and the first perturbed draw
   ResultKinds kinds;
   std::vector<Tensor> engine;
 };
 
 // One case, engine (on `device`) against reference. Never throws for what the case does.
-// `keep` (optional) receives what was computed.
-CaseResult check_case(const FuzzCase& c, Device device = Device::cpu(), CheckedResults* keep = nullptr);
+// `keep` (optional) receives what was computed; `cache` (optional) holds reference runs shared
+// with other cases of the same program and arguments (fuzz_reference_cache.h), and with it the
+// error model's runs come in two stages: own and one perturbed draw first, the other draws and
+// the scaled run only when the engine does not agree within the first two's tolerance. The
+// verdict is the one all six runs give: the tolerance is 8 · max over the runs (and an element
+// a run moves to another class is skipped), so it only grows as runs are added, and agreement
+// within the first two's is agreement within all six's. The error over tolerance a passing
+// case reports is then measured against the smaller tolerance: an upper bound of the full one's.
+CaseResult check_case(const FuzzCase& c, Device device = Device::cpu(), CheckedResults* keep = nullptr,
+                      ReferenceCache* cache = nullptr);
+// Adds the runs the first stage left out (nothing when k has them all).
+void complete_runs(const FuzzCase& c, CheckedResults& k, ReferenceCache* cache);
 bool failed(const CaseResult& r);
 // check_case's two halves, for one case checked under several engine faults with its
 // references computed once (fuzz_each_fault.h): the reference's runs into k (a refusal's
 // result when the reference refuses the case), then the engine's run judged against them.
-std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& k, bool& nonfinite_forward);
-CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward, CheckedResults& k);
+// With a cache, the references are staged as check_case stages them (complete_runs).
+std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& k, bool& nonfinite_forward,
+                                             ReferenceCache* cache = nullptr);
+CaseResult check_engine(const FuzzCase& c, Device device, bool nonfinite_forward, CheckedResults& k,
+                        ReferenceCache* cache = nullptr);
 
 // One case of a run (generated from (seed, index), checked, shrunk and written when it fails)
 // as a record: its outcome, what the summary counts, the failure and its log lines. What a

@@ -13,9 +13,11 @@
 #include "bridge/reference_rules.h"
 #include "bridge/reference_vjp.h"
 #include "engine/core/error.h"
+#include "reference/dot.h"
 #include "reference/rounding.h"
 #include "suites/program_fuzz/fuzz_exact.h"
 #include "suites/program_fuzz/fuzz_limits.h"
+#include "suites/program_fuzz/fuzz_rounding.h"
 
 namespace tandem::fuzz {
 namespace {
@@ -82,80 +84,6 @@ class Widener {
     r.eqns.push_back(n);
   }
 };
-
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
-// The roundoff model of one equation in the own-dtype runs (fuzz_oracle.h).
-struct Rounding {
-  std::optional<DType> input_format;        // a dot preset's operand format (own runs round there)
-  std::optional<DType> accumulator_format;  // a dot preset's narrow accumulator (result rounded there)
-  double in = 0;      // relative error of each operand of a sum (a preset's input conversion)
-  double acc = 0;     // relative error of each accumulation step
-  int64_t terms = 0;  // values summed into each result (0: not a sum)
-  double out = 0;     // relative error of an elementwise result's rounding
-};
-
-int64_t contraction_terms(const Eqn& e) {
-  int64_t k = 1;
-  for (int64_t a : e.params.get_ints("lhs_contracting_dimensions")) {
-    const Shape& s = e.in[0].type().shape;
-    k *= s.at(size_t(a < 0 ? a + int64_t(s.size()) : a));
-  }
-  return k;
-}
-
-Rounding rounding_of(const Eqn& e) {
-  Rounding r;
-  if (e.out.empty() || !is_floating(e.out[0]->type.dtype)) return r;
-  const DType operand = e.in.empty() ? e.out[0]->type.dtype : e.in[0].type().dtype;
-  if (e.prim->name == "dot_general") {
-    const std::string p = e.params.get_string("precision", "DEFAULT");
-    if (p == "BF16_BF16_F32" || p == "BF16_BF16_BF16") r.input_format = DType::bf16;
-    if (p == "F16_F16_F32" || p == "F16_F16_F16") r.input_format = DType::f16;
-    if (p == "BF16_BF16_BF16") r.accumulator_format = DType::bf16;
-    if (p == "F16_F16_F16") r.accumulator_format = DType::f16;
-    r.in = dot_input_roundoff(p, operand);
-    r.acc = r.accumulator_format ? unit_roundoff(*r.accumulator_format)
-                                 : operand == DType::f64 && (p == "DEFAULT" || p == "HIGHEST" || p == "F64_F64_F64")
-                                       ? unit_roundoff(DType::f64) : unit_roundoff(DType::f32);
-    r.terms = contraction_terms(e);
-  } else if (e.prim->name == "conv_general_dilated") {
-    // Each output sums in-features × kernel taps products: f32 sums for f32 (the engine's
-    // sgemm), f64 otherwise, rounded once to the output dtype.
-    const Shape& rhs = e.in[1].type().shape;
-    const std::vector<int64_t> spec = e.params.get_ints("rhs_spec");
-    int64_t terms = 1;
-    for (size_t d = 1; d < spec.size(); ++d) terms *= rhs.at(size_t(spec[d]));
-    r.terms = std::max<int64_t>(terms, 1);  // no term (no in-features): zeros, a bound of zero
-    r.acc = unit_roundoff(operand == DType::f64 ? DType::f64 : DType::f32);
-    r.out = unit_roundoff(e.out[0]->type.dtype);
-  } else if (e.prim->name == "reduce_sum") {
-    const int64_t out = num_elements(e.out[0]->type.shape);
-    r.acc = unit_roundoff(operand);
-    r.terms = out ? num_elements(e.in[0].type().shape) / out : 0;
-  } else if (e.prim->name == "reduce_prod") {  // n factors, a rounding of the running product each
-    const int64_t out = num_elements(e.out[0]->type.shape);
-    r.acc = unit_roundoff(operand);
-    r.terms = out ? num_elements(e.in[0].type().shape) / out : 0;
-  } else if (e.prim->name == "cumsum") {  // each prefix: a sum of up to n terms, as reduce_sum's
-    const Shape& s = e.in[0].type().shape;
-    const int64_t axis = e.params.get_int("axis");
-    r.acc = unit_roundoff(operand);
-    r.terms = s.at(size_t(axis < 0 ? axis + int64_t(s.size()) : axis));
-  } else if (e.prim->name == "reduce_window_sum") {  // each output: a sum of up to one window of terms
-    const std::vector<int64_t> w = e.params.get_ints("window_dimensions");
-    r.acc = unit_roundoff(operand);
-    r.terms = 1;
-    for (int64_t k : w) r.terms *= k;
-  } else if (e.prim->name == "scatter_add") {  // each element: its operand plus at most one update per position
-    const Shape& idx = e.in[1].type().shape;
-    r.acc = unit_roundoff(operand);
-    r.terms = 1 + num_elements(Shape(idx.begin(), idx.end() - 1));
-  } else if (e.prim->has(kElementwiseUnary) || e.prim->has(kElementwiseBinary) || e.prim->name == "integer_pow") {
-    r.out = unit_roundoff(e.out[0]->type.dtype);
-  }
-  return r;
-}
 
 ref::Array abs_of(ref::Array a) {
   for (double& x : a.data) x = std::fabs(x);
@@ -348,6 +276,19 @@ std::vector<ref::Array> vmapped_results(const FuzzCase& c, Interpreter& it, RefV
   return r;
 }
 
+// Whether p (sub-programs included) computes any value in f64.
+bool computes_in_f64(const Program& p) {
+  for (const Var& v : p.in_vars)
+    if (v->type.dtype == DType::f64) return true;
+  for (const Eqn& e : p.eqns) {
+    for (const Var& v : e.out)
+      if (v->type.dtype == DType::f64) return true;
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value); sub && computes_in_f64(**sub)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Program widen(const Program& p) { return Widener().run(p); }
@@ -364,23 +305,14 @@ double program_roundoff(const Program& p) {
   return u;
 }
 
-double dot_input_roundoff(const std::string& p, DType operand) {
-  // Every preset but F64_F64_F64 computes in f32 at best (X9 included), whatever the operands.
-  const bool f64_exact = p == "DEFAULT" || p == "HIGHEST" || p == "F64_F64_F64";
-  const double own = f64_exact ? unit_roundoff(operand) : std::max(unit_roundoff(operand), 0x1p-24);
-  if (contains(p, "F8")) return std::max(own, 0x1p-3);        // e5m2 is the coarser f8 format
-  if (contains(p, "BF16_BF16_F32_X3") || p == "HIGH") return std::max(own, 0x1p-16);
-  if (contains(p, "BF16_BF16_F32_X6") || contains(p, "TF32_TF32_F32_X3")) return std::max(own, 0x1p-22);
-  if (contains(p, "BF16_BF16_F32_X9") || p == "F32_F32_F32") return own;
-  if (p == "BF16_BF16_BF16") return std::max(own, 4 * 0x1p-8);  // and a bf16 accumulator
-  if (p == "F16_F16_F16") return std::max(own, 4 * 0x1p-11);    // and an f16 accumulator
-  if (contains(p, "BF16")) return std::max(own, 0x1p-8);
-  if (contains(p, "TF32") || contains(p, "F16")) return std::max(own, 0x1p-11);
-  return own;
-}
-
 std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed, bool* nonfinite_forward) {
   const bool widened = v == RefVariant::wide;
+  // The own-dtype model runs of a program computing nothing in f64 round every dot result to
+  // f32 or narrower and move it by (2·u_in + K·u_acc)·Σ|a||b| (K·2^-24 and up): their sums may
+  // accumulate in double (ref::Accumulation::f64, ~10x faster: vectorised), which moves them by
+  // at most K·2^-53·Σ|a||b|, 2^-29 of that bound. The wide truth keeps long double.
+  std::optional<ref::ScopedAccumulation> fast;
+  if (!widened && !computes_in_f64(c.program)) fast.emplace(ref::Accumulation::f64);
   // vmap_of_vjp needs no joint program here: per example it is the outputs and the gradients.
   Interpreter it{widened ? widen(c.program) : c.program, v, Rng(perturb_seed)};
   it.wrt = c.wrt;

@@ -23,6 +23,7 @@
 #include "engine/ir/ir.h"
 #include "reference/array.h"
 #include "suites/program_fuzz/fuzz_case.h"
+#include "suites/program_fuzz/fuzz_rounding.h"  // rounding_of, dot_input_roundoff
 
 namespace tandem::fuzz {
 
@@ -49,9 +50,5 @@ double program_roundoff(const Program& p);
 
 // Whether p (sub-programs included) has a collective equation.
 bool has_collective(const Program& p);
-
-// The relative roundoff of a dot's inputs under a precision string (a preset's input
-// format; the operand dtype's own for DEFAULT / HIGHEST / F32 / F64).
-double dot_input_roundoff(const std::string& precision, DType operand);
 
 }  // namespace tandem::fuzz

@@ -26,6 +26,7 @@
 #include "engine/core/tensor.h"
 #include "engine/ir/ir.h"
 #include "harness/case.h"
+#include "suites/program_fuzz/fuzz_reference_cache.h"
 
 namespace tandem {
 
@@ -46,6 +47,8 @@ struct ImportedProgram {
   std::vector<std::optional<int64_t>> vmap_in_axes;
   int64_t vmap_size = 4;
   std::vector<std::string> policies;  // empty: default_policies(program)
+  // The reference runs its cases share (the cases run one after another in one worker).
+  std::shared_ptr<fuzz::ReferenceCache> reference_cache = std::make_shared<fuzz::ReferenceCache>();
 };
 
 // The policies checked when the user names none: JAX's four without arguments, and when the

@@ -102,7 +102,7 @@ CaseInstance hoist_instance(const Setup& s, Device d) {
                {"legal_rewrites", legal->rewrites}, {"legal_log", legal->log}};
   inst.body = [legal, args, d] { execute(legal->program, *args, d); };
   inst.check = [s, legal, args, d, chosen] {
-    tandem::CaseResult r = result_of(fuzz::check_case(case_of(s, fuzz::ChainKind::hoist), d),
+    tandem::CaseResult r = result_of(fuzz::check_case(case_of(s, fuzz::ChainKind::hoist), d, nullptr, s.p->reference_cache.get()),
                                      "the hoisted program vs the original's f64 reference");
     r.info = {{"cost_model_rewrites", chosen.rewrites}, {"cost_model_log", chosen.log},
               {"legal_rewrites", legal->rewrites}, {"legal_log", legal->log}};
@@ -173,11 +173,11 @@ CaseInstance dot_instance(const Setup& s, const std::string& precision, Device d
     fuzz::FuzzCase c = case_of(s, fuzz::ChainKind::plain);
     c.program = *program;
     fuzz::CheckedResults k;
-    tandem::CaseResult r = result_of(fuzz::check_case(c, d, &k), cat("engine vs the reference at ", precision));
+    tandem::CaseResult r = result_of(fuzz::check_case(c, d, &k, s.p->reference_cache.get()), cat("engine vs the reference at ", precision));
     if (r.verdict != Verdict::pass) return r;
     // How far the preset moves the outputs from what the program means: the f64 truth of
     // the program as written (its own precision), not of the program under the preset.
-    const std::vector<ref::Array> truth = fuzz::reference_results(case_of(s, fuzz::ChainKind::plain), fuzz::RefVariant::wide);
+    const std::vector<ref::Array> truth = s.p->reference_cache->results(case_of(s, fuzz::ChainKind::plain), fuzz::RefVariant::wide);
     r.metrics = {{"normwise_error_vs_f64", worst_normwise(k.engine, truth), "", "lower"}};
     return r;
   };

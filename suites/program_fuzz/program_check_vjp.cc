@@ -198,7 +198,7 @@ CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
   inst.check = [s, policy, v, in, cts, d] {
     fuzz::FuzzCase c = case_of(s, fuzz::ChainKind::vjp);
     c.chain.top_policy = policy;
-    tandem::CaseResult r = result_of(fuzz::check_case(c, d), "gradients vs the reference's reverse mode");
+    tandem::CaseResult r = result_of(fuzz::check_case(c, d, nullptr, s.p->reference_cache.get()), "gradients vs the reference's reverse mode");
     const Measured m = run_measured(*v, *in, *cts, d);
     const SavedResiduals saved = saved_residuals(*v);
     // The recompute counts are what the backward runs: measured as the applications beyond

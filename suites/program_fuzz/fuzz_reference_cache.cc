@@ -1,0 +1,65 @@
+// Reference runs computed once per program (fuzz_reference_cache.h).
+#include "suites/program_fuzz/fuzz_reference_cache.h"
+
+#include <memory>
+#include <utility>
+
+#include "engine/core/error.h"
+#include "engine/ir/primitive.h"
+#include "engine/ir/printer.h"
+#include "suites/program_fuzz/fuzz_rounding.h"
+
+namespace tandem::fuzz {
+namespace {
+
+// p with every dot's precision (sub-programs too) replaced by the rounding model own_eval
+// applies to it, which is all the reference reads of it but whether it is an ANY_F8 preset (the
+// four round their operands to the formats the lhs/rhs_f8_format params name).
+Program by_rounding_model(const Program& p) {
+  Program r = p;
+  for (Eqn& e : r.eqns) {
+    if (e.prim->name == "dot_general")
+      e.params.set("precision", cat(e.params.get_string("precision", "DEFAULT").find("F8") == std::string::npos ? "" : "f8 ",
+                                    dot_rounding_model(e)));
+    std::vector<std::pair<std::string, ProgramPtr>> bodies;  // rewritten after the walk over params
+    for (const auto& [key, value] : e.params.items())
+      if (auto* sub = std::get_if<ProgramPtr>(&value))
+        bodies.emplace_back(key, std::make_shared<const Program>(by_rounding_model(**sub)));
+    for (auto& [key, body] : bodies) e.params.set(key, body);
+  }
+  return r;
+}
+
+const char* variant_name(RefVariant v) {
+  switch (v) {
+    case RefVariant::wide: return "wide";
+    case RefVariant::own: return "own";
+    case RefVariant::perturbed: return "perturbed";
+    case RefVariant::scaled: return "scaled";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string reference_key(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) {
+  if (vmaps(c.chain.kind)) return "";
+  const Program seen = by_rounding_model(v == RefVariant::wide ? widen(c.program) : c.program);
+  return cat(variant_name(v), " seed ", perturb_seed, differentiates(c.chain.kind) ? " vjp\n" : " forward\n", to_string(seen));
+}
+
+std::vector<ref::Array> ReferenceCache::results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed,
+                                                bool* nonfinite_forward) {
+  const std::string key = reference_key(c, v, perturb_seed);
+  if (key.empty()) return reference_results(c, v, perturb_seed, nonfinite_forward);
+  auto it = runs_.find(key);
+  if (it == runs_.end()) {
+    Runs r;
+    r.results = reference_results(c, v, perturb_seed, &r.nonfinite_forward);
+    it = runs_.emplace(key, std::move(r)).first;
+  }
+  if (nonfinite_forward) *nonfinite_forward = it->second.nonfinite_forward;
+  return it->second.results;
+}
+
+}  // namespace tandem::fuzz
