@@ -23,13 +23,14 @@ of each round, so a cut run keeps its finished rounds). Exit 4 on bad usage, 77 
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "import"))
+from check_at_size import machine  # noqa: E402  (the CPU facts every timing carries)
 EXPORT = os.path.join(ROOT, "tools", "import", "export_jax_program.py")
 WORKER = os.path.join(ROOT, "lab", "bench", "program_vs_xla_worker.py")
 
@@ -125,18 +126,6 @@ def xla_times(worker, source, min_time):
     if "error" in reply:
         raise RuntimeError(reply["error"])
     return reply
-
-
-def machine():
-    """The CPU as /proc/cpuinfo names it (model name, family and model) and its widest ISA."""
-    info = {}
-    for line in open("/proc/cpuinfo"):
-        key, _, value = line.partition(":")
-        info.setdefault(key.strip(), value.strip())
-    flags = info.get("flags", "").split()
-    isa = "avx512f" if "avx512f" in flags else "avx2" if "avx2" in flags else platform.machine()
-    cpu = f'{info.get("model name", "?")} family {info.get("cpu family", "?")} model {info.get("model", "?")}'
-    return {"cpu": cpu, "isa": isa, "cores": os.cpu_count()}
 
 
 def append_atomic(path, lines):

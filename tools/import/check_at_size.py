@@ -14,6 +14,7 @@ progress, with each case's finishing time, on stderr), its exit code, the load a
 and after, the CPU model and ISA, and the count of each verdict (from the records). Exits with the check's code (4 on bad usage, 77 without JAX).
 """
 import argparse
+import platform
 import json
 import os
 import resource
@@ -58,13 +59,16 @@ def parse_sets(items):
 
 
 def machine():
+    """The CPU as /proc/cpuinfo names it (model name, family and model), its widest x86 vector ISA
+    (else the architecture) and the cores: what a timing needs beside it (lab/bench reads it too)."""
     info = {}
     for line in open("/proc/cpuinfo"):
         key, _, value = line.partition(":")
         info.setdefault(key.strip(), value.strip())
     flags = info.get("flags", "").split()
-    isa = "avx512f" if "avx512f" in flags else "avx2" if "avx2" in flags else "?"
-    return {"cpu": info.get("model name", "?"), "isa": isa, "cores": os.cpu_count()}
+    isa = "avx512f" if "avx512f" in flags else "avx2" if "avx2" in flags else platform.machine()
+    cpu = f'{info.get("model name", "?")} family {info.get("cpu family", "?")} model {info.get("model", "?")}'
+    return {"cpu": cpu, "isa": isa, "cores": os.cpu_count()}
 
 
 def verdicts(records_path):
