@@ -37,11 +37,12 @@ dnnl_root=$build/arm64-libdnnl-dev
 # see cmake/toolchains/aarch64-linux-gnu.cmake and step_emulator.
 qemu=(qemu-aarch64 -L /)
 . "$root/ci/aarch64_mpi.sh"
-# A build against the root's Open MPI: its binaries find libmpi by their run path, but libmpi's own
-# dependencies (libopen-rte, libopen-pal, …) only where the loader looks, so QEMU gives the guest
-# (and every process it execs) the root's library folder; a build without MPI ignores it.
+# A build against the root's Open MPI, run outside the root: its binaries find libmpi by their run
+# path, but libmpi's own dependencies (libopen-rte, libopen-pal, …) only where the loader looks,
+# and Open MPI its components under its prefix (else MPI_Init fails: opal_shmem_base_select).
+# QEMU gives the guest, and every process it execs, both; a build without MPI ignores them.
 [ -f "$mpi_root/usr/lib/aarch64-linux-gnu/libmpi.so.40" ] &&
-  qemu+=(-E "LD_LIBRARY_PATH=$mpi_root/usr/lib/aarch64-linux-gnu")
+  qemu+=(-E "LD_LIBRARY_PATH=$mpi_root/usr/lib/aarch64-linux-gnu" -E "OPAL_PREFIX=$mpi_root/usr")
 
 step_deps() {
   local missing=() p
