@@ -104,21 +104,18 @@ step_emulator() {
 
 # Case workers under QEMU: a worker is an exec of /proc/self/exe, which the kernel can run only
 # where binfmt_misc hands arm64 ELF files to qemu-aarch64. As root, mount binfmt_misc if it is not
-# and register Debian's qemu-user-binfmt entry (/usr/lib/binfmt.d/qemu-aarch64.conf) if it is
-# not registered; where that is refused (a container without the privilege), quick runs
-# --in-process and says so: not a failure, a narrower run, named in its log.
+# and register the static QEMU for them (binfmt_static, ci/aarch64_mpi.sh: the one entry serves
+# the arm64 root's chroot too); where that is refused (a container without the privilege, no
+# network for qemu-user-static), quick runs --in-process and says so: a narrower run, not a failure.
 binfmt_entry=/proc/sys/fs/binfmt_misc/qemu-aarch64
 step_binfmt() {
-  local conf=/usr/lib/binfmt.d/qemu-aarch64.conf
-  [ -e "$binfmt_entry" ] && { echo "binfmt: $(head -1 "$binfmt_entry") ($binfmt_entry)"; return 0; }
   [ -e /proc/sys/fs/binfmt_misc/register ] ||
     mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
-  if [ -f "$conf" ] && [ -w /proc/sys/fs/binfmt_misc/register ] &&
-     grep -v '^#' "$conf" > /proc/sys/fs/binfmt_misc/register 2>/dev/null && [ -e "$binfmt_entry" ]; then
-    echo "binfmt: registered $(cut -d: -f2 "$conf") from $conf"
+  if [ -w /proc/sys/fs/binfmt_misc/register ] && binfmt_static; then
+    echo "binfmt: $(head -1 "$binfmt_entry"), $(sed -n 's/^interpreter //p' "$binfmt_entry")"
   else
-    echo "binfmt: not available (no binfmt_misc or no right to register $conf: apt-get install" \
-      "qemu-user-binfmt, run as root): case workers will not run; quick runs --in-process"
+    echo "binfmt: not available (no binfmt_misc or no right to register: run as root): case" \
+      "workers will not run; quick runs --in-process"
   fi
 }
 
