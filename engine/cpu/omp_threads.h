@@ -8,8 +8,7 @@
 extern "C" int openblas_get_num_threads(void);
 #endif
 #ifdef TANDEM_HAVE_ONEDNN
-extern "C" int omp_get_max_threads(void);
-extern "C" void omp_set_num_threads(int);
+#include <omp.h>  // declarations only: a file without -fopenmp still links libgomp's functions
 #endif
 
 namespace tandem::cpu {

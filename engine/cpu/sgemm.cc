@@ -1,5 +1,5 @@
-// cpu::sgemm (sgemm.h): oneDNN's dnnl_sgemm in a oneDNN build, cblas_sgemm otherwise or when
-// oneDNN declines a call.
+// cpu::sgemm (sgemm.h): oneDNN's dnnl_sgemm in a oneDNN build, its output shared over the
+// threads in blocks; cblas_sgemm otherwise or when oneDNN declines a call.
 #include "engine/cpu/sgemm.h"
 
 #include "engine/cpu/omp_threads.h"
@@ -37,16 +37,64 @@ bool use_onednn() {
 }
 
 #ifdef TANDEM_HAVE_ONEDNN
+bool dnnl_call(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+               const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  auto ld = [](int64_t x) { return std::max<int64_t>(1, x); };
+  return dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, ld(lda), B, ld(ldb), beta, C, ld(ldc)) ==
+         dnnl_success;
+}
+
+// Blocks of C's larger dimension start at multiples of one AVX-512 register of f32, and a
+// thread gets a block only when it has at least this many multiply-adds to do: below that, waking
+// a thread costs more than it saves.
+constexpr int64_t kBlockAlign = 16;
+constexpr int64_t kMinMacsPerThread = int64_t(1) << 16;
+
+// How many blocks to cut C into for `threads` threads: 1 when it cannot be split usefully.
+int output_blocks(int64_t M, int64_t N, int64_t K, int threads) {
+  const int64_t by_size = std::max(M, N) / kBlockAlign, by_work = M * N * K / kMinMacsPerThread;
+  return int(std::max<int64_t>(1, std::min<int64_t>({int64_t(threads), by_size, by_work})));
+}
+
+// C's rows (M ≥ N) or columns cut into `blocks` blocks, one per OpenMP thread, each a
+// single-threaded dnnl_sgemm. oneDNN's own threading of a product with few rows and a long K
+// (a vjp's g·Wᵀ: M 32, N 256, K 1024) took 2.5× as long on 2 threads as this split, and longer
+// than on one thread (lab/pages/program.md). Cutting the output never cuts K, so each element is
+// summed as one thread sums it. A block oneDNN refuses goes to the BLAS alone.
+void split_sgemm(int blocks, bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                 int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  const bool by_rows = M >= N;
+  const int64_t extent = by_rows ? M : N;
+  const int64_t units = (extent + kBlockAlign - 1) / kBlockAlign;  // the last one may be short
+  const int64_t step = (units + blocks - 1) / blocks * kBlockAlign;
+#pragma omp parallel num_threads(blocks)
+  {
+    const int64_t begin = omp_get_thread_num() * step, end = std::min(extent, begin + step);
+    if (begin < end) {
+      const int64_t rows = by_rows ? end - begin : M, cols = by_rows ? N : end - begin;
+      const float* a = by_rows ? A + (ta ? begin : begin * lda) : A;
+      const float* b = by_rows ? B : B + (tb ? begin * ldb : begin);
+      float* c = C + (by_rows ? begin * ldc : begin);
+      omp_set_num_threads(1);  // a nested region (OMP_MAX_ACTIVE_LEVELS > 1) would share the core
+      if (!dnnl_call(ta, tb, rows, cols, K, alpha, a, lda, b, ldb, beta, c, ldc))
+        blas_sgemm(ta, tb, rows, cols, K, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
+  }
+}
+
 // dnnl_sgemm on OpenBLAS's thread count (the calling thread's OpenMP setting put back after);
 // false when oneDNN refuses the call, which then goes to the BLAS.
 bool onednn_sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                   const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  auto ld = [](int64_t x) { return std::max<int64_t>(1, x); };
-  dnnl_status_t s = dnnl_success;
-  with_omp_threads(blas_thread_count(), [&] {
-    s = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, ld(lda), B, ld(ldb), beta, C, ld(ldc));
-  });
-  return s == dnnl_success;
+  const int threads = blas_thread_count() > 0 ? blas_thread_count() : omp_get_max_threads();
+  const int blocks = omp_in_parallel() ? 1 : output_blocks(M, N, K, threads);
+  if (blocks > 1) {
+    split_sgemm(blocks, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return true;
+  }
+  bool ok = false;
+  with_omp_threads(blas_thread_count(), [&] { ok = dnnl_call(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc); });
+  return ok;
 }
 #endif
 

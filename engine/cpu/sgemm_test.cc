@@ -12,6 +12,11 @@
 #include <string>
 #include <vector>
 
+#ifdef TANDEM_BLAS_OPENBLAS
+extern "C" int openblas_get_num_threads(void);
+extern "C" void openblas_set_num_threads(int);
+#endif
+
 namespace tandem::cpu {
 namespace {
 
@@ -55,6 +60,23 @@ TEST(Sgemm, EveryTransposeMatchesTheLoop) {
       check({ta, tb, 1, 300, 17, 3, -2.0f, 0.25f});
     }
 }
+
+#ifdef TANDEM_BLAS_OPENBLAS
+// Products big enough to be cut into blocks of C, one per thread (sgemm.cc), at three threads
+// whatever the machine's cores, so the blocks are uneven: rows cut (M > N), columns cut, the
+// long-K product oneDNN threads badly, edges that are not multiples of the block alignment.
+TEST(Sgemm, OutputCutIntoBlocksMatchesTheLoop) {
+  const int before = openblas_get_num_threads();
+  openblas_set_num_threads(3);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      check({ta, tb, 32, 256, 1024, 0, 1.0f, 0.0f});
+      check({ta, tb, 301, 47, 64, 3, 0.5f, 1.0f});
+      check({ta, tb, 40, 97, 200, 2, -1.0f, 0.25f});
+    }
+  openblas_set_num_threads(before);
+}
+#endif
 
 TEST(Sgemm, EmptyProductsLeaveCAsBetaScales) {
   check({false, false, 0, 8, 8, 0, 1.0f, 0.0f});
