@@ -23,6 +23,9 @@ inline int blas_thread_count() {
 }
 
 #ifdef TANDEM_HAVE_ONEDNN
+// How many threads the engine's own parallel loops use: the same knob as the products.
+inline int worker_threads() { return blas_thread_count() > 0 ? blas_thread_count() : omp_get_max_threads(); }
+
 // Runs fn with the calling thread's OpenMP thread count set to n (0: left as it is).
 template <class F>
 void with_omp_threads(int n, F&& fn) {

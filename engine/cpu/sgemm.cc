@@ -86,8 +86,7 @@ void split_sgemm(int blocks, bool ta, bool tb, int64_t M, int64_t N, int64_t K, 
 // false when oneDNN refuses the call, which then goes to the BLAS.
 bool onednn_sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                   const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  const int threads = blas_thread_count() > 0 ? blas_thread_count() : omp_get_max_threads();
-  const int blocks = omp_in_parallel() ? 1 : output_blocks(M, N, K, threads);
+  const int blocks = omp_in_parallel() ? 1 : output_blocks(M, N, K, worker_threads());
   if (blocks > 1) {
     split_sgemm(blocks, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return true;

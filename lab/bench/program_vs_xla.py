@@ -17,6 +17,9 @@ takes the minimum over rounds (and the load average of each round).
         [--rounds 5] [--rows lstm_scan:T25B32,mlp_checkpoint:B128] [--threads 1,all]
         [--min-time 0.5]
 
+`--threads all-spin` adds a third setting, free as `all` with the engine's threads spinning
+briefly before they sleep (SHORT_SPIN), measured in the same rounds as the others.
+
 Writes one JSON line per (row, threads, round, side, case) to --out (atomically, at the end
 of each round, so a cut run keeps its finished rounds). Exit 4 on bad usage, 77 without JAX.
 """
@@ -90,12 +93,19 @@ def export_row(row, folder, python):
     return src, out
 
 
+# `all-spin`: free on every core as `all`, the engine's OpenMP threads spinning this many of
+# libgomp's spins (about 10 µs) before they sleep instead of sleeping at once (PASSIVE).
+SHORT_SPIN = "1000"
+
+
 def thread_env(threads):
     env = dict(os.environ)
     prefix = []
     if threads == "1":
         env.update(ONE_THREAD_ENV)
         prefix = ["taskset", "-c", "0"]
+    if threads == "all-spin":
+        env["GOMP_SPINCOUNT"] = SHORT_SPIN
     return env, prefix
 
 
@@ -107,10 +117,20 @@ def tandem_times(bench, export, threads, min_time):
     # sleep while they wait instead of spinning, which on a busy machine took the cores the
     # working threads needed (T25B32 at 2 threads, load 12: gradient 1.9 s spinning, 0.2 s
     # passive). The record says which policy ran.
-    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    # GOMP_SPINCOUNT in the environment (a short spin, then sleep) replaces that default.
+    if "GOMP_SPINCOUNT" not in env:
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     cmd = prefix + [bench, "--program", export, "--reps", "1", "--min-time", str(min_time)]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     return json.loads(run.stdout.splitlines()[0])
+
+
+def wait_policy(threads):
+    """How the engine's OpenMP threads waited, as tandem_times set it."""
+    env, _ = thread_env(threads)
+    spin = env.get("GOMP_SPINCOUNT")
+    return {"omp_wait_policy": env.get("OMP_WAIT_POLICY", "default" if spin else "PASSIVE"),
+            "gomp_spincount": spin}
 
 
 def start_worker(python, threads):
@@ -151,8 +171,8 @@ def parse(argv):
         if r not in SIZES:
             refuse(f"unknown row {r!r}", "rows: " + ", ".join(SIZES))
     for t in a.threads:
-        if t not in ("1", "all"):
-            refuse(f"unknown thread setting {t!r}", "--threads takes 1, all or 1,all")
+        if t not in ("1", "all", "all-spin"):
+            refuse(f"unknown thread setting {t!r}", "--threads takes 1, all, all-spin or a list: 1,all")
     if not os.access(a.bench, os.X_OK):
         refuse(f"{a.bench} is not an executable", "build it: cmake --build build --target program_bench")
     return a
@@ -181,8 +201,7 @@ def main(argv):
                         for case, s in times.items():
                             lines.append(dict(facts, row=row, threads=t, round=rnd, side=side, case=case,
                                               seconds=s, load=round(load, 2),
-                                              omp_wait_policy=os.environ.get("OMP_WAIT_POLICY", "PASSIVE")
-                                              if side == "tandem" else None))
+                                              **(wait_policy(t) if side == "tandem" else {})))
             append_atomic(a.out, lines)
             print(f"round {rnd + 1}/{a.rounds} written ({len(lines)} lines), load {os.getloadavg()[0]:.1f}",
                   file=sys.stderr)
