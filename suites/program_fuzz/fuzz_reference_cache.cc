@@ -1,7 +1,9 @@
 // Reference runs computed once per program (fuzz_reference_cache.h).
 #include "suites/program_fuzz/fuzz_reference_cache.h"
 
+#include <exception>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -60,6 +62,34 @@ std::vector<ref::Array> ReferenceCache::results(const FuzzCase& c, RefVariant v,
   }
   if (nonfinite_forward) *nonfinite_forward = it->second.nonfinite_forward;
   return it->second.results;
+}
+
+void ReferenceCache::compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted) {
+  std::vector<std::pair<std::string, std::pair<RefVariant, uint64_t>>> missing;
+  for (const auto& w : wanted) {
+    std::string key = reference_key(c, w.first, w.second);
+    bool listed = false;
+    for (const auto& m : missing) listed |= m.first == key;
+    if (!key.empty() && !listed && !runs_.count(key)) missing.emplace_back(std::move(key), w);
+  }
+  if (missing.size() < 2) return;  // results() computes a lone run on this thread
+  std::vector<Runs> done(missing.size());
+  std::vector<std::exception_ptr> errors(missing.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < missing.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        const auto [variant, seed] = missing[i].second;
+        done[i].results = reference_results(c, variant, seed, &done[i].nonfinite_forward);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    runs_.emplace(missing[i].first, std::move(done[i]));
+  }
 }
 
 }  // namespace tandem::fuzz

@@ -87,5 +87,21 @@ TEST(ReferenceCache, StagedRunsGiveTheFullVerdict) {
   EXPECT_EQ(cache.computed(), 7u);
 }
 
+// Runs computed side by side (compute) are the runs computed one at a time, bit for bit, each once.
+TEST(ReferenceCache, RunsComputedSideBySideAreTheSequentialRuns) {
+  ReferenceCache cache;
+  const FuzzCase c = scan_case("BF16_BF16_F32", ChainKind::vjp);
+  const std::vector<std::pair<RefVariant, uint64_t>> runs = {
+      {RefVariant::wide, 0}, {RefVariant::own, 0}, {RefVariant::perturbed, 4}, {RefVariant::scaled, 4}, {RefVariant::own, 0}};
+  cache.compute(c, runs);
+  EXPECT_EQ(cache.computed(), 4u);
+  for (const auto& [variant, seed] : runs) {
+    const std::vector<ref::Array> shared = cache.results(c, variant, seed), alone = reference_results(c, variant, seed);
+    ASSERT_EQ(shared.size(), alone.size());
+    for (size_t i = 0; i < shared.size(); ++i) EXPECT_EQ(shared[i].data, alone[i].data);
+  }
+  EXPECT_EQ(cache.computed(), 4u);
+}
+
 }  // namespace
 }  // namespace tandem::fuzz
