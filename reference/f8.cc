@@ -1,6 +1,7 @@
 // f8 decoding and rounding by enumeration (reference/f8.h).
 #include "reference/f8.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -48,36 +49,45 @@ double decode_f8(const std::string& format, int bits) {
 
 namespace {
 
-// round_to_f8 with the decoded non-negative patterns `values` of `format` at hand.
-double round_with(const std::vector<double>& values, const std::string& format, double v) {
+// The non-negative patterns of a format decoded (values[0 .. max_bits] finite and increasing),
+// and the value one ulp past max_finite that a value must reach half-way to to overflow.
+struct Table {
+  std::vector<double> values;
+  int max_bits = 0;
+  double next_value = 0, beyond = 0;  // beyond: what overflow gives (Inf for e5m2, NaN for e4m3fn)
+  explicit Table(const std::string& format) : values(positive_values(format)) {
+    while (max_bits + 1 < 128 && std::isfinite(values[size_t(max_bits + 1)])) ++max_bits;
+    next_value = 2 * values[size_t(max_bits)] - values[size_t(max_bits - 1)];
+    beyond = decode_f8(format, max_bits + 1);
+  }
+};
+
+// v rounded to the nearer of the two patterns around it (ties to the even pattern).
+double round_with(const Table& t, double v) {
   if (std::isnan(v)) return v;
   const double a = std::fabs(v);
-  // The largest finite pattern; the one after it (Inf or NaN) stands for max + ulp(max).
-  int max_bits = 0;
-  while (max_bits + 1 < 128 && std::isfinite(values[size_t(max_bits + 1)])) ++max_bits;
-  const double next_value = 2 * values[size_t(max_bits)] - values[size_t(max_bits - 1)];
-  int lo = 0;  // the largest pattern whose value is <= a
-  while (lo < max_bits && values[size_t(lo + 1)] <= a) ++lo;
+  // The largest pattern whose value is <= a (values[0] is 0, so there is one): a binary search.
+  const int lo = int(std::upper_bound(t.values.begin(), t.values.begin() + t.max_bits + 1, a) - t.values.begin()) - 1;
   int chosen = lo;
-  if (values[size_t(lo)] != a) {
+  if (t.values[size_t(lo)] != a) {
     const int hi = lo + 1;  // may be the pattern after max
-    const double hi_value = hi > max_bits ? next_value : values[size_t(hi)];
+    const double hi_value = hi > t.max_bits ? t.next_value : t.values[size_t(hi)];
     // Both differences are exact (Sterbenz: neighbours are at most a factor 2 apart), except
     // q - a for a below half the smallest subnormal q, which is far from a tie either way.
-    const double below = a - values[size_t(lo)], above = hi_value - a;
+    const double below = a - t.values[size_t(lo)], above = hi_value - a;
     chosen = below < above ? lo : above < below ? hi : (lo % 2 == 0 ? lo : hi);
   }
-  const double r = chosen > max_bits ? decode_f8(format, max_bits + 1) : values[size_t(chosen)];
+  const double r = chosen > t.max_bits ? t.beyond : t.values[size_t(chosen)];
   return std::copysign(r, v);
 }
 
 }  // namespace
 
-double round_to_f8(const std::string& format, double v) { return round_with(positive_values(format), format, v); }
+double round_to_f8(const std::string& format, double v) { return round_with(Table(format), v); }
 
 std::vector<double> round_to_f8(const std::string& format, std::vector<double> xs) {
-  const std::vector<double> values = positive_values(format);
-  for (double& x : xs) x = round_with(values, format, x);
+  const Table table(format);
+  for (double& x : xs) x = round_with(table, x);
   return xs;
 }
 

@@ -37,9 +37,10 @@ double max_finite(DType t) {
 static double pow2(int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); }
 
 // On v's bits: a = m · 2^(e-52), m the 53-bit significand (e = -1022 and no hidden bit for f64's
-// subnormals, which every format here has below its emin), rounded to a multiple of the format's
-// quantum 2^qe by integer arithmetic on m (ties to the even multiple), then rebuilt as q · 2^qe:
-// both exact in f64, so no conversion to a narrower float is involved anywhere.
+// subnormals, which every format here has below its emin). A result in the format's normal range
+// is the bit pattern rounded at its dropped bits; below it, m is rounded to a multiple of the
+// format's quantum 2^qe by integer arithmetic (ties to the even multiple) and rebuilt as q · 2^qe,
+// exact in f64. No conversion to a narrower float is involved anywhere.
 double round_to_format(const FloatFormat& f, double v) {
   const uint64_t bits = std::bit_cast<uint64_t>(v), sign = bits & (uint64_t(1) << 63), a = bits ^ sign;
   const int biased = int(a >> 52);
@@ -47,6 +48,14 @@ double round_to_format(const FloatFormat& f, double v) {
   const uint64_t m = biased ? (a & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52) : a;
   const int e = biased ? biased - 1023 : -1022;
   if (e > f.emax) return std::copysign(INFINITY, v);
+  const double max = double((uint64_t(1) << f.precision) - 1) * pow2(f.emax - f.precision + 1);
+  if (biased && e >= f.emin && f.precision < 53) {
+    // A normal result: round the bit pattern itself at its 53 - p dropped bits (a carry out of
+    // the significand steps the exponent, as the value steps into the next binade).
+    const int drop = 53 - f.precision;
+    const uint64_t r = (a + ((uint64_t(1) << (drop - 1)) - 1) + ((a >> drop) & 1)) & ~((uint64_t(1) << drop) - 1);
+    return std::bit_cast<double>(r) > max ? std::copysign(INFINITY, v) : std::bit_cast<double>(r | sign);
+  }
   // Spacing of representable numbers around a; below the normal range the spacing stays
   // that of the smallest binade (the subnormals).
   const int qe = std::max(e, f.emin) - (f.precision - 1), shift = qe - (e - 52);
@@ -57,7 +66,6 @@ double round_to_format(const FloatFormat& f, double v) {
     q = (m >> shift) + (rem > half || (rem == half && ((m >> shift) & 1)) ? 1 : 0);
   }  // else m < 2^53 <= half the quantum: rounds to zero
   const double rounded = qe >= -1022 ? double(q) * pow2(qe) : std::ldexp(double(q), qe);  // exact: q <= 2^p
-  const double max = double((uint64_t(1) << f.precision) - 1) * pow2(f.emax - f.precision + 1);
   if (rounded > max) return std::copysign(INFINITY, v);
   return std::bit_cast<double>(std::bit_cast<uint64_t>(rounded) | sign);  // keeps -0 when a tiny negative value rounds to zero
 }
