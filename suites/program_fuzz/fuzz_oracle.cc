@@ -222,8 +222,9 @@ struct Interpreter {
     };
   }
   // Outputs, then (when differentiating) the differentiated inputs' cotangents.
-  std::vector<ref::Array> example(const std::vector<ref::Array>& x, const std::vector<ref::Array>& ct, bool diff) {
-    std::vector<ref::Array> r = eval(x);
+  std::vector<ref::Array> example(const std::vector<ref::Array>& x, const std::vector<ref::Array>& ct, bool diff,
+                                  const std::vector<ref::Array>* forward = nullptr) {
+    std::vector<ref::Array> r = forward ? *forward : eval(x);
     if (!diff) return r;
     // The tape's cotangents are f64 whatever the primal dtype; the engine's are in the
     // input's dtype: the own-dtype runs round them once, as the engine's result is rounded.
@@ -305,7 +306,10 @@ double program_roundoff(const Program& p) {
   return u;
 }
 
-std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed, bool* nonfinite_forward) {
+std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed, bool* nonfinite_forward,
+                                          const std::vector<ref::Array>* forward) {
+  if (forward && (v == RefVariant::perturbed || v == RefVariant::scaled || !differentiates(c.chain.kind) || vmaps(c.chain.kind)))
+    throw Error(ErrorKind::internal, "reference_results: a forward is shared only with the wide or own run of a vjp");
   const bool widened = v == RefVariant::wide;
   // The own-dtype model runs of a program computing nothing in f64 round every dot result to
   // f32 or narrower and move it by (2·u_in + K·u_acc)·Σ|a||b| (K·2^-24 and up): their sums may
@@ -323,7 +327,7 @@ std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint6
     std::vector<ref::Array> x, ct;
     for (const Tensor& t : c.args) x.push_back(as_variant(t, v));
     for (const Tensor& t : c.cotangents) ct.push_back(as_variant(t, v));
-    r = it.example(x, ct, differentiates(c.chain.kind));
+    r = it.example(x, ct, differentiates(c.chain.kind), forward);
   }
   if (nonfinite_forward) *nonfinite_forward = it.nonfinite;
   return r;

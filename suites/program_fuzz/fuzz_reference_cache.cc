@@ -50,16 +50,30 @@ std::string reference_key(const FuzzCase& c, RefVariant v, uint64_t perturb_seed
   return cat(variant_name(v), " seed ", perturb_seed, differentiates(c.chain.kind) ? " vjp\n" : " forward\n", to_string(seen));
 }
 
+ReferenceCache::Runs ReferenceCache::run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) const {
+  Runs r;
+  const std::vector<ref::Array>* forward = nullptr;
+  if (differentiates(c.chain.kind) && (v == RefVariant::wide || v == RefVariant::own)) {
+    FuzzCase plain = c;
+    plain.chain.kind = ChainKind::plain;
+    plain.cotangents.clear();
+    if (auto it = runs_.find(reference_key(plain, v, 0)); it != runs_.end()) {
+      forward = &it->second.results;
+      r.nonfinite_forward = it->second.nonfinite_forward;  // the own walk is what sets it
+    }
+  }
+  bool nonfinite = false;
+  r.results = reference_results(c, v, perturb_seed, &nonfinite, forward);
+  r.nonfinite_forward |= nonfinite;
+  return r;
+}
+
 std::vector<ref::Array> ReferenceCache::results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed,
                                                 bool* nonfinite_forward) {
   const std::string key = reference_key(c, v, perturb_seed);
   if (key.empty()) return reference_results(c, v, perturb_seed, nonfinite_forward);
   auto it = runs_.find(key);
-  if (it == runs_.end()) {
-    Runs r;
-    r.results = reference_results(c, v, perturb_seed, &r.nonfinite_forward);
-    it = runs_.emplace(key, std::move(r)).first;
-  }
+  if (it == runs_.end()) it = runs_.emplace(key, run(c, v, perturb_seed)).first;
   if (nonfinite_forward) *nonfinite_forward = it->second.nonfinite_forward;
   return it->second.results;
 }
@@ -79,8 +93,7 @@ void ReferenceCache::compute(const FuzzCase& c, const std::vector<std::pair<RefV
   for (size_t i = 0; i < missing.size(); ++i)
     threads.emplace_back([&, i] {
       try {
-        const auto [variant, seed] = missing[i].second;
-        done[i].results = reference_results(c, variant, seed, &done[i].nonfinite_forward);
+        done[i] = run(c, missing[i].second.first, missing[i].second.second);
       } catch (...) {
         errors[i] = std::current_exception();
       }

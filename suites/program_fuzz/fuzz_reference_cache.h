@@ -46,6 +46,10 @@ class ReferenceCache {
     std::vector<ref::Array> results;
     bool nonfinite_forward = false;
   };
+  // reference_results, handed the forward this cache already holds where a vjp's wide or own
+  // run walks the same forward as the plain chain's (fuzz_oracle.h): read only, so safe from
+  // compute's threads.
+  Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) const;
   std::map<std::string, Runs> runs_;
 };
 
