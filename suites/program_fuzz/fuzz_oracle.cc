@@ -113,7 +113,8 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
         if (f8_dot_of_exact_values(e, exact_vars)) r.in = std::max(unit_roundoff(e.in[0].type().dtype), 0x1p-24);
         const ReferenceRule& rule = reference_rule(e.prim->name);
         if (r.input_format)
-          for (ref::Array& a : args) a.data = ref::make(a.shape, *r.input_format, a.data).data;
+          for (ref::Array& a : args)  // in place: make's rounding without its two copies of the operand
+            for (double& x : a.data) x = ref::round_to(*r.input_format, x);
         std::vector<ref::Array> outs = rule.eval(e, args, ctx);
         // A function of one operand is as accurate as its operand: cos of a large argument
         // moves by u·|x| when x moves by u. Its operand moves by one unit of roundoff too,
@@ -212,7 +213,10 @@ struct Interpreter {
   ref::Tape::Hold hold() {
     if (variant == RefVariant::wide) return {};
     if (variant == RefVariant::own)
-      return [](ref::Array& ct, DType t) { ct = ref::make(ct.shape, t, ct.data); ct.dtype = DType::f64; };
+      return [](ref::Array& ct, DType t) {  // rounded in place, kept f64 for the tape
+        for (double& x : ct.data) x = ref::round_to(t, x);
+        ct.dtype = DType::f64;
+      };
     // Signs at random (perturbed) or alternating from one contribution to the next (scaled):
     // all upward would cancel exactly in a cotangent that is a difference of two terms.
     return [this, flip = std::make_shared<bool>(false)](ref::Array& ct, DType t) {
