@@ -92,9 +92,14 @@ void blocked_rows(const double* row, const double* col, const std::vector<int64_
     for (int64_t kk = 0; kk < K; ++kk) a[size_t(kk)] = row[row_base[size_t(i)] + row_koff[size_t(kk)]];
     if (col_base[size_t(i)] != packed) {
       packed = col_base[size_t(i)];
-      for (int64_t j = 0; j < cols; ++j)
+      auto at = [&](int64_t j, int64_t kk) -> double& { return panel[size_t(((j / kCols) * K + kk) * kCols + j % kCols)]; };
+      if (col_stride == 1) {  // read in the order the operand's memory runs
         for (int64_t kk = 0; kk < K; ++kk)
-          panel[size_t(((j / kCols) * K + kk) * kCols + j % kCols)] = col[packed + j * col_stride + col_koff[size_t(kk)]];
+          for (int64_t j = 0; j < cols; ++j) at(j, kk) = col[packed + j + col_koff[size_t(kk)]];
+      } else {
+        for (int64_t j = 0; j < cols; ++j)
+          for (int64_t kk = 0; kk < K; ++kk) at(j, kk) = col[packed + j * col_stride + col_koff[size_t(kk)]];
+      }
     }
     for (int64_t t = 0; t < tiles; ++t) {
       const double* p = panel.data() + t * K * kCols;

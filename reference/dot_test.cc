@@ -168,7 +168,7 @@ TEST(DotGeneral, BlockedEqualsThePlainLoopBitForBit) {
 // Accumulation::f64 (dot.h): the vectorised kernel and the threads give the plain double loop's
 // bits, one element at a time, for the layouts the blocked path treats differently: rows not a
 // multiple of its 4-row tiles, columns not of its 16-column tiles, a panel repacked per batch,
-// and a dot threaded over rows, so the result does not depend on the thread count.
+// tiles read in place, and a dot threaded over rows, so the result does not depend on the thread count.
 TEST(DotGeneral, F64AccumulationEqualsThePlainDoubleLoopBitForBit) {
   const ScopedAccumulation f64(Accumulation::f64);
   struct Row {
@@ -181,6 +181,9 @@ TEST(DotGeneral, F64AccumulationEqualsThePlainDoubleLoopBitForBit) {
       {{2, 7, 3, 5}, {5, 2, 4, 3, 6}, {{2, 3}, {3, 0}, {0}, {1}}},
       {{3, 5}, {5, 3}, {{1}, {0}, {0}, {1}}},
       {{2, 130, 300}, {2, 300, 131}, {{2}, {1}, {0}, {0}}},  // ~10M products: threaded
+      {{37, 53}, {53, 48}, {{1}, {0}, {}, {}}},              // whole tiles of a row-major rhs: read in place
+      {{3, 37, 53}, {3, 53, 32}, {{2}, {1}, {0}, {0}}},      // in place, per batch
+      {{2, 64, 512}, {512, 2048}, {{2}, {0}, {}, {}}},       // in place and threaded (~130M products)
   };
   uint64_t seed = 7;
   for (const Row& row : rows) {

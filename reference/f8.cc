@@ -48,36 +48,52 @@ double decode_f8(const std::string& format, int bits) {
 
 namespace {
 
-// round_to_f8 with the decoded non-negative patterns `values` of `format` at hand.
-double round_with(const std::vector<double>& values, const std::string& format, double v) {
-  if (std::isnan(v)) return v;
-  const double a = std::fabs(v);
-  // The largest finite pattern; the one after it (Inf or NaN) stands for max + ulp(max).
-  int max_bits = 0;
-  while (max_bits + 1 < 128 && std::isfinite(values[size_t(max_bits + 1)])) ++max_bits;
-  const double next_value = 2 * values[size_t(max_bits)] - values[size_t(max_bits - 1)];
-  int lo = 0;  // the largest pattern whose value is <= a
-  while (lo < max_bits && values[size_t(lo + 1)] <= a) ++lo;
-  int chosen = lo;
-  if (values[size_t(lo)] != a) {
-    const int hi = lo + 1;  // may be the pattern after max
-    const double hi_value = hi > max_bits ? next_value : values[size_t(hi)];
+// The non-negative patterns of a format decoded, as three tables of 129 (room for the
+// search's last probe): search, the finite values 0 .. max_bits in increasing order and then NaN
+// (never <= anything); neighbour, the same with the value one ulp past max_finite after max (a
+// value must reach half-way to it to overflow); result, the same with what overflow gives after
+// max (Inf for e5m2, NaN for e4m3fn).
+struct Table {
+  std::vector<double> search, neighbour, result;
+  explicit Table(const std::string& format) {
+    const std::vector<double> values = positive_values(format);
+    int max_bits = 0;
+    while (max_bits + 1 < 128 && std::isfinite(values[size_t(max_bits + 1)])) ++max_bits;
+    search.assign(values.begin(), values.begin() + max_bits + 1);
+    search.resize(129, std::numeric_limits<double>::quiet_NaN());
+    neighbour = result = search;
+    neighbour[size_t(max_bits + 1)] = 2 * values[size_t(max_bits)] - values[size_t(max_bits - 1)];
+    result[size_t(max_bits + 1)] = decode_f8(format, max_bits + 1);
+  }
+};
+
+// xs[i] rounded to the nearer of the two patterns around it (ties to the even pattern), i < n:
+// the pattern below by a binary search of seven halvings, then a comparison of the distances.
+// No branch in the loop, so it runs several elements side by side (table lookups by gather).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void round_all(const double* search, const double* neighbour, const double* result, double* xs, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const double v = xs[i], a = std::fabs(v);
+    int lo = 0;  // the largest pattern whose value is <= a (search[0] is 0)
+    for (int half = 64; half > 0; half /= 2) lo += half & -int(search[lo + half] <= a);
     // Both differences are exact (Sterbenz: neighbours are at most a factor 2 apart), except
     // q - a for a below half the smallest subnormal q, which is far from a tie either way.
-    const double below = a - values[size_t(lo)], above = hi_value - a;
-    chosen = below < above ? lo : above < below ? hi : (lo % 2 == 0 ? lo : hi);
+    // a on a pattern: below is 0 and above positive; a = Inf: above is -Inf, so the pattern after max.
+    const double below = a - neighbour[lo], above = neighbour[lo + 1] - a;
+    const int chosen = lo + (int(above < below) | (int(above == below) & (lo & 1)));  // ties to the even pattern
+    xs[i] = v != v ? v : std::copysign(result[chosen], v);
   }
-  const double r = chosen > max_bits ? decode_f8(format, max_bits + 1) : values[size_t(chosen)];
-  return std::copysign(r, v);
 }
 
 }  // namespace
 
-double round_to_f8(const std::string& format, double v) { return round_with(positive_values(format), format, v); }
+double round_to_f8(const std::string& format, double v) { return round_to_f8(format, std::vector<double>{v})[0]; }
 
 std::vector<double> round_to_f8(const std::string& format, std::vector<double> xs) {
-  const std::vector<double> values = positive_values(format);
-  for (double& x : xs) x = round_with(values, format, x);
+  const Table t(format);
+  round_all(t.search.data(), t.neighbour.data(), t.result.data(), xs.data(), xs.size());
   return xs;
 }
 

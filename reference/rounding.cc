@@ -1,7 +1,10 @@
 // Round-to-nearest-even from f64 into f32 / bf16 / f16, plus the i32 and pred conversions.
 #include "reference/rounding.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -30,30 +33,41 @@ double max_finite(DType t) {
   return std::ldexp(2.0 - std::ldexp(1.0, 1 - f.precision), f.emax);
 }
 
-// Rounds a >= 0 (an exact multiple of 2^-1074) to the nearest integer, ties to even.
-static double round_half_even(double a) {
-  const double lower = std::floor(a);
-  const double frac = a - lower;  // exact: a and lower share an exponent range
-  if (frac > 0.5) return lower + 1.0;
-  if (frac < 0.5) return lower;
-  return std::fmod(lower, 2.0) == 0.0 ? lower : lower + 1.0;
-}
+// 2^e from its bits (-1022 <= e <= 1023).
+static double pow2(int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); }
 
+// On v's bits: a = m · 2^(e-52), m the 53-bit significand (e = -1022 and no hidden bit for f64's
+// subnormals, which every format here has below its emin). A result in the format's normal range
+// is the bit pattern rounded at its dropped bits; below it, m is rounded to a multiple of the
+// format's quantum 2^qe by integer arithmetic (ties to the even multiple) and rebuilt as q · 2^qe,
+// exact in f64. No conversion to a narrower float is involved anywhere.
 double round_to_format(const FloatFormat& f, double v) {
-  if (std::isnan(v) || std::isinf(v) || v == 0.0) return v;
-  const double a = std::fabs(v);
-  int e = 0;
-  std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1): a lies in [2^(e-1), 2^e)
-  const int exponent = e - 1;
-  if (exponent > f.emax) return std::copysign(INFINITY, v);
+  const uint64_t bits = std::bit_cast<uint64_t>(v), sign = bits & (uint64_t(1) << 63), a = bits ^ sign;
+  const int biased = int(a >> 52);
+  if (biased == 0x7ff || a == 0) return v;  // NaN, ±Inf, ±0
+  const uint64_t m = biased ? (a & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52) : a;
+  const int e = biased ? biased - 1023 : -1022;
+  if (e > f.emax) return std::copysign(INFINITY, v);
+  const double max = double((uint64_t(1) << f.precision) - 1) * pow2(f.emax - f.precision + 1);
+  if (biased && e >= f.emin && f.precision < 53) {
+    // A normal result: round the bit pattern itself at its 53 - p dropped bits (a carry out of
+    // the significand steps the exponent, as the value steps into the next binade).
+    const int drop = 53 - f.precision;
+    const uint64_t r = (a + ((uint64_t(1) << (drop - 1)) - 1) + ((a >> drop) & 1)) & ~((uint64_t(1) << drop) - 1);
+    return std::bit_cast<double>(r) > max ? std::copysign(INFINITY, v) : std::bit_cast<double>(r | sign);
+  }
   // Spacing of representable numbers around a; below the normal range the spacing stays
   // that of the smallest binade (the subnormals).
-  const int quantum_exp = (exponent < f.emin ? f.emin : exponent) - (f.precision - 1);
-  const double scaled = std::ldexp(a, -quantum_exp);  // exact: a power-of-two scaling
-  const double rounded = std::ldexp(round_half_even(scaled), quantum_exp);
-  const double max = std::ldexp(2.0 - std::ldexp(1.0, 1 - f.precision), f.emax);
+  const int qe = std::max(e, f.emin) - (f.precision - 1), shift = qe - (e - 52);
+  if (shift <= 0) return v;  // a multiple of the quantum already, at most max_finite
+  uint64_t q = 0;
+  if (shift < 64) {
+    const uint64_t rem = m & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
+    q = (m >> shift) + (rem > half || (rem == half && ((m >> shift) & 1)) ? 1 : 0);
+  }  // else m < 2^53 <= half the quantum: rounds to zero
+  const double rounded = qe >= -1022 ? double(q) * pow2(qe) : std::ldexp(double(q), qe);  // exact: q <= 2^p
   if (rounded > max) return std::copysign(INFINITY, v);
-  return std::copysign(rounded, v);  // keeps -0 when a tiny negative value rounds to zero
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(rounded) | sign);  // keeps -0 when a tiny negative value rounds to zero
 }
 
 std::vector<double> tie_points(int precision, int emin, double max_finite) {

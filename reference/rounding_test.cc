@@ -2,6 +2,7 @@
 // (the hardware f64 -> f32 cast, a bit-trick f32 -> bf16, and _Float16 where available).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -139,6 +140,76 @@ TEST(Rounding, F16MatchesCompilerFloat16) {
   }
 }
 #endif
+
+// round_to_format as it was first written, from frexp / ldexp / floor (the definition): the
+// bit-level routine must give its bits on every value below.
+double defined_rounding(const FloatFormat& f, double v) {
+  if (std::isnan(v) || std::isinf(v) || v == 0.0) return v;
+  const double a = std::fabs(v);
+  int e = 0;
+  std::frexp(a, &e);  // a in [2^(e-1), 2^e)
+  if (e - 1 > f.emax) return std::copysign(kInf, v);
+  const int quantum_exp = std::max(e - 1, f.emin) - (f.precision - 1);
+  const double scaled = std::ldexp(a, -quantum_exp), lower = std::floor(scaled), frac = scaled - lower;
+  const double r = frac > 0.5 || (frac == 0.5 && std::fmod(lower, 2.0) != 0.0) ? lower + 1 : lower;
+  const double rounded = std::ldexp(r, quantum_exp);
+  return rounded > std::ldexp(2.0 - std::ldexp(1.0, 1 - f.precision), f.emax) ? std::copysign(kInf, v) : std::copysign(rounded, v);
+}
+
+void expect_as_defined(const FloatFormat& f, double v) {
+  const double got = round_to_format(f, v), want = defined_rounding(f, v);
+  ASSERT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(want))
+      << "p=" << f.precision << " v=" << std::hexfloat << v << " got " << got << " want " << want;
+}
+
+// Around value x of a format with y its next value up: x, the midpoint and a double's ulp either
+// side of each, both signs: every place where rounding decides.
+void expect_around(const FloatFormat& f, double x, double y) {
+  const double mid = (x + y) / 2;  // exact: both on a grid finer than f64's
+  for (double v : {x, mid, std::nextafter(x, -kInf), std::nextafter(x, kInf), std::nextafter(mid, -kInf),
+                   std::nextafter(mid, kInf)}) {
+    expect_as_defined(f, v);
+    expect_as_defined(f, -v);
+  }
+}
+
+// Every value of the format in order (every `stride`-th inside a binade, its first and last four
+// always): the subnormals k·q, then (2^(p-1) + j)·2^(e-p+1) per binade, and after max_finite its
+// would-be next value (the overflow threshold is their midpoint).
+void expect_every_value(const FloatFormat& f, int64_t stride) {
+  const int64_t half = int64_t(1) << (f.precision - 1), binades = f.emax - f.emin + 2;  // the subnormals' included
+  auto value = [&](int64_t i) {  // the i-th nonnegative value
+    const int64_t b = i / half, j = i % half;
+    return b == 0 ? std::ldexp(double(j), f.emin - f.precision + 1) : std::ldexp(double(half + j), f.emin + int(b) - f.precision);
+  };
+  for (int64_t b = 0; b < binades; ++b)
+    for (int64_t j = 0; j < half; j = j < 4 || j >= half - 4 ? j + 1 : std::min(j + stride, half - 4))
+      expect_around(f, value(b * half + j), value(b * half + j + 1));
+}
+
+// The bit-level rounding gives the definition's bits: on every f16 and bf16 value and midpoint
+// (exhaustive), every f32 subnormal and binade edge and a strided sample of the rest, f64's
+// subnormals and extremes, and 10^6 random f64 bit patterns per format, half of them in its range.
+TEST(Rounding, BitLevelRoutineEqualsTheDefinition) {
+  for (DType t : {DType::f16, DType::bf16}) expect_every_value(float_format(t), 1);
+  expect_every_value(float_format(DType::f32), 9973);
+  expect_every_value(FloatFormat{11, -126, 127}, 1);  // tf32, as the dot suites round to it
+  std::mt19937_64 rng(17);
+  for (DType t : {DType::f64, DType::f32, DType::bf16, DType::f16}) {
+    const FloatFormat f = float_format(t);
+    for (double v : {0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp-1023, 0x1.fffffffffffffp1023, 1e-300, 1e300})
+      expect_around(f, v, std::nextafter(v, kInf));
+    for (double v : tie_points(t)) expect_as_defined(f, v);
+    // Any bit pattern, and (every other one) its exponent drawn from the format's range and a little beyond.
+    std::uniform_int_distribution<uint64_t> exponent(uint64_t(std::max(1, 1023 + f.emin - f.precision - 2)),
+                                                           uint64_t(1023 + std::min(f.emax + 1, 1023)));
+    for (int i = 0; i < 1000000; ++i) {
+      uint64_t bits = rng();
+      if (i % 2) bits = (bits & 0x800fffffffffffffULL) | exponent(rng) << 52;
+      if (!std::isnan(std::bit_cast<double>(bits))) expect_as_defined(f, std::bit_cast<double>(bits));
+    }
+  }
+}
 
 TEST(Rounding, I32TruncatesAndWraps) {
   EXPECT_EQ(round_to(DType::i32, 2.7), 2.0);

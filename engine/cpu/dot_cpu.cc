@@ -14,6 +14,7 @@
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/cpu/dispatch.h"
+#include "engine/cpu/dot_narrow.h"
 #include "engine/cpu/sgemm.h"
 #include "engine/cpu/strided_copy.h"
 
@@ -123,17 +124,19 @@ std::vector<std::pair<int, int>> split_products(int parts, int products) {
   return std::vector<std::pair<int, int>>(x9.end() - products, x9.end());
 }
 
-// The narrow-accumulator presets: acc = round(acc + a·b) after every term, as a GPU with a
-// 16-bit accumulator would; products of 16-bit inputs are exact in f32.
-void narrow_accumulate(const MatOperand<float>& a, const MatOperand<float>& b, float* c,
-                       const DotPlan& p, float (*round)(float)) {
+// The narrow-accumulator presets (dot_narrow.h), on row-major copies of transposed operands.
+void narrow_accumulate(const MatOperand<float>& a, const MatOperand<float>& b, float* c, const DotPlan& p,
+                       NarrowFormat format) {
+  std::vector<float> ta, tb;
+  auto row_major = [](const MatOperand<float>& x, int64_t bi, std::vector<float>& hold) {
+    if (!x.trans) return x.data + bi * x.batch_stride();
+    hold.resize(size_t(x.rows * x.cols));
+    for (int64_t r = 0; r < x.rows; ++r)
+      for (int64_t col = 0; col < x.cols; ++col) hold[size_t(r * x.cols + col)] = x.at(bi, r, col);
+    return static_cast<const float*>(hold.data());
+  };
   for (int64_t bi = 0; bi < p.batch; ++bi)
-    for (int64_t i = 0; i < p.m; ++i)
-      for (int64_t j = 0; j < p.n; ++j) {
-        float acc = 0;
-        for (int64_t k = 0; k < p.k; ++k) acc = round(acc + a.at(bi, i, k) * b.at(bi, k, j));
-        c[(bi * p.m + i) * p.n + j] = acc;
-      }
+    narrow_matmul(row_major(a, bi, ta), p.k, row_major(b, bi, tb), p.n, c + bi * p.m * p.n, p.m, p.n, p.k, format);
 }
 
 Tensor integer_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DType out_dtype) {
@@ -304,8 +307,8 @@ void rounded_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const A
   if (info.accumulation == DType::f32) sgemm_batched(a, b, c, p, 0.0f);
   // Fault: the F16 accumulator is rounded as bf16 (the wrong narrow type).
   else if (info.accumulation == DType::f16 && !fault_on(Fault::dot_f16_accumulator_as_bf16))
-    narrow_accumulate(a, b, c, p, round_to_f16);
-  else narrow_accumulate(a, b, c, p, round_to_bf16);
+    narrow_accumulate(a, b, c, p, NarrowFormat::f16);
+  else narrow_accumulate(a, b, c, p, NarrowFormat::bf16);
 }
 
 }  // namespace

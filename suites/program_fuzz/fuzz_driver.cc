@@ -99,6 +99,9 @@ bool failed(const CaseResult& r) {
 void complete_runs(const FuzzCase& c, CheckedResults& k, ReferenceCache* cache) {
   if (k.runs_complete) return;
   auto reference = [&](RefVariant v, uint64_t seed) { return cache ? cache->results(c, v, seed) : reference_results(c, v, seed); };
+  if (cache)
+    cache->compute(c, {{RefVariant::perturbed, c.seed + 2}, {RefVariant::perturbed, c.seed + 3},
+                       {RefVariant::perturbed, c.seed + 4}, {RefVariant::scaled, c.seed}});
   for (uint64_t i = 2; i <= kPerturbedRuns; ++i) k.runs.push_back(reference(RefVariant::perturbed, c.seed + i));
   k.runs.push_back(reference(RefVariant::scaled, c.seed));
   k.runs_complete = true;
@@ -108,6 +111,7 @@ std::optional<CaseResult> compute_references(const FuzzCase& c, CheckedResults& 
                                              ReferenceCache* cache) {
   nonfinite_forward = false;
   try {
+    if (cache) cache->compute(c, {{RefVariant::wide, 0}, {RefVariant::own, 0}, {RefVariant::perturbed, c.seed + 1}});
     k.wide = cache ? cache->results(c, RefVariant::wide) : reference_results(c, RefVariant::wide);
     k.runs.push_back(cache ? cache->results(c, RefVariant::own, 0, &nonfinite_forward)
                            : reference_results(c, RefVariant::own, 0, &nonfinite_forward));

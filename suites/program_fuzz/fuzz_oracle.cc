@@ -113,7 +113,8 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
         if (f8_dot_of_exact_values(e, exact_vars)) r.in = std::max(unit_roundoff(e.in[0].type().dtype), 0x1p-24);
         const ReferenceRule& rule = reference_rule(e.prim->name);
         if (r.input_format)
-          for (ref::Array& a : args) a.data = ref::make(a.shape, *r.input_format, a.data).data;
+          for (ref::Array& a : args)  // in place: make's rounding without its two copies of the operand
+            for (double& x : a.data) x = ref::round_to(*r.input_format, x);
         std::vector<ref::Array> outs = rule.eval(e, args, ctx);
         // A function of one operand is as accurate as its operand: cos of a large argument
         // moves by u·|x| when x moves by u. Its operand moves by one unit of roundoff too,
@@ -212,7 +213,10 @@ struct Interpreter {
   ref::Tape::Hold hold() {
     if (variant == RefVariant::wide) return {};
     if (variant == RefVariant::own)
-      return [](ref::Array& ct, DType t) { ct = ref::make(ct.shape, t, ct.data); ct.dtype = DType::f64; };
+      return [](ref::Array& ct, DType t) {  // rounded in place, kept f64 for the tape
+        for (double& x : ct.data) x = ref::round_to(t, x);
+        ct.dtype = DType::f64;
+      };
     // Signs at random (perturbed) or alternating from one contribution to the next (scaled):
     // all upward would cancel exactly in a cotangent that is a difference of two terms.
     return [this, flip = std::make_shared<bool>(false)](ref::Array& ct, DType t) {
@@ -222,8 +226,9 @@ struct Interpreter {
     };
   }
   // Outputs, then (when differentiating) the differentiated inputs' cotangents.
-  std::vector<ref::Array> example(const std::vector<ref::Array>& x, const std::vector<ref::Array>& ct, bool diff) {
-    std::vector<ref::Array> r = eval(x);
+  std::vector<ref::Array> example(const std::vector<ref::Array>& x, const std::vector<ref::Array>& ct, bool diff,
+                                  const std::vector<ref::Array>* forward = nullptr) {
+    std::vector<ref::Array> r = forward ? *forward : eval(x);
     if (!diff) return r;
     // The tape's cotangents are f64 whatever the primal dtype; the engine's are in the
     // input's dtype: the own-dtype runs round them once, as the engine's result is rounded.
@@ -305,7 +310,10 @@ double program_roundoff(const Program& p) {
   return u;
 }
 
-std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed, bool* nonfinite_forward) {
+std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed, bool* nonfinite_forward,
+                                          const std::vector<ref::Array>* forward) {
+  if (forward && (v == RefVariant::perturbed || v == RefVariant::scaled || !differentiates(c.chain.kind) || vmaps(c.chain.kind)))
+    throw Error(ErrorKind::internal, "reference_results: a forward is shared only with the wide or own run of a vjp");
   const bool widened = v == RefVariant::wide;
   // The own-dtype model runs of a program computing nothing in f64 round every dot result to
   // f32 or narrower and move it by (2·u_in + K·u_acc)·Σ|a||b| (K·2^-24 and up): their sums may
@@ -323,7 +331,7 @@ std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant v, uint6
     std::vector<ref::Array> x, ct;
     for (const Tensor& t : c.args) x.push_back(as_variant(t, v));
     for (const Tensor& t : c.cotangents) ct.push_back(as_variant(t, v));
-    r = it.example(x, ct, differentiates(c.chain.kind));
+    r = it.example(x, ct, differentiates(c.chain.kind), forward);
   }
   if (nonfinite_forward) *nonfinite_forward = it.nonfinite;
   return r;

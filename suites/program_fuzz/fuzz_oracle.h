@@ -36,8 +36,13 @@ enum class RefVariant { wide, own, perturbed, scaled };
 // instantiated — which JAX decides per primitive (a scan's transpose instantiates) — or a
 // value whose square leaves its dtype's range (fuzz_limits.h): the rules that square or invert
 // it overflow in the engine's dtype as in JAX's, never in the tape's f64.
+// forward (optional, wide and own variants of a differentiating chain only): the outputs this
+// variant's forward gives, already computed (by the plain chain's run of the same program and
+// arguments, which computes exactly them: the wide walk, or the own walk that draws nothing), so
+// the vjp's reference runs its tape without walking the forward once more.
 std::vector<ref::Array> reference_results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
-                                          bool* nonfinite_forward = nullptr);
+                                          bool* nonfinite_forward = nullptr,
+                                          const std::vector<ref::Array>* forward = nullptr);
 
 // p with every f32 / bf16 / f16 value in f64 (literals keep their rounded value); a convert
 // to a narrower float becomes a convert to it and back to f64, so the rounding stays.

@@ -1,7 +1,9 @@
 // Reference runs computed once per program (fuzz_reference_cache.h).
 #include "suites/program_fuzz/fuzz_reference_cache.h"
 
+#include <exception>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "engine/core/error.h"
@@ -48,18 +50,59 @@ std::string reference_key(const FuzzCase& c, RefVariant v, uint64_t perturb_seed
   return cat(variant_name(v), " seed ", perturb_seed, differentiates(c.chain.kind) ? " vjp\n" : " forward\n", to_string(seen));
 }
 
+ReferenceCache::Runs ReferenceCache::run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) const {
+  Runs r;
+  const std::vector<ref::Array>* forward = nullptr;
+  if (differentiates(c.chain.kind) && (v == RefVariant::wide || v == RefVariant::own)) {
+    FuzzCase plain = c;
+    plain.chain.kind = ChainKind::plain;
+    plain.cotangents.clear();
+    if (auto it = runs_.find(reference_key(plain, v, 0)); it != runs_.end()) {
+      forward = &it->second.results;
+      r.nonfinite_forward = it->second.nonfinite_forward;  // the own walk is what sets it
+    }
+  }
+  bool nonfinite = false;
+  r.results = reference_results(c, v, perturb_seed, &nonfinite, forward);
+  r.nonfinite_forward |= nonfinite;
+  return r;
+}
+
 std::vector<ref::Array> ReferenceCache::results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed,
                                                 bool* nonfinite_forward) {
   const std::string key = reference_key(c, v, perturb_seed);
   if (key.empty()) return reference_results(c, v, perturb_seed, nonfinite_forward);
   auto it = runs_.find(key);
-  if (it == runs_.end()) {
-    Runs r;
-    r.results = reference_results(c, v, perturb_seed, &r.nonfinite_forward);
-    it = runs_.emplace(key, std::move(r)).first;
-  }
+  if (it == runs_.end()) it = runs_.emplace(key, run(c, v, perturb_seed)).first;
   if (nonfinite_forward) *nonfinite_forward = it->second.nonfinite_forward;
   return it->second.results;
+}
+
+void ReferenceCache::compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted) {
+  std::vector<std::pair<std::string, std::pair<RefVariant, uint64_t>>> missing;
+  for (const auto& w : wanted) {
+    std::string key = reference_key(c, w.first, w.second);
+    bool listed = false;
+    for (const auto& m : missing) listed |= m.first == key;
+    if (!key.empty() && !listed && !runs_.count(key)) missing.emplace_back(std::move(key), w);
+  }
+  if (missing.size() < 2) return;  // results() computes a lone run on this thread
+  std::vector<Runs> done(missing.size());
+  std::vector<std::exception_ptr> errors(missing.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < missing.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        done[i] = run(c, missing[i].second.first, missing[i].second.second);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    runs_.emplace(missing[i].first, std::move(done[i]));
+  }
 }
 
 }  // namespace tandem::fuzz

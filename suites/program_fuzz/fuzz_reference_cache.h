@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/array.h"
@@ -33,6 +34,11 @@ class ReferenceCache {
   // reference_results(c, variant, perturb_seed, nonfinite_forward), computed at the first ask.
   std::vector<ref::Array> results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
                                   bool* nonfinite_forward = nullptr);
+  // The runs of `wanted` (variant, perturbation seed) not computed yet, side by side: one
+  // thread each, every run computed exactly as results() computes it (its own random draws,
+  // nothing shared but the read-only case), so threading changes no bit; a run that throws
+  // makes this throw the first such error in `wanted`'s order, as computing them in turn would.
+  void compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted);
   size_t computed() const { return runs_.size(); }
 
  private:
@@ -40,6 +46,10 @@ class ReferenceCache {
     std::vector<ref::Array> results;
     bool nonfinite_forward = false;
   };
+  // reference_results, handed the forward this cache already holds where a vjp's wide or own
+  // run walks the same forward as the plain chain's (fuzz_oracle.h): read only, so safe from
+  // compute's threads.
+  Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) const;
   std::map<std::string, Runs> runs_;
 };
 

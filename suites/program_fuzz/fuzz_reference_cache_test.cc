@@ -87,5 +87,39 @@ TEST(ReferenceCache, StagedRunsGiveTheFullVerdict) {
   EXPECT_EQ(cache.computed(), 7u);
 }
 
+// Runs computed side by side (compute) are the runs computed one at a time, bit for bit, each once.
+TEST(ReferenceCache, RunsComputedSideBySideAreTheSequentialRuns) {
+  ReferenceCache cache;
+  const FuzzCase c = scan_case("BF16_BF16_F32", ChainKind::vjp);
+  const std::vector<std::pair<RefVariant, uint64_t>> runs = {
+      {RefVariant::wide, 0}, {RefVariant::own, 0}, {RefVariant::perturbed, 4}, {RefVariant::scaled, 4}, {RefVariant::own, 0}};
+  cache.compute(c, runs);
+  EXPECT_EQ(cache.computed(), 4u);
+  for (const auto& [variant, seed] : runs) {
+    const std::vector<ref::Array> shared = cache.results(c, variant, seed), alone = reference_results(c, variant, seed);
+    ASSERT_EQ(shared.size(), alone.size());
+    for (size_t i = 0; i < shared.size(); ++i) EXPECT_EQ(shared[i].data, alone[i].data);
+  }
+  EXPECT_EQ(cache.computed(), 4u);
+}
+
+// A vjp's wide and own runs take the forward outputs of the plain chain's runs when the cache
+// holds them, and give what they give alone: the same bits and the same nonfinite flag.
+TEST(ReferenceCache, AVjpRunReusesThePlainForwardWithTheSameBits) {
+  ReferenceCache cache;
+  cache.compute(scan_case("DEFAULT", ChainKind::plain), {{RefVariant::wide, 0}, {RefVariant::own, 0}});
+  const FuzzCase vjp = scan_case("DEFAULT", ChainKind::vjp);
+  for (RefVariant v : {RefVariant::wide, RefVariant::own}) {
+    bool shared_flag = true, alone_flag = true;
+    const std::vector<ref::Array> shared = cache.results(vjp, v, 0, &shared_flag), alone = reference_results(vjp, v, 0, &alone_flag);
+    ASSERT_EQ(shared.size(), alone.size());
+    for (size_t i = 0; i < shared.size(); ++i) EXPECT_EQ(shared[i].data, alone[i].data);
+    EXPECT_EQ(shared_flag, alone_flag);
+  }
+  EXPECT_EQ(cache.computed(), 4u);
+  const std::vector<ref::Array> outputs = cache.results(scan_case("DEFAULT", ChainKind::plain), RefVariant::wide);
+  EXPECT_THROW(reference_results(vjp, RefVariant::perturbed, 3, nullptr, &outputs), Error);
+}
+
 }  // namespace
 }  // namespace tandem::fuzz
