@@ -1,6 +1,6 @@
-"""Tests of saved_table.py, vmap_rounds_table.py and scan_hoist_sweep_table.py: the tables read
-back from a tool's saved output or a run's records, the minima over rounds, and their refusals
-of a missing or garbled file (exit 4, a hint)."""
+"""Tests of saved_table.py, vmap_rounds_table.py, remat_rounds_table.py and
+scan_hoist_sweep_table.py: the tables read back from a tool's saved output or a run's records,
+the minima over rounds, and their refusals of a missing or garbled file (exit 4, a hint)."""
 import json
 import os
 import subprocess
@@ -84,3 +84,31 @@ def test_scan_hoist_sweep_table_and_its_refusals(tmp_path):
     path.write_text(json.dumps({"records": [big]}))
     r = run("scan_hoist_sweep_table.py", path)  # a large program: its own table
     assert r.stdout.splitlines()[2] == "| mse, L = 1000, E = 65,536 | 524 MB → 1.05 MB | 0.100 → 0.074 s | 1.34× |", r.stdout
+
+
+def test_vmap_rounds_find_their_columns_by_name(tmp_path):
+    hand = "| batch | vmapped min / median (ms) | hand-batched min / median (ms) | loop min / median (ms) |\n|---:|---:|---:|---:|\n"
+    prof = "\nvmapped program at batch 256, mean time per primitive over 15 runs:\n\n| primitive | us |\n|---|---:|\n| add | 9.0 |\n"
+    (tmp_path / "r1_before.md").write_text(hand + "| 4 | 0.040 / 1.0 | 0.030 / 1.0 | 0.080 / 1.0 |\n" + prof)
+    (tmp_path / "r1_after.md").write_text(hand + "| 4 | 0.020 / 1.0 | 0.010 / 1.0 | 0.050 / 1.0 |\n" + prof)
+    r = run("vmap_rounds_table.py", tmp_path, 1)  # the loop, not the hand-batched column
+    assert "| 4 | 0.040 | 0.020 | 2.00× | 0.080 | 0.050 | 2.5 | 5.00 |" in r.stdout, r.stdout + r.stderr
+
+
+def remat_round(path, ms):
+    head = "| policy | residuals | fwd+bwd ms |\n|---|---|---|\n"
+    path.write_text("[ RUN ] x\nmlp/L:8\n" + head + "".join(f"| {p} | 1 | {t} |\n" for p, t in ms.items()) + "[ OK ]\n")
+
+
+def test_remat_rounds_take_min_and_median_over_the_rounds(tmp_path):
+    for r, (b, a) in enumerate([(100.0, 50.0), (300.0, 70.0), (200.0, 60.0)], start=1):
+        remat_round(tmp_path / f"r{r}_before.md", {"everything_saveable": b, "save(act\\|pre)": 2 * b})
+        remat_round(tmp_path / f"r{r}_after.md", {"everything_saveable": a, "save(act\\|pre)": 2 * a})
+    r = run("remat_rounds_table.py", tmp_path, 1, 2, 3)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].startswith("| mlp/L:8: policy | fwd+bwd ms before, min / median of 3 rounds |")
+    assert "| everything_saveable | 100.00 / 200.00 | 50.00 / 60.00 | 3.33× |" in r.stdout  # medians 200 / 60
+    assert "| save(act\\|pre) | 200.00 / 400.00 | 100.00 / 120.00 | 3.33× |" in r.stdout
+    refused(run("remat_rounds_table.py", tmp_path, 1, 4), "r4_before.md: cannot be read")
+    (tmp_path / "r1_before.md").write_text("no table\n")
+    refused(run("remat_rounds_table.py", tmp_path, 1), "no Markdown table in it")

@@ -30,9 +30,11 @@ def load(folder, side, rounds):
             fail(f"{path}: want vmap_bench's batch table and its --profile-batch table",
                  "save each round's `vmap_bench ... --profile-batch N` output as r<R>_before.md / r<R>_after.md")
         profile = m.groups()
+        head = [x.strip() for x in found[0][0].strip("|").split("|")]  # by name: later runs add hand-batched
+        iv, il = head.index("vmapped min / median (ms)"), head.index("loop min / median (ms)")
         for row in found[0][2:]:
             c = [x.strip() for x in row.strip("|").split("|")]
-            t = (float(c[1].split("/")[0]), float(c[2].split("/")[0]))
+            t = (float(c[iv].split("/")[0]), float(c[il].split("/")[0]))
             old = times.get(int(c[0]), t)
             times[int(c[0])] = (min(old[0], t[0]), min(old[1], t[1]))
         for row in found[1][2:]:
