@@ -37,12 +37,14 @@ dot_filter='-VectorMathExp.*Libm*'
 [ -z "${ISA_TEST_FULL:-}" ] || dot_filter='*'
 run engine_dot_haswell haswell "$build/engine/engine_dot_test" --gtest_filter="$dot_filter"
 presets='/in:f32/alg:'  # every preset on every quick shape with f32 inputs
-run dot_presets_haswell haswell "$build/tandem" run -q --in-process --suite dot --profile quick --filter "$presets" -n 1 --backend cpu \
+# `check`, not `run -n 1`: the same kernels against the reference, without timing them beside the
+# 256³ canary, emulated (78 s of run against 7 s of check at load 14; a planted fault fails both).
+run dot_presets_haswell haswell "$build/tandem" check -q --in-process --suite dot --profile quick --filter "$presets" --backend cpu \
   --out "$work/dot"
 run isa_recorded_haswell isa "$work/dot/records.json" vector_clones x86-64-v3
 if grep -q '"onednn"' "$work/dot/records.json" 2>/dev/null; then
   run onednn_isa_recorded_haswell isa "$work/dot/records.json" onednn avx2
-  ONEDNN_MAX_CPU_ISA=AVX2 "$build/tandem" run -q --suite dot --profile quick --filter "$presets" -n 1 --backend cpu \
+  ONEDNN_MAX_CPU_ISA=AVX2 "$build/tandem" check -q --suite dot --profile quick --filter "$presets" --backend cpu \
     --out "$work/capped" >"$work/capped.log" 2>&1
   run onednn_isa_recorded_capped isa "$work/capped/records.json" onednn avx2
 fi

@@ -9,9 +9,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/ci/install_deps.sh"
 "$root/ci/build.sh"
 cd "${BUILD_DIR:-$root/build}"
-# One `cpus` slot per job and one job more: the tests that wait (the cluster's, on links and
-# watchdogs: cmake/CpuSlots.cmake) run beside JOBS CPU-bound ones, which never outnumber JOBS.
+# One `cpus` slot per job and two jobs more: the tests that wait (the cluster's chain, on links
+# and watchdogs, and one other beside it: cmake/CpuSlots.cmake) run beside JOBS CPU-bound ones,
+# which never outnumber JOBS.
 jobs=${JOBS:-$(nproc)}
 printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' "$jobs" \
   > ctest_cpus.json
-ctest --output-on-failure -j "$((jobs + 1))" --resource-spec-file ctest_cpus.json "$@"
+ctest --output-on-failure -j "$((jobs + 2))" --resource-spec-file ctest_cpus.json "$@"

@@ -1,9 +1,10 @@
 # CPU slots for ctest's resource allocation: each test takes one slot of the resource `cpus`,
 # except those whose time is spent waiting (on a throttled link, a watchdog's timeout, another
 # host), which add themselves to the global property TANDEM_WAITING_TESTS where they are
-# defined (runners/cluster). ci/test.sh gives ctest one `cpus` slot per core and one job more
-# than the cores, so a waiting test runs beside the CPU-bound ones instead of holding one of
-# their cores idle, and the CPU-bound ones never outnumber the cores. A plain `ctest -j N` has
+# defined (runners/cluster, case_workers_signals). ci/test.sh gives ctest one `cpus` slot per
+# core and two jobs more than the cores (the cluster's chain and one other), so a waiting test
+# runs beside the CPU-bound ones instead of holding one of their cores idle, and the CPU-bound
+# ones never outnumber the cores. A plain `ctest -j N` has
 # no resource spec and ignores RESOURCE_GROUPS.
 #
 # tandem_cpu_slots(): call once, after every add_subdirectory. Before CMake 3.28 no directory

@@ -48,6 +48,11 @@ int canary_calls(double body_s, double call_s) {
   return int(std::clamp(std::lround(body_s / call_s), 1L, long(kMaxCanaryCalls)));
 }
 
+int canary_every(double body_s, double call_s) {
+  if (!(call_s > 0) || !(body_s > 0)) return 1;
+  return int(std::clamp(std::lround(call_s / body_s), 1L, long(kMaxCanaryEvery)));
+}
+
 AnchoredTiming time_with_anchor(const std::function<void()>& body, const Anchor& anchor, const RunOptions& opts) {
   AnchoredTiming t;
   // The body warms up `warmup` times, the anchor with its last two only: enough to warm it and
@@ -58,24 +63,27 @@ AnchoredTiming time_with_anchor(const std::function<void()>& body, const Anchor&
     time_once(body, opts.device, &b);
     if (i + 2 < opts.warmup) continue;
     time_once(anchor.run, opts.device, &a);
-    if (anchor.scaled && i + 1 == opts.warmup) t.calls = canary_calls(b, a);
+    if (anchor.scaled && i + 1 == opts.warmup) t.calls = canary_calls(b, a), t.every = canary_every(b, a);
   }
-  const std::function<void()> sample = t.calls == 1 ? anchor.run : [&] {
+  const std::function<void()> sample = !anchor.scaled ? anchor.run : [&] {
     for (int k = 0; k < t.calls; ++k) anchor.run();
   };
-  double total = 0;
+  double total = 0, wall = 0, cpu = 0;  // the group's anchor sample, per call
   while (int(t.body_s.size()) < opts.repetitions || (total < opts.min_time_s && t.body_s.size() < 10000)) {
-    const bool anchor_first = t.body_s.size() % 2 == 1;
+    const size_t group = t.body_s.size() / t.every;
+    const bool anchor_first = group % 2 == 1, fresh = t.body_s.size() % t.every == 0;
     auto time_anchor = [&] {
-      double cpu = 0;
-      t.anchor_s.push_back(time_once(sample, opts.device, &cpu) / t.calls);
-      t.anchor_cpu_s.push_back(cpu / t.calls);
+      if (fresh) wall = time_once(sample, opts.device, &cpu) / t.calls, cpu /= t.calls;
+      t.anchor_s.push_back(wall);
+      t.anchor_cpu_s.push_back(cpu);
     };
     if (anchor_first) time_anchor();
-    double cpu = 0;
-    t.body_s.push_back(time_once(body, opts.device, &cpu));
-    t.cpu_s.push_back(cpu);
+    double body_cpu = 0;
+    t.body_s.push_back(time_once(body, opts.device, &body_cpu));
+    t.cpu_s.push_back(body_cpu);
     if (!anchor_first) time_anchor();
+    if (anchor.scaled && opts.warmup == 0 && t.body_s.size() == 1)  // no warm-up: the first repetition sizes it
+      t.calls = canary_calls(body_cpu, cpu), t.every = canary_every(body_cpu, cpu);
     total += t.body_s.back();
   }
   return t;

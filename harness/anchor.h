@@ -30,14 +30,22 @@ Anchor anchor_for(const CaseInstance& inst, const RunOptions& opts);
 struct AnchoredTiming {
   std::vector<double> body_s, cpu_s, anchor_s, anchor_cpu_s;  // one of each per repetition, anchor's per call
   int calls = 1;                                               // anchor calls per sample
+  int every = 1;  // repetitions per anchor sample: those of a group share it (canary_every)
 };
 
 // Canary calls per sample: about the body's time over one call's, within [1, kMaxCanaryCalls].
 constexpr int kMaxCanaryCalls = 64;
 int canary_calls(double body_s, double call_s);
 
+// Repetitions per canary sample: a body shorter than one call shares one canary sample with the
+// repetitions of its group, so the canary costs about the body's time at any repetition count
+// (one call beside each 37 µs repetition was 12× the case: --min-time met the sample cap).
+constexpr int kMaxCanaryEvery = 1024;
+int canary_every(double body_s, double call_s);
+
 // Warm-up of both, then repetitions as time_repeated counts them, each body run next to one
-// anchor run, the order alternating so neither always runs on the other's heels.
+// anchor run (or, `every` > 1, each group's first), the order alternating so neither always
+// runs on the other's heels.
 // A scaled anchor (the canary) is called canary_calls(...) times per sample, from the last
 // warm-up's times, and its samples are per call: the ratio does not depend on that count.
 AnchoredTiming time_with_anchor(const std::function<void()>& body, const Anchor& anchor, const RunOptions& opts);

@@ -3,6 +3,7 @@
 // (body and anchor interleaved), and the record carries them with the ratio's median.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -107,6 +108,35 @@ TEST(Anchor, ScaledCanaryRunsSeveralCallsPerSampleRecordedPerCall) {
   Anchor own{"raw_call", "library call", [&] { trace += "a", spin_ms(0.5); }};  // a library call: one per sample
   EXPECT_EQ(time_with_anchor([&] { trace += "b", spin_ms(4); }, own, opts).calls, 1);
   EXPECT_EQ(trace, "babaabba");
+}
+
+// A body shorter than one canary call shares a canary sample with its group: the canary costs
+// about the body's time (one call beside each repetition was 12x a 37 us case, so --min-time
+// met the 10,000-sample cap), and each repetition still has its anchor sample, in order.
+TEST(Anchor, ScaledCanaryBesideAShortBodyIsSampledOncePerGroup) {
+  std::string trace;
+  RunOptions opts;
+  opts.warmup = 1, opts.repetitions = 24, opts.min_time_s = 0;
+  Anchor canary{"canary/test", "canary", [&] { trace += "a", spin_ms(4); }, true};
+  AnchoredTiming t = time_with_anchor([&] { trace += "b", spin_ms(0.5); }, canary, opts);
+  EXPECT_EQ(t.calls, 1);
+  EXPECT_GE(t.every, 4);  // 8 by the CPU clock, 2x headroom as above
+  const std::string timed = trace.substr(2);  // after the warm-up's "ba"
+  EXPECT_EQ(std::count(timed.begin(), timed.end(), 'a'), (24 + t.every - 1) / t.every) << timed;
+  EXPECT_LE(std::count(timed.begin(), timed.end(), 'a'), 6) << "one canary call per repetition";
+  EXPECT_EQ(timed.substr(0, t.every + 1), std::string(t.every, 'b').insert(1, "a"));  // the first group: its anchor after its first body
+  ASSERT_EQ(t.anchor_s.size(), 24u);
+  ASSERT_EQ(t.anchor_cpu_s.size(), 24u);
+  for (int i = 0; i < 24; ++i) EXPECT_EQ(t.anchor_s[i], t.anchor_s[i - i % t.every]) << "repetition " << i;
+  opts.warmup = 0;  // -w 0: the first repetition sizes the canary for the rest
+  trace.clear();
+  t = time_with_anchor([&] { trace += "b", spin_ms(0.5); }, canary, opts);
+  EXPECT_GE(t.every, 4);
+  EXPECT_LE(std::count(trace.begin(), trace.end(), 'a'), 7) << trace;
+  ASSERT_EQ(t.anchor_s.size(), 24u);
+  EXPECT_EQ(canary_every(0.0001, 0.001), 10);
+  EXPECT_EQ(canary_every(0.01, 0.001), 1);  // a body longer than one call: a sample each (calls scale instead)
+  EXPECT_EQ(canary_every(1e-9, 0.001), kMaxCanaryEvery);
 }
 
 TEST(Anchor, NoneInAMultiRankRun) {
