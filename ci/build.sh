@@ -19,7 +19,11 @@ command -v ccache >/dev/null && cmake_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -
 # the CPU and the CUDA-ON build alike, and stays so. TANDEM_WERROR=OFF turns it off.
 werror=${TANDEM_WERROR:-$([ "${CI:-}" = true ] && echo ON || echo OFF)}
 [ "$werror" = ON ] && cmake_args+=(-DTANDEM_WERROR=ON)
-cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
+# In a log, configure's output goes to BUILD/configure.log; the log keeps what it found
+# (`-- tandem:` lines) and CMake's warnings and errors (ci/quiet.sh).
+. "$root/ci/quiet.sh"
+quietly "configure" "$build/configure.log" '^-- tandem:|^CMake (Warning|Error)' \
+  cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
 targets=()
 for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
 # On a terminal (or VERBOSE=1) the build tool's own output. In a log: the full output goes to
