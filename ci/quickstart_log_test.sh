@@ -4,7 +4,8 @@
 # within 60 lines (the phases, a line per tool, the build's tenths, the run's summary); a
 # failing tool shows its exit and its log's last lines, and the job fails with its code. The
 # tools are stubs on PATH printing as much as the real ones do in a fresh root (1,200 lines of
-# apt-get, 300 of pip, 50 of CMake): no root, no network, a few seconds.
+# apt-get, 300 of pip, 50 of CMake): no root, no network, a few seconds. The build's progress
+# reaches the log while it builds, not when it ends.
 # usage: quickstart_log_test.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +30,9 @@ printf "#!/usr/bin/env bash\necho jax 0.10.2 numpy 2.4.6\n" >"$3/bin/python3"; c
 stub cmake "$(declare -f lines)"'
 if [ "$1" = --build ]; then
   for i in $(seq 273); do echo "[$i/273] Building CXX object obj$i.o"; done
+  # Still building until the test has seen the last tenth in the log (FLAG): progress is live.
+  for i in $(seq 50); do [ -z "${FLAG:-}" ] || [ -e "$FLAG" ] && break; sleep 0.1; done
+  [ -z "${FLAG:-}" ] || [ -e "$FLAG" ] || touch "$FLAG.late"
   printf "#!/usr/bin/env bash\n[ \"\$1\" = report ] && { mkdir -p \"\$4\"; : >\"\$4/summary.md\"; exit 0; }
 for i in \$(seq 25); do echo \"suite or summary line \$i\"; done\n" >"$2/tandem"; chmod +x "$2/tandem"; exit 0
 fi
@@ -37,7 +41,10 @@ lines 40 "-- Detecting something"; lines 9 "-- tandem: found"
 [ -z "${FAIL_CMAKE:-}" ] || { echo "CMake Error at CMakeLists.txt:38 (find_package):"; exit 1; }'
 job() { env -u VERBOSE PATH="$bin:$PATH" TANDEM_MPIRUN=/nonexistent "$@" bash "$repo/ci/quickstart.sh" >"$work/log" 2>&1; }
 
-job || { rc=$?; cat "$work/log"; fail "the job with passing stubs exited $rc"; }
+job FLAG="$work/seen" & pid=$!
+for i in $(seq 100); do grep -q '^build: 273/273' "$work/log" 2>/dev/null && { touch "$work/seen"; break; }; sleep 0.1; done
+wait "$pid" || { rc=$?; cat "$work/log"; fail "the job with passing stubs exited $rc"; }
+[ ! -e "$work/seen.late" ] || fail "the build's progress reached the log only when the build had ended (buffered)"
 n=$(wc -l <"$work/log")
 (( n <= 60 )) || { head -20 "$work/log"; fail "a passing job's log is $n lines (> 60)"; }
 for want in '^== quickstart 1/3' '^deps: apt-get install of [0-9]+ packages: done in' '^python: pip install: done in' \

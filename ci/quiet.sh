@@ -10,7 +10,7 @@ quietly() {
   mkdir -p "$(dirname "$log")"
   # The exit through a file: the callers run under `set -e -o pipefail`, and a failing command
   # inside the pipeline would end them before the log's tail is shown.
-  { "$@" && echo 0 >"$log.exit" || echo $? >"$log.exit"; } 2>&1 | tee "$log" | { grep -E "$keep" || true; }
+  { "$@" && echo 0 >"$log.exit" || echo $? >"$log.exit"; } 2>&1 | tee "$log" | { grep --line-buffered -E "$keep" || true; }
   rc=$(cat "$log.exit"); rm -f "$log.exit"
   if [ "$rc" != 0 ]; then
     echo "$label: FAILED (exit $rc) after $((SECONDS - t0)) s; the last lines of $log:" >&2
