@@ -19,26 +19,36 @@ command -v ccache >/dev/null && cmake_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -
 # the CPU and the CUDA-ON build alike, and stays so. TANDEM_WERROR=OFF turns it off.
 werror=${TANDEM_WERROR:-$([ "${CI:-}" = true ] && echo ON || echo OFF)}
 [ "$werror" = ON ] && cmake_args+=(-DTANDEM_WERROR=ON)
-cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
+# In a log, configure's output goes to BUILD/configure.log; the log keeps what it found
+# (`-- tandem:` lines) and CMake's warnings and errors (ci/quiet.sh).
+. "$root/ci/quiet.sh"
+quietly "configure" "$build/configure.log" '^-- tandem:|^CMake (Warning|Error)' \
+  cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
 targets=()
 for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
 # On a terminal (or VERBOSE=1) the build tool's own output. In a log: the full output goes to
 # BUILD/build.log, the log shows a line per tenth of the build steps, every warning and error
-# line, and on failure the log's last lines.
+# line, and on failure the log's last lines; each as it happens.
 if [ -t 1 ] || [ "${VERBOSE:-0}" = 1 ]; then
   exec cmake --build "$build" -j "$jobs" "${targets[@]}"
 fi
 log=$build/build.log
 echo "build: ${BUILD_TARGETS:-every target} in $build (full log: $log)"
 set +e
-cmake --build "$build" -j "$jobs" "${targets[@]}" 2>&1 | tee "$log" | awk '
-  match($0, /^\[[0-9]+\/[0-9]+\]/) {
-    split(substr($0, 2, RLENGTH - 2), n, "/")
-    tenth = int(10 * n[1] / n[2])
-    if (tenth > shown) { printf "build: %s steps (%d%%)\n", n[1] "/" n[2], 10 * tenth; shown = tenth }
-    next
-  }
-  /warning:|error:|FAILED:/ { print }'
+# Read line by line in bash: awk (mawk) fills its input buffer first, so the tenths reached a
+# CI log only when the build had ended.
+tenths() {
+  local line shown=0 tenth
+  while IFS= read -r line; do
+    if [[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]]; then
+      tenth=$((10 * BASH_REMATCH[1] / BASH_REMATCH[2]))
+      if (( tenth > shown )); then echo "build: ${BASH_REMATCH[1]}/${BASH_REMATCH[2]} steps ($((10 * tenth))%)"; shown=$tenth; fi
+    elif [[ $line =~ warning:|error:|FAILED: ]]; then
+      echo "$line"
+    fi
+  done
+}
+cmake --build "$build" -j "$jobs" "${targets[@]}" 2>&1 | tee "$log" | tenths
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" != 0 ]; then

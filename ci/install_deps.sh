@@ -2,9 +2,12 @@
 # Installs whatever of ci/deps.txt is missing (Debian 12, as root or with sudo), then the
 # project's Python environment, .venv (ci/python_env.sh). Idempotent:
 # a machine that has everything runs no apt-get at all, and neither does one given an
-# unpacked offline bundle (TANDEM_OFFLINE_PREFIX, see ci/unpack_debs.sh).
+# unpacked offline bundle (TANDEM_OFFLINE_PREFIX, see ci/unpack_debs.sh). In a log, apt's
+# output goes to results/logs/ (ci/quiet.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/quiet.sh"
+logs=$(cd "$here/.." && pwd)/results/logs
 if [ -n "${TANDEM_OFFLINE_PREFIX:-}" ]; then
   echo "deps: offline prefix $TANDEM_OFFLINE_PREFIX, no apt-get"
   exit 0
@@ -25,12 +28,13 @@ else
   echo "deps: installing ${missing[*]}"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq || {
+  quietly "deps: apt-get update" "$logs/apt-update.log" '^(E|W):' $sudo apt-get update -qq || {
     echo "error: apt-get update failed (offline?)" >&2
     echo "  hint: use the offline bundle: ci/unpack_debs.sh, then TANDEM_OFFLINE_PREFIX=.deps/prefix" >&2
     exit 5
   }
   # Recommends are not installed: whatever tandem needs of them is listed in deps.txt itself.
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  quietly "deps: apt-get install of ${#missing[@]} packages" "$logs/apt-install.log" '^E:' \
+    env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 "$here/python_env.sh"
