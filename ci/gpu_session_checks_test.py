@@ -2,7 +2,7 @@
 the device tool would bring back from $OUT), ci/gpu_rehearsal_verdict.py's step judgement (a
 step may fail in the rehearsal only for want of a GPU, and only if it needs one), the window's
 plan (ci/gpu_window_plan.py: it fits with the reserve, every estimate marked measured or
-guess), the sanitizer phase's plan from ctest's list, the build's own measure, and the
+guess), the sanitizer phase's plan from ctest's list, the build's own measure, the rehearsal's tree copy, and the
 preflight's refusals (ci/gpu_preflight.sh: a stale bundle, a tree over 64 MiB, a rehearsal
 not of HEAD)."""
 import importlib.util
@@ -169,6 +169,27 @@ def test_the_ratio_table_puts_each_backend_beside_the_other(tmp_path):
     assert "| lstm/B:1 | h_n | 0.05 | 0.4 |" in text and "- cuda: 1 outputs, max 0.4" in text
     (tmp_path / "r.json").write_text(json.dumps({"records": [{"case": "x/cpu", "backend": "cpu"}]}))
     assert ratio_table.main(["t", str(tmp_path / "r.json")]) == 4  # no ratio at all: bad input
+
+
+def test_the_rehearsal_copy_rebuilds_a_changed_file_older_than_its_object(tmp_path):
+    """A reused rehearsal build is judged by mtime: a file changed since the last copy must
+    come out newer than the object built from it, whatever mtime its checkout gave it."""
+    src, dest, lst = tmp_path / "src", tmp_path / "dest", tmp_path / "list"
+    src.mkdir()
+    lst.write_text("a.cc\nb c.h\n")
+    old = 1_000_000_000
+    for name in ("a.cc", "b c.h"):
+        (src / name).write_text("1")
+        os.utime(src / name, (old, old))
+    copy = ["bash", os.path.join(HERE, "gpu_tree_copy.sh"), str(lst), str(src), str(dest)]
+    subprocess.run(copy, check=True)
+    built = old + 100                                  # the objects of the first copy's build
+    (src / "a.cc").write_text("2")
+    os.utime(src / "a.cc", (old + 50, old + 50))       # changed, yet older than its object
+    subprocess.run(copy, check=True)
+    assert (dest / "a.cc").read_text() == "2" and os.stat(dest / "a.cc").st_mtime > built
+    assert os.stat(dest / "b c.h").st_mtime == old    # unchanged: its mtime kept, not rebuilt
+    assert subprocess.run(copy[:2] + [str(tmp_path / "none"), str(src), str(dest)]).returncode == 4
 
 
 def preflight_repo(tmp_path, missing=()):
