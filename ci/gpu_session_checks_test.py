@@ -2,7 +2,7 @@
 the device tool would bring back from $OUT), ci/gpu_rehearsal_verdict.py's step judgement (a
 step may fail in the rehearsal only for want of a GPU, and only if it needs one), the window's
 plan (ci/gpu_window_plan.py: it fits with the reserve, every estimate marked measured or
-guess), the sanitizer phase's plan from ctest's list, the build's own measure, the rehearsal's tree copy, and the
+guess), the sanitizer phase's plan from ctest's list, the build's own measure, the rehearsal's tree copy, the pack without an xz program, and the
 preflight's refusals (ci/gpu_preflight.sh: a stale bundle, a tree over 64 MiB, a rehearsal
 not of HEAD)."""
 import importlib.util
@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -169,6 +170,26 @@ def test_the_ratio_table_puts_each_backend_beside_the_other(tmp_path):
     assert "| lstm/B:1 | h_n | 0.05 | 0.4 |" in text and "- cuda: 1 outputs, max 0.4" in text
     (tmp_path / "r.json").write_text(json.dumps({"records": [{"case": "x/cpu", "backend": "cpu"}]}))
     assert ratio_table.main(["t", str(tmp_path / "r.json")]) == 4  # no ratio at all: bad input
+
+
+def test_the_pack_needs_no_xz_program(tmp_path):
+    """The GPU image need not have the xz program (the rehearsal's Ubuntu minbase lacks it)."""
+    work, out, tools = tmp_path / "gpu", tmp_path / "out", tmp_path / "bin"
+    (work / "logs").mkdir(parents=True)
+    tools.mkdir()
+    for name, text in (("steps.tsv", "build\tpass\n"), ("logs/build.log", "ok\n"), (".pack.lock", "")):
+        (work / name).write_text(text)
+    for tool in ("cp", "mv", "mkdir", "flock", "tar", "dirname", "basename"):
+        if shutil.which(tool):
+            os.symlink(shutil.which(tool), tools / tool)
+    os.symlink(os.path.realpath(sys.executable), tools / "python3")
+    r = subprocess.run([shutil.which("bash"), os.path.join(HERE, "gpu_pack.sh"), str(work), str(out)],
+                       env={"PATH": str(tools)}, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with tarfile.open(out / "gpu-results.tar.xz") as t:
+        names = t.getnames()
+    assert "gpu/logs/build.log" in names and "gpu/.pack.lock" not in names
+    assert (out / "steps.tsv").read_text() == "build\tpass\n"
 
 
 def test_the_rehearsal_copy_rebuilds_a_changed_file_older_than_its_object(tmp_path):
