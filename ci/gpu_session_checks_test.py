@@ -111,6 +111,21 @@ def test_a_sixth_column_and_a_sanitizer_without_its_tool_are_judged(tmp_path):
     assert judge([("sanitizer_plan", "FAIL", "1", "1", "no gpu test", "sanitizer")], tmp_path=tmp_path) != []
 
 
+def test_a_failed_pack_after_a_phase_fails_the_rehearsal(tmp_path):
+    gpu = tmp_path / "gpu"
+    for name in [m[4:] for m in verdict.MUST_HOLD] + ["quick_cuda/dot/records.json", "program/p/records.json"]:
+        write(str(gpu / name))
+    archive = str(tmp_path / "a.tar.xz")
+    with tarfile.open(archive, "w:xz") as t:
+        t.add(str(gpu), arcname="gpu")
+    assert verdict.judge_archive(archive)[0] == []
+    (gpu / "logs").mkdir()
+    (gpu / "logs" / "after_phase.log").write_text("/bin/sh: 1: xz: not found\n")
+    with tarfile.open(archive, "w:xz") as t:
+        t.add(str(gpu), arcname="gpu")
+    assert verdict.judge_archive(archive)[0] == ["a pack after a phase failed: /bin/sh: 1: xz: not found"]
+
+
 def test_the_window_plan_leaves_the_reserve_and_marks_every_estimate():
     rows = window.phases()
     assert [r[0] for r in rows][:5] == ["machine", "bundle", "configure", "build", "ctest"]
