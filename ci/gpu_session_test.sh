@@ -6,7 +6,7 @@
 #    only at the end), and still does after a SIGKILL (as the device tool kills at its limit);
 #  - a step hanging near the call's limit: the watchdog stops the run and packs (exit 3);
 #  - a step, a program or a shell function alike, is killed at its limit, never given a
-#    limit of 0 or less; `rest` runs the phases cut.
+#    limit of 0 or less; `rest` runs the phases cut; a failed last pack is exit 6.
 # Every tool the phases call is a stand-in (cmake, ctest, mpirun, nvidia-smi, ldd,
 # compute-sanitizer, the tandem binary), so one call takes a few seconds, and the deadline is
 # set on an injected clock (TANDEM_CLOCK) driven by what the run has done, not by the wall
@@ -109,4 +109,9 @@ DEADLINE=$((base - 5)) bash "$repo/ci/gpu_validate.sh" "$tmp/late" ctest >"$tmp/
 check "ctest past the deadline is 'not run: out of time', its phase cut" \
   'grep -qP "^ctest\tnot run\t.*\tout of time" "$tmp/late/steps.tsv" && grep -qx ctest "$tmp/late/phases_cut"'
 check "no step ran with a bad timeout" '! grep -qP "\t125\t" "$tmp/late/steps.tsv"'
+# The last pack failing (its archive's temporary name taken by a folder) is exit 6, not the run's.
+rm -rf "$tmp/state" && mkdir -p "$tmp/state" "$tmp/bad/gpu-results.tar.xz.tmp"
+OUT=$tmp/bad GPU_CALL_LIMIT=1000 bash "$repo/ci/gpu_session.sh" machine >"$tmp/log5" 2>&1
+rc=$?
+check "a failed last pack is exit 6 (got $rc)" '[ $rc = 6 ] && grep -q "the last pack failed" "$tmp/log5"'
 exit $fail
