@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A build's own measure, read from its .ninja_log: how many commands the last build ran, their
-summed time (CPU-seconds of compiling and linking, whatever the machine's load), the longest
+summed time (CPU-seconds of compiling and linking on an idle machine; under load each includes
+its wait for a core), the longest
 one, and what that predicts on another machine: summed / cores + longest (the longest command
 cannot be split, and the links wait for the rest). The GPU session records it after its build
 (ci/gpu_validate.sh's build_time step) so the next plan's build estimate (ci/gpu_plan.tsv) is

@@ -17,7 +17,7 @@ else echo "no git checkout here (.git: $([ -e "$root/.git" ] && echo present || 
 section "system"
 try uname -a; grep -E "^(PRETTY_NAME|VERSION_ID)=" /etc/os-release; ldd --version | head -1
 echo "cores: $(nproc); memory: $(awk '/MemTotal/ {print $2/1048576 " GiB"}' /proc/meminfo); disk: $(df -h "$root" | awk 'NR==2 {print $4 " free"}')"
-for tool in ssh rsh git g++ gcc make cmake ninja nvcc mpirun python3 dpkg-deb ldd tar; do
+for tool in ssh rsh git g++ gcc make cmake ninja nvcc mpirun python3 dpkg-deb ldd tar xz; do
   printf '%-9s %s\n' "$tool" "$(command -v "$tool" || echo 'absent')"
 done
 try g++ --version; try cmake --version; try ninja --version

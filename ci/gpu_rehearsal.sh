@@ -117,7 +117,7 @@ copy_tree() {
     "carry less, or ignore large untracked files" 1
   mkdir -p "$root/src/tandem"
   find "$root/src/tandem" -mindepth 1 -maxdepth 1 ! -name build-gpu ! -name out -exec rm -rf {} +
-  (cd "$repo" && tar -cf - -T "$list") | tar -xf - -C "$root/src/tandem"
+  bash "$repo/ci/gpu_tree_copy.sh" "$list" "$repo" "$root/src/tandem"  # files changed since the last copy: touched
   # Configure from scratch as on a fresh machine (a cached find would hide a missing package);
   # the objects stay, and ninja rebuilds only what the new configure changes.
   rm -f "$root/src/tandem/build-gpu/CMakeCache.txt"

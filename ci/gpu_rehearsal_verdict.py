@@ -32,6 +32,7 @@ NEEDS_GPU = [
 MUST_HOLD = ["gpu/summary.md", "gpu/steps.tsv", "gpu/machine.txt", "gpu/ctest_gpu.log",
              "gpu/libs_probe/records.json", "gpu/perf/dot/records.json", "gpu/perf/lstm/records.json",
              "gpu/sanitizer_plan.tsv", "gpu/lstm_ratios.md"]
+AFTER_PHASE = "gpu/logs/after_phase.log"  # what the packs after each phase said: nothing when they worked
 MUST_HOLD_SOME = [r"gpu/quick_cuda/\w+/records\.json", r"gpu/program/\w+/records\.json"]
 
 
@@ -74,13 +75,16 @@ def judge_steps(rows, gpu_dir):
 
 
 def judge_archive(archive):
-    """Failures: records or logs missing from the archive the last call packed."""
+    """Failures: records or logs missing from the archive the last call packed, and a pack after
+    a phase that failed (its output in logs/after_phase.log: a call cut then returns nothing)."""
     with tarfile.open(archive) as t:
         names = set(t.getnames())
+        packs = t.extractfile(AFTER_PHASE).read().decode(errors="replace").strip() if AFTER_PHASE in names else ""
     missing = [p for p in MUST_HOLD if p not in names]
     missing += [pat for pat in MUST_HOLD_SOME if not any(re.fullmatch(pat, n) for n in names)]
     records = sorted(n for n in names if n.endswith("records.json"))
-    return [f"the archive lacks {m}" for m in missing], records
+    failures = [f"the archive lacks {m}" for m in missing]
+    return failures + ([f"a pack after a phase failed: {packs.splitlines()[0]}"] if packs else []), records
 
 
 def main(argv):

@@ -15,8 +15,8 @@
 # default GPU_CALL_LIMIT - 40: the last pack and the margin); GPU_WATCHDOG_MARGIN (s before the
 # call's limit at which the watchdog packs, default 20; GPU_WATCHDOG_POLL, its period, 2 s);
 # TANDEM_CLOCK (a command printing epoch seconds, for tests) and gpu_validate.sh's own.
-# Exit: gpu_validate's (1 when a step failed; 3 when the watchdog stopped it); 6 when the pack
-# would not come back whole.
+# Exit: gpu_validate's (1 when a step failed; 3 when the watchdog stopped it); 6 when the last
+# pack failed or would not come back whole.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/out/gpu
@@ -84,9 +84,10 @@ wait "$vpid"
 rc=$?
 if [ -f "$work/.watchdog_fired" ]; then wait "$wpid"; rc=3; else kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null; fi
 
-pack
+pack_rc=0; pack || pack_rc=$?
 echo "gpu_session: packed in $(( $(date +%s) - real_start )) s into $dest:"
-if ! python3 "$root/ci/device_limits.py" "$dest"; then
+if [ $pack_rc != 0 ] || ! python3 "$root/ci/device_limits.py" "$dest"; then
+  [ $pack_rc = 0 ] || echo "error: the last pack failed (exit $pack_rc): gpu-results.tar.xz is not this call's" >&2
   echo "error: the results would not all come back from the device" >&2
   echo "  hint: see the reasons above; out/gpu on the machine still holds everything while it is warm" >&2
   exit 6

@@ -2,7 +2,7 @@
 the device tool would bring back from $OUT), ci/gpu_rehearsal_verdict.py's step judgement (a
 step may fail in the rehearsal only for want of a GPU, and only if it needs one), the window's
 plan (ci/gpu_window_plan.py: it fits with the reserve, every estimate marked measured or
-guess), the sanitizer phase's plan from ctest's list, the build's own measure, and the
+guess), the sanitizer phase's plan from ctest's list, the build's own measure, the rehearsal's tree copy, the pack without an xz program, and the
 preflight's refusals (ci/gpu_preflight.sh: a stale bundle, a tree over 64 MiB, a rehearsal
 not of HEAD)."""
 import importlib.util
@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -110,6 +111,21 @@ def test_a_sixth_column_and_a_sanitizer_without_its_tool_are_judged(tmp_path):
     assert judge([("sanitizer_plan", "FAIL", "1", "1", "no gpu test", "sanitizer")], tmp_path=tmp_path) != []
 
 
+def test_a_failed_pack_after_a_phase_fails_the_rehearsal(tmp_path):
+    gpu = tmp_path / "gpu"
+    for name in [m[4:] for m in verdict.MUST_HOLD] + ["quick_cuda/dot/records.json", "program/p/records.json"]:
+        write(str(gpu / name))
+    archive = str(tmp_path / "a.tar.xz")
+    with tarfile.open(archive, "w:xz") as t:
+        t.add(str(gpu), arcname="gpu")
+    assert verdict.judge_archive(archive)[0] == []
+    (gpu / "logs").mkdir()
+    (gpu / "logs" / "after_phase.log").write_text("/bin/sh: 1: xz: not found\n")
+    with tarfile.open(archive, "w:xz") as t:
+        t.add(str(gpu), arcname="gpu")
+    assert verdict.judge_archive(archive)[0] == ["a pack after a phase failed: /bin/sh: 1: xz: not found"]
+
+
 def test_the_window_plan_leaves_the_reserve_and_marks_every_estimate():
     rows = window.phases()
     assert [r[0] for r in rows][:5] == ["machine", "bundle", "configure", "build", "ctest"]
@@ -169,6 +185,47 @@ def test_the_ratio_table_puts_each_backend_beside_the_other(tmp_path):
     assert "| lstm/B:1 | h_n | 0.05 | 0.4 |" in text and "- cuda: 1 outputs, max 0.4" in text
     (tmp_path / "r.json").write_text(json.dumps({"records": [{"case": "x/cpu", "backend": "cpu"}]}))
     assert ratio_table.main(["t", str(tmp_path / "r.json")]) == 4  # no ratio at all: bad input
+
+
+def test_the_pack_needs_no_xz_program(tmp_path):
+    """The GPU image need not have the xz program (the rehearsal's Ubuntu minbase lacks it)."""
+    work, out, tools = tmp_path / "gpu", tmp_path / "out", tmp_path / "bin"
+    (work / "logs").mkdir(parents=True)
+    tools.mkdir()
+    for name, text in (("steps.tsv", "build\tpass\n"), ("logs/build.log", "ok\n"), (".pack.lock", "")):
+        (work / name).write_text(text)
+    for tool in ("cp", "mv", "mkdir", "flock", "tar", "dirname", "basename"):
+        if shutil.which(tool):
+            os.symlink(shutil.which(tool), tools / tool)
+    os.symlink(os.path.realpath(sys.executable), tools / "python3")
+    r = subprocess.run([shutil.which("bash"), os.path.join(HERE, "gpu_pack.sh"), str(work), str(out)],
+                       env={"PATH": str(tools)}, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with tarfile.open(out / "gpu-results.tar.xz") as t:
+        names = t.getnames()
+    assert "gpu/logs/build.log" in names and "gpu/.pack.lock" not in names
+    assert (out / "steps.tsv").read_text() == "build\tpass\n"
+
+
+def test_the_rehearsal_copy_rebuilds_a_changed_file_older_than_its_object(tmp_path):
+    """A reused rehearsal build is judged by mtime: a file changed since the last copy must
+    come out newer than the object built from it, whatever mtime its checkout gave it."""
+    src, dest, lst = tmp_path / "src", tmp_path / "dest", tmp_path / "list"
+    src.mkdir()
+    lst.write_text("a.cc\nb c.h\n")
+    old = 1_000_000_000
+    for name in ("a.cc", "b c.h"):
+        (src / name).write_text("1")
+        os.utime(src / name, (old, old))
+    copy = ["bash", os.path.join(HERE, "gpu_tree_copy.sh"), str(lst), str(src), str(dest)]
+    subprocess.run(copy, check=True)
+    built = old + 100                                  # the objects of the first copy's build
+    (src / "a.cc").write_text("2")
+    os.utime(src / "a.cc", (old + 50, old + 50))       # changed, yet older than its object
+    subprocess.run(copy, check=True)
+    assert (dest / "a.cc").read_text() == "2" and os.stat(dest / "a.cc").st_mtime > built
+    assert os.stat(dest / "b c.h").st_mtime == old    # unchanged: its mtime kept, not rebuilt
+    assert subprocess.run(copy[:2] + [str(tmp_path / "none"), str(src), str(dest)]).returncode == 4
 
 
 def preflight_repo(tmp_path, missing=()):

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # ci/gpu_session.sh returns everything it can from a device call, whenever the call ends:
-#  - a deadline falling inside each phase in turn: every earlier phase's rows come back in
-#    $OUT, the phase's first step runs, every later step or phase is "not run: out of time";
+#  - a deadline falling inside each phase in turn: every earlier phase's rows, records and logs
+#    come back in $OUT, the phase's first step runs, every later step or phase is "not run: out of time";
 #  - $OUT holds every earlier phase's rows as each phase starts (copied after each phase, not
 #    only at the end), and still does after a SIGKILL (as the device tool kills at its limit);
 #  - a step hanging near the call's limit: the watchdog stops the run and packs (exit 3);
 #  - a step, a program or a shell function alike, is killed at its limit, never given a
-#    limit of 0 or less; `rest` runs the phases cut.
+#    limit of 0 or less; `rest` runs the phases cut; a failed last pack is exit 6.
 # Every tool the phases call is a stand-in (cmake, ctest, mpirun, nvidia-smi, ldd,
 # compute-sanitizer, the tandem binary), so one call takes a few seconds, and the deadline is
 # set on an injected clock (TANDEM_CLOCK) driven by what the run has done, not by the wall
@@ -45,12 +45,17 @@ session() {
 rows_of() { awk -F'\t' -v p="$1" '$6 == p' "${2:-$tmp/rows}"; }
 cut_rows() { rows_of "$1" | grep -c "out of time"; }
 
+# What a phase leaves in the archive besides its rows: its records and logs.
+declare -A holds=([machine]=gpu/machine.txt [ctest]=gpu/ctest_gpu.log [quick]=gpu/quick_cuda/dot/records.json
+  [programs]=gpu/program/prog/records.json [perf]=gpu/perf/lstm/records.json)
 before=()
 for p in $phases; do
   session cut "$p"
   ok=1
+  packed=$(tar -tJf "$tmp/out/gpu-results.tar.xz" 2>/dev/null)
   for q in "${before[@]}"; do
     [ -n "$(rows_of "$q")" ] && [ "$(cut_rows "$q")" = 0 ] || { ok=0; echo "  phase $q: $(rows_of "$q" | cut -f1,2,5 | tr '\n' ';')"; }
+    [ -z "${holds[$q]:-}" ] || grep -qx "${holds[$q]}" <<<"$packed" || { ok=0; echo "  phase $q: the archive lacks ${holds[$q]}"; }
   done
   first_row=$(rows_of "$p" | head -1)
   [ -n "$first_row" ] && ! grep -q "out of time" <<<"$first_row" || { ok=0; echo "  phase $p's first step: $first_row"; }
@@ -59,7 +64,7 @@ for p in $phases; do
     [ "$after" = 1 ] && [ "$(rows_of "$q" | grep -vc "out of time")" != 0 ] && { ok=0; echo "  later phase $q ran"; }
     [ "$q" = "$p" ] && after=1
   done
-  check "deadline inside $p: ${#before[@]} earlier phases returned, its first step ran, the rest out of time" '[ $ok = 1 ]'
+  check "deadline inside $p: ${#before[@]} earlier phases returned (rows, records), its first step ran, the rest out of time" '[ $ok = 1 ]'
   [ $ok = 1 ] || cat "$tmp/log"
   before+=("$p")
 done
@@ -104,4 +109,9 @@ DEADLINE=$((base - 5)) bash "$repo/ci/gpu_validate.sh" "$tmp/late" ctest >"$tmp/
 check "ctest past the deadline is 'not run: out of time', its phase cut" \
   'grep -qP "^ctest\tnot run\t.*\tout of time" "$tmp/late/steps.tsv" && grep -qx ctest "$tmp/late/phases_cut"'
 check "no step ran with a bad timeout" '! grep -qP "\t125\t" "$tmp/late/steps.tsv"'
+# The last pack failing (its archive's temporary name taken by a folder) is exit 6, not the run's.
+rm -rf "$tmp/state" && mkdir -p "$tmp/state" "$tmp/bad/gpu-results.tar.xz.tmp"
+OUT=$tmp/bad GPU_CALL_LIMIT=1000 bash "$repo/ci/gpu_session.sh" machine >"$tmp/log5" 2>&1
+rc=$?
+check "a failed last pack is exit 6 (got $rc)" '[ $rc = 6 ] && grep -q "the last pack failed" "$tmp/log5"'
 exit $fail
