@@ -8,8 +8,7 @@ set -uo pipefail
 tandem=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../runners/expect_exit.sh"  # $out, $fail, expect CODE DESCRIPTION -- COMMAND...
-# 5 runs a side: the calibrated K (docs/CI.md); one case, which the planted slowdown slows
-# (the default selection's five cases, LSTMs included, were 46 s alone at the end of ctest).
+# 5 runs a side: the calibrated K (docs/CI.md); one case, which the planted slowdown slows.
 export GATE_AB_RUNS=5 GATE_AB_REPS=3 GATE_AB_FILTER='dot/perf/N:512/alg:F32_F32_F32$'
 expect 4 "one binary is usage error" -- "$here/gate_ab.sh" "$tandem"
 expect 4 "a missing binary" -- "$here/gate_ab.sh" /nonexistent "$tandem"

@@ -37,8 +37,7 @@ dot_filter='-VectorMathExp.*Libm*'
 [ -z "${ISA_TEST_FULL:-}" ] || dot_filter='*'
 run engine_dot_haswell haswell "$build/engine/engine_dot_test" --gtest_filter="$dot_filter"
 presets='/in:f32/alg:'  # every preset on every quick shape with f32 inputs
-# `check`, not `run -n 1`: the same kernels against the reference, without timing them beside the
-# 256³ canary, emulated (78 s of run against 7 s of check at load 14; a planted fault fails both).
+# `check`, not `run -n 1`: the kernels against the reference, untimed beside an emulated canary.
 run dot_presets_haswell haswell "$build/tandem" check -q --in-process --suite dot --profile quick --filter "$presets" --backend cpu \
   --out "$work/dot"
 run isa_recorded_haswell isa "$work/dot/records.json" vector_clones x86-64-v3

@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# ci/quickstart.sh's log where it is not a terminal (CI's): apt-get, pip and CMake's configure
-# talk a lot, so their output goes to files (ci/quiet.sh) and a passing main job's log stays
-# within 60 lines (the phases, a line per tool, the build's tenths, the run's summary); a
-# failing tool shows its exit and its log's last lines, and the job fails with its code. The
-# tools are stubs on PATH printing as much as the real ones do in a fresh root (1,200 lines of
-# apt-get, 300 of pip, 50 of CMake): no root, no network, a few seconds. The build's progress
-# reaches the log while it builds, not when it ends.
+# ci/quickstart.sh's log where it is not a terminal (CI's): a passing main job's log stays within
+# 60 lines (phases, a line per tool, the build's tenths, the run's summary; ci/quiet.sh), a
+# failing tool shows its exit and its log's tail and the job fails with its code, and the
+# build's progress reaches the log while it builds. The tools are stubs on PATH as talkative as
+# the real ones in a fresh root: no root, no network, a few seconds.
 # usage: quickstart_log_test.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,8 +1,7 @@
-# Sourced by the ci/*.sh steps whose tools talk a lot (apt-get: ~1,200 lines in a fresh root,
-# pip, CMake's configure: ~50): on a terminal (or VERBOSE=1) the tool's own output; in a log
-# (CI's), its output goes to LOGFILE, the log shows only the lines matching KEEP (grep -E) and
-# one line with the result, and on failure the exit and LOGFILE's last 40 lines, so a passing
-# CI log stays short and a failing one still says why.
+# Sourced by the ci/*.sh steps whose tools talk a lot (apt-get, pip, CMake's configure): on a
+# terminal (or VERBOSE=1) the tool's own output; in a log, its output goes to LOGFILE, the log
+# shows the lines matching KEEP (grep -E), one result line, and on failure the exit and
+# LOGFILE's last 40 lines: a passing CI log stays short, a failing one still says why.
 # usage: quietly LABEL LOGFILE KEEP COMMAND...   (returns the command's exit)
 quietly() {
   local label=$1 log=$2 keep=$3 t0=$SECONDS rc; shift 3

@@ -38,8 +38,7 @@ constexpr int kMaxCanaryCalls = 64;
 int canary_calls(double body_s, double call_s);
 
 // Repetitions per canary sample: a body shorter than one call shares one canary sample with the
-// repetitions of its group, so the canary costs about the body's time at any repetition count
-// (one call beside each 37 µs repetition was 12× the case: --min-time met the sample cap).
+// repetitions of its group, so the canary costs about the body's time at any repetition count.
 constexpr int kMaxCanaryEvery = 1024;
 int canary_every(double body_s, double call_s);
 

@@ -111,8 +111,7 @@ TEST(Anchor, ScaledCanaryRunsSeveralCallsPerSampleRecordedPerCall) {
 }
 
 // A body shorter than one canary call shares a canary sample with its group: the canary costs
-// about the body's time (one call beside each repetition was 12x a 37 us case, so --min-time
-// met the 10,000-sample cap), and each repetition still has its anchor sample, in order.
+// about the body's time, and each repetition still has its anchor sample, in order.
 TEST(Anchor, ScaledCanaryBesideAShortBodyIsSampledOncePerGroup) {
   std::string trace;
   RunOptions opts;

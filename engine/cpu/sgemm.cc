@@ -40,32 +40,21 @@ bool use_onednn() {
 bool dnnl_call(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   auto ld = [](int64_t x) { return std::max<int64_t>(1, x); };
-  return dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, ld(lda), B, ld(ldb), beta, C, ld(ldc)) ==
-         dnnl_success;
+  return !dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, ld(lda), B, ld(ldb), beta, C, ld(ldc));
 }
 
-// Blocks of C's larger dimension start at multiples of one AVX-512 register of f32, and a
-// thread gets a block only when it has at least this many multiply-adds to do: below that, waking
-// a thread costs more than it saves.
+// Blocks start at multiples of one AVX-512 register of f32; a thread gets one only with at least
+// this many multiply-adds to do, below which waking it costs more than it saves.
 constexpr int64_t kBlockAlign = 16;
 constexpr int64_t kMinMacsPerThread = int64_t(1) << 16;
 
-// How many blocks to cut C into for `threads` threads: 1 when it cannot be split usefully.
-int output_blocks(int64_t M, int64_t N, int64_t K, int threads) {
-  const int64_t by_size = std::max(M, N) / kBlockAlign, by_work = M * N * K / kMinMacsPerThread;
-  return int(std::max<int64_t>(1, std::min<int64_t>({int64_t(threads), by_size, by_work})));
-}
-
-// C's rows (M ≥ N) or columns cut into `blocks` blocks, one per OpenMP thread, each a
-// single-threaded dnnl_sgemm. oneDNN's own threading of a product with few rows and a long K
-// (a vjp's g·Wᵀ: M 32, N 256, K 1024) took 2.5× as long on 2 threads as this split, and longer
-// than on one thread (lab/pages/program.md). Cutting the output never cuts K, so each element is
-// summed as one thread sums it. A block oneDNN refuses goes to the BLAS alone.
+// C's rows (M ≥ N) or columns in `blocks` blocks, one per OpenMP thread, each a single-threaded
+// dnnl_sgemm: oneDNN cuts K of a product with few rows, slower on 2 threads than on one
+// (lab/pages/program.md). Each element is summed as one thread sums it; a refused block goes to the BLAS.
 void split_sgemm(int blocks, bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                  int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   const bool by_rows = M >= N;
-  const int64_t extent = by_rows ? M : N;
-  const int64_t units = (extent + kBlockAlign - 1) / kBlockAlign;  // the last one may be short
+  const int64_t extent = by_rows ? M : N, units = (extent + kBlockAlign - 1) / kBlockAlign;  // last may be short
   const int64_t step = (units + blocks - 1) / blocks * kBlockAlign;
 #pragma omp parallel num_threads(blocks)
   {
@@ -86,11 +75,10 @@ void split_sgemm(int blocks, bool ta, bool tb, int64_t M, int64_t N, int64_t K, 
 // false when oneDNN refuses the call, which then goes to the BLAS.
 bool onednn_sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                   const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  const int blocks = omp_in_parallel() ? 1 : output_blocks(M, N, K, worker_threads());
-  if (blocks > 1) {
-    split_sgemm(blocks, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    return true;
-  }
+  // As many blocks as threads, aligned blocks and kMinMacsPerThread allow (1: not cut).
+  const int64_t by_size = std::max(M, N) / kBlockAlign, by_work = M * N * K / kMinMacsPerThread;
+  const int blocks = omp_in_parallel() ? 1 : int(std::clamp<int64_t>(std::min(by_size, by_work), 1, worker_threads()));
+  if (blocks > 1) return split_sgemm(blocks, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), true;
   bool ok = false;
   with_omp_threads(blas_thread_count(), [&] { ok = dnnl_call(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc); });
   return ok;

@@ -12,11 +12,6 @@
 #include <string>
 #include <vector>
 
-#ifdef TANDEM_BLAS_OPENBLAS
-extern "C" int openblas_get_num_threads(void);
-extern "C" void openblas_set_num_threads(int);
-#endif
-
 namespace tandem::cpu {
 namespace {
 
@@ -62,9 +57,10 @@ TEST(Sgemm, EveryTransposeMatchesTheLoop) {
 }
 
 #ifdef TANDEM_BLAS_OPENBLAS
-// Products big enough to be cut into blocks of C, one per thread (sgemm.cc), at three threads
-// whatever the machine's cores, so the blocks are uneven: rows cut (M > N), columns cut, the
-// long-K product oneDNN threads badly, edges that are not multiples of the block alignment.
+extern "C" int openblas_get_num_threads(void);  // C linkage: the namespace does not enter the name
+extern "C" void openblas_set_num_threads(int);
+// Products cut into blocks of C (sgemm.cc) at three threads whatever the cores, so blocks are
+// uneven: rows cut, columns cut, the long-K product, edges off the block alignment.
 TEST(Sgemm, OutputCutIntoBlocksMatchesTheLoop) {
   const int before = openblas_get_num_threads();
   openblas_set_num_threads(3);

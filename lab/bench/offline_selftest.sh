@@ -6,10 +6,10 @@
 # (as ci/gpu_validate.sh does, CUDA/cuDNN/NCCL/MPI required), checks that every dependency
 # came from the prefix, runs the whole ctest suite (GPU tests skip here: no GPU), and runs
 # ci/gpu_validate.sh on that build (its offline phases must pass, its GPU rows must fail).
-#   ci/offline_selftest.sh [WORKDIR]      (default .deps/selftest; root, same filesystem as /usr)
+#   lab/bench/offline_selftest.sh [WORKDIR]      (default .deps/selftest; root, same filesystem as /usr)
 # Writes WORKDIR/summary.txt and WORKDIR/ctest.log; exits non-zero when any step fails.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$root/.deps/selftest}
 debs=${TANDEM_DEBS:-$root/.deps/debs}
 [ "$(id -u)" = 0 ] || { echo "error: needs root (unshare --mount)" >&2; echo "  hint: run as root or in a container" >&2; exit 5; }
