@@ -71,14 +71,14 @@ void split_sgemm(int blocks, bool ta, bool tb, int64_t M, int64_t N, int64_t K, 
   }
 }
 
-// dnnl_sgemm on OpenBLAS's thread count (the calling thread's OpenMP setting put back after);
-// false when oneDNN refuses the call, which then goes to the BLAS.
+// dnnl_sgemm on OpenBLAS's thread count, split by output blocks where it pays, else whole (the
+// calling thread's OpenMP setting put back after); false when oneDNN refuses a whole call.
 bool onednn_sgemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                   const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   // As many blocks as threads, aligned blocks and kMinMacsPerThread allow (1: not cut).
   const int64_t by_size = std::max(M, N) / kBlockAlign, by_work = M * N * K / kMinMacsPerThread;
   const int blocks = omp_in_parallel() ? 1 : int(std::clamp<int64_t>(std::min(by_size, by_work), 1, worker_threads()));
-  if (blocks > 1) return split_sgemm(blocks, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), true;
+  if (blocks > 1) { split_sgemm(blocks, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc); return true; }
   bool ok = false;
   with_omp_threads(blas_thread_count(), [&] { ok = dnnl_call(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc); });
   return ok;

@@ -1,6 +1,8 @@
 // Reference runs computed once per program (fuzz_reference_cache.h).
 #include "suites/program_fuzz/fuzz_reference_cache.h"
 
+#include <algorithm>
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -82,22 +84,20 @@ void ReferenceCache::compute(const FuzzCase& c, const std::vector<std::pair<RefV
   std::vector<std::pair<std::string, std::pair<RefVariant, uint64_t>>> missing;
   for (const auto& w : wanted) {
     std::string key = reference_key(c, w.first, w.second);
-    bool listed = false;
-    for (const auto& m : missing) listed |= m.first == key;
+    const bool listed = std::any_of(missing.begin(), missing.end(), [&](const auto& m) { return m.first == key; });
     if (!key.empty() && !listed && !runs_.count(key)) missing.emplace_back(std::move(key), w);
   }
   if (missing.size() < 2) return;  // results() computes a lone run on this thread
   std::vector<Runs> done(missing.size());
   std::vector<std::exception_ptr> errors(missing.size());
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < missing.size(); ++i)
-    threads.emplace_back([&, i] {
-      try {
+  std::atomic<size_t> next{0};  // at most one thread per core: a run's big dots thread themselves
+  std::vector<std::thread> threads(std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency())));
+  auto work = [&] {
+    for (size_t i; (i = next++) < missing.size();) try {
         done[i] = run(c, missing[i].second.first, missing[i].second.second);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    });
+      } catch (...) { errors[i] = std::current_exception(); }
+  };
+  for (std::thread& t : threads) t = std::thread(work);
   for (std::thread& t : threads) t.join();
   for (size_t i = 0; i < missing.size(); ++i) {
     if (errors[i]) std::rethrow_exception(errors[i]);

@@ -34,8 +34,8 @@ class ReferenceCache {
   // reference_results(c, variant, perturb_seed, nonfinite_forward), computed at the first ask.
   std::vector<ref::Array> results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
                                   bool* nonfinite_forward = nullptr);
-  // The runs of `wanted` (variant, perturbation seed) not computed yet, side by side: one
-  // thread each, every run computed exactly as results() computes it (its own random draws,
+  // The runs of `wanted` (variant, perturbation seed) not computed yet, side by side: at most
+  // a thread per core, every run computed exactly as results() computes it (its own random draws,
   // nothing shared but the read-only case), so threading changes no bit; a run that throws
   // makes this throw the first such error in `wanted`'s order, as computing them in turn would.
   void compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted);
