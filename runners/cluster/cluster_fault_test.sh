@@ -27,9 +27,9 @@ trap 'heal; rm -rf "$work"' EXIT
 
 # What each row of faults.tsv does to node2 (or to the job).
 cut_link() { ip -n "$(cluster_ns node2)" link set eth0 down; }
-# 8 kbit/s: a call of a few KiB outlasts the watchdog. (This kernel has no sch_netem, so a
-# link that delays packets cannot be made here; a token bucket slows it.)
-throttle_link() { ip netns exec "$(cluster_ns node2)" tc qdisc add dev eth0 root tbf rate 8kbit burst 1600 latency 60s; }
+# 1 kbit/s, so a call after the fault (≥ 2 KiB) outlasts the watchdog: at 8 kbit/s a 2 KiB call
+# took ~2 s and the sweep crawled on for minutes. No sch_netem here: a token bucket slows it.
+throttle_link() { ip netns exec "$(cluster_ns node2)" tc qdisc add dev eth0 root tbf rate 1kbit burst 1600 latency 60s; }
 # 50 % of node2's outgoing packets dropped (nftables' random numgen): TCP's retransmission
 # back-off stalls calls for seconds, and Open MPI's keepalive gives up on the link.
 drop_packets() {
