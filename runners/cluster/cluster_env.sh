@@ -8,9 +8,6 @@ CLUSTER_NAME=${TANDEM_CLUSTER_NAME:-tdm}
 CLUSTER_DIR=/run/tandem-cluster-$CLUSTER_NAME
 CLUSTER_NET=10.231.0
 export SLURM_CONF=$CLUSTER_DIR/slurm.conf
-# The hosts share the machine's cores with what runs beside the cluster (ctest's CPU-bound tests):
-# a rank waiting on a link or a peer yields its core instead of spinning on it (mpirun and srun).
-export OMPI_MCA_mpi_yield_when_idle=1
 cluster_nodes() { cat "$CLUSTER_DIR/nodes" 2>/dev/null; }
 cluster_ns() { echo "$CLUSTER_NAME-$1"; }
 # The namespaces of this cluster that exist now.
