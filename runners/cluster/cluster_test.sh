@@ -9,7 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"
 check=$1 tandem=$2; shift 2
-export TANDEM=$tandem
+export TANDEM=$tandem OMPI_MCA_mpi_yield_when_idle=1  # waiting ranks yield (cluster_slow_link_gate_test.sh)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/cluster-test.XXXXXX")  # on the shared filesystem, not a host's /tmp
 trap 'rm -rf "$work"' EXIT
