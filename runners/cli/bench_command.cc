@@ -54,14 +54,14 @@ struct BenchArgs {
   double case_timeout_s = -1;  // --case-timeout (case_workers.h); <0: the default
 };
 
-struct Slot {
+struct BenchSlot {
   const Case* c;
   Device d;
   std::string name() const { return c->name + "/" + backend_name(d); }
 };
 
 // A slot's check (not timed), as the line a case worker sends: its verdict and message.
-nlohmann::json check_record(const Slot& s) {
+nlohmann::json check_record(const BenchSlot& s) {
   RunOptions check_only;
   check_only.device = s.d;
   check_only.time = false;
@@ -72,7 +72,7 @@ nlohmann::json check_record(const Slot& s) {
 // Every slot's check, each in a case worker as `tandem run` runs them (case_workers.h): a
 // case that crashes or hangs is that case's error, and the others are still checked.
 // Returns the worker's exit code when one failed before any case, else 0.
-int check_in_workers(const std::vector<Slot>& slots, double limit_s, std::vector<nlohmann::json>& checked) {
+int check_in_workers(const std::vector<BenchSlot>& slots, double limit_s, std::vector<nlohmann::json>& checked) {
   checked.assign(slots.size(), nlohmann::json());
   return run_in_workers(
       slots.size(), [&](size_t i, nlohmann::json rec) { checked[i] = std::move(rec); },
@@ -86,7 +86,7 @@ int bench(const BenchArgs& a) {
   const GbenchFlags flags = check_gbench_flags(a.gbench_flags);  // before any case runs
   auto cases = selected_cases(a.sel);
   if (cases.empty()) throw_bad_input("no case matches the selection", "`tandem list` shows the cases");
-  std::vector<Slot> slots;
+  std::vector<BenchSlot> slots;
   for (const Case* c : cases)
     for (Device d : selected_devices(a.sel)) slots.push_back({c, d});
   if (const std::optional<CaseWorker> worker = case_worker_role()) {  // checks cases, the parent benchmarks

@@ -180,9 +180,9 @@ SweepRow sweep_pbroadcast(comm::Collectives& c, const comm::Groups& g, const Swe
   return s;
 }
 
-using Sweep = std::function<SweepRow(comm::Collectives&, const comm::Groups&, const SweepArgs&)>;
-const Sweep kAllToAll = [](comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) { return sweep_all_to_all(c, g, a, false); };
-const Sweep kRagged = [](comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) { return sweep_all_to_all(c, g, a, true); };
+using SweepFn = std::function<SweepRow(comm::Collectives&, const comm::Groups&, const SweepArgs&)>;
+const SweepFn kAllToAll = [](comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) { return sweep_all_to_all(c, g, a, false); };
+const SweepFn kRagged = [](comm::Collectives& c, const comm::Groups& g, const SweepArgs& a) { return sweep_all_to_all(c, g, a, true); };
 
 using RawCalls = std::map<std::string, std::string>;
 

@@ -130,7 +130,7 @@ struct RematFindings {
   bool moved_ok = false;  // 5. offloaded bytes
 };
 
-void fail(CaseResult& r, const std::string& why) {
+void add_failure(CaseResult& r, const std::string& why) {
   r.verdict = Verdict::fail;
   r.message += why;
 }
@@ -167,7 +167,7 @@ VjpProgram check_identity(const Model& m, const std::vector<Tensor>& in, const s
   std::vector<double> gb = flat_grads(run_vjp(base, in, ct, d));
   for (size_t i = 0; i < g.size(); ++i) f.max_diff = std::max(f.max_diff, std::abs(g[i] - gb[i]));
   f.same = d.kind == DeviceKind::cpu ? g == gb : f.max_diff <= 1e-5;
-  if (!f.same) fail(r, cat("gradients differ from everything_saveable's by up to ", f.max_diff, "\n"));
+  if (!f.same) add_failure(r, cat("gradients differ from everything_saveable's by up to ", f.max_diff, "\n"));
   return base;
 }
 
@@ -177,10 +177,10 @@ void check_against_reference(const Model& m, const std::vector<Tensor>& host, bo
   const ReferenceGrads& want = reference_grads(m, host, quick);
   for (double w : want.tape) f.scale = std::max(f.scale, std::abs(w));
   if (want.tape.size() != g.size()) {
-    fail(r, cat(g.size(), " engine cotangents, ", want.tape.size(), " from the reference\n"));
+    add_failure(r, cat(g.size(), " engine cotangents, ", want.tape.size(), " from the reference\n"));
   } else if (CompareReport rep = compare_grads(g, want.tape); f.err = rep.max_abs, f.vs_ref = rep.to_json(), !rep.pass) {
     int64_t bad = rep.first_bad;
-    fail(r, cat("grad[", bad, "] = ", g[size_t(bad)], ", reference (tape) ", want.tape[size_t(bad)], "\n"));
+    add_failure(r, cat("grad[", bad, "] = ", g[size_t(bad)], ", reference (tape) ", want.tape[size_t(bad)], "\n"));
   }
   std::vector<double> tape_at = want.tape;  // the tape where the differences were taken
   if (!want.fd_at.empty()) {
@@ -193,7 +193,7 @@ void check_against_reference(const Model& m, const std::vector<Tensor>& host, bo
   f.fd_count = int64_t(want.fd.size());
   int64_t fbad = frep.pass ? -1 : want.fd_at.empty() ? frep.first_bad : want.fd_at[size_t(frep.first_bad)];
   if (fbad >= 0)
-    fail(r, cat("the reference's reverse mode disagrees with its finite differences at [", fbad,
+    add_failure(r, cat("the reference's reverse mode disagrees with its finite differences at [", fbad,
                 "]: ", tape_at[size_t(frep.first_bad)], " vs ", want.fd[size_t(frep.first_bad)], "\n"));
 }
 
@@ -208,7 +208,7 @@ void check_recompute_counts(const VjpProgram& v, const VjpProgram& base, const s
   if (f.counts_ok) return;
   std::string why = "recompute counts differ from the applications the backward executes:";
   for (auto& [k, n] : measured_re) why += cat(" ", k, " ran ", n, " reported ", reported_re[k], ";");
-  fail(r, why + "\n");
+  add_failure(r, why + "\n");
 }
 
 // 4. The policy is honoured, judged by its independent statement (policy_statement.h, from
@@ -221,18 +221,18 @@ void check_policy(const Model& m, const std::string& policy, const VjpProgram& v
   const Program model = m.build(DType::f32, policy);
   f.asks = remat::statement_recomputes(model);
   if (f.asks > 0 && s.recompute.eqns == 0)
-    fail(r, cat("policy ", policy, " says to recompute ", f.asks,
+    add_failure(r, cat("policy ", policy, " says to recompute ", f.asks,
                 " equations in the checkpointed bodies (its JAX definition), yet the backward recomputes none\n"));
   const std::vector<remat::Unpermitted> extra = remat::unpermitted_residuals(model, v);
   int64_t extra_bytes = 0;
   for (const remat::Unpermitted& u : extra) {
     if (!u.offloaded) extra_bytes += u.bytes;  // residual_bytes counts the device's
-    fail(r, cat("residual ", u.residual, " (produced by ", u.producer, ") is saved, but ",
+    add_failure(r, cat("residual ", u.residual, " (produced by ", u.producer, ") is saved, but ",
                 u.policy.empty() ? policy : u.policy, " does not permit saving it\n"));
   }
   const std::vector<std::string> resaved = remat::recomputed_but_saveable(model, v);
   for (const std::string& prim : resaved)
-    fail(r, cat("the backward recomputes ", prim, ", but ", policy, " permits saving every ", prim,
+    add_failure(r, cat("the backward recomputes ", prim, ", but ", policy, " permits saving every ", prim,
                 " in the checkpointed bodies\n"));
   f.extra_empty = extra.empty();
   f.resaved_empty = resaved.empty();
@@ -245,7 +245,7 @@ void check_policy(const Model& m, const std::string& policy, const VjpProgram& v
 void check_offload(const TransferStats& moved, const SavedResiduals& s, RematFindings& f, CaseResult& r) {
   f.moved_ok = moved.to_host_bytes == s.offloaded_bytes && moved.to_device_bytes == s.offloaded_bytes;
   if (!f.moved_ok)
-    fail(r, cat(s.offloaded_bytes, " B of residuals offloaded, but ", moved.to_host_bytes,
+    add_failure(r, cat(s.offloaded_bytes, " B of residuals offloaded, but ", moved.to_host_bytes,
                 " B moved to pinned host memory and ", moved.to_device_bytes, " B back\n"));
 }
 
