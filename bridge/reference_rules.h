@@ -6,12 +6,12 @@
 // Unary and binary elementwise primitives (Trait kElementwiseUnary / kElementwiseBinary)
 // get their rows from their trait: ref::unary / ref::binary under the same name.
 #pragma once
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -72,21 +72,18 @@ std::vector<V> walk_program(const Program& p, std::vector<V> inputs, LiteralFn l
     throw_bad_input(cat(who, ": program takes ", p.in_vars.size(), " inputs, got ", inputs.size()));
   std::unordered_map<int64_t, V> env;
   for (size_t i = 0; i < p.in_vars.size(); ++i) env.emplace(p.in_vars[i]->id, std::move(inputs[i]));
-  std::unordered_map<int64_t, size_t> last;  // each variable's last reader: the outputs after every equation
-  for (size_t i = 0; i <= p.eqns.size(); ++i)
-    for (const Atom& a : i < p.eqns.size() ? p.eqns[i].in : p.out_vars)
-      if (!a.is_literal()) last[a.var->id] = i;
+  std::unordered_map<int64_t, std::pair<size_t, size_t>> last;  // each variable's last read: (equation, operand)
+  for (size_t i = 0; i <= p.eqns.size(); ++i) {  // the outputs read after every equation
+    const std::vector<Atom>& in = i < p.eqns.size() ? p.eqns[i].in : p.out_vars;
+    for (size_t j = 0; j < in.size(); ++j)
+      if (!in[j].is_literal()) last[in[j].var->id] = {i, j};
+  }
   auto operands = [&](const std::vector<Atom>& in, size_t i) {
     std::vector<V> r;
     for (size_t j = 0; j < in.size(); ++j) {
-      if (in[j].is_literal()) {
-        r.push_back(literal(*in[j].literal));
-        continue;
-      }
-      const int64_t id = in[j].var->id;
-      const bool again = std::any_of(in.begin() + long(j) + 1, in.end(), [&](const Atom& b) { return !b.is_literal() && b.var->id == id; });
-      if (last.at(id) == i && !again) r.push_back(std::move(env.at(id)));
-      else r.push_back(env.at(id));
+      if (in[j].is_literal()) r.push_back(literal(*in[j].literal));
+      else if (last.at(in[j].var->id) == std::pair{i, j}) r.push_back(std::move(env.at(in[j].var->id)));
+      else r.push_back(env.at(in[j].var->id));
     }
     return r;
   };
