@@ -16,14 +16,14 @@ ref::Array to_ref(const Tensor& t) {
 
 Tensor from_ref(const ref::Array& a) { return Tensor::from_f64(a.data, a.shape, a.dtype); }
 
-std::vector<ref::Array> reference_eval(const Program& prog, const std::vector<ref::Array>& inputs,
+std::vector<ref::Array> reference_eval(const Program& prog, std::vector<ref::Array> inputs,
                                        const std::vector<std::string>& one_member_axes) {
-  RefEvalContext ctx{[one_member_axes](const Program& p, const std::vector<ref::Array>& in) {
-                       return reference_eval(p, in, one_member_axes);
+  RefEvalContext ctx{[one_member_axes](const Program& p, std::vector<ref::Array> in) {
+                       return reference_eval(p, std::move(in), one_member_axes);
                      },
                      one_member_axes};
   return walk_program(
-      prog, inputs, [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
+      prog, std::move(inputs), [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
       [&](const Eqn& e, const std::vector<ref::Array>& in) { return reference_rule(e.prim->name).eval(e, in, ctx); },
       "reference");
 }

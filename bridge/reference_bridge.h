@@ -20,7 +20,7 @@ Tensor from_ref(const ref::Array& a);
 // is the true answer that every algorithm's error is measured against.
 // one_member_axes: named axes bound as worlds of one member (a collective over any other
 // name is bad input; reference_collectives.h evaluates collectives over real meshes).
-std::vector<ref::Array> reference_eval(const Program& program, const std::vector<ref::Array>& inputs,
+std::vector<ref::Array> reference_eval(const Program& program, std::vector<ref::Array> inputs,
                                        const std::vector<std::string>& one_member_axes = {});
 
 }  // namespace tandem

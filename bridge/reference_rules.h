@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -26,7 +27,7 @@ namespace tandem {
 // one_member_axes: named axes bound as worlds of one member, for collectives evaluated in
 // one process (the mesh interpreter, reference_collectives.h, evaluates every member).
 struct RefEvalContext {
-  std::function<std::vector<ref::Array>(const Program&, const std::vector<ref::Array>&)> run_program;
+  std::function<std::vector<ref::Array>(const Program&, std::vector<ref::Array>)> run_program;  // takes its inputs
   std::vector<std::string> one_member_axes;
 };
 struct RefTapeContext {
@@ -63,30 +64,41 @@ void add_logical_reference_rules(std::map<std::string, ReferenceRule>& table);
 
 // The loop both interpreters share (as engine/ir/executor.cc's): binds the inputs, runs each
 // equation through `step(eqn, operands) -> outputs`, returns the program's outputs.
-// `literal` turns a literal into a value; `who` names the interpreter in errors.
+// `literal` turns a literal into a value; `who` names the interpreter in errors. A value is
+// moved, not copied, into its last reader (a scan body's weights are megabytes, read each step).
 template <class V, class LiteralFn, class StepFn>
-std::vector<V> walk_program(const Program& p, const std::vector<V>& inputs, LiteralFn literal, StepFn step,
-                            const char* who) {
+std::vector<V> walk_program(const Program& p, std::vector<V> inputs, LiteralFn literal, StepFn step, const char* who) {
   if (inputs.size() != p.in_vars.size())
     throw_bad_input(cat(who, ": program takes ", p.in_vars.size(), " inputs, got ", inputs.size()));
   std::unordered_map<int64_t, V> env;
-  for (size_t i = 0; i < p.in_vars.size(); ++i) env.emplace(p.in_vars[i]->id, inputs[i]);
-  auto value = [&](const Atom& a) -> V { return a.is_literal() ? literal(*a.literal) : env.at(a.var->id); };
-  for (const Eqn& e : p.eqns) {
-    std::vector<V> args;
-    for (const Atom& a : e.in) args.push_back(value(a));
-    std::vector<V> outs;
+  for (size_t i = 0; i < p.in_vars.size(); ++i) env.emplace(p.in_vars[i]->id, std::move(inputs[i]));
+  std::unordered_map<int64_t, std::pair<size_t, size_t>> last;  // each variable's last read: (equation, operand)
+  for (size_t i = 0; i <= p.eqns.size(); ++i) {  // the outputs read after every equation
+    const std::vector<Atom>& in = i < p.eqns.size() ? p.eqns[i].in : p.out_vars;
+    for (size_t j = 0; j < in.size(); ++j)
+      if (!in[j].is_literal()) last[in[j].var->id] = {i, j};
+  }
+  auto operands = [&](const std::vector<Atom>& in, size_t i) {
+    std::vector<V> r;
+    for (size_t j = 0; j < in.size(); ++j) {
+      if (in[j].is_literal()) r.push_back(literal(*in[j].literal));
+      else if (last.at(in[j].var->id) == std::pair{i, j}) r.push_back(std::move(env.at(in[j].var->id)));
+      else r.push_back(env.at(in[j].var->id));
+    }
+    return r;
+  };
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const Eqn& e = p.eqns[i];
+    std::vector<V> args = operands(e.in, i), outs;
     try {
-      outs = step(e, args);
+      outs = step(e, std::move(args));
     } catch (const std::invalid_argument& err) {  // the reference's way of saying bad input
       throw_bad_input(cat(who, ", ", e.prim->name, ": ", err.what()));
     }
     TANDEM_CHECK(outs.size() == e.out.size(), who, ": ", e.prim->name, " gave ", outs.size(), " outputs");
     for (size_t k = 0; k < e.out.size(); ++k) env.insert_or_assign(e.out[k]->id, std::move(outs[k]));
   }
-  std::vector<V> r;
-  for (const Atom& a : p.out_vars) r.push_back(value(a));
-  return r;
+  return operands(p.out_vars, p.eqns.size());
 }
 
 }  // namespace tandem

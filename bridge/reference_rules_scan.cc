@@ -34,7 +34,7 @@ std::vector<Array> eval_scan(const Eqn& e, const std::vector<Array>& in, const R
     std::vector<Array> args = c;
     args.insert(args.end(), carry.begin(), carry.end());
     args.insert(args.end(), x.begin(), x.end());
-    std::vector<Array> out = ctx.run_program(body, args);
+    std::vector<Array> out = ctx.run_program(body, std::move(args));
     return std::pair{part(out, 0, nk), part(out, nk, out.size())};
   };
   auto [carry, ys] = ref::scan(fn, part(in, 0, s.consts), part(in, s.consts, s.consts + nk),

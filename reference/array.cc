@@ -62,7 +62,7 @@ void check_array(const Array& x, const std::string& what) {
 Array make(std::vector<int64_t> shape, DType t, std::vector<double> values) {
   Array a{std::move(shape), t, std::move(values)};
   check_array(a, "make");
-  for (double& v : a.data) v = round_to(t, v);
+  round_each(t, a.data);
   return a;
 }
 

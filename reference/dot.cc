@@ -1,10 +1,9 @@
-// dot_general: for each output element, a plain loop over the contracting index space in
-// long double (simple_dot, the definition); the same sums computed blocked and threaded
-// (blocked_dot: one operand's column panel packed contiguous, a few output columns at once,
-// output rows split across std::threads). Each element's sum still runs over the contracting
-// positions in order from 0, so both give the same bits (dot_test.cc checks it). Under
-// Accumulation::f64 (dot.h) the sums run in double instead, through dot_f64.cc's vectorised
-// kernel, again in order from 0.
+// dot_general: for each output element, a plain loop over the contracting index space, in
+// compensated double-double arithmetic (simple_dot, the definition: dot_f64.h's plain_sum_dot2);
+// the same sums computed blocked and threaded (blocked_dot: dot_f64.cc's tiles, output rows split
+// across std::threads). Each element's sum still runs over the contracting positions in order
+// from 0, so both give the same bits (dot_test.cc checks it). Under Accumulation::f64 (dot.h)
+// the sums run in plain double instead, again in order from 0.
 #include "reference/dot.h"
 
 #include <algorithm>
@@ -17,7 +16,7 @@
 namespace tandem::ref {
 namespace {
 
-thread_local Accumulation t_accumulation = Accumulation::long_double;
+thread_local Accumulation t_accumulation = Accumulation::compensated;
 
 // Checks that dims are distinct, in range for x, and not already used; marks them used.
 void claim_axes(const char* side, const char* kind, const std::vector<int64_t>& dims,
@@ -50,14 +49,7 @@ void simple_dot(const double* l, const double* r, const Layout& L, double* out, 
   std::vector<int64_t> o(L.out_shape.size(), 0);
   for (int64_t flat = 0, n = shape_numel(L.out_shape); flat < n; ++flat, next_index(o, L.out_shape)) {
     const int64_t l0 = flat_offset(o, L.out_lstride), r0 = flat_offset(o, L.out_rstride);
-    if (acc == Accumulation::f64) {
-      out[flat] = detail::plain_sum_f64(l, r, L.k_loff, L.k_roff, l0, r0);
-      continue;
-    }
-    long double sum = 0.0L;
-    for (size_t kk = 0; kk < L.k_loff.size(); ++kk)
-      sum += static_cast<long double>(l[l0 + L.k_loff[kk]]) * static_cast<long double>(r[r0 + L.k_roff[kk]]);
-    out[flat] = static_cast<double>(sum);
+    out[flat] = (acc == Accumulation::f64 ? detail::plain_sum_f64 : detail::plain_sum_dot2)(l, r, L.k_loff, L.k_roff, l0, r0);
   }
 }
 
@@ -71,49 +63,6 @@ void integer_dot(const double* l, const double* r, const Layout& L, double* out)
       isum += static_cast<uint64_t>(static_cast<int64_t>(l[l0 + L.k_loff[kk]])) *
               static_cast<uint64_t>(static_cast<int64_t>(r[r0 + L.k_roff[kk]]));
     out[flat] = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(isum)));
-  }
-}
-
-constexpr int64_t kCols = 4;  // output columns per tile: 4 long double sums stay in x87 registers
-
-// Output rows [r0, r1) of blocked_dot. `row` is the operand that does not move along the
-// output's last axis (its column stride is 0), `col` the one that does; row_base/col_base are
-// each output row's offsets into them. The col operand's panel for a row (cols × K, padded to
-// whole tiles with zeros whose sums are dropped) is packed tile-major, so a tile's K × 4 values
-// are contiguous, and repacked only when the row's col_base changes (batch dims).
-void blocked_rows(const double* row, const double* col, const std::vector<int64_t>& row_koff,
-                  const std::vector<int64_t>& col_koff, const std::vector<int64_t>& row_base,
-                  const std::vector<int64_t>& col_base, int64_t cols, int64_t col_stride, double* out,
-                  int64_t r0, int64_t r1) {
-  const int64_t K = int64_t(row_koff.size()), tiles = (cols + kCols - 1) / kCols;
-  std::vector<double> a(static_cast<size_t>(K)), panel(static_cast<size_t>(tiles * K * kCols), 0.0);
-  int64_t packed = -1;
-  for (int64_t i = r0; i < r1; ++i) {
-    for (int64_t kk = 0; kk < K; ++kk) a[size_t(kk)] = row[row_base[size_t(i)] + row_koff[size_t(kk)]];
-    if (col_base[size_t(i)] != packed) {
-      packed = col_base[size_t(i)];
-      auto at = [&](int64_t j, int64_t kk) -> double& { return panel[size_t(((j / kCols) * K + kk) * kCols + j % kCols)]; };
-      if (col_stride == 1) {  // read in the order the operand's memory runs
-        for (int64_t kk = 0; kk < K; ++kk)
-          for (int64_t j = 0; j < cols; ++j) at(j, kk) = col[packed + j + col_koff[size_t(kk)]];
-      } else {
-        for (int64_t j = 0; j < cols; ++j)
-          for (int64_t kk = 0; kk < K; ++kk) at(j, kk) = col[packed + j * col_stride + col_koff[size_t(kk)]];
-      }
-    }
-    for (int64_t t = 0; t < tiles; ++t) {
-      const double* p = panel.data() + t * K * kCols;
-      long double s0 = 0.0L, s1 = 0.0L, s2 = 0.0L, s3 = 0.0L;
-      for (int64_t kk = 0; kk < K; ++kk, p += kCols) {
-        const long double x = a[size_t(kk)];
-        s0 += x * static_cast<long double>(p[0]);
-        s1 += x * static_cast<long double>(p[1]);
-        s2 += x * static_cast<long double>(p[2]);
-        s3 += x * static_cast<long double>(p[3]);
-      }
-      const long double s[kCols] = {s0, s1, s2, s3};
-      for (int64_t c = 0; c < kCols && t * kCols + c < cols; ++c) out[i * cols + t * kCols + c] = static_cast<double>(s[c]);
-    }
   }
 }
 
@@ -131,11 +80,10 @@ void blocked_dot(const double* l, const double* r, const Layout& L, double* out,
     rbase[size_t(i)] = flat_offset(o, L.out_rstride);
   }
   // The product is commutative, so which operand packs does not change a bit.
-  const bool lhs_rows = cl == 0;
-  auto rows_of = acc == Accumulation::f64 ? detail::blocked_rows_f64 : blocked_rows;
+  const bool lhs_rows = cl == 0, compensated = acc == Accumulation::compensated;
   auto work = [&](int64_t r0, int64_t r1) {
-    if (lhs_rows) rows_of(l, r, L.k_loff, L.k_roff, lbase, rbase, cols, cr, out, r0, r1);
-    else rows_of(r, l, L.k_roff, L.k_loff, rbase, lbase, cols, cl, out, r0, r1);
+    if (lhs_rows) detail::blocked_rows_f64(l, r, L.k_loff, L.k_roff, lbase, rbase, cols, cr, out, r0, r1, compensated);
+    else detail::blocked_rows_f64(r, l, L.k_roff, L.k_loff, rbase, lbase, cols, cl, out, r0, r1, compensated);
   };
   // Threads over output rows, for dots big enough to pay for them (~2^22 products each).
   const int64_t macs = rows * cols * int64_t(L.k_loff.size());
@@ -215,7 +163,7 @@ Array dot_impl(const Array& lhs, const Array& rhs, const DotDims& dims, DType ou
   else
     blocked_dot(lhs.data.data(), rhs.data.data(), lay, out.data.data(), t_accumulation);
   if (!integer)
-    for (double& v : out.data) v = round_to(out_dtype, v);
+    round_each(out_dtype, out.data);
   return out;
 }
 

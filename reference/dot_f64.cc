@@ -1,13 +1,14 @@
-// dot_general's f64-accumulation kernel (dot_f64.h). Rows that share one column panel (the
-// same col_base: every row of a plain matmul) are swept tile by tile: a tile's K × 16 values
-// (packed, or read in place where the operand's rows already hold them: a row-major [K, N]
-// weight) stay in cache while 4 rows at a time run over them, 64 independent double sums, which
-// the compiler vectorises across the columns (each sum itself stays sequential in k). Built
-// with -ffp-contract=off (reference/CMakeLists.txt), so a product is rounded before it is
-// added, as in the plain loop, on every ISA the target_clones below pick.
+// dot_general's kernels in double arithmetic (dot_f64.h): f64 accumulation and the compensated
+// sums of the truth. Rows that share one column panel (the same col_base: every row of a plain
+// matmul) are swept tile by tile: a tile's K × 16 values (packed, or read in place where the
+// operand's rows already hold them: a row-major [K, N] weight) stay in cache while 4 rows at a
+// time run over them, 64 independent sums in explicit lanes across the columns (each sum itself
+// sequential in k). Built with -ffp-contract=off (reference/CMakeLists.txt), so a product is
+// rounded before it is added, as in the plain loops, on every ISA the target_clones below pick.
 #include "reference/dot_f64.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace tandem::ref::detail {
@@ -39,6 +40,41 @@ void tile_sums(const double* a0, const double* a1, const double* a2, const doubl
     s30 += a3[k] * p0, s31 += a3[k] * p1;
   }
   const Lanes all[8] = {s00, s01, s10, s11, s20, s21, s30, s31};
+  std::memcpy(s, all, sizeof all);
+}
+
+// One term of a compensated sum (Ogita, Rump and Oishi's Dot2, 2005): the product split exactly
+// into x + e (a fused multiply-add gives e), the addition into t + q (Knuth's TwoSum), the errors
+// summed aside in c. The same operations for a double (the plain loop) and for lanes.
+template <class V>
+[[gnu::always_inline]] inline void dot2_step(V& s, V& c, double a, const V& p) {
+  const V x = a * p;
+  V e;
+  if constexpr (sizeof(V) == sizeof(double)) e = __builtin_fma(a, p, -x);
+  else for (int l = 0; l < 8; ++l) e[l] = __builtin_fma(a, p[l], -x[l]);
+  const V t = s + x, z = t - s;
+  c += ((s - (t - z)) + (x - z)) + e;
+  s = t;
+}
+
+// tile_sums with each sum compensated: s[q·16 + c] = the sum's s + c (one rounding).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "fma", "default")))
+#endif
+void tile_sums_dot2(const double* a0, const double* a1, const double* a2, const double* a3, const double* p,
+                    int64_t ldp, int64_t K, double* s) {
+  Lanes s00 = {}, s01 = {}, s10 = {}, s11 = {}, s20 = {}, s21 = {}, s30 = {}, s31 = {};
+  Lanes c00 = {}, c01 = {}, c10 = {}, c11 = {}, c20 = {}, c21 = {}, c30 = {}, c31 = {};
+  for (int64_t k = 0; k < K; ++k, p += ldp) {  // named sums (not an array): GCC keeps them in registers
+    Lanes p0, p1;
+    std::memcpy(&p0, p, sizeof p0);
+    std::memcpy(&p1, p + 8, sizeof p1);
+    dot2_step(s00, c00, a0[k], p0), dot2_step(s01, c01, a0[k], p1);
+    dot2_step(s10, c10, a1[k], p0), dot2_step(s11, c11, a1[k], p1);
+    dot2_step(s20, c20, a2[k], p0), dot2_step(s21, c21, a2[k], p1);
+    dot2_step(s30, c30, a3[k], p0), dot2_step(s31, c31, a3[k], p1);
+  }
+  const Lanes all[8] = {s00 + c00, s01 + c01, s10 + c10, s11 + c11, s20 + c20, s21 + c21, s30 + c30, s31 + c31};
   std::memcpy(s, all, sizeof all);
 }
 
@@ -76,10 +112,20 @@ double plain_sum_f64(const double* row, const double* col, const std::vector<int
   return sum;
 }
 
+double plain_sum_dot2(const double* row, const double* col, const std::vector<int64_t>& row_koff,
+                      const std::vector<int64_t>& col_koff, int64_t row0, int64_t col0) {
+  double s = 0, c = 0;
+  for (size_t k = 0; k < row_koff.size(); ++k) dot2_step(s, c, row[row0 + row_koff[k]], col[col0 + col_koff[k]]);
+  if (std::isfinite(s + c)) return s + c;
+  long double sum = 0;  // an infinity or NaN met, or a partial sum past double's range
+  for (size_t k = 0; k < row_koff.size(); ++k) sum += (long double)row[row0 + row_koff[k]] * col[col0 + col_koff[k]];
+  return double(sum);
+}
+
 void blocked_rows_f64(const double* row, const double* col, const std::vector<int64_t>& row_koff,
                       const std::vector<int64_t>& col_koff, const std::vector<int64_t>& row_base,
                       const std::vector<int64_t>& col_base, int64_t cols, int64_t col_stride, double* out,
-                      int64_t r0, int64_t r1) {
+                      int64_t r0, int64_t r1, bool compensated) {
   const int64_t K = int64_t(row_koff.size()), tiles = (cols + kTileCols - 1) / kTileCols;
   const int64_t step = in_place_step(col_koff, cols, col_stride);
   std::vector<double> panel(step ? 0 : size_t(tiles * K * kTileCols), 0.0), a, s(size_t(kTileRows * kTileCols));
@@ -96,10 +142,13 @@ void blocked_rows_f64(const double* row, const double* col, const std::vector<in
         const double* ar[kTileRows];
         for (int64_t q = 0; q < kTileRows; ++q) ar[q] = a.data() + (std::min(r + q, end - 1) - i) * K;  // past end: a repeat, dropped
         const double* p = step ? col + base + col_koff[0] + t * kTileCols : panel.data() + t * K * kTileCols;
-        tile_sums(ar[0], ar[1], ar[2], ar[3], p, step ? step : kTileCols, K, s.data());
+        (compensated ? tile_sums_dot2 : tile_sums)(ar[0], ar[1], ar[2], ar[3], p, step ? step : kTileCols, K, s.data());
         for (int64_t q = 0; q < kTileRows && r + q < end; ++q)
-          for (int64_t c = 0; c < kTileCols && t * kTileCols + c < cols; ++c)
-            out[(r + q) * cols + t * kTileCols + c] = s[size_t(q * kTileCols + c)];
+          for (int64_t c = 0, j = t * kTileCols; c < kTileCols && j < cols; ++c, ++j) {
+            const double v = s[size_t(q * kTileCols + c)];  // plain_sum_dot2 again where it falls back
+            out[(r + q) * cols + j] = !compensated || std::isfinite(v) ? v
+                : plain_sum_dot2(row, col, row_koff, col_koff, row_base[size_t(r + q)], base + j * col_stride);
+          }
       }
     i = end;
   }

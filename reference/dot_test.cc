@@ -91,9 +91,7 @@ TEST(DotGeneral, ExactAccumulationRoundedOnceToOutDtype) {
   EXPECT_EQ(vdot(DType::bf16, {1, 1}, {1, 0x1p-8}, DType::f64), 1 + 0x1p-8);
   EXPECT_EQ(vdot(DType::f16, {300, 300}, {200, 200}, DType::f16),
             std::numeric_limits<double>::infinity());
-  if (std::numeric_limits<long double>::digits >= 64) {  // 2^60 + 1 needs 61 bits
-    EXPECT_EQ(vdot(DType::f64, {0x1p60, 1, -0x1p60}, {1, 1, 1}, DType::f64), 1.0);
-  }
+  EXPECT_EQ(vdot(DType::f64, {0x1p100, 1, -0x1p100}, {1, 1, 1}, DType::f64), 1.0);  // 2^100 + 1 needs 101 bits
 }
 
 TEST(DotGeneral, IntegersWrap) {
@@ -126,6 +124,38 @@ Array scattered(Shape shape, uint64_t seed, bool specials = false) {
   }
   if (specials && v.size() > 3) v[1] = std::numeric_limits<double>::infinity(), v[2] = std::nan("");
   return Array{shape, DType::f64, v};
+}
+
+// The truth's compensated sums (dot_f64.h's plain_sum_dot2) against the exact sum (quad
+// precision: a product of doubles is exact in its 113 bits, a sum of K of them off by K·2^-113
+// of Σ|a||b|) on ill-conditioned dots: within one rounding of the result plus γ_K²·Σ|a||b|, and
+// within one rounding plus K·2^-63·Σ|a||b| of the long double sums the truth had before: the
+// tolerance's runs move a dot by (2·u_in + K·u_acc)·Σ|a||b| ≥ (2 + K)·2^-53·Σ|a||b| (f64), so
+// the change of truth is below 2^-10 of the smallest of them, beside the result's own rounding.
+TEST(DotGeneral, CompensatedSumsWithinTheirBoundOfTheExactSum) {
+#if defined(__SIZEOF_FLOAT128__) && !defined(__aarch64__)
+  using Quad = __float128;
+#else
+  using Quad = long double;
+  if (std::numeric_limits<long double>::digits < 113) GTEST_SKIP() << "no quad precision type";
+#endif
+  uint64_t seed = 11;
+  for (int64_t K : {1, 2, 7, 300, 2048, 20000}) {
+    Array a = scattered({K}, seed++), b = scattered({K}, seed++);
+    for (int64_t k = 1; k < K; k += 3) a.data[size_t(k)] = -a.data[size_t(k - 1)] * b.data[size_t(k - 1)] / b.data[size_t(k)];
+    Quad exact = 0;
+    long double ld = 0;
+    double abs_sum = 0, gamma = K * 0x1p-53 / (1 - K * 0x1p-53);
+    for (size_t k = 0; k < size_t(K); ++k)
+      exact += Quad(a.data[k]) * b.data[k], ld += (long double)a.data[k] * b.data[k], abs_sum += std::fabs(a.data[k] * b.data[k]);
+    const double got = vdot(DType::f64, a.data, b.data, DType::f64), q = double(exact);
+    EXPECT_LE(std::fabs(got - q), 0x1p-53 * std::fabs(q) + (gamma * gamma + K * 0x1p-112) * abs_sum) << K;
+    EXPECT_LE(std::fabs(got - double(ld)), 0x1p-52 * std::fabs(q) + K * 0x1p-63 * abs_sum) << K;
+  }
+  // Partial sums past double's range, infinities and NaN: the long double loop's results.
+  EXPECT_EQ(vdot(DType::f64, {0x1p1023, 0x1p1023, -0x1p1023}, {1, 1, 1}, DType::f64), 0x1p1023);
+  EXPECT_EQ(vdot(DType::f64, {INFINITY, 1}, {1, 1}, DType::f64), INFINITY);
+  EXPECT_TRUE(std::isnan(vdot(DType::f64, {INFINITY, -INFINITY}, {1, 1}, DType::f64)));
 }
 
 // The blocked, threaded dot_general gives the plain loop's bits (same summation order per
@@ -201,8 +231,8 @@ TEST(DotGeneral, F64AccumulationEqualsThePlainDoubleLoopBitForBit) {
       for (int64_t k = 0; k < 300; ++k) sum += l.data[size_t(i * 300 + k)] * r.data[size_t(k * 21 + j)];
       ASSERT_EQ(sum, got.data[size_t(i * 21 + j)]) << i << "," << j;
     }
-  // And the mode is this thread's, for its scope only: long double again outside it.
-  { const ScopedAccumulation inner(Accumulation::long_double); EXPECT_EQ(accumulation(), Accumulation::long_double); }
+  // And the mode is this thread's, for its scope only: compensated again outside it.
+  { const ScopedAccumulation inner(Accumulation::compensated); EXPECT_EQ(accumulation(), Accumulation::compensated); }
   EXPECT_EQ(accumulation(), Accumulation::f64);
 }
 

@@ -58,7 +58,7 @@ Array reduce_sum(const Array& x, std::vector<int64_t> axes) {
     return out;
   }
   for_each_into(x, r, [&](int64_t o, double v) { out.data[o] += v; });
-  for (double& v : out.data) v = round_to(x.dtype, v);
+  round_each(x.dtype, out.data);
   return out;
 }
 
@@ -104,7 +104,7 @@ Array reduce_prod(const Array& x, std::vector<int64_t> axes) {
     return out;
   }
   for_each_into(x, r, [&](int64_t o, double v) { out.data[o] *= v; });
-  for (double& v : out.data) v = round_to(x.dtype, v);
+  round_each(x.dtype, out.data);
   return out;
 }
 

@@ -41,7 +41,7 @@ static double pow2(int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 5
 // is the bit pattern rounded at its dropped bits; below it, m is rounded to a multiple of the
 // format's quantum 2^qe by integer arithmetic (ties to the even multiple) and rebuilt as q · 2^qe,
 // exact in f64. No conversion to a narrower float is involved anywhere.
-double round_to_format(const FloatFormat& f, double v) {
+[[gnu::always_inline]] inline double round_to_format_inline(const FloatFormat& f, double v) {
   const uint64_t bits = std::bit_cast<uint64_t>(v), sign = bits & (uint64_t(1) << 63), a = bits ^ sign;
   const int biased = int(a >> 52);
   if (biased == 0x7ff || a == 0) return v;  // NaN, ±Inf, ±0
@@ -92,6 +92,17 @@ static double wrap_to_int32(double v) {
   if (t >= 2147483648.0) t -= 4294967296.0;
   if (t < -2147483648.0) t += 4294967296.0;
   return t + 0.0;  // +0.0 turns -0 into +0
+}
+
+double round_to_format(const FloatFormat& f, double v) { return round_to_format_inline(f, v); }
+
+void round_each(DType t, std::vector<double>& xs) {
+  if (t != DType::f32 && t != DType::bf16 && t != DType::f16) {
+    for (double& v : xs) v = round_to(t, v);
+    return;
+  }
+  const FloatFormat f = float_format(t);
+  for (double& v : xs) v = round_to_format_inline(f, v);
 }
 
 double round_to(DType t, double v) {

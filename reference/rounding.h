@@ -12,6 +12,8 @@ namespace tandem::ref {
 // i32: truncate toward zero, then wrap modulo 2^32 into [-2^31, 2^31) the way integer
 // arithmetic overflow wraps (NaN and +-Inf give 0). pred: v != 0 (so NaN is true).
 double round_to(DType t, double v);
+// round_to(t, v) for each v of xs, in place (the format looked up once: the same bits, faster).
+void round_each(DType t, std::vector<double>& xs);
 
 // The binary floating-point format behind a float dtype.
 struct FloatFormat {

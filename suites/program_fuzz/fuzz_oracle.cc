@@ -97,24 +97,24 @@ double at(const ref::Array& a, size_t i) { return a.data.size() == 1 ? a.data[0]
 // element or all upward.
 enum class ErrorModel { none, signed_at_random, upward };
 
-std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>& in, Rng& rng,
+std::vector<ref::Array> own_eval(const Program& p, std::vector<ref::Array> in, Rng& rng,
                                  const std::vector<std::string>& axes, ErrorModel model, bool& nonfinite,
                                  bool top_level = false) {
   const std::unordered_set<int64_t> exact_vars = top_level ? exact_values(p) : std::unordered_set<int64_t>{};
-  RefEvalContext ctx{[&](const Program& sub, const std::vector<ref::Array>& x) {
-                       return own_eval(sub, x, rng, axes, model, nonfinite);
+  RefEvalContext ctx{[&](const Program& sub, std::vector<ref::Array> x) {
+                       return own_eval(sub, std::move(x), rng, axes, model, nonfinite);
                      },
                      axes};
   auto sign = [&] { return model == ErrorModel::upward || rng.chance(0.5) ? 1.0 : -1.0; };
   return walk_program(
-      p, in, [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
+      p, std::move(in), [](const Literal& l) { return ref::scalar(l.dtype, l.value); },
       [&](const Eqn& e, std::vector<ref::Array> args) {
         Rounding r = rounding_of(e);
         if (f8_dot_of_exact_values(e, exact_vars)) r.in = std::max(unit_roundoff(e.in[0].type().dtype), 0x1p-24);
         const ReferenceRule& rule = reference_rule(e.prim->name);
         if (r.input_format)
           for (ref::Array& a : args)  // in place: make's rounding without its two copies of the operand
-            for (double& x : a.data) x = ref::round_to(*r.input_format, x);
+            ref::round_each(*r.input_format, a.data);
         std::vector<ref::Array> outs = rule.eval(e, args, ctx);
         // A function of one operand is as accurate as its operand: cos of a large argument
         // moves by u·|x| when x moves by u. Its operand moves by one unit of roundoff too,
@@ -128,7 +128,7 @@ std::vector<ref::Array> own_eval(const Program& p, const std::vector<ref::Array>
           }
         }
         if (r.accumulator_format)
-          for (double& x : outs[0].data) x = ref::round_to(*r.accumulator_format, x);
+          ref::round_each(*r.accumulator_format, outs[0].data);
         for (const ref::Array& o : outs)
           for (double x : o.data) nonfinite |= !std::isfinite(x) || square_leaves_range(x, o.dtype);
         if (model == ErrorModel::none) return outs;
@@ -214,7 +214,7 @@ struct Interpreter {
     if (variant == RefVariant::wide) return {};
     if (variant == RefVariant::own)
       return [](ref::Array& ct, DType t) {  // rounded in place, kept f64 for the tape
-        for (double& x : ct.data) x = ref::round_to(t, x);
+        ref::round_each(t, ct.data);
         ct.dtype = DType::f64;
       };
     // Signs at random (perturbed) or alternating from one contribution to the next (scaled):

@@ -3,6 +3,8 @@
 // them passes a correct engine and fails a wrong one.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "bridge/reference_bridge.h"
 #include "suites/program_fuzz/fuzz_compare.h"
 #include "suites/program_fuzz/fuzz_oracle.h"
@@ -74,6 +76,29 @@ TEST(FuzzOracle, PerturbedRunsMoveAnF64SumToo) {
   });
   FuzzCase c = plain_case(p, {Tensor::from_f64({1.1, 2.3, -0.7, 1.9, 0.3}, {5}, DType::f64)});
   EXPECT_NE(reference_results(c, RefVariant::perturbed, 3)[0].data[0], reference_results(c, RefVariant::own)[0].data[0]);
+}
+
+// Rng::chance is std::bernoulli_distribution written out: the same answers from the same
+// draws (the perturbed runs' signs, the generator's choices), at every kind of p, edges included.
+TEST(FuzzRng, ChanceIsTheStandardBernoulliDraw) {
+  for (double p : {0.5, 0.0, 1.0, 0.3, 1e-9, 1 - 0x1p-53, 0.5 - 0x1p-54, 0.5 + 0x1p-53}) {
+    Rng mine(42);
+    std::mt19937_64 standard(42);
+    for (int i = 0; i < 200000; ++i) ASSERT_EQ(mine.chance(p), std::bernoulli_distribution(p)(standard)) << p;
+    EXPECT_EQ(mine.next(), standard()) << p;  // one draw each, in step
+  }
+  struct Fixed {  // a generator of chosen draws: the ones that round across 1/2 and up to 1
+    using result_type [[maybe_unused]] = uint64_t;
+    uint64_t x;
+    static constexpr uint64_t min() { return 0; }
+    static constexpr uint64_t max() { return ~uint64_t(0); }
+    uint64_t operator()() { return x; }
+  };
+  for (uint64_t x : {uint64_t(0), uint64_t(1), (uint64_t(1) << 63) - 513, (uint64_t(1) << 63) - 512, (uint64_t(1) << 63) - 511,
+                     ~uint64_t(0) - 1024, ~uint64_t(0) - 1023, ~uint64_t(0)}) {
+    Fixed g{x};
+    for (double p : {0.5, 1.0, 1 - 0x1p-53, 0x1p-64}) EXPECT_EQ(Rng::below(x, p), std::bernoulli_distribution(p)(g)) << x << " " << p;
+  }
 }
 
 TEST(FuzzCompare, ToleranceFromTheRunsPassesRoundingAndFailsAWrongValue) {

@@ -1,6 +1,7 @@
 // The fuzzer's random source: one seeded generator per program, so a program is reproduced
 // from (run seed, program index) alone, and small helpers that read as the choice they make.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -14,7 +15,11 @@ class Rng {
   // Uniform integer in [lo, hi].
   int64_t in(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(gen_); }
   double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(gen_); }
-  bool chance(double p) { return std::bernoulli_distribution(p)(gen_); }
+  // std::bernoulli_distribution(p) as libstdc++ draws it (generate_canonical: one draw as a double
+  // over 2^64, at most the double below 1), written out: the same draws and answers without its
+  // long double set-up per call (the error model's runs draw once per element).
+  bool chance(double p) { return below(gen_(), p); }
+  static bool below(uint64_t draw, double p) { return std::min(double(draw) * 0x1p-64, 0x1.fffffffffffffp-1) < p; }
   template <class T>
   const T& pick(const std::vector<T>& xs) {
     if (xs.empty()) throw std::logic_error("Rng::pick from an empty list");
