@@ -1,4 +1,5 @@
-// Executor implementation: last-use analysis, then a straight walk over the equations.
+// Executor implementation: last-use analysis, then a straight walk over the equations (a
+// fused run of elementwise ones as one step).
 #include "engine/ir/executor.h"
 
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/eqn_clock.h"
+#include "engine/ir/fusion.h"
 
 namespace tandem {
 namespace {
@@ -65,12 +67,29 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
                     Executor sub(device_);
                     sub.on_eqn_ = on_eqn_;
                     sub.axes_ = axes_;
+                    sub.fusion_min_ = fusion_min_;
                     return sub.run(p, in);
                   },
                   &axes_};
   if (timing_) timings_.clear();
   std::unique_ptr<EqnClock> clock = timing_ ? make_eqn_clock(device_) : nullptr;
+  const bool fuse = device_.kind == DeviceKind::cpu && !timing_ && fusion_min_ >= 0;
+  const std::vector<size_t> fused_end = fuse ? plan_fusion(prog, fusion_min_) : std::vector<size_t>(prog.eqns.size());
+  auto release = [&](size_t e) {  // frees what equation e read last
+    for (const Atom& a : prog.eqns[e].in)
+      if (!a.is_literal() && last_use[a.var->id] == int64_t(e)) env.erase(a.var->id);
+  };
   for (size_t e = 0; e < prog.eqns.size(); ++e) {
+    if (const size_t end = fused_end[e]) {
+      for (size_t f = e; f < end && on_eqn_; ++f) on_eqn_(prog.eqns[f]);
+      run_fused(prog, e, end, value_of, [&](const Var& v) {
+        auto lu = last_use.find(v->id);
+        return lu != last_use.end() && lu->second >= int64_t(end);
+      }, env);
+      for (size_t f = e; f < end; ++f) release(f);
+      e = end - 1;
+      continue;
+    }
     const Eqn& eqn = prog.eqns[e];
     const Impl& impl = eqn.prim->impl(device_.kind);
     if (!impl)
@@ -94,8 +113,7 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
       auto lu = last_use.find(eqn.out[k]->id);
       if (lu != last_use.end()) env[eqn.out[k]->id] = std::move(outs[k]);  // else dead: drop now
     }
-    for (const Atom& a : eqn.in)
-      if (!a.is_literal() && last_use[a.var->id] == int64_t(e)) env.erase(a.var->id);
+    release(e);
   }
 
   if (clock) {  // a device clock resolves its times only once the run is over
