@@ -2,6 +2,7 @@
 #include "engine/ir/fusion.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -57,29 +58,30 @@ int thread_count(int64_t blocks, int64_t work) {
   return 1;
 }
 
-// f(thread, threads) on `threads` OpenMP threads, or on the caller alone.
+// f() on each of `threads` OpenMP threads, or on the caller alone.
 template <class F>
 void on_threads(int threads, F&& f) {
 #ifdef TANDEM_HAVE_ONEDNN
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
-    f(omp_get_thread_num(), omp_get_num_threads());
+    f();
     return;
   }
 #endif
-  f(0, 1);
+  f();
 }
 
 void run_blocks(const std::vector<Step>& steps, int64_t n, int64_t scratch_bytes, int threads) {
   const int64_t blocks = (n + kBlock - 1) / kBlock;
+  // Blocks are claimed, not dealt: a thread the OS runs late (a busy machine) finds its share done.
+  std::atomic<int64_t> next{0};
   std::mutex mu;
   std::exception_ptr error;  // an exception may not leave an OpenMP region: kept, rethrown after
-  on_threads(threads, [&](int t, int nt) {
+  on_threads(threads, [&] {
     try {
       std::unique_ptr<char[]> raw(new char[size_t(scratch_bytes) + 64]);
       char* scratch = raw.get() + (64 - reinterpret_cast<uintptr_t>(raw.get()) % 64);
-      const int64_t per = (blocks + nt - 1) / nt;
-      for (int64_t blk = t * per; blk < std::min(blocks, (t + 1) * per); ++blk) {
+      for (int64_t blk = next++; blk < blocks; blk = next++) {
         const int64_t start = blk * kBlock;
         for (const Step& s : steps) {
           ElementBlock b = s.block;
