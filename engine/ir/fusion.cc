@@ -18,8 +18,11 @@ namespace {
 // A multiple of 64, so every block but the last starts where a vector loop over the whole
 // array would be at the start of a full vector.
 constexpr int64_t kBlock = 2048;
-// Element operations (elements × equations) a thread needs before waking it pays.
-constexpr int64_t kMinWorkPerThread = int64_t(1) << 15;
+// Element operations (elements × equations) per thread before a run is shared: about 100 µs of
+// work, enough to pay a passive wake-up (OMP_WAIT_POLICY=PASSIVE, the case workers') and, on a
+// busy machine, a helper thread the OS runs late; at 1 << 15 the 2-core machine at load 9 lost
+// up to 2× on the T25 B32 LSTM (lab/pages/program.md).
+constexpr int64_t kMinWorkPerThread = int64_t(1) << 18;
 
 // The block kernels by primitive, filled at registration, read-only after.
 std::unordered_map<const Primitive*, BlockKernel>& kernels() {

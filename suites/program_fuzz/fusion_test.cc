@@ -74,15 +74,15 @@ TEST(Fusion, GeneratedProgramsGiveTheWalksBits) {
 
 TEST(Fusion, LstmOverScanGivesTheWalksBits) {
   LstmConfig c;
-  c.batch = 8, c.seq = 3, c.input = 16, c.hidden = 640, c.bidirectional = true;  // [B, H]: 3 blocks
+  c.batch = 32, c.seq = 3, c.input = 16, c.hidden = 1024;  // [B, H]: 16 blocks, the backward's run shared
   const Program p = lstm_program_joint(c);
   std::vector<Tensor> args;
   for (size_t i = 0; i < p.in_vars.size(); ++i) {
     const AType& t = p.in_vars[i]->type;
-    args.push_back(t.dtype == DType::i32 ? Tensor::from_f64({3, 1, 2, 3, 2, 3, 2, 1}, t.shape, t.dtype)
+    args.push_back(t.dtype == DType::i32 ? Tensor::from_f64(std::vector<double>(32, 3), t.shape, t.dtype)
                                          : seeded_uniform(t.shape, t.dtype, cat("fusion", i), -1, 1));
   }
-  EXPECT_GE(fused_runs(p), 4);  // the cell's gates forward and back, each direction
+  EXPECT_GE(fused_runs(p), 2);  // the cell's gates forward and back
   expect_same_bits(p, args, "lstm joint");
 }
 
