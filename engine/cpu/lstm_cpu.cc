@@ -3,7 +3,7 @@
 // applied to a row, at time t = s (forward) or len-1-s (reverse).
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/lstm_step_gemm.h"
-#include "engine/cpu/omp_threads.h"
+#include "engine/core/omp_threads.h"
 #include "engine/cpu/sgemm.h"
 #include "engine/cpu/vector_clones.h"
 #include "engine/cpu/vector_math_exp.h"

@@ -20,7 +20,7 @@
 
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/lstm_step_gemm.h"
-#include "engine/cpu/omp_threads.h"
+#include "engine/core/omp_threads.h"
 
 namespace tandem::cpu {
 namespace {

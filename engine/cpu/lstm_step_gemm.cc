@@ -1,7 +1,7 @@
 // LstmStepGemm (lstm_step_gemm.h): oneDNN matmul with weights packed once per kernel call, or
 // cblas_sgemm per step.
 #include "engine/cpu/lstm_step_gemm.h"
-#include "engine/cpu/omp_threads.h"
+#include "engine/core/omp_threads.h"
 
 #include <cblas.h>
 

@@ -2,7 +2,7 @@
 // threads in blocks; cblas_sgemm otherwise or when oneDNN declines a call.
 #include "engine/cpu/sgemm.h"
 
-#include "engine/cpu/omp_threads.h"
+#include "engine/core/omp_threads.h"
 
 #include <cblas.h>
 

@@ -1,4 +1,5 @@
-// Executor implementation: last-use analysis, then a straight walk over the equations.
+// Executor implementation: last-use analysis, then a straight walk over the equations (a
+// fused run of elementwise ones as one step).
 #include "engine/ir/executor.h"
 
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/eqn_clock.h"
+#include "engine/ir/fusion.h"
 
 namespace tandem {
 namespace {
@@ -29,31 +31,33 @@ Tensor literal_on(const Literal& l, Device d) {
   return t;
 }
 
+// Input i, checked against the program's type, on the device. One in one of the device's host
+// memory kinds (an offloaded residual) stays there: the program's device_put brings it back.
+Tensor bound_input(const Tensor& x, const AType& want, size_t i, Device device) {
+  if (x.type() != want) throw_bad_input(cat("input ", i, " is ", x.type().str(), ", program expects ", want.str()));
+  return x.device().same_device(device) ? x : x.to(device);
+}
+
+// Last use of each var: the index of the last eqn reading it; program outputs live on.
+std::unordered_map<int64_t, int64_t> last_uses(const Program& prog) {
+  std::unordered_map<int64_t, int64_t> last_use;
+  for (size_t e = 0; e < prog.eqns.size(); ++e)
+    for (const Atom& a : prog.eqns[e].in)
+      if (!a.is_literal()) last_use[a.var->id] = int64_t(e);
+  for (const Atom& a : prog.out_vars)
+    if (!a.is_literal()) last_use[a.var->id] = int64_t(prog.eqns.size());
+  return last_use;
+}
+
 }  // namespace
 
 std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>& inputs) {
   if (inputs.size() != prog.in_vars.size())
     throw_bad_input(cat("program takes ", prog.in_vars.size(), " inputs, got ", inputs.size()));
   std::unordered_map<int64_t, Tensor> env;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const AType& want = prog.in_vars[i]->type;
-    if (inputs[i].type() != want)
-      throw_bad_input(cat("input ", i, " is ", inputs[i].type().str(), ", program expects ",
-                          want.str()));
-    // An input in one of this device's host memory kinds (an offloaded residual) stays
-    // there: the program's device_put brings it back where it is first used.
-    env[prog.in_vars[i]->id] = inputs[i].device().same_device(device_) ? inputs[i] : inputs[i].to(device_);
-  }
+  for (size_t i = 0; i < inputs.size(); ++i) env[prog.in_vars[i]->id] = bound_input(inputs[i], prog.in_vars[i]->type, i, device_);
 
-  // Last use of each var: the index of the last eqn reading it; program outputs live on.
-  const int64_t kForever = int64_t(prog.eqns.size());
-  std::unordered_map<int64_t, int64_t> last_use;
-  for (size_t e = 0; e < prog.eqns.size(); ++e)
-    for (const Atom& a : prog.eqns[e].in)
-      if (!a.is_literal()) last_use[a.var->id] = int64_t(e);
-  for (const Atom& a : prog.out_vars)
-    if (!a.is_literal()) last_use[a.var->id] = kForever;
-
+  std::unordered_map<int64_t, int64_t> last_use = last_uses(prog);
   auto value_of = [&](const Atom& a) -> Tensor {
     if (a.is_literal()) return literal_on(*a.literal, device_);
     auto it = env.find(a.var->id);
@@ -65,12 +69,27 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
                     Executor sub(device_);
                     sub.on_eqn_ = on_eqn_;
                     sub.axes_ = axes_;
+                    sub.fusion_min_ = fusion_min_;
                     return sub.run(p, in);
                   },
                   &axes_};
   if (timing_) timings_.clear();
   std::unique_ptr<EqnClock> clock = timing_ ? make_eqn_clock(device_) : nullptr;
+  const bool fuse = device_.kind == DeviceKind::cpu && !timing_ && fusion_min_ >= 0;
+  const std::vector<size_t> fused_end = fuse ? plan_fusion(prog, fusion_min_) : std::vector<size_t>(prog.eqns.size());
+  auto release = [&](size_t e) {  // frees what equation e read last
+    for (const Atom& a : prog.eqns[e].in)
+      if (!a.is_literal() && last_use[a.var->id] == int64_t(e)) env.erase(a.var->id);
+  };
   for (size_t e = 0; e < prog.eqns.size(); ++e) {
+    if (const size_t end = fused_end[e]) {  // a fused run: what is read after it is written out
+      for (size_t f = e; f < end && on_eqn_; ++f) on_eqn_(prog.eqns[f]);
+      auto written = [&](const Var& v) { return last_use.count(v->id) && last_use[v->id] >= int64_t(end); };
+      run_fused(prog, e, end, value_of, written, env);
+      for (size_t f = e; f < end; ++f) release(f);
+      e = end - 1;
+      continue;
+    }
     const Eqn& eqn = prog.eqns[e];
     const Impl& impl = eqn.prim->impl(device_.kind);
     if (!impl)
@@ -94,8 +113,7 @@ std::vector<Tensor> Executor::run(const Program& prog, const std::vector<Tensor>
       auto lu = last_use.find(eqn.out[k]->id);
       if (lu != last_use.end()) env[eqn.out[k]->id] = std::move(outs[k]);  // else dead: drop now
     }
-    for (const Atom& a : eqn.in)
-      if (!a.is_literal() && last_use[a.var->id] == int64_t(e)) env.erase(a.var->id);
+    release(e);
   }
 
   if (clock) {  // a device clock resolves its times only once the run is over

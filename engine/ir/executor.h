@@ -27,7 +27,12 @@ class Executor {
   void set_timing(bool on) { timing_ = on; }
   // Called before every equation runs, in sub-programs (scan, checkpoint bodies) too: a
   // count of what really executes (the remat tests compare it with the recompute counts).
+  // A fused run calls it for each of its equations before the run.
   void set_on_eqn(std::function<void(const Eqn&)> f) { on_eqn_ = std::move(f); }
+  // On the CPU, a run of elementwise equations over at least min_elements elements runs as one
+  // blocked loop (engine/ir/fusion.h: the same bits); negative: each equation alone, as every
+  // equation of a level timed by set_timing runs. Sub-programs inherit it.
+  void set_fusion(int64_t min_elements) { fusion_min_ = min_elements; }
   // The named axes the program's collectives run over (engine/core/axis_env.h); sub-programs
   // see the same. Unbound names are bad input when a collective runs.
   void set_axis_env(AxisEnv axes) { axes_ = std::move(axes); }
@@ -38,6 +43,7 @@ class Executor {
  private:
   Device device_;
   bool timing_ = false;
+  int64_t fusion_min_ = 4096;  // a shorter run gains less than its set-up costs
   std::vector<EqnTiming> timings_;
   std::function<void(const Eqn&)> on_eqn_;
   AxisEnv axes_;

@@ -7,7 +7,7 @@
 #include "engine/cpu/dispatch.h"
 #include "engine/cpu/vector_math.h"
 #include "engine/cpu/vector_math_exp.h"
-#include "engine/ir/primitive.h"
+#include "engine/ir/fusion.h"
 
 namespace tandem {
 namespace {
@@ -43,27 +43,26 @@ std::vector<AType> binary_shape(const char* op, bool float_only, const std::vect
 
 // f is a template parameter, not a std::function, so it inlines and the loop vectorizes.
 template <class T, class F>
-void map_unary(const Tensor& x, Tensor& out, F f) {
-  const T* px = x.data<T>();
-  T* po = out.data<T>();
-  for (int64_t i = 0, n = x.numel(); i < n; ++i) po[i] = store<T>(f(load(px[i])));
+void map_unary(const ElementBlock& b, F f) {
+  const T* px = static_cast<const T*>(b.in[0]);
+  T* po = static_cast<T*>(b.out);
+  for (int64_t i = 0; i < b.n; ++i) po[i] = store<T>(f(load(px[i])));
 }
 
 // Applies f over two operands where either may be rank-0 (stride 0). The three cases are
 // separate loops because a runtime stride keeps the compiler from vectorizing.
 template <class T, class R, class F>
-void map_binary(const Tensor& a, const Tensor& b, Tensor& out, F f) {
-  const T* pa = a.data<T>();
-  const T* pb = b.data<T>();
-  R* po = out.data<R>();
-  const int64_t n = out.numel();
-  const bool a_scalar = a.rank() == 0 && out.rank() != 0, b_scalar = b.rank() == 0 && out.rank() != 0;
-  if (!a_scalar && !b_scalar) {
+void map_binary(const ElementBlock& b, F f) {
+  const T* pa = static_cast<const T*>(b.in[0]);
+  const T* pb = static_cast<const T*>(b.in[1]);
+  R* po = static_cast<R*>(b.out);
+  const int64_t n = b.n;
+  if (!b.scalar[0] && !b.scalar[1]) {
     for (int64_t i = 0; i < n; ++i) po[i] = f(load(pa[i]), load(pb[i]));
-  } else if (b_scalar && !a_scalar) {
+  } else if (!b.scalar[0]) {
     const auto vb = load(pb[0]);
     for (int64_t i = 0; i < n; ++i) po[i] = f(load(pa[i]), vb);
-  } else if (a_scalar && !b_scalar) {
+  } else if (!b.scalar[1]) {
     const auto va = load(pa[0]);
     for (int64_t i = 0; i < n; ++i) po[i] = f(va, load(pb[i]));
   } else {
@@ -126,22 +125,20 @@ void register_unary(const char* name, bool float_only, F64 f64_fn, F32 f32_fn, F
   p.shape = [name, float_only](const std::vector<AType>& in, const Params&) {
     return unary_shape(name, float_only, in);
   };
-  p.cpu = [name, f64_fn, f32_fn, f32_array](const std::vector<Tensor>& in, const Params&, EvalContext&) {
-    Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
-    cpu::dispatch_numeric(in[0].dtype(), name, [&](auto tag) {
+  const BlockKernel kernel = [name, f64_fn, f32_fn, f32_array](const ElementBlock& b, const Params&) {
+    cpu::dispatch_numeric(b.types[0], name, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_same_v<T, double>) map_unary<T>(in[0], out, f64_fn);
-      else if constexpr (std::is_same_v<T, int32_t>) map_unary<T>(in[0], out, [&](int32_t v) { return int32_t(f64_fn(v)); });
+      if constexpr (std::is_same_v<T, double>) map_unary<T>(b, f64_fn);
+      else if constexpr (std::is_same_v<T, int32_t>) map_unary<T>(b, [&](int32_t v) { return int32_t(f64_fn(v)); });
       else if constexpr (std::is_same_v<T, float>) {
-        if (f32_array) f32_array(in[0].data<float>(), out.data<float>(), out.numel());
-        else map_unary<T>(in[0], out, f32_fn);
+        if (f32_array) f32_array(static_cast<const float*>(b.in[0]), static_cast<float*>(b.out), b.n);
+        else map_unary<T>(b, f32_fn);
       } else {
-        map_unary<T>(in[0], out, f32_fn);
+        map_unary<T>(b, f32_fn);
       }
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 template <class Op>
@@ -150,16 +147,14 @@ void register_binary(const char* name, bool float_only, Op op) {
   p.name = name;
   p.traits = kElementwise | kElementwiseBinary;
   p.shape = [name, float_only](const std::vector<AType>& in, const Params&) { return binary_shape(name, float_only, in); };
-  p.cpu = [name, op](const std::vector<Tensor>& in, const Params&, EvalContext&) {
-    Tensor out = Tensor::empty(binary_out_shape(name, in[0].type(), in[1].type()), in[0].dtype());
-    cpu::dispatch_numeric(in[0].dtype(), name, [&](auto tag) {
+  const BlockKernel kernel = [name, op](const ElementBlock& b, const Params&) {
+    cpu::dispatch_numeric(b.types[0], name, [&](auto tag) {
       using T = decltype(tag);
       using C = compute_t<T>;
-      map_binary<T, T>(in[0], in[1], out, [&](C a, C b) { return store<T>(op(a, b)); });
+      map_binary<T, T>(b, [&](C x, C y) { return store<T>(op(x, y)); });
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 template <class C> bool compare_values(C a, C b, const std::string& d) {
@@ -189,18 +184,15 @@ void register_compare() {
       throw_bad_input(cat("compare: operand dtypes differ: ", in[0].str(), " vs ", in[1].str()));
     return std::vector<AType>{AType{binary_out_shape("compare", in[0], in[1]), DType::pred}};
   };
-  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
+  const BlockKernel kernel = [](const ElementBlock& b, const Params& params) {
     std::string d = params.get_string("direction", "");
-    Tensor out = Tensor::empty(binary_out_shape("compare", in[0].type(), in[1].type()), DType::pred);
-    cpu::dispatch_any(in[0].dtype(), "compare", [&](auto tag) {
+    cpu::dispatch_any(b.types[0], "compare", [&](auto tag) {
       using T = decltype(tag);
       using C = compute_t<T>;
-      map_binary<T, uint8_t>(in[0], in[1], out,
-                             [&](C a, C b) { return uint8_t(compare_values(a, b, d)); });
+      map_binary<T, uint8_t>(b, [&](C x, C y) { return uint8_t(compare_values(x, y, d)); });
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 // is_finite: floating operand -> bool, false for ±Inf and NaN (jax.lax.is_finite). Not a row of
@@ -216,17 +208,15 @@ void register_is_finite() {
                       "an integer is always finite: use a literal true, or convert_element_type first");
     return std::vector<AType>{AType{in[0].shape, DType::pred}};
   };
-  p.cpu = [](const std::vector<Tensor>& in, const Params&, EvalContext&) {
-    Tensor out = Tensor::empty(in[0].shape(), DType::pred);
-    cpu::dispatch_float(in[0].dtype(), "is_finite", [&](auto tag) {
+  const BlockKernel kernel = [](const ElementBlock& b, const Params&) {
+    cpu::dispatch_float(b.types[0], "is_finite", [&](auto tag) {
       using T = decltype(tag);
-      const T* px = in[0].data<T>();
-      uint8_t* po = out.data<uint8_t>();
-      for (int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = uint8_t(std::isfinite(double(load(px[i]))));
+      const T* px = static_cast<const T*>(b.in[0]);
+      uint8_t* po = static_cast<uint8_t*>(b.out);
+      for (int64_t i = 0; i < b.n; ++i) po[i] = uint8_t(std::isfinite(double(load(px[i]))));
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 void register_select() {
@@ -244,19 +234,16 @@ void register_select() {
                       "the predicate is rank-0 or has the operands' shape");
     return std::vector<AType>{in[1]};
   };
-  p.cpu = [](const std::vector<Tensor>& in, const Params&, EvalContext&) {
-    Tensor out = Tensor::empty(in[1].shape(), in[1].dtype());
-    const uint8_t* pp = in[0].data<uint8_t>();
-    int64_t sp = in[0].rank() == 0 ? 0 : 1;
-    size_t es = dtype_size(out.dtype());
-    auto* po = static_cast<char*>(out.raw());
-    auto* pt = static_cast<const char*>(in[1].raw());
-    auto* pf = static_cast<const char*>(in[2].raw());
-    for (int64_t i = 0, n = out.numel(); i < n; ++i)
-      std::memcpy(po + i * es, (pp[i * sp] ? pt : pf) + i * es, es);
-    return std::vector<Tensor>{out};
+  const BlockKernel kernel = [](const ElementBlock& b, const Params&) {
+    const uint8_t* pp = static_cast<const uint8_t*>(b.in[0]);
+    const int64_t sp = b.scalar[0] ? 0 : 1;
+    const size_t es = dtype_size(b.types[1]);
+    auto* po = static_cast<char*>(b.out);
+    auto* pt = static_cast<const char*>(b.in[1]);
+    auto* pf = static_cast<const char*>(b.in[2]);
+    for (int64_t i = 0; i < b.n; ++i) std::memcpy(po + i * es, (pp[i * sp] ? pt : pf) + i * es, es);
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 template <class To, class From> To convert_one(From v) {
@@ -287,22 +274,24 @@ void register_convert() {
     if (in.size() != 1) throw_bad_input("convert_element_type takes 1 operand");
     return std::vector<AType>{AType{in[0].shape, params.get_dtype("new_dtype")}};
   };
-  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
-    DType to = params.get_dtype("new_dtype");
-    if (to == in[0].dtype()) return std::vector<Tensor>{in[0]};
-    Tensor out = Tensor::empty(in[0].shape(), to);
-    cpu::dispatch_any(in[0].dtype(), "convert", [&](auto from_tag) {
+  const BlockKernel kernel = [](const ElementBlock& b, const Params& params) {
+    cpu::dispatch_any(b.types[0], "convert", [&](auto from_tag) {
       using From = decltype(from_tag);
-      cpu::dispatch_any(to, "convert", [&](auto to_tag) {
+      cpu::dispatch_any(params.get_dtype("new_dtype"), "convert", [&](auto to_tag) {
         using To = decltype(to_tag);
-        const From* src = in[0].data<From>();
-        To* dst = out.data<To>();
-        for (int64_t i = 0, n = out.numel(); i < n; ++i) dst[i] = convert_one<To>(src[i]);
+        const From* src = static_cast<const From*>(b.in[0]);
+        To* dst = static_cast<To*>(b.out);
+        if constexpr (std::is_same_v<From, To>) std::memcpy(dst, src, size_t(b.n) * sizeof(To));  // the bits, as the impl's alias
+        else for (int64_t i = 0; i < b.n; ++i) dst[i] = convert_one<To>(src[i]);
       });
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  p.cpu = [whole = whole_array_impl(p.shape, kernel)](const std::vector<Tensor>& in, const Params& params,
+                                                       EvalContext& ctx) {
+    if (params.get_dtype("new_dtype") == in[0].dtype()) return std::vector<Tensor>{in[0]};  // no copy
+    return whole(in, params, ctx);
+  };
+  register_elementwise(std::move(p), kernel);
 }
 
 void register_integer_pow() {
@@ -314,20 +303,17 @@ void register_integer_pow() {
     params.get_int("y");
     return unary_shape("integer_pow", false, in);
   };
-  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
+  const BlockKernel kernel = [](const ElementBlock& b, const Params& params) {
     int64_t y = params.get_int("y");
-    if (in[0].dtype() == DType::i32 && y < 0)
-      throw_bad_input("integer_pow: negative exponent on an integer operand");
-    Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
-    cpu::dispatch_numeric(in[0].dtype(), "integer_pow", [&](auto tag) {
+    if (b.types[0] == DType::i32 && y < 0) throw_bad_input("integer_pow: negative exponent on an integer operand");
+    cpu::dispatch_numeric(b.types[0], "integer_pow", [&](auto tag) {
       using T = decltype(tag);
       // x² is int_pow's result bit for bit (1·(x·x)); as its own loop it vectorizes.
-      if (y == 2) map_unary<T>(in[0], out, [](compute_t<T> v) { return v * v; });
-      else map_unary<T>(in[0], out, [&](compute_t<T> v) { return int_pow(v, y); });
+      if (y == 2) map_unary<T>(b, [](compute_t<T> v) { return v * v; });
+      else map_unary<T>(b, [&](compute_t<T> v) { return int_pow(v, y); });
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "engine/cpu/dispatch.h"
-#include "engine/ir/primitive.h"
+#include "engine/ir/fusion.h"
 
 namespace tandem {
 namespace {
@@ -28,30 +28,24 @@ std::vector<AType> bitwise_shape(const char* op, int arity, const std::vector<AT
   return {AType{arity == 1 ? in[0].shape : broadcast_shape(op, in), in[0].dtype}};
 }
 
-template <class T, class F>
-void zip(const Tensor& a, const Tensor& b, Tensor& out, F f) {
-  const T* pa = a.data<T>();
-  const T* pb = b.data<T>();
-  T* po = out.data<T>();
-  const int64_t sa = a.numel() == out.numel() ? 1 : 0, sb = b.numel() == out.numel() ? 1 : 0;
-  for (int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = f(pa[i * sa], pb[i * sb]);
-}
-
 template <class F>
 void register_bitwise(const char* name, int arity, F f) {
   Primitive p;
   p.name = name;
   p.traits = kElementwise;
   p.shape = [name, arity](const std::vector<AType>& in, const Params&) { return bitwise_shape(name, arity, in); };
-  p.cpu = [name, arity, f](const std::vector<Tensor>& in, const Params&, EvalContext&) {
-    AType t = bitwise_shape(name, arity, arity == 1 ? std::vector<AType>{in[0].type()} : std::vector<AType>{in[0].type(), in[1].type()})[0];
-    Tensor out = Tensor::empty(t.shape, t.dtype);
-    const Tensor& b = in[arity - 1];  // not reads its one operand twice
-    if (t.dtype == DType::i32) zip<int32_t>(in[0], b, out, [&](int32_t x, int32_t y) { return f(x, y, int32_t(-1)); });
-    else zip<uint8_t>(in[0], b, out, [&](uint8_t x, uint8_t y) { return f(x, y, uint8_t(1)); });
-    return std::vector<Tensor>{out};
+  const BlockKernel kernel = [arity, f](const ElementBlock& b, const Params&) {
+    const int k = arity - 1;  // not reads its one operand twice
+    auto zip = [&](auto ones) {
+      using T = decltype(ones);
+      const T *pa = static_cast<const T*>(b.in[0]), *pb = static_cast<const T*>(b.in[k]);
+      const int64_t sa = b.scalar[0] ? 0 : 1, sb = b.scalar[k] ? 0 : 1;
+      for (int64_t i = 0; i < b.n; ++i) static_cast<T*>(b.out)[i] = f(pa[i * sa], pb[i * sb], ones);
+    };
+    if (b.types[0] == DType::i32) zip(int32_t(-1));
+    else zip(uint8_t(1));
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 bool to_nearest_even(const Params& p) {
@@ -74,21 +68,18 @@ void register_round() {
     if (!is_floating(in[0].dtype)) throw_bad_input(cat("round needs a floating operand, got ", in[0].str()));
     return std::vector<AType>{in[0]};
   };
-  p.cpu = [](const std::vector<Tensor>& in, const Params& params, EvalContext&) {
+  const BlockKernel kernel = [](const ElementBlock& b, const Params& params) {
     const bool even = to_nearest_even(params);
-    Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
-    cpu::dispatch_float(in[0].dtype(), "round", [&](auto tag) {
+    cpu::dispatch_float(b.types[0], "round", [&](auto tag) {
       using T = decltype(tag);
-      const T* px = in[0].data<T>();
-      T* po = out.data<T>();
-      for (int64_t i = 0, n = out.numel(); i < n; ++i) {
+      const T* px = static_cast<const T*>(b.in[0]);
+      for (int64_t i = 0; i < b.n; ++i) {
         const auto v = cpu::load(px[i]);
-        po[i] = cpu::store<T>(even ? std::nearbyint(v) : std::round(v));
+        static_cast<T*>(b.out)[i] = cpu::store<T>(even ? std::nearbyint(v) : std::round(v));
       }
     });
-    return std::vector<Tensor>{out};
   };
-  register_primitive(std::move(p));
+  register_elementwise(std::move(p), kernel);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include "engine/cpu/lstm_cpu.h"
 #include "engine/cpu/lstm_step_gemm.h"
-#include "engine/cpu/omp_threads.h"
+#include "engine/core/omp_threads.h"
 #include "engine/cpu/sgemm.h"
 
 
