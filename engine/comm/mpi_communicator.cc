@@ -93,10 +93,6 @@ const int* ints(const std::vector<int64_t>& v, const char* what, std::vector<int
 }
 }  // namespace
 
-const char* reduce_op_name(ReduceOp op) {
-  return op == ReduceOp::sum ? "sum" : op == ReduceOp::max ? "max" : "min";
-}
-
 MPI_Datatype mpi_datatype(DType t) {
   switch (t) {
     case DType::f64: return MPI_DOUBLE;
@@ -224,15 +220,6 @@ MpiCommunicator& mpi_world() {
                     "the binary and mpirun/srun likely come from different MPI installations, "
                     "or the launcher did not start it; use runners/launch/mpirun.sh or srun --mpi=pmix");
   return *world;
-}
-
-std::string mpi_library_version() {
-  char v[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  MPI_Get_library_version(v, &len);
-  std::string s(v, len);
-  if (auto nl = s.find_first_of(",\n"); nl != std::string::npos) s = s.substr(0, nl);
-  return s;
 }
 
 }  // namespace tandem::comm

@@ -55,7 +55,4 @@ int launcher_world_size(std::string* variable = nullptr);
 MPI_Datatype mpi_datatype(DType t);
 MPI_Op mpi_op(ReduceOp op, DType t);
 
-// "Open MPI v4.1.4 ..." for the run context.
-std::string mpi_library_version();
-
 }  // namespace tandem::comm
