@@ -18,8 +18,7 @@ const char* verdict_name(Verdict v) {
 }
 
 void Registry::add(Case c) {
-  for (const Case& o : cases_)
-    TANDEM_CHECK(o.name != c.name, "case registered twice: ", c.name);
+  for (const Case& o : cases_) TANDEM_CHECK(o.name != c.name, "case registered twice: ", c.name);
   cases_.push_back(std::move(c));
 }
 

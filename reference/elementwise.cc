@@ -149,8 +149,7 @@ Array unary(const std::string& op, const Array& x) {
   const bool int_ok = (op == "neg" || op == "abs" || op == "sign") && x.dtype == DType::i32;
   require(is_floating(x.dtype) || int_ok, "unary " + op + ": unsupported dtype " + name(x.dtype));
   Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
-  for (size_t i = 0; i < x.data.size(); ++i)
-    out.data[i] = round_to(x.dtype, u.value(x.data[i]));
+  for (size_t i = 0; i < x.data.size(); ++i) out.data[i] = round_to(x.dtype, u.value(x.data[i]));
   return out;
 }
 
@@ -198,8 +197,7 @@ Array compare(const Array& a, const Array& b, const std::string& direction) {
   Array out{std::move(shape), DType::pred, {}};
   const int64_t n = out.numel();
   out.data.resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)
-    out.data[i] = compare_f64(direction, at(a, i), at(b, i)) ? 1.0 : 0.0;
+  for (int64_t i = 0; i < n; ++i) out.data[i] = compare_f64(direction, at(a, i), at(b, i)) ? 1.0 : 0.0;
   return out;
 }
 

@@ -18,8 +18,7 @@ TEST(Unary, ValuesAreCorrectlyRoundedF64Results) {
   const Array x = make({4}, DType::f32, {0.0, 0.5, -1.25, 3.0});
   const Array e = unary("exp", x);
   EXPECT_EQ(e.dtype, DType::f32);
-  for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(e.data[i], static_cast<double>(static_cast<float>(std::exp(x.data[i]))));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(e.data[i], static_cast<double>(static_cast<float>(std::exp(x.data[i]))));
   EXPECT_EQ(unary("logistic", make({3}, DType::f32, {0.0, 800.0, -800.0})).data,
             (std::vector<double>{0.5, 1.0, 0.0}));
   EXPECT_EQ(unary("neg", x).data, (std::vector<double>{-0.0, -0.5, 1.25, -3.0}));

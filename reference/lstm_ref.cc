@@ -125,8 +125,7 @@ LstmOutputs lstm_forward(const LstmShape& s, const std::vector<double>& x,
   std::vector<double> in = x;
   for (int64_t l = 0; l < s.layers; ++l) {
     std::vector<double> out(size_t(BT * D * s.hidden), 0.0);
-    for (int64_t d = 0; d < D; ++d)
-      run_pseudo_layer(s, lay, l * D + d, in, h0, c0, w, lens, out, o.h_n, o.c_n);
+    for (int64_t d = 0; d < D; ++d) run_pseudo_layer(s, lay, l * D + d, in, h0, c0, w, lens, out, o.h_n, o.c_n);
     in = std::move(out);
   }
   o.y = std::move(in);

@@ -63,8 +63,7 @@ std::pair<std::vector<Array>, std::vector<Array>> scan(const ScanBody& body,
         check_array(y, "scan: y");
         std::vector<int64_t> shape{length};
         shape.insert(shape.end(), y.shape.begin(), y.shape.end());
-        ys.push_back(
-            Array{shape, y.dtype, std::vector<double>(static_cast<size_t>(length * y.numel()))});
+        ys.push_back(Array{shape, y.dtype, std::vector<double>(static_cast<size_t>(length * y.numel()))});
       }
       y_types = y_t;
     }

@@ -146,8 +146,7 @@ TEST(Switch, IndexInRangeElseTheLastBranch) {
 
 TEST(FiniteDifference, SinMatchesCos) {
   const auto f = [](const std::vector<double>& x) { return std::sin(x[0]); };
-  for (double x : {0.0, 0.7, -2.0, 3.0})
-    EXPECT_NEAR(finite_difference(f, {x}, 0, 1e-5), std::cos(x), 1e-9) << x;
+  for (double x : {0.0, 0.7, -2.0, 3.0}) EXPECT_NEAR(finite_difference(f, {x}, 0, 1e-5), std::cos(x), 1e-9) << x;
 }
 
 TEST(FiniteDifference, PicksTheCoordinate) {

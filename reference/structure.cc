@@ -156,8 +156,7 @@ Array concatenate(const std::vector<Array>& xs, int64_t dimension) {
   shape[dimension] = 0;
   for (const Array& x : xs) {
     bool same = x.dtype == first.dtype && x.rank() == first.rank();
-    for (int64_t d = 0; same && d < x.rank(); ++d)
-      same = d == dimension || x.shape[d] == first.shape[d];
+    for (int64_t d = 0; same && d < x.rank(); ++d) same = d == dimension || x.shape[d] == first.shape[d];
     require(same, "concatenate: operand " + std::string(dtype_name(x.dtype)) +
                       shape_string(x.shape) + " does not match " +
                       std::string(dtype_name(first.dtype)) + shape_string(first.shape) +

@@ -112,8 +112,7 @@ TEST(Concatenate, AlongEachDimension) {
   const Array c = concatenate({a, b}, 1);
   EXPECT_EQ(c.shape, (Shape{2, 3}));
   EXPECT_EQ(c.data, (Values{1, 2, 5, 3, 4, 6}));
-  const Array r =
-      concatenate({a, make({1, 2}, DType::f32, {7, 8}), make({0, 2}, DType::f32, {})}, 0);
+  const Array r = concatenate({a, make({1, 2}, DType::f32, {7, 8}), make({0, 2}, DType::f32, {})}, 0);
   EXPECT_EQ(r.shape, (Shape{3, 2}));
   EXPECT_EQ(r.data, (Values{1, 2, 3, 4, 7, 8}));
   EXPECT_EQ(concatenate({arange({3})}, 0).data, (Values{0, 1, 2}));

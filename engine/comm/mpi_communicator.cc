@@ -105,8 +105,7 @@ MPI_Datatype mpi_datatype(DType t) {
 }
 
 MPI_Op mpi_op(ReduceOp op, DType t) {
-  if (t == DType::bf16 || t == DType::f16)
-    return half_types().ops[t == DType::f16 ? 1 : 0][int(op)];
+  if (t == DType::bf16 || t == DType::f16) return half_types().ops[t == DType::f16 ? 1 : 0][int(op)];
   if (t == DType::pred) throw_unsupported("reductions of bool", "convert to i32 first, as JAX does");
   if ((t == DType::f32 || t == DType::f64) && op != ReduceOp::sum)
     return half_types().float_ops[t == DType::f64 ? 1 : 0][op == ReduceOp::max ? 0 : 1];

@@ -65,8 +65,7 @@ MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_
                         size_t n_first, int64_t rows, int64_t cols, bool zero_copy_ok, Fn fn,
                         Tensor& hold) {
   int layout = gemm_layout(perm, n_batch, n_first);
-  if (zero_copy_ok && layout != 0 && x.dtype() == dtype_of<T>())
-    return {x.data<T>(), layout == 2, rows, cols};
+  if (zero_copy_ok && layout != 0 && x.dtype() == dtype_of<T>()) return {x.data<T>(), layout == 2, rows, cols};
   Tensor src = x;
   if (layout == 0) {
     Shape s, src_st, in_st = row_major_strides(x.shape());

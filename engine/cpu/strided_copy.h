@@ -54,8 +54,7 @@ inline void strided_copy(const void* src, int64_t src_base, const Shape& src_str
   const int64_t run = shape[rank - 1];
   const int outer_rank = rank - 1;
   for (int64_t done = 0; done < n; done += run) {
-    if (inner_contig)
-      std::memcpy(d + doff * int64_t(elem), s + so * int64_t(elem), size_t(run) * elem);
+    if (inner_contig) std::memcpy(d + doff * int64_t(elem), s + so * int64_t(elem), size_t(run) * elem);
     else
       strided_run_bytes(s + so * int64_t(elem), src_strides[rank - 1], d + doff * int64_t(elem),
                         dst_strides[rank - 1], run, elem);

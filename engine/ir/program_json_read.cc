@@ -117,8 +117,7 @@ Shape read_shape(const json& j, const std::string& at) {
   Shape s;
   for (size_t i = 0; i < j.size(); ++i) {
     std::optional<int64_t> d = as_int(j[i]);
-    if (!d || *d < 0)
-      bad(at, cat("a shape is a list of non-negative integers; dimension ", i, " is ", shown(j[i])));
+    if (!d || *d < 0) bad(at, cat("a shape is a list of non-negative integers; dimension ", i, " is ", shown(j[i])));
     s.push_back(*d);
   }
   check_element_count(s, at);

@@ -97,8 +97,7 @@ struct Extension {
       moved_ops += eqn.prim->name + ", ";
     }
     DType vt = value.type().dtype, acc = vt;
-    if (opts.accumulate_dtype && is_floating(vt) && is_floating(*opts.accumulate_dtype))
-      acc = *opts.accumulate_dtype;
+    if (opts.accumulate_dtype && is_floating(vt) && is_floating(*opts.accumulate_dtype)) acc = *opts.accumulate_dtype;
     if (acc != vt) value = emit(body_eqns, "convert_element_type", {value}, {{"new_dtype", acc}});
     Shape keep = value.type().shape;
     for (int64_t a : g.body_axes) keep[size_t(a)] = 1;

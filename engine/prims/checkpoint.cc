@@ -60,8 +60,7 @@ void register_checkpoint_primitives() {
   n.params = {"name"};
   n.shape = [](const std::vector<AType>& in, const Params& p) {
     if (in.size() != 1) throw_bad_input("checkpoint_name takes 1 operand");
-    if (p.get_string("name", "").empty())
-      throw_bad_input("checkpoint_name needs a non-empty `name` param");
+    if (p.get_string("name", "").empty()) throw_bad_input("checkpoint_name needs a non-empty `name` param");
     return std::vector<AType>{in[0]};
   };
   n.cpu = name_impl;

@@ -122,8 +122,7 @@ Shape gather_out_shape(const AType& operand, const AType& indices, const GatherD
           cat(d.offset_dims.size(), " offset_dims for ", walked.size(), " operand dims that are neither collapsed nor batching"));
   Shape out;
   size_t w = 0, b = 0;
-  for (int64_t k = 0; k < out_rank; ++k)
-    out.push_back(contains(d.offset_dims, k) ? walked[w++] : indices.shape[b++]);
+  for (int64_t k = 0; k < out_rank; ++k) out.push_back(contains(d.offset_dims, k) ? walked[w++] : indices.shape[b++]);
   return out;
 }
 

@@ -46,8 +46,7 @@ LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, 
 }
 
 LstmConfig lstm_config(const std::vector<AType>& in, const Params& p) {
-  if (in.size() < 5)
-    throw_bad_input(cat("lstm: expected x, h0, c0, w, seq_lengths; got ", in.size(), " operands"));
+  if (in.size() < 5) throw_bad_input(cat("lstm: expected x, h0, c0, w, seq_lengths; got ", in.size(), " operands"));
   LstmConfig c;
   c.input = p.get_int("input_size");
   c.hidden = p.get_int("hidden_size");

@@ -45,8 +45,7 @@ std::vector<AType> scan_shape(const std::vector<AType>& in, const Params& p) {
     throw_bad_input("scan: body input types do not match consts, carry and x slices",
                     "the body takes (consts..., carry..., x_t...)");
   std::vector<AType> body_out = s.body->out_types();
-  if (int64_t(body_out.size()) < s.num_carry)
-    throw_bad_input("scan: body returns fewer values than the carry has");
+  if (int64_t(body_out.size()) < s.num_carry) throw_bad_input("scan: body returns fewer values than the carry has");
   for (int64_t i = 0; i < s.num_carry; ++i)
     if (body_out[size_t(i)] != in[size_t(s.num_consts + i)])
       throw_bad_input(cat("scan: carry ", i, " enters as ", in[size_t(s.num_consts + i)].str(),
@@ -76,8 +75,7 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
   size_t nc = size_t(s.num_consts), nk = size_t(s.num_carry);
   std::vector<Tensor> carry(in.begin() + nc, in.begin() + nc + nk);
   std::vector<Tensor> ys;
-  for (size_t i = nk; i < out_types.size(); ++i)
-    ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype));
+  for (size_t i = nk; i < out_types.size(); ++i) ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype));
   // Faults: the loop skips its first or its last step; reverse=True is ignored.
   const int64_t first = fault_on(Fault::scan_drops_first_step) && s.length > 0 ? 1 : 0;
   const int64_t end = fault_on(Fault::scan_drops_last_step) && s.length > 0 ? s.length - 1 : s.length;

@@ -60,8 +60,7 @@ std::vector<Tensor> broadcast_cpu(const std::vector<Tensor>& in, const Params& p
   Shape shape = p.get_ints("shape");
   auto dims = p.get_ints("broadcast_dimensions");
   Tensor out = Tensor::empty(shape, in[0].dtype());
-  if (in[0].numel() == 1 && fill_scalar(out.raw(), in[0].raw(), out.numel(), dtype_size(out.dtype())))
-    return {out};
+  if (in[0].numel() == 1 && fill_scalar(out.raw(), in[0].raw(), out.numel(), dtype_size(out.dtype()))) return {out};
   Shape in_st = row_major_strides(in[0].shape()), src_st(shape.size(), 0);
   for (size_t i = 0; i < dims.size(); ++i)
     if (in[0].shape()[i] != 1) src_st[dims[i]] = in_st[i];
