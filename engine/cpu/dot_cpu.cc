@@ -148,8 +148,7 @@ Tensor integer_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DType
     for (int64_t i = 0; i < p.m; ++i)
       for (int64_t j = 0; j < p.n; ++j) {
         int64_t acc = 0;  // wraps like two's-complement i32 once narrowed
-        for (int64_t k = 0; k < p.k; ++k)
-          acc += int64_t(a.at(bi, i, k)) * int64_t(b.at(bi, k, j));
+        for (int64_t k = 0; k < p.k; ++k) acc += int64_t(a.at(bi, i, k)) * int64_t(b.at(bi, k, j));
         c[(bi * p.m + i) * p.n + j] = double(int32_t(uint32_t(uint64_t(acc))));
       }
   return out;
@@ -195,8 +194,7 @@ DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>&
   auto free_axes = [](const Shape& s, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
     std::vector<int64_t> f;
     for (int64_t d = 0; d < int64_t(s.size()); ++d)
-      if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end())
-        f.push_back(d);
+      if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end()) f.push_back(d);
     return f;
   };
   auto lf = free_axes(lhs, lc, lb), rf = free_axes(rhs, rc, rb);

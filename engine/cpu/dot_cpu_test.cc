@@ -29,8 +29,7 @@ std::vector<double> naive_bmm(const std::vector<double>& l, const std::vector<do
   for (int b = 0; b < B; ++b)
     for (int m = 0; m < M; ++m)
       for (int n = 0; n < N; ++n)
-        for (int k = 0; k < K; ++k)
-          o[(b * M + m) * N + n] += l[(b * M + m) * K + k] * r[(b * K + k) * N + n];
+        for (int k = 0; k < K; ++k) o[(b * M + m) * N + n] += l[(b * M + m) * K + k] * r[(b * K + k) * N + n];
   return o;
 }
 

@@ -45,8 +45,7 @@ void typecheck(const Program& p) {
     for (const Var& v : eqn.out) define(v, where);
   }
   for (const Atom& a : p.out_vars)
-    if (!a.is_literal() && !defined.count(a.var->id))
-      throw_bad_input("typecheck: a program output is never defined");
+    if (!a.is_literal() && !defined.count(a.var->id)) throw_bad_input("typecheck: a program output is never defined");
 }
 
 }  // namespace tandem

@@ -72,8 +72,7 @@ std::vector<Tensor> fwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
     cpu::lstm_forward(c, in[0].data<float>(), in[1].data<float>(), in[2].data<float>(),
                       in[3].data<float>(), lens.data(), y.data<float>(), hn.data<float>(),
                       cn.data<float>(), training ? &saved : nullptr);
-  else if (training)
-    std::fill(reserve.data<float>(), reserve.data<float>() + reserve.numel(), 0.0f);
+  else if (training) std::fill(reserve.data<float>(), reserve.data<float>() + reserve.numel(), 0.0f);
   if (training) return {y, hn, cn, reserve};
   return {y, hn, cn};
 }

@@ -17,8 +17,7 @@ namespace {
 std::vector<int> reduced_axes(const std::vector<int64_t>& axes, int rank, const char* op) {
   std::set<int> s;
   for (int64_t a : axes)
-    if (!s.insert(normalize_axis(a, rank, op)).second)
-      throw_bad_input(cat(op, ": axis ", a, " listed twice"));
+    if (!s.insert(normalize_axis(a, rank, op)).second) throw_bad_input(cat(op, ": axis ", a, " listed twice"));
   return {s.begin(), s.end()};
 }
 

@@ -14,8 +14,7 @@ using Cts = std::vector<std::optional<Value>>;
 std::vector<int64_t> free_dims(int rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   std::vector<int64_t> r;
   for (int64_t d = 0; d < rank; ++d)
-    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end())
-      r.push_back(d);
+    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end()) r.push_back(d);
   return r;
 }
 std::vector<int64_t> range(int64_t lo, int64_t hi) {
