@@ -3,6 +3,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/remat_policy.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -45,19 +46,12 @@ Value checkpoint_name(Value x, const std::string& name) {
 }
 
 void register_checkpoint_primitives() {
-  Primitive c;
-  c.name = "checkpoint";
-  c.traits = kControlFlow | kRemat;
-  c.params = {"body", "policy", "prevent_cse"};
-  c.shape = checkpoint_shape;
-  c.cpu = checkpoint_impl;
+  Primitive c = primitive_of("checkpoint", kControlFlow | kRemat, {"body", "policy", "prevent_cse"}, checkpoint_shape,
+                             checkpoint_impl);
   c.cuda = checkpoint_impl;  // runs the body on whatever backend the context names
   register_primitive(std::move(c));
 
-  Primitive n;
-  n.name = "checkpoint_name";
-  n.traits = kAnnotation;
-  n.params = {"name"};
+  Primitive n = primitive_of("checkpoint_name", kAnnotation, {"name"});
   n.shape = [](const std::vector<AType>& in, const Params& p) {
     if (in.size() != 1) throw_bad_input("checkpoint_name takes 1 operand");
     if (p.get_string("name", "").empty()) throw_bad_input("checkpoint_name needs a non-empty `name` param");

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "engine/core/error.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -207,13 +208,7 @@ std::vector<Tensor> scatter_cpu(const std::vector<Tensor>& in, const Params& p, 
 }
 
 void add(const char* name, std::vector<std::string> params, ShapeRule shape, Impl cpu) {
-  Primitive p;
-  p.name = name;
-  p.traits = kStructural;
-  p.params = std::move(params);
-  p.shape = std::move(shape);
-  p.cpu = std::move(cpu);
-  register_primitive(std::move(p));
+  register_primitive(primitive_of(name, kStructural, std::move(params), std::move(shape), std::move(cpu)));
 }
 }  // namespace
 

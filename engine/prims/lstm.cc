@@ -5,7 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/cpu/lstm_cpu.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/prims/lstm.h"
 
 namespace tandem {
@@ -97,12 +97,9 @@ std::vector<Tensor> bwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
 }  // namespace
 
 void register_lstm_primitives() {
-  Primitive f;
-  f.name = "lstm_fwd";
-  f.traits = kFused;
-  f.params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision", "training"};
-  f.shape = fwd_shape;
-  f.cpu = fwd_cpu;
+  const std::vector<std::string> params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision",
+                                           "training"};
+  Primitive f = primitive_of("lstm_fwd", kFused, params, fwd_shape, fwd_cpu);
   // Differentiated, the forward runs in training mode so that its reserve is a residual (JAX's
   // lstm custom_vjp: the fwd rule keeps rnn_fwd's reserve_space for rnn_bwd).
   f.vjp_forward_params = [](const Params& p) {
@@ -111,13 +108,7 @@ void register_lstm_primitives() {
     return q;
   };
   register_primitive(std::move(f));
-  Primitive b;
-  b.name = "lstm_bwd";
-  b.traits = kFused;
-  b.params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision", "training"};
-  b.shape = bwd_shape;
-  b.cpu = bwd_cpu;
-  register_primitive(std::move(b));
+  register_primitive(primitive_of("lstm_bwd", kFused, params, bwd_shape, bwd_cpu));
 }
 
 }  // namespace tandem

@@ -9,7 +9,7 @@
 
 #include "engine/core/faults.h"
 #include "engine/cpu/dispatch.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -171,10 +171,7 @@ Impl reduce_cpu(const char* op) {
 }
 
 void add(const char* name, Impl cpu, ShapeRule shape = {}, std::vector<std::string> params = {"axes"}) {
-  Primitive p;
-  p.name = name;
-  p.traits = kReduction;
-  p.params = std::move(params);
+  Primitive p = primitive_of(name, kReduction, std::move(params));
   p.shape = shape ? std::move(shape) : [name](const std::vector<AType>& in, const Params& params) {
     return reduce_shape(name, in, params);
   };

@@ -4,7 +4,7 @@
 // passes and printing; the interpreter's result does not depend on it.
 #include <cstring>
 
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 
@@ -100,13 +100,9 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
 }  // namespace
 
 void register_scan_primitive() {
-  Primitive p;
-  p.name = "scan";
-  p.traits = kControlFlow | kLoop;
-  p.params = {"body", "length", "num_consts", "num_carry", "reverse", "unroll"};
-  p.shape = scan_shape;
-  p.cpu = scan_cpu;
-  register_primitive(std::move(p));
+  register_primitive(primitive_of("scan", kControlFlow | kLoop,
+                                  {"body", "length", "num_consts", "num_carry", "reverse", "unroll"}, scan_shape,
+                                  scan_cpu));
 }
 
 }  // namespace tandem

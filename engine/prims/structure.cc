@@ -6,7 +6,7 @@
 
 #include "engine/cpu/dispatch.h"
 #include "engine/cpu/strided_copy.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -278,13 +278,7 @@ std::vector<Tensor> iota_cpu(const std::vector<Tensor>&, const Params& p, EvalCo
 }
 
 void add(const char* name, std::vector<std::string> params, ShapeRule shape, Impl cpu) {
-  Primitive p;
-  p.name = name;
-  p.traits = kStructural;
-  p.params = std::move(params);
-  p.shape = std::move(shape);
-  p.cpu = std::move(cpu);
-  register_primitive(std::move(p));
+  register_primitive(primitive_of(name, kStructural, std::move(params), std::move(shape), std::move(cpu)));
 }
 }  // namespace
 
