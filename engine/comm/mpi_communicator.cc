@@ -138,20 +138,17 @@ void MpiCommunicator::all_reduce(const void* send, void* recv, int64_t count, DT
 
 void MpiCommunicator::all_gather(const void* send, void* recv, int64_t count, DType t) {
   CallWatch w("MPI_Allgather", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Allgather(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
-                          mpi_datatype(t), comm_));
+  MPI_CHECK(MPI_Allgather(send, as_int(count, "count"), mpi_datatype(t), recv, int(count), mpi_datatype(t), comm_));
 }
 
 void MpiCommunicator::reduce_scatter(const void* send, void* recv, int64_t count, DType t, ReduceOp op) {
   CallWatch w("MPI_Reduce_scatter_block", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Reduce_scatter_block(send, recv, as_int(count, "count"), mpi_datatype(t),
-                                     mpi_op(op, t), comm_));
+  MPI_CHECK(MPI_Reduce_scatter_block(send, recv, as_int(count, "count"), mpi_datatype(t), mpi_op(op, t), comm_));
 }
 
 void MpiCommunicator::all_to_all(const void* send, void* recv, int64_t count, DType t) {
   CallWatch w("MPI_Alltoall", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Alltoall(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
-                         mpi_datatype(t), comm_));
+  MPI_CHECK(MPI_Alltoall(send, as_int(count, "count"), mpi_datatype(t), recv, int(count), mpi_datatype(t), comm_));
 }
 
 void MpiCommunicator::all_to_all_v(const void* send, const std::vector<int64_t>& send_counts,
@@ -173,9 +170,8 @@ void MpiCommunicator::broadcast(void* buf, int64_t count, DType t, int root) {
 void MpiCommunicator::send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) {
   const int n = as_int(count, "count");
   CallWatch w("MPI_Sendrecv", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Sendrecv(send, n, mpi_datatype(t), dst < 0 ? MPI_PROC_NULL : dst, 7001, recv, n,
-                         mpi_datatype(t), src < 0 ? MPI_PROC_NULL : src, 7001, comm_,
-                         MPI_STATUS_IGNORE));
+  MPI_CHECK(MPI_Sendrecv(send, n, mpi_datatype(t), dst < 0 ? MPI_PROC_NULL : dst, 7001, recv, n, mpi_datatype(t),
+                         src < 0 ? MPI_PROC_NULL : src, 7001, comm_, MPI_STATUS_IGNORE));
 }
 
 void MpiCommunicator::barrier() {

@@ -26,10 +26,9 @@ class MpiCommunicator final : public Communicator {
   void all_gather(const void* send, void* recv, int64_t count, DType t) override;
   void reduce_scatter(const void* send, void* recv, int64_t count, DType t, ReduceOp op) override;
   void all_to_all(const void* send, void* recv, int64_t count, DType t) override;
-  void all_to_all_v(const void* send, const std::vector<int64_t>& send_counts,
-                    const std::vector<int64_t>& send_displs, void* recv,
-                    const std::vector<int64_t>& recv_counts,
-                    const std::vector<int64_t>& recv_displs, DType t) override;
+  void all_to_all_v(const void* send, const std::vector<int64_t>& send_counts, const std::vector<int64_t>& send_displs,
+                    void* recv, const std::vector<int64_t>& recv_counts, const std::vector<int64_t>& recv_displs,
+                    DType t) override;
   void broadcast(void* buf, int64_t count, DType t, int root) override;
   void send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) override;
   void barrier() override;

@@ -34,9 +34,8 @@ inline void strided_run_bytes(const char* s, int64_t src_stride, char* d, int64_
   }
 }
 
-inline void strided_copy(const void* src, int64_t src_base, const Shape& src_strides, void* dst,
-                         int64_t dst_base, const Shape& dst_strides, const Shape& shape,
-                         size_t elem) {
+inline void strided_copy(const void* src, int64_t src_base, const Shape& src_strides, void* dst, int64_t dst_base,
+                         const Shape& dst_strides, const Shape& shape, size_t elem) {
   int64_t n = num_elements(shape);
   if (n == 0) return;
   int rank = int(shape.size());

@@ -123,8 +123,7 @@ std::optional<PassNote> choose_axes(const ScanView& sv, Group& g, const HoistOpt
     listed += axes_str(axes);
     if (k == 0) { common = axes; continue; }
     std::vector<int64_t> both;
-    std::set_intersection(common.begin(), common.end(), axes.begin(), axes.end(),
-                          std::back_inserter(both));
+    std::set_intersection(common.begin(), common.end(), axes.begin(), axes.end(), std::back_inserter(both));
     common = both;
   }
   bool has_scan_axis = !common.empty() && common[0] == 0;

@@ -14,8 +14,7 @@
 
 namespace tandem::hoist {
 
-Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params,
-         Var out) {
+Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params, Var out) {
   Eqn e;
   e.prim = &primitive(prim);
   std::vector<AType> types;
@@ -135,9 +134,8 @@ struct Extension {
         emit(rep, "convert_element_type", {wide}, {{"new_dtype", out->type.dtype}}, out);
       }
     }
-    std::string per_step = g.body_axes.empty()
-                               ? "nothing reduced per step"
-                               : cat("reduce_sum over body axes {", shape_str(g.body_axes), "}");
+    std::string per_step = g.body_axes.empty() ? "nothing reduced per step"
+                                               : cat("reduce_sum over body axes {", shape_str(g.body_axes), "}");
     return cat("moved ", moved_ops, per_step, " into the body; ", where, " instead of ", scan.out[nk + ys]->type.str(),
                "; ", g.reductions.size(), " reduce_sum(s) finish outside");
   }
@@ -180,8 +178,7 @@ Program remove_dead_eqns(const Program& p) {
   return r;
 }
 
-ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& plans,
-                         const HoistOptions& opts) {
+ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& plans, const HoistOptions& opts) {
   const Eqn& scan = p.eqns[s];
   const Program& body = *scan.params.get_program("body");
   Extension x(scan, body);

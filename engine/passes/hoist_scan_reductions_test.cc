@@ -138,8 +138,7 @@ TEST(HoistScanReductions, DependentReductionsShareTheIntersection) {
   });
   Program p = trace({{{6, 3, 4, 5}, f32}}, [&](Builder&, const std::vector<Value>& in) {
     Value ys = scan(body, {}, {}, {in[0]}, 6)[0];
-    return std::vector<Value>{reduce_sum(ys, {0, 1, 3}), reduce_sum(ys, {1, 3}),
-                              reduce_sum(ys, {0, 1, 2, 3})};
+    return std::vector<Value>{reduce_sum(ys, {0, 1, 3}), reduce_sum(ys, {1, 3}), reduce_sum(ys, {0, 1, 2, 3})};
   });
   HoistResult h = hoist_and_compare(p);
   EXPECT_EQ(h.rewrites, 1);

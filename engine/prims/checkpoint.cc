@@ -18,8 +18,7 @@ std::vector<AType> checkpoint_shape(const std::vector<AType>& in, const Params& 
   return body.out_types();
 }
 
-std::vector<Tensor> checkpoint_impl(const std::vector<Tensor>& in, const Params& p,
-                                    EvalContext& ctx) {
+std::vector<Tensor> checkpoint_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   return ctx.run_program(*p.get_program("body"), in);
 }
 
@@ -35,9 +34,7 @@ std::vector<Value> checkpoint(const Program& body, const std::vector<Value>& in,
     if (v.builder()) b = v.builder();
   if (!b) throw_bad_input("checkpoint with no traced operands", "start from a Builder input");
   return b->bind("checkpoint", in,
-                 {{"body", std::make_shared<const Program>(body)},
-                  {"policy", policy},
-                  {"prevent_cse", prevent_cse}});
+                 {{"body", std::make_shared<const Program>(body)}, {"policy", policy}, {"prevent_cse", prevent_cse}});
 }
 
 Value checkpoint_name(Value x, const std::string& name) {

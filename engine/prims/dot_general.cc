@@ -79,8 +79,7 @@ DotSignature dot_signature(const std::vector<AType>& in, const Params& p) {
 namespace {
 std::vector<AType> dot_shape(const std::vector<AType>& in, const Params& p) {
   DotSignature s = dot_signature(in, p);
-  cpu::DotPlan plan = cpu::plan_dot(in[0].shape, in[1].shape, s.lhs_contract, s.rhs_contract,
-                                    s.lhs_batch, s.rhs_batch);
+  cpu::DotPlan plan = cpu::plan_dot(in[0].shape, in[1].shape, s.lhs_contract, s.rhs_contract, s.lhs_batch, s.rhs_batch);
   return {AType{plan.out_shape, s.out_dtype}};
 }
 

@@ -69,9 +69,8 @@ std::vector<Tensor> fwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
     saved = cpu::lstm_saved_views(c, reserve.data<float>(), in[0].data<float>());
   }
   if (c.batch * c.seq > 0)
-    cpu::lstm_forward(c, in[0].data<float>(), in[1].data<float>(), in[2].data<float>(),
-                      in[3].data<float>(), lens.data(), y.data<float>(), hn.data<float>(),
-                      cn.data<float>(), training ? &saved : nullptr);
+    cpu::lstm_forward(c, in[0].data<float>(), in[1].data<float>(), in[2].data<float>(), in[3].data<float>(),
+                      lens.data(), y.data<float>(), hn.data<float>(), cn.data<float>(), training ? &saved : nullptr);
   else if (training) std::fill(reserve.data<float>(), reserve.data<float>() + reserve.numel(), 0.0f);
   if (training) return {y, hn, cn, reserve};
   return {y, hn, cn};
@@ -87,9 +86,8 @@ std::vector<Tensor> bwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
          dc0 = Tensor::zeros(f[2].shape(), DType::f32), dw = Tensor::zeros(f[3].shape(), DType::f32);
   if (c.batch * c.seq > 0) {
     cpu::LstmSaved saved = cpu::lstm_saved_views(c, in[9].data<float>(), f[0].data<float>());
-    cpu::lstm_backward(c, f[3].data<float>(), lens.data(), saved, in[0].data<float>(),
-                       in[1].data<float>(), in[2].data<float>(), dx.data<float>(),
-                       dh0.data<float>(), dc0.data<float>(), dw.data<float>());
+    cpu::lstm_backward(c, f[3].data<float>(), lens.data(), saved, in[0].data<float>(), in[1].data<float>(),
+                       in[2].data<float>(), dx.data<float>(), dh0.data<float>(), dc0.data<float>(), dw.data<float>());
   }
   return {dx, dh0, dc0, dw};
 }

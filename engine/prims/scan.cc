@@ -30,8 +30,7 @@ std::vector<AType> scan_shape(const std::vector<AType>& in, const Params& p) {
   ScanSig s = signature(p);
   int64_t n_x = int64_t(in.size()) - s.num_consts - s.num_carry;
   if (n_x < 0)
-    throw_bad_input(cat("scan: ", in.size(), " operands but num_consts + num_carry = ",
-                        s.num_consts + s.num_carry));
+    throw_bad_input(cat("scan: ", in.size(), " operands but num_consts + num_carry = ", s.num_consts + s.num_carry));
   std::vector<AType> body_in(in.begin(), in.begin() + s.num_consts + s.num_carry);
   for (int64_t i = 0; i < n_x; ++i) {
     const AType& x = in[size_t(s.num_consts + s.num_carry + i)];

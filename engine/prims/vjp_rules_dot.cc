@@ -54,8 +54,7 @@ bool is_identity(const std::vector<int64_t>& dims) {
 // XLA's simplifier folds JAX's transpose into the dot.
 Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64_t>& this_c,
                     const std::vector<int64_t>& this_b, const std::vector<int64_t>& other_c,
-                    const std::vector<int64_t>& other_b, bool this_is_lhs, const Params& p,
-                    DType this_dtype) {
+                    const std::vector<int64_t>& other_b, bool this_is_lhs, const Params& p, DType this_dtype) {
   int64_t nb = int64_t(this_b.size());
   std::vector<int64_t> this_free = free_dims(this_rank, this_c, this_b);
   std::vector<int64_t> other_free = free_dims(other.rank(), other_c, other_b);
