@@ -48,8 +48,7 @@ CompareReport compare(const std::vector<double>& want, const std::vector<double>
 std::string CompareReport::text() const {
   std::ostringstream os;
   os.precision(9);
-  os << (pass ? "ok" : "MISMATCH") << ": max_abs=" << max_abs << " max_rel=" << max_rel
-     << " err/tol=" << max_ratio;
+  os << (pass ? "ok" : "MISMATCH") << ": max_abs=" << max_abs << " max_rel=" << max_rel << " err/tol=" << max_ratio;
   if (!pass)
     os << " bad=" << bad << "/" << count << " first_bad_index=" << first_bad
        << " expected=" << expected << " got=" << got;

@@ -383,8 +383,7 @@ TEST_P(PrimsVsReference, EveryRow) {
   std::cout << n << " rows, " << with_grads << " with gradients\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, PrimsVsReference,
-                         ::testing::Values(Device::cpu(), Device::cuda(0)),
+INSTANTIATE_TEST_SUITE_P(Backends, PrimsVsReference, ::testing::Values(Device::cpu(), Device::cuda(0)),
                          [](const auto& info) {
                            return std::string(info.param.kind == DeviceKind::cpu ? "cpu" : "cuda");
                          });

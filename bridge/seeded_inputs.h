@@ -11,7 +11,6 @@ namespace tandem {
 
 // Seeded uniform values in [lo, hi), rounded to dtype; the seed comes from the key, so every
 // run and every rank makes the same inputs.
-Tensor seeded_uniform(const Shape& shape, DType dtype, const std::string& seed_key,
-                      double lo = -1, double hi = 1);
+Tensor seeded_uniform(const Shape& shape, DType dtype, const std::string& seed_key, double lo = -1, double hi = 1);
 
 }  // namespace tandem

@@ -10,8 +10,7 @@ namespace tandem {
 
 enum class DType : uint8_t { f64, f32, bf16, f16, i32, pred };
 
-inline constexpr DType kAllDTypes[] = {DType::f64, DType::f32, DType::bf16,
-                                       DType::f16, DType::i32, DType::pred};
+inline constexpr DType kAllDTypes[] = {DType::f64, DType::f32, DType::bf16, DType::f16, DType::i32, DType::pred};
 
 inline constexpr std::string_view dtype_name(DType t) {
   switch (t) {

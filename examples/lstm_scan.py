@@ -37,8 +37,7 @@ def function(params, xs, ys, lengths):
 def example_args():
     rng = np.random.default_rng(1)
     normal = lambda *s: (rng.standard_normal(s) / np.sqrt(s[0])).astype(np.float32)
-    params = (normal(IN, 4 * HIDDEN), normal(HIDDEN, 4 * HIDDEN), np.zeros(4 * HIDDEN, np.float32),
-              normal(HIDDEN, OUT))
+    params = (normal(IN, 4 * HIDDEN), normal(HIDDEN, 4 * HIDDEN), np.zeros(4 * HIDDEN, np.float32), normal(HIDDEN, OUT))
     xs = rng.standard_normal((T, BATCH, IN)).astype(np.float32)
     ys = rng.standard_normal((T, BATCH, OUT)).astype(np.float32)
     lengths = np.array([6, 4, 3, 1], np.int32)

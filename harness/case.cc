@@ -18,8 +18,7 @@ const char* verdict_name(Verdict v) {
 }
 
 void Registry::add(Case c) {
-  for (const Case& o : cases_)
-    TANDEM_CHECK(o.name != c.name, "case registered twice: ", c.name);
+  for (const Case& o : cases_) TANDEM_CHECK(o.name != c.name, "case registered twice: ", c.name);
   cases_.push_back(std::move(c));
 }
 
@@ -29,9 +28,7 @@ std::vector<const Case*> Registry::select(const std::string& profile, const std:
   require_filled();
   std::vector<const Case*> r;
   for (const Case& c : cases_)
-    if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) &&
-        matches(c.name))
-      r.push_back(&c);
+    if (c.profiles.count(profile) && (suite.empty() || c.suite == suite) && matches(c.name)) r.push_back(&c);
   return r;
 }
 
@@ -53,8 +50,7 @@ Registry& registry() {
 
 void Registry::require_filled() const {
   if (cases_.empty())
-    throw Error(ErrorKind::internal,
-                "the case registry is empty: register_all_suites() was not called",
+    throw Error(ErrorKind::internal, "the case registry is empty: register_all_suites() was not called",
                 "call tandem::register_all_suites() (suites/register_suites.h) once from main(); "
                 "tandem_add_test's main for tandem_suites tests (tandem_suites_test_main) does");
 }

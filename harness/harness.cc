@@ -70,8 +70,7 @@ CaseResult run_case(const Case& c, const RunOptions& opts) {
     }
     r.samples_s = std::move(wall), r.cpu_samples_s = std::move(cpu);  // only a complete timing is kept
     TimingStats t = summarize(r.samples_s);
-    if (c.flops > 0 && t.median > 0)
-      r.metrics.push_back({"gflops", c.flops / t.median * 1e-9, "GFLOP/s", "higher"});
+    if (c.flops > 0 && t.median > 0) r.metrics.push_back({"gflops", c.flops / t.median * 1e-9, "GFLOP/s", "higher"});
     r.metrics.push_back({"time_median", t.median, "s", "lower"});
   });
   return r;

@@ -31,11 +31,9 @@ CaseInstance program_instance(const Program& program, const std::vector<Tensor>&
     r.correctness = nlohmann::json::object();
     for (size_t i = 0; i < want.size(); ++i) {
       const OutputCheck& oc = spec[i];
-      CompareReport rep = compare(want[i].data, got[i].to_f64(), oc.spec,
-                                  oc.scale.empty() ? nullptr : &oc.scale);
+      CompareReport rep = compare(want[i].data, got[i].to_f64(), oc.spec, oc.scale.empty() ? nullptr : &oc.scale);
       nlohmann::json j = rep.to_json();
-      j["tolerance"] = {{"abs", oc.spec.abs}, {"rel", oc.spec.rel}, {"scaled", oc.spec.scaled},
-                        {"why", oc.spec.why}};
+      j["tolerance"] = {{"abs", oc.spec.abs}, {"rel", oc.spec.rel}, {"scaled", oc.spec.scaled}, {"why", oc.spec.why}};
       if (oc.reported) {
         CompareReport wc = compare(want[i].data, got[i].to_f64(), *oc.reported, oc.scale.empty() ? nullptr : &oc.scale);
         j["worst_case"] = {{"headroom", wc.headroom()}, {"abs", oc.reported->abs}, {"rel", oc.reported->rel},

@@ -13,8 +13,7 @@
 
 namespace tandem {
 
-nlohmann::json make_record(const Case& c, const std::string& backend, const std::string& device,
-                           const CaseResult& r) {
+nlohmann::json make_record(const Case& c, const std::string& backend, const std::string& device, const CaseResult& r) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const Metric& m : r.metrics)
     metrics.push_back({{"name", m.name}, {"value", m.value}, {"unit", m.unit}, {"direction", m.direction}});

@@ -14,8 +14,7 @@ namespace tandem {
 
 inline constexpr const char* kRecordSchema = "tandem.records/1";
 
-nlohmann::json make_record(const Case& c, const std::string& backend, const std::string& device,
-                           const CaseResult& r);
+nlohmann::json make_record(const Case& c, const std::string& backend, const std::string& device, const CaseResult& r);
 
 class RecordWriter {
  public:

@@ -18,9 +18,8 @@ namespace tandem {
 double time_once(const std::function<void()>& body, Device device, double* cpu_s = nullptr);
 
 // Repetitions of time_once; the CPU time of each lands in *cpu_samples_s when given.
-std::vector<double> time_repeated(const std::function<void()>& body, int warmup, int repetitions,
-                                  double min_time_s, Device device = Device::cpu(),
-                                  std::vector<double>* cpu_samples_s = nullptr);
+std::vector<double> time_repeated(const std::function<void()>& body, int warmup, int repetitions, double min_time_s,
+                                  Device device = Device::cpu(), std::vector<double>* cpu_samples_s = nullptr);
 
 struct TimingStats {
   double median = 0, min = 0, max = 0, p99 = 0, mean = 0;

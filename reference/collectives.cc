@@ -30,8 +30,7 @@ void check_same(const PerRank& xs, const char* op) {
   for (const Array& x : xs) {
     check_array(x, op);
     require(x.shape == xs[0].shape && x.dtype == xs[0].dtype,
-            str(op, "ranks disagree on shape/dtype: " + shape_string(x.shape) + " vs " +
-                        shape_string(xs[0].shape)));
+            str(op, "ranks disagree on shape/dtype: " + shape_string(x.shape) + " vs " + shape_string(xs[0].shape)));
   }
 }
 
@@ -109,8 +108,7 @@ Groups check_groups(const Groups& groups, int n, bool equal_sizes, const char* o
   size_t count = 0;
   for (const auto& grp : groups) {
     require(!grp.empty(), str(op, "axis_index_groups has an empty group"));
-    require(!equal_sizes || grp.size() == groups[0].size(),
-            str(op, "axis_index_groups must all be the same size"));
+    require(!equal_sizes || grp.size() == groups[0].size(), str(op, "axis_index_groups must all be the same size"));
     for (int r : grp) {
       require(r >= 0 && r < n, str(op, "axis_index_groups names index " + std::to_string(r) +
                                            " outside 0.." + std::to_string(n - 1)));
@@ -176,10 +174,9 @@ PerRank psum_scatter(const PerRank& xs, int64_t dim, bool tiled, const Groups& g
   const Groups g = check_groups(groups, int(xs.size()), true, "psum_scatter");
   const int64_t d = norm_axis(dim, xs[0].rank(), "psum_scatter");
   const int64_t G = int64_t(g[0].size()), size = xs[0].shape[d];
-  require(tiled ? size % G == 0 : size == G,
-          str("psum_scatter", "scatter_dimension size " + std::to_string(size) +
-                                  (tiled ? " not divisible by" : " must equal") +
-                                  " the group size " + std::to_string(G)));
+  require(tiled ? size % G == 0 : size == G, str("psum_scatter", "scatter_dimension size " + std::to_string(size) +
+                                                                     (tiled ? " not divisible by" : " must equal") +
+                                                                     " the group size " + std::to_string(G)));
   const PerRank sums = psum(xs, groups);
   PerRank out(xs.size());
   for (const auto& members : g)
@@ -190,8 +187,7 @@ PerRank psum_scatter(const PerRank& xs, int64_t dim, bool tiled, const Groups& g
   return out;
 }
 
-PerRank all_to_all(const PerRank& xs, int64_t split_axis, int64_t concat_axis, bool tiled,
-                   const Groups& groups) {
+PerRank all_to_all(const PerRank& xs, int64_t split_axis, int64_t concat_axis, bool tiled, const Groups& groups) {
   check_same(xs, "all_to_all");
   const Groups g = check_groups(groups, int(xs.size()), true, "all_to_all");
   const int64_t rank = xs[0].rank();
@@ -199,8 +195,7 @@ PerRank all_to_all(const PerRank& xs, int64_t split_axis, int64_t concat_axis, b
   const int64_t c = norm_axis(concat_axis, rank, "all_to_all");
   const int64_t G = int64_t(g[0].size()), size = xs[0].shape[s];
   require(tiled ? size % G == 0 : size == G,
-          str("all_to_all", "split_axis size " + std::to_string(size) +
-                                (tiled ? " not divisible by" : " must equal") +
+          str("all_to_all", "split_axis size " + std::to_string(size) + (tiled ? " not divisible by" : " must equal") +
                                 " the group size " + std::to_string(G)));
   const int64_t chunk = size / G;
   PerRank out(xs.size());
@@ -306,15 +301,13 @@ PerRank ragged_all_to_all(const std::vector<RaggedArgs>& args, const Groups& gro
         const int64_t di = k / per, j = si * per + k % per;  // slice k lands as slice j there
         const RaggedArgs& d = args[members[di]];
         const std::string where = " (sender " + std::to_string(members[si]) + ", slice " + std::to_string(k) + ")";
-        require(s.send_sizes[k] == d.recv_sizes[j],
-                str(op, "send_sizes must equal all_to_all(recv_sizes)" + where));
+        require(s.send_sizes[k] == d.recv_sizes[j], str(op, "send_sizes must equal all_to_all(recv_sizes)" + where));
         const int64_t in0 = s.input_offsets[k], out0 = s.output_offsets[k], len = s.send_sizes[k];
         require(len >= 0 && in0 >= 0 && in0 + len <= s.operand.shape[0],
                 str(op, "input slice out of bounds of operand" + where));
         require(out0 >= 0 && out0 + len <= d.output.shape[0],
                 str(op, "output slice out of bounds of the receiver's output" + where));
-        std::copy_n(s.operand.data.begin() + in0 * row, len * row,
-                    out[members[di]].data.begin() + out0 * row);
+        std::copy_n(s.operand.data.begin() + in0 * row, len * row, out[members[di]].data.begin() + out0 * row);
       }
   return out;
 }

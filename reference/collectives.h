@@ -42,13 +42,11 @@ PerRank axis_index(int n, const Groups& groups = {});
 PerRank all_gather(const PerRank& xs, int64_t axis, bool tiled, const Groups& groups = {});
 // psum_scatter: the psum, then member i keeps chunk i of scatter_dimension (tiled keeps the
 // dim with size/G; untiled needs size == G and drops the dim).
-PerRank psum_scatter(const PerRank& xs, int64_t scatter_dimension, bool tiled,
-                     const Groups& groups = {});
+PerRank psum_scatter(const PerRank& xs, int64_t scatter_dimension, bool tiled, const Groups& groups = {});
 // all_to_all: member j sends chunk j of split_axis to member j; chunks received from member i
 // land at position i along concat_axis. Untiled: shape[split_axis] == G, output shape is
 // insert(delete(shape, split_axis), concat_axis, G).
-PerRank all_to_all(const PerRank& xs, int64_t split_axis, int64_t concat_axis, bool tiled,
-                   const Groups& groups = {});
+PerRank all_to_all(const PerRank& xs, int64_t split_axis, int64_t concat_axis, bool tiled, const Groups& groups = {});
 // pswapaxes(x, axis) = all_to_all(x, axis, axis).
 PerRank pswapaxes(const PerRank& xs, int64_t axis, const Groups& groups = {});
 

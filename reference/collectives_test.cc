@@ -38,8 +38,7 @@ std::vector<Values> values_of(const PerRank& ys) {
 
 TEST(Collectives, PsumDocstring) {
   EXPECT_EQ(values_of(psum(scalars({0, 1, 2, 3}))), (std::vector<Values>{{6}, {6}, {6}, {6}}));
-  EXPECT_EQ(values_of(psum(scalars({0, 1, 2, 3}), {{0, 1}, {2, 3}})),
-            (std::vector<Values>{{1}, {1}, {5}, {5}}));
+  EXPECT_EQ(values_of(psum(scalars({0, 1, 2, 3}), {{0, 1}, {2, 3}})), (std::vector<Values>{{1}, {1}, {5}, {5}}));
   EXPECT_EQ(values_of(psum(rows_of_arange(4, 4))), (std::vector<Values>(4, {24, 28, 32, 36})));
   EXPECT_EQ(values_of(psum(rows_of_arange(4, 4), {{0, 1}, {2, 3}})),
             (std::vector<Values>{{4, 6, 8, 10}, {4, 6, 8, 10}, {20, 22, 24, 26}, {20, 22, 24, 26}}));
@@ -102,8 +101,7 @@ TEST(Collectives, AllGatherDocstring) {
 }
 
 TEST(Collectives, PsumScatterDocstring) {
-  EXPECT_EQ(values_of(psum_scatter(rows_of_arange(4, 4), 0, false)),
-            (std::vector<Values>{{24}, {28}, {32}, {36}}));
+  EXPECT_EQ(values_of(psum_scatter(rows_of_arange(4, 4), 0, false)), (std::vector<Values>{{24}, {28}, {32}, {36}}));
   PerRank t = psum_scatter(rows_of_arange(4, 4), 0, true);
   EXPECT_EQ(t[3].shape, Shape{1});
   PerRank g = psum_scatter(rows_of_arange(4, 4), 0, true, {{0, 2}, {3, 1}});

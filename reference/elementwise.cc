@@ -24,8 +24,7 @@ double wrap_i32(int64_t v) {
 std::vector<int64_t> broadcast_shape(const char* what, const Array& a, const Array& b) {
   check_array(a, what);
   check_array(b, what);
-  require(a.dtype == b.dtype,
-          std::string(what) + ": dtype mismatch " + name(a.dtype) + " vs " + name(b.dtype));
+  require(a.dtype == b.dtype, std::string(what) + ": dtype mismatch " + name(a.dtype) + " vs " + name(b.dtype));
   if (a.shape == b.shape || b.shape.empty()) return a.shape;
   if (a.shape.empty()) return b.shape;
   throw std::invalid_argument(std::string(what) + ": shape mismatch " + shape_string(a.shape) +
@@ -149,18 +148,15 @@ Array unary(const std::string& op, const Array& x) {
   const bool int_ok = (op == "neg" || op == "abs" || op == "sign") && x.dtype == DType::i32;
   require(is_floating(x.dtype) || int_ok, "unary " + op + ": unsupported dtype " + name(x.dtype));
   Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
-  for (size_t i = 0; i < x.data.size(); ++i)
-    out.data[i] = round_to(x.dtype, u.value(x.data[i]));
+  for (size_t i = 0; i < x.data.size(); ++i) out.data[i] = round_to(x.dtype, u.value(x.data[i]));
   return out;
 }
 
 Array integer_pow(const Array& x, int64_t y) {
   check_array(x, "integer_pow");
-  require(is_floating(x.dtype) || x.dtype == DType::i32,
-          "integer_pow: unsupported dtype " + name(x.dtype));
-  require(
-      x.dtype != DType::i32 || y >= 0,
-      "integer_pow: integers cannot be raised to a negative power (y = " + std::to_string(y) + ")");
+  require(is_floating(x.dtype) || x.dtype == DType::i32, "integer_pow: unsupported dtype " + name(x.dtype));
+  require(x.dtype != DType::i32 || y >= 0,
+          "integer_pow: integers cannot be raised to a negative power (y = " + std::to_string(y) + ")");
   Array out{x.shape, x.dtype, std::vector<double>(x.data.size())};
   for (size_t i = 0; i < x.data.size(); ++i) {
     if (x.dtype == DType::i32) {
@@ -186,8 +182,7 @@ Array binary(const std::string& op, const Array& a, const Array& b) {
   out.data.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     const double x = at(a, i), y = at(b, i);
-    out.data[i] = t == DType::i32 ? o.i32(static_cast<int64_t>(x), static_cast<int64_t>(y))
-                                  : round_to(t, o.f64(x, y));
+    out.data[i] = t == DType::i32 ? o.i32(static_cast<int64_t>(x), static_cast<int64_t>(y)) : round_to(t, o.f64(x, y));
   }
   return out;
 }
@@ -198,8 +193,7 @@ Array compare(const Array& a, const Array& b, const std::string& direction) {
   Array out{std::move(shape), DType::pred, {}};
   const int64_t n = out.numel();
   out.data.resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)
-    out.data[i] = compare_f64(direction, at(a, i), at(b, i)) ? 1.0 : 0.0;
+  for (int64_t i = 0; i < n; ++i) out.data[i] = compare_f64(direction, at(a, i), at(b, i)) ? 1.0 : 0.0;
   return out;
 }
 
@@ -234,9 +228,7 @@ Array convert(const Array& x, DType to) {
   for (size_t i = 0; i < x.data.size(); ++i) {
     const double v = x.data[i];
     if (to == DType::i32 && is_floating(x.dtype)) {
-      out.data[i] = std::isnan(v)
-                        ? 0.0
-                        : std::trunc(std::fmin(std::fmax(v, -2147483648.0), 2147483647.0)) + 0.0;
+      out.data[i] = std::isnan(v) ? 0.0 : std::trunc(std::fmin(std::fmax(v, -2147483648.0), 2147483647.0)) + 0.0;
     } else {
       out.data[i] = round_to(to, v);  // pred -> number: the stored 0 / 1 is exact
     }

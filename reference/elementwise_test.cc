@@ -18,10 +18,8 @@ TEST(Unary, ValuesAreCorrectlyRoundedF64Results) {
   const Array x = make({4}, DType::f32, {0.0, 0.5, -1.25, 3.0});
   const Array e = unary("exp", x);
   EXPECT_EQ(e.dtype, DType::f32);
-  for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(e.data[i], static_cast<double>(static_cast<float>(std::exp(x.data[i]))));
-  EXPECT_EQ(unary("logistic", make({3}, DType::f32, {0.0, 800.0, -800.0})).data,
-            (std::vector<double>{0.5, 1.0, 0.0}));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(e.data[i], static_cast<double>(static_cast<float>(std::exp(x.data[i]))));
+  EXPECT_EQ(unary("logistic", make({3}, DType::f32, {0.0, 800.0, -800.0})).data, (std::vector<double>{0.5, 1.0, 0.0}));
   EXPECT_EQ(unary("neg", x).data, (std::vector<double>{-0.0, -0.5, 1.25, -3.0}));
   EXPECT_EQ(unary("sqrt", make({2}, DType::f16, {4.0, 2.0})).data[1], 0x1.6ap0);  // sqrt 2 in f16
   EXPECT_EQ(unary("tanh", make({1}, DType::bf16, {100.0})).data[0], 1.0);
@@ -33,8 +31,7 @@ TEST(Unary, ValuesAreCorrectlyRoundedF64Results) {
 }
 
 TEST(Unary, I32NegWrapsAndBadInputsThrow) {
-  EXPECT_EQ(unary("neg", make({2}, DType::i32, {kMin32, 5})).data,
-            (std::vector<double>{kMin32, -5}));
+  EXPECT_EQ(unary("neg", make({2}, DType::i32, {kMin32, 5})).data, (std::vector<double>{kMin32, -5}));
   EXPECT_THROW(unary("exp", make({1}, DType::i32, {1})), std::invalid_argument);
   EXPECT_THROW(unary("cube", make({1}, DType::f32, {1})), std::invalid_argument);
   Array broken{{3}, DType::f32, {1.0}};  // data too short for its shape
@@ -72,10 +69,8 @@ TEST(IsFinite, FalseForInfAndNanOnly) {
 TEST(IntegerPow, FloatsAndIntegers) {
   const Array x = make({3}, DType::f32, {2.0, -3.0, 0.5});
   EXPECT_EQ(integer_pow(x, 3).data, (std::vector<double>{8.0, -27.0, 0.125}));
-  EXPECT_EQ(integer_pow(x, -2).data,
-            (std::vector<double>{0.25, static_cast<double>(1.0f / 9.0f), 4.0}));
-  EXPECT_EQ(integer_pow(make({2}, DType::f32, {0.0, kNaN}), 0).data,
-            (std::vector<double>{1.0, 1.0}));
+  EXPECT_EQ(integer_pow(x, -2).data, (std::vector<double>{0.25, static_cast<double>(1.0f / 9.0f), 4.0}));
+  EXPECT_EQ(integer_pow(make({2}, DType::f32, {0.0, kNaN}), 0).data, (std::vector<double>{1.0, 1.0}));
   EXPECT_EQ(integer_pow(make({1}, DType::f32, {0.0}), -1).data[0], kInf);
   EXPECT_EQ(integer_pow(make({1}, DType::f16, {300.0}), 2).data[0], kInf);  // 90000 overflows
   EXPECT_EQ(integer_pow(make({3}, DType::i32, {3, -2, 65536}), 2).data,
@@ -90,8 +85,7 @@ TEST(Binary, FloatArithmeticRoundsOnce) {
   EXPECT_EQ(binary("add", a, b).data, (std::vector<double>{65504, kInf, 1}));
   EXPECT_EQ(binary("div", make({2}, DType::f32, {1, -1}), make({2}, DType::f32, {0, 0})).data,
             (std::vector<double>{kInf, -kInf}));
-  EXPECT_EQ(binary("div", scalar(DType::f32, 1.0), scalar(DType::f32, 3.0)).data[0],
-            static_cast<double>(1.0f / 3.0f));
+  EXPECT_EQ(binary("div", scalar(DType::f32, 1.0), scalar(DType::f32, 3.0)).data[0], static_cast<double>(1.0f / 3.0f));
   const Array c = make({1}, DType::bf16, {1 + 0x1p-7});
   EXPECT_EQ(binary("mul", c, c).data[0], 1 + 0x1p-6);  // exact 1 + 2^-6 + 2^-14 rounds down
 }
@@ -136,8 +130,7 @@ TEST(Compare, NanComparesFalseExceptNe) {
   const Array a = make({3}, DType::f32, {kNaN, 1, 2});
   const Array b = make({3}, DType::f32, {kNaN, 1, 1});
   const std::vector<std::pair<const char*, std::vector<double>>> cases = {
-      {"eq", {0, 1, 0}}, {"ne", {1, 0, 1}}, {"lt", {0, 0, 0}},
-      {"le", {0, 1, 0}}, {"gt", {0, 0, 1}}, {"ge", {0, 1, 1}}};
+      {"eq", {0, 1, 0}}, {"ne", {1, 0, 1}}, {"lt", {0, 0, 0}}, {"le", {0, 1, 0}}, {"gt", {0, 0, 1}}, {"ge", {0, 1, 1}}};
   for (const auto& [dir, want] : cases) {
     const Array r = compare(a, b, dir);
     EXPECT_EQ(r.dtype, DType::pred);
@@ -155,8 +148,7 @@ TEST(Select, ElementwiseAndScalarPredicate) {
   EXPECT_EQ(select(scalar(DType::pred, 0), t, f).data, f.data);
   EXPECT_THROW(select(make({3}, DType::f32, {1, 0, 1}), t, f), std::invalid_argument);
   EXPECT_THROW(select(make({2}, DType::pred, {1, 0}), t, f), std::invalid_argument);
-  EXPECT_THROW(select(scalar(DType::pred, 1), t, make({3}, DType::i32, {0, 0, 0})),
-               std::invalid_argument);
+  EXPECT_THROW(select(scalar(DType::pred, 1), t, make({3}, DType::i32, {0, 0, 0})), std::invalid_argument);
 }
 
 TEST(Convert, FloatToIntTruncatesClampsAndZeroesNan) {
@@ -168,10 +160,8 @@ TEST(Convert, FloatToIntTruncatesClampsAndZeroesNan) {
 }
 
 TEST(Convert, OtherDirections) {
-  EXPECT_EQ(convert(make({3}, DType::i32, {257, 259, -3}), DType::bf16).data,
-            (std::vector<double>{256, 260, -3}));
-  EXPECT_EQ(convert(make({3}, DType::f32, {0, kNaN, -0.25}), DType::pred).data,
-            (std::vector<double>{0, 1, 1}));
+  EXPECT_EQ(convert(make({3}, DType::i32, {257, 259, -3}), DType::bf16).data, (std::vector<double>{256, 260, -3}));
+  EXPECT_EQ(convert(make({3}, DType::f32, {0, kNaN, -0.25}), DType::pred).data, (std::vector<double>{0, 1, 1}));
   EXPECT_EQ(convert(make({2}, DType::pred, {1, 0}), DType::f16).data, (std::vector<double>{1, 0}));
   EXPECT_EQ(convert(make({1}, DType::f64, {1 + 0x1p-30}), DType::f32).data[0], 1.0);
   EXPECT_EQ(convert(make({1}, DType::f32, {70000}), DType::f16).data[0], kInf);

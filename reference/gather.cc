@@ -44,8 +44,7 @@ std::optional<std::vector<int64_t>> operand_index(const Array& operand, const Ar
   for (size_t i = 0; i < k.obd.size(); ++i) start[size_t(k.obd[i])] = batch[size_t(k.ibd[i])];
   size_t j = 0;
   for (size_t dim = 0; dim < r; ++dim)
-    if (!has(k.collapsed, int64_t(dim)) && !has(k.obd, int64_t(dim)))
-      start[dim] += w[size_t(k.window_dims[j++])];
+    if (!has(k.collapsed, int64_t(dim)) && !has(k.obd, int64_t(dim))) start[dim] += w[size_t(k.window_dims[j++])];
   return start;
 }
 }  // namespace

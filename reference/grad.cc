@@ -23,8 +23,7 @@ std::vector<Array> grad(const ScalarFn& f, const std::vector<Array>& x, double h
   };
   auto fn = [&](const std::vector<double>& v) { return f(unflatten(v)); };
   std::vector<double> g(flat.size());
-  for (size_t i = 0; i < flat.size(); ++i)
-    g[i] = finite_difference(fn, flat, i, h * std::max(1.0, std::abs(flat[i])));
+  for (size_t i = 0; i < flat.size(); ++i) g[i] = finite_difference(fn, flat, i, h * std::max(1.0, std::abs(flat[i])));
   return unflatten(g);
 }
 

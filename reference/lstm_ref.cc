@@ -19,14 +19,11 @@ struct Step {
 
 // Runs pseudo-layer p over its input seq `in` [B,T,In]; writes h into out [B,T,D*H] at
 // column offset dir*H; returns the per-batch-row steps (in execution order).
-std::vector<std::vector<Step>> run_pseudo_layer(const LstmShape& s, const LstmLayout& lay,
-                                                int64_t p, const std::vector<double>& in,
-                                                const std::vector<double>& h0,
-                                                const std::vector<double>& c0,
-                                                const std::vector<double>& w,
-                                                const std::vector<int64_t>& lens,
-                                                std::vector<double>& out, std::vector<double>& h_n,
-                                                std::vector<double>& c_n) {
+std::vector<std::vector<Step>> run_pseudo_layer(const LstmShape& s, const LstmLayout& lay, int64_t p,
+                                                const std::vector<double>& in, const std::vector<double>& h0,
+                                                const std::vector<double>& c0, const std::vector<double>& w,
+                                                const std::vector<int64_t>& lens, std::vector<double>& out,
+                                                std::vector<double>& h_n, std::vector<double>& c_n) {
   const int64_t B = s.batch, T = s.seq, H = s.hidden, In = s.layer_input(p);
   const int64_t DH = s.dirs() * H, dir = p % s.dirs();
   const LstmSlot &wi = lay.w_ih[p], &wh = lay.w_hh[p], &bi = lay.b_ih[p], &bh = lay.b_hh[p];
@@ -69,8 +66,7 @@ std::vector<std::vector<Step>> run_pseudo_layer(const LstmShape& s, const LstmLa
 }
 
 void check_sizes(const LstmShape& s, const std::vector<double>& x, const std::vector<double>& h0,
-                 const std::vector<double>& c0, const std::vector<double>& w,
-                 const std::vector<int64_t>& lens) {
+                 const std::vector<double>& c0, const std::vector<double>& w, const std::vector<int64_t>& lens) {
   const int64_t state = s.pseudo_layers() * s.batch * s.hidden;
   auto need = [](bool ok, const std::string& what) {
     if (!ok) throw std::invalid_argument("lstm_ref: " + what);
@@ -108,9 +104,8 @@ void check_lstm_lengths(const LstmShape& s, const std::vector<int64_t>& lens) {
     throw std::invalid_argument("lstm_ref: seq_lengths must have one entry per batch row");
   for (int64_t b = 0; b < s.batch; ++b)
     if (lens[b] < 1 || lens[b] > s.seq)
-      throw std::invalid_argument("lstm_ref: seq_lengths[" + std::to_string(b) + "] = " +
-                                  std::to_string(lens[b]) + " is outside [1, " +
-                                  std::to_string(s.seq) + "]");
+      throw std::invalid_argument("lstm_ref: seq_lengths[" + std::to_string(b) + "] = " + std::to_string(lens[b]) +
+                                  " is outside [1, " + std::to_string(s.seq) + "]");
 }
 
 LstmOutputs lstm_forward(const LstmShape& s, const std::vector<double>& x,
@@ -125,17 +120,15 @@ LstmOutputs lstm_forward(const LstmShape& s, const std::vector<double>& x,
   std::vector<double> in = x;
   for (int64_t l = 0; l < s.layers; ++l) {
     std::vector<double> out(size_t(BT * D * s.hidden), 0.0);
-    for (int64_t d = 0; d < D; ++d)
-      run_pseudo_layer(s, lay, l * D + d, in, h0, c0, w, lens, out, o.h_n, o.c_n);
+    for (int64_t d = 0; d < D; ++d) run_pseudo_layer(s, lay, l * D + d, in, h0, c0, w, lens, out, o.h_n, o.c_n);
     in = std::move(out);
   }
   o.y = std::move(in);
   return o;
 }
 
-LstmGrads lstm_backward(const LstmShape& s, const std::vector<double>& x,
-                        const std::vector<double>& h0, const std::vector<double>& c0,
-                        const std::vector<double>& w, const std::vector<int64_t>& lens,
+LstmGrads lstm_backward(const LstmShape& s, const std::vector<double>& x, const std::vector<double>& h0,
+                        const std::vector<double>& c0, const std::vector<double>& w, const std::vector<int64_t>& lens,
                         const std::vector<double>& dy, const std::vector<double>& dh_n,
                         const std::vector<double>& dc_n) {
   check_sizes(s, x, h0, c0, w, lens);

@@ -39,17 +39,15 @@ struct LstmOutputs {
   std::vector<double> h_n, c_n;  // [L*D, B, H]
 };
 // x [B,T,I], h0 and c0 [L*D,B,H], w [num_params], lens [B].
-LstmOutputs lstm_forward(const LstmShape& s, const std::vector<double>& x,
-                         const std::vector<double>& h0, const std::vector<double>& c0,
-                         const std::vector<double>& w, const std::vector<int64_t>& lens);
+LstmOutputs lstm_forward(const LstmShape& s, const std::vector<double>& x, const std::vector<double>& h0,
+                         const std::vector<double>& c0, const std::vector<double>& w, const std::vector<int64_t>& lens);
 
 struct LstmGrads {
   std::vector<double> dx, dh0, dc0, dw;  // shapes of x, h0, c0, w
 };
 // Cotangents dy [B,T,D*H] (ignored at padded steps, where y is constant 0), dh_n, dc_n.
-LstmGrads lstm_backward(const LstmShape& s, const std::vector<double>& x,
-                        const std::vector<double>& h0, const std::vector<double>& c0,
-                        const std::vector<double>& w, const std::vector<int64_t>& lens,
+LstmGrads lstm_backward(const LstmShape& s, const std::vector<double>& x, const std::vector<double>& h0,
+                        const std::vector<double>& c0, const std::vector<double>& w, const std::vector<int64_t>& lens,
                         const std::vector<double>& dy, const std::vector<double>& dh_n,
                         const std::vector<double>& dc_n);
 

@@ -42,8 +42,7 @@ TEST(LstmRef, LayoutMatchesJaxCounts) {
 TEST(LstmRef, OneStepCellByHand) {
   // H = 1, I = 1: gates from w = [W_ih(4), W_hh(4), b_ih(4), b_hh(4)].
   LstmShape s{1, 1, 1, 1, 1, false};
-  std::vector<double> w = {0.5, -0.25, 1.0, 0.75, 0.1, 0.2, -0.3, 0.4,
-                           0.0, 0.1, 0.0, -0.1, 0.05, 0.0, 0.2, 0.0};
+  std::vector<double> w = {0.5, -0.25, 1.0, 0.75, 0.1, 0.2, -0.3, 0.4, 0.0, 0.1, 0.0, -0.1, 0.05, 0.0, 0.2, 0.0};
   double x = 0.8, h = -0.5, c = 0.3;
   auto sg = [](double v) { return 1 / (1 + std::exp(-v)); };
   double i = sg(0.5 * x + 0.1 * h + 0.05), f = sg(-0.25 * x + 0.2 * h + 0.1);
@@ -106,8 +105,7 @@ void fd_check(const LstmShape& s, const std::vector<int64_t>& lens) {
     for (size_t i = 0; i < o.h_n.size(); ++i) L += o.h_n[i] * rh[i] + o.c_n[i] * rc[i];
     return L;
   };
-  auto check = [&](const char* what, const std::vector<double>& at, const std::vector<double>& grad,
-                   auto&& f) {
+  auto check = [&](const char* what, const std::vector<double>& at, const std::vector<double>& grad, auto&& f) {
     for (size_t i = 0; i < at.size(); ++i) {
       double fd = finite_difference(f, at, i, 1e-5);
       EXPECT_NEAR(grad[i], fd, 1e-7 * (1 + std::abs(fd))) << what << "[" << i << "]";

@@ -15,15 +15,13 @@ std::string describe(const Array& a) {
 Array index_leading(const Array& x, int64_t t) {
   const std::vector<int64_t> inner(x.shape.begin() + 1, x.shape.end());
   const int64_t size = shape_numel(inner);
-  return Array{inner, x.dtype,
-               std::vector<double>(x.data.begin() + t * size, x.data.begin() + (t + 1) * size)};
+  return Array{inner, x.dtype, std::vector<double>(x.data.begin() + t * size, x.data.begin() + (t + 1) * size)};
 }
 
 void require_same_types(const char* what, const std::vector<Array>& expected,
                         const std::vector<Array>& got, int64_t t) {
-  require(got.size() == expected.size(), std::string("scan: step ") + std::to_string(t) +
-                                             " returned " + std::to_string(got.size()) + " " +
-                                             what + ", expected " +
+  require(got.size() == expected.size(), std::string("scan: step ") + std::to_string(t) + " returned " +
+                                             std::to_string(got.size()) + " " + what + ", expected " +
                                              std::to_string(expected.size()));
   for (size_t i = 0; i < got.size(); ++i) {
     check_array(got[i], std::string("scan: ") + what);
@@ -35,11 +33,9 @@ void require_same_types(const char* what, const std::vector<Array>& expected,
 
 }  // namespace
 
-std::pair<std::vector<Array>, std::vector<Array>> scan(const ScanBody& body,
-                                                       const std::vector<Array>& consts,
-                                                       const std::vector<Array>& init,
-                                                       const std::vector<Array>& xs, int64_t length,
-                                                       bool reverse) {
+std::pair<std::vector<Array>, std::vector<Array>> scan(const ScanBody& body, const std::vector<Array>& consts,
+                                                       const std::vector<Array>& init, const std::vector<Array>& xs,
+                                                       int64_t length, bool reverse) {
   require(static_cast<bool>(body), "scan: empty body");
   require(length >= 0, "scan: negative length " + std::to_string(length));
   for (const Array& c : consts) check_array(c, "scan consts");
@@ -63,8 +59,7 @@ std::pair<std::vector<Array>, std::vector<Array>> scan(const ScanBody& body,
         check_array(y, "scan: y");
         std::vector<int64_t> shape{length};
         shape.insert(shape.end(), y.shape.begin(), y.shape.end());
-        ys.push_back(
-            Array{shape, y.dtype, std::vector<double>(static_cast<size_t>(length * y.numel()))});
+        ys.push_back(Array{shape, y.dtype, std::vector<double>(static_cast<size_t>(length * y.numel()))});
       }
       y_types = y_t;
     }

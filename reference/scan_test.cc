@@ -48,8 +48,7 @@ TEST(Scan, ConstsRowsAndSeveralOutputs) {
     const Array scaled = binary("mul", consts[0], x[0]);
     const Array sum = binary("add", carry[0], x[0]);
     const Array count = binary("add", carry[1], scalar(DType::i32, 1));
-    return std::pair<std::vector<Array>, std::vector<Array>>{{sum, count},
-                                                             {scaled, reduce_sum(sum, {0})}};
+    return std::pair<std::vector<Array>, std::vector<Array>>{{sum, count}, {scaled, reduce_sum(sum, {0})}};
   };
   auto [carry, ys] = scan(body, {scalar(DType::f32, 10)},
                           {full({2}, DType::f32, 0), scalar(DType::i32, 0)}, {rows}, 3, false);
@@ -63,8 +62,7 @@ TEST(Scan, ConstsRowsAndSeveralOutputs) {
 
 TEST(Scan, LengthZeroReturnsInitWithoutCallingBody) {
   int calls = 0;
-  const ScanBody body = [&](const std::vector<Array>& c, const std::vector<Array>& carry,
-                            const std::vector<Array>& x) {
+  const ScanBody body = [&](const std::vector<Array>& c, const std::vector<Array>& carry, const std::vector<Array>& x) {
     ++calls;
     return cumsum_body(c, carry, x);
   };
@@ -79,16 +77,14 @@ TEST(Scan, RejectsMismatches) {
   const std::vector<Array> init{scalar(DType::f32, 0)};
   EXPECT_THROW(scan(cumsum_body, {}, init, {xs}, 3, false), std::invalid_argument);
   EXPECT_THROW(scan(cumsum_body, {}, init, {xs}, -1, false), std::invalid_argument);
-  const ScanBody wrong_carry = [](const std::vector<Array>&, const std::vector<Array>&,
-                                  const std::vector<Array>& x) {
+  const ScanBody wrong_carry = [](const std::vector<Array>&, const std::vector<Array>&, const std::vector<Array>& x) {
     return std::pair<std::vector<Array>, std::vector<Array>>{{convert(x[0], DType::f16)}, {}};
   };
   EXPECT_THROW(scan(wrong_carry, {}, init, {xs}, 4, false), std::invalid_argument);
   const ScanBody growing_y = [](const std::vector<Array>&, const std::vector<Array>& carry,
                                 const std::vector<Array>& x) {
     const int64_t n = static_cast<int64_t>(x[0].data[0]);
-    return std::pair<std::vector<Array>, std::vector<Array>>{{carry[0]},
-                                                             {full({n}, DType::f32, 0)}};
+    return std::pair<std::vector<Array>, std::vector<Array>>{{carry[0]}, {full({n}, DType::f32, 0)}};
   };
   EXPECT_THROW(scan(growing_y, {}, init, {xs}, 4, false), std::invalid_argument);
 }
@@ -146,8 +142,7 @@ TEST(Switch, IndexInRangeElseTheLastBranch) {
 
 TEST(FiniteDifference, SinMatchesCos) {
   const auto f = [](const std::vector<double>& x) { return std::sin(x[0]); };
-  for (double x : {0.0, 0.7, -2.0, 3.0})
-    EXPECT_NEAR(finite_difference(f, {x}, 0, 1e-5), std::cos(x), 1e-9) << x;
+  for (double x : {0.0, 0.7, -2.0, 3.0}) EXPECT_NEAR(finite_difference(f, {x}, 0, 1e-5), std::cos(x), 1e-9) << x;
 }
 
 TEST(FiniteDifference, PicksTheCoordinate) {

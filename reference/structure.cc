@@ -13,24 +13,21 @@ namespace {
 std::string list_string(const std::vector<int64_t>& v) { return shape_string(v); }
 
 void require_rank(const char* what, const char* arg, size_t got, int64_t rank) {
-  require(static_cast<int64_t>(got) == rank, std::string(what) + ": " + arg + " has " +
-                                                 std::to_string(got) + " entries for rank " +
-                                                 std::to_string(rank));
+  require(static_cast<int64_t>(got) == rank,
+          std::string(what) + ": " + arg + " has " + std::to_string(got) + " entries for rank " + std::to_string(rank));
 }
 
 }  // namespace
 
-Array broadcast_in_dim(const Array& x, std::vector<int64_t> shape,
-                       std::vector<int64_t> broadcast_dimensions) {
+Array broadcast_in_dim(const Array& x, std::vector<int64_t> shape, std::vector<int64_t> broadcast_dimensions) {
   check_array(x, "broadcast_in_dim");
   shape_numel(shape);  // rejects negative sizes
   const auto& bd = broadcast_dimensions;
   require_rank("broadcast_in_dim", "broadcast_dimensions", bd.size(), x.rank());
   const int64_t out_rank = static_cast<int64_t>(shape.size());
   for (size_t i = 0; i < bd.size(); ++i) {
-    require(bd[i] >= 0 && bd[i] < out_rank, "broadcast_in_dim: broadcast dimension " +
-                                                std::to_string(bd[i]) + " out of range for " +
-                                                shape_string(shape));
+    require(bd[i] >= 0 && bd[i] < out_rank, "broadcast_in_dim: broadcast dimension " + std::to_string(bd[i]) +
+                                                " out of range for " + shape_string(shape));
     require(i == 0 || bd[i] > bd[i - 1], "broadcast_in_dim: broadcast_dimensions " +
                                              list_string(bd) + " not strictly increasing");
     require(x.shape[i] == 1 || x.shape[i] == shape[bd[i]],
@@ -80,8 +77,7 @@ Array transpose(const Array& x, std::vector<int64_t> permutation) {
   return out;
 }
 
-Array slice(const Array& x, std::vector<int64_t> start, std::vector<int64_t> limit,
-            std::vector<int64_t> strides) {
+Array slice(const Array& x, std::vector<int64_t> start, std::vector<int64_t> limit, std::vector<int64_t> strides) {
   check_array(x, "slice");
   if (strides.empty()) strides.assign(x.shape.size(), 1);
   require_rank("slice", "start", start.size(), x.rank());
@@ -123,15 +119,13 @@ Array dynamic_slice(const Array& x, std::vector<int64_t> starts, std::vector<int
 Array dynamic_update_slice(const Array& x, const Array& update, std::vector<int64_t> starts) {
   check_array(x, "dynamic_update_slice");
   check_array(update, "dynamic_update_slice");
-  require(update.dtype == x.dtype, "dynamic_update_slice: update dtype " +
-                                       std::string(dtype_name(update.dtype)) + " differs from " +
-                                       std::string(dtype_name(x.dtype)));
+  require(update.dtype == x.dtype, "dynamic_update_slice: update dtype " + std::string(dtype_name(update.dtype)) +
+                                       " differs from " + std::string(dtype_name(x.dtype)));
   require_rank("dynamic_update_slice", "update shape", update.shape.size(), x.rank());
   require_rank("dynamic_update_slice", "starts", starts.size(), x.rank());
   for (size_t d = 0; d < starts.size(); ++d) {
-    require(update.shape[d] <= x.shape[d], "dynamic_update_slice: update " +
-                                               shape_string(update.shape) + " exceeds " +
-                                               shape_string(x.shape));
+    require(update.shape[d] <= x.shape[d],
+            "dynamic_update_slice: update " + shape_string(update.shape) + " exceeds " + shape_string(x.shape));
     starts[d] = std::clamp<int64_t>(starts[d], 0, x.shape[d] - update.shape[d]);
   }
   Array out = x;
@@ -149,18 +143,15 @@ Array concatenate(const std::vector<Array>& xs, int64_t dimension) {
   require(!xs.empty(), "concatenate: needs at least one operand");
   for (const Array& x : xs) check_array(x, "concatenate");
   const Array& first = xs[0];
-  require(dimension >= 0 && dimension < first.rank(),
-          "concatenate: dimension " + std::to_string(dimension) + " out of range for rank " +
-              std::to_string(first.rank()));
+  require(dimension >= 0 && dimension < first.rank(), "concatenate: dimension " + std::to_string(dimension) +
+                                                          " out of range for rank " + std::to_string(first.rank()));
   std::vector<int64_t> shape = first.shape;
   shape[dimension] = 0;
   for (const Array& x : xs) {
     bool same = x.dtype == first.dtype && x.rank() == first.rank();
-    for (int64_t d = 0; same && d < x.rank(); ++d)
-      same = d == dimension || x.shape[d] == first.shape[d];
-    require(same, "concatenate: operand " + std::string(dtype_name(x.dtype)) +
-                      shape_string(x.shape) + " does not match " +
-                      std::string(dtype_name(first.dtype)) + shape_string(first.shape) +
+    for (int64_t d = 0; same && d < x.rank(); ++d) same = d == dimension || x.shape[d] == first.shape[d];
+    require(same, "concatenate: operand " + std::string(dtype_name(x.dtype)) + shape_string(x.shape) +
+                      " does not match " + std::string(dtype_name(first.dtype)) + shape_string(first.shape) +
                       " outside dimension " + std::to_string(dimension));
     shape[dimension] += x.shape[dimension];
   }
@@ -179,9 +170,8 @@ Array concatenate(const std::vector<Array>& xs, int64_t dimension) {
 
 Array iota(DType t, std::vector<int64_t> shape, int64_t dimension) {
   require(t != DType::pred, "iota: dtype pred is not supported");
-  require(
-      dimension >= 0 && dimension < static_cast<int64_t>(shape.size()),
-      "iota: dimension " + std::to_string(dimension) + " out of range for " + shape_string(shape));
+  require(dimension >= 0 && dimension < static_cast<int64_t>(shape.size()),
+          "iota: dimension " + std::to_string(dimension) + " out of range for " + shape_string(shape));
   Array out{std::move(shape), t, {}};
   const int64_t n = out.numel();
   out.data.resize(static_cast<size_t>(n));

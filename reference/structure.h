@@ -8,8 +8,7 @@ namespace tandem::ref {
 
 // x: [x.shape] -> [shape]. Operand dim i maps to output dim broadcast_dimensions[i]
 // (strictly increasing); its size must equal shape[bd[i]] or be 1 (then it is repeated).
-Array broadcast_in_dim(const Array& x, std::vector<int64_t> shape,
-                       std::vector<int64_t> broadcast_dimensions);
+Array broadcast_in_dim(const Array& x, std::vector<int64_t> shape, std::vector<int64_t> broadcast_dimensions);
 
 // x: [...] -> [new_sizes], same row-major order; the element counts must match.
 Array reshape(const Array& x, std::vector<int64_t> new_sizes);
@@ -19,8 +18,7 @@ Array transpose(const Array& x, std::vector<int64_t> permutation);
 
 // x: [s] -> [ceil((limit - start) / stride)] per dim; requires 0 <= start <= limit <= s and
 // stride >= 1 (empty strides = all 1).
-Array slice(const Array& x, std::vector<int64_t> start, std::vector<int64_t> limit,
-            std::vector<int64_t> strides);
+Array slice(const Array& x, std::vector<int64_t> start, std::vector<int64_t> limit, std::vector<int64_t> strides);
 
 // x: [s] -> [sizes] (sizes <= s). Each start is clamped into [0, s - size] as XLA does (so a
 // negative start reads from 0; JAX's Python wrapper, which first adds s to a negative start,

@@ -23,8 +23,7 @@ TEST(BroadcastInDim, DocstringExamples) {
   EXPECT_EQ(broadcast_in_dim(x, {2, 3}, {1}).data, (Values{1, 2, 3, 1, 2, 3}));
   // A size-1 operand dim repeats: [2,1] -> [2,3,2] with out[i,j,k] = y[i,0].
   const Array y = make({2, 1}, DType::f32, {5, 6});
-  EXPECT_EQ(broadcast_in_dim(y, {2, 3, 2}, {0, 2}).data,
-            (Values{5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6}));
+  EXPECT_EQ(broadcast_in_dim(y, {2, 3, 2}, {0, 2}).data, (Values{5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6}));
   EXPECT_EQ(broadcast_in_dim(scalar(DType::f32, 7), {2}, {}).data, (Values{7, 7}));
   EXPECT_EQ(broadcast_in_dim(x, {3, 0}, {0}).numel(), 0);
 }
@@ -112,8 +111,7 @@ TEST(Concatenate, AlongEachDimension) {
   const Array c = concatenate({a, b}, 1);
   EXPECT_EQ(c.shape, (Shape{2, 3}));
   EXPECT_EQ(c.data, (Values{1, 2, 5, 3, 4, 6}));
-  const Array r =
-      concatenate({a, make({1, 2}, DType::f32, {7, 8}), make({0, 2}, DType::f32, {})}, 0);
+  const Array r = concatenate({a, make({1, 2}, DType::f32, {7, 8}), make({0, 2}, DType::f32, {})}, 0);
   EXPECT_EQ(r.shape, (Shape{3, 2}));
   EXPECT_EQ(r.data, (Values{1, 2, 3, 4, 7, 8}));
   EXPECT_EQ(concatenate({arange({3})}, 0).data, (Values{0, 1, 2}));

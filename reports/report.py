@@ -57,8 +57,7 @@ def attention(failures, warnings):
     """What needs a look, above every plot: the failed cases, then promised plots not drawn."""
     out = ""
     if failures:
-        out += (f'<h2 id="failures" class="failures">❌ Failures ({len(failures)})</h2>'
-                + html_table(failures))
+        out += (f'<h2 id="failures" class="failures">❌ Failures ({len(failures)})</h2>' + html_table(failures))
     if warnings:
         out += f'<p class="missing">⚠ Promised plots not drawn</p><ul>{"".join(warnings)}</ul>'
     return out
@@ -75,8 +74,7 @@ def render(paths, out_dir, title="tandem report"):
     if not recs:
         raise BadInput(f"no records in {', '.join(map(str, paths))}", "run some cases first: `tandem run --out FILE`")
     # A run's folder holds its own summary.md: the report's would replace it.
-    atomic.refuse_input(out_dir, atomic.input_folders(paths), "-o", REPORT_HINT,
-                        "the folder of an input records file")
+    atomic.refuse_input(out_dir, atomic.input_folders(paths), "-o", REPORT_HINT, "the folder of an input records file")
     # matplotlib only once the inputs are read and checked: a refused input costs no plotting
     # library's seconds of import (runners/option_walk_test.py walks every value of every option)
     from reports.plots import PERF_ONLY, missing_promises, plots_for, quick_only

@@ -19,8 +19,7 @@ void expect_internal_naming(const std::function<void()>& f, const std::string& c
     ADD_FAILURE() << "no error from an unfilled registry";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::internal);
-    EXPECT_NE(e.message().find("registry is empty: " + call + " was not called"), std::string::npos)
-        << e.message();
+    EXPECT_NE(e.message().find("registry is empty: " + call + " was not called"), std::string::npos) << e.message();
   }
 }
 

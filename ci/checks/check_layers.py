@@ -30,8 +30,7 @@ import re
 import sys
 from pathlib import Path
 
-ENGINE = ["engine/core", "engine/cpu", "engine/ir", "engine/prims", "engine/passes",
-          "engine/comm", "engine/cuda"]
+ENGINE = ["engine/core", "engine/cpu", "engine/ir", "engine/prims", "engine/passes", "engine/comm", "engine/cuda"]
 
 # Everything a suite stands on: the harness, the bridge, and what they stand on.
 BELOW_SUITES = ["harness", "bridge"] + ENGINE + ["reference", "common"]
@@ -152,8 +151,7 @@ LINKS = re.compile(r"\b(?:target_link_libraries|tandem_add_test)\(\s*(\w+)([^)]*
 
 def below(comp: str) -> set[str]:
     """The components a component's files may use: its own and those its layers may include."""
-    return {comp} | {component(dst) for name, allowed in LAYERS.items() if component(name) == comp
-                     for dst in allowed}
+    return {comp} | {component(dst) for name, allowed in LAYERS.items() if component(name) == comp for dst in allowed}
 
 
 def link_problems(root: Path) -> list[str]:
@@ -214,8 +212,7 @@ def check(root: Path, exceptions: list[tuple[str, str]] = EXCEPTIONS) -> list[st
                             f"{src_layer} may include: {', '.join(LAYERS[src_layer]) or 'nothing'}")
     for e in exceptions:
         if e not in used:
-            problems.append(f"stale exception {e[0]} -> {e[1]}: no such include any more; "
-                            "remove it from EXCEPTIONS")
+            problems.append(f"stale exception {e[0]} -> {e[1]}: no such include any more; remove it from EXCEPTIONS")
     return problems + link_problems(root)
 
 

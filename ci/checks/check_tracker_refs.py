@@ -22,8 +22,7 @@ EXAMPLES = {
     "ci/checks/check_tracker_refs_test.py": "the references it plants",
 }
 # Files another change is rewriting; each row leaves the check when that change lands.
-NOT_YET_CHECKED = {
-}
+NOT_YET_CHECKED = {}
 
 TRACKER = re.compile(r"\b[Ii]ssues? #?(\d+)|\b[Ss]tops? \d+\b|§ ?\d|\(#(\d+)\)")
 THIRD_PARTY = re.compile(r"https?://\S+/(?:issues|pull)/(\d+)")

@@ -113,8 +113,7 @@ def main(build, source):
             if " dot " in f" {cmd} " and "--in mydot" in cmd and not (work / "mydot").exists():
                 write_dot_data(work / "mydot")
             t0 = time.monotonic()
-            p = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True,
-                               timeout=TIMEOUT_S)
+            p = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
             print(f"rc {p.returncode}  {time.monotonic() - t0:6.1f} s  {cmd}")
             ok = next((codes for prefix, codes in VERDICT_EXITS.items() if cmd.startswith(prefix)), (0,))
             if p.returncode not in ok:

@@ -20,8 +20,7 @@ TEST(CheckComm, MpiCheckNamesCallRankAndMpiError) {
   int line = 0;
   std::string m = check::failure_message_of([&] { line = __LINE__; MPI_CHECK(MPI_ERR_ARG); });
   EXPECT_EQ(m.rfind("MPI call failed: MPI_ERR_ARG at ", 0), 0u) << m;
-  EXPECT_NE(m.find(cat(__FILE__, ":", line, " [host ", comm::host_name(), rank_part(), "]: ")),
-            std::string::npos) << m;
+  EXPECT_NE(m.find(cat(__FILE__, ":", line, " [host ", comm::host_name(), rank_part(), "]: ")), std::string::npos) << m;
   EXPECT_NE(m.find(check::mpi_error_string(MPI_ERR_ARG)), std::string::npos) << m;
 }
 

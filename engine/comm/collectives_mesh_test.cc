@@ -33,8 +33,7 @@ TEST(Mesh, GroupsOfATwoByTwoMesh) {
   EXPECT_EQ(mesh_groups(m, {"x", "y"}, 4, {{0, 3}, {2, 1}}), (Groups{{0, 3}, {2, 1}}));
   const Mesh m3{{{"x", 2}, {"y", 3}}};  // rank = 3x + y; groups per x-row over y
   EXPECT_EQ(mesh_groups(m3, {"y"}, 6, {{0, 2}, {1}}), (Groups{{0, 2}, {1}, {3, 5}, {4}}));
-  for (auto bad : {std::vector<std::string>{"z"}, {"x", "x"}, {}})
-    EXPECT_THROW(mesh_groups(m, bad, 4), Error);
+  for (auto bad : {std::vector<std::string>{"z"}, {"x", "x"}, {}}) EXPECT_THROW(mesh_groups(m, bad, 4), Error);
   EXPECT_THROW(mesh_groups(m, {"x"}, 3), Error);
   EXPECT_THROW(mesh_groups(m, {"x", "y"}, 4, {{0, 1}, {1, 2}}), Error);
 }

@@ -93,8 +93,7 @@ TEST_P(FloatDType, NcclPmaxPminPargFollowTheSameRule) {
   Collectives c(*nccl);
   const Tensor x = Tensor::from_f64(nan_row(me()), {int64_t(n() + 3)}, GetParam()).to(nccl->device());
   const std::vector<double> mx = v(pmax(c, x).to(Device::cpu())), mn = v(pmin(c, x).to(Device::cpu()));
-  for (int e = 0; e <= n(); ++e)
-    EXPECT_TRUE(std::isnan(mx[size_t(e)]) && std::isnan(mn[size_t(e)])) << "element " << e;
+  for (int e = 0; e <= n(); ++e) EXPECT_TRUE(std::isnan(mx[size_t(e)]) && std::isnan(mn[size_t(e)])) << "element " << e;
   EXPECT_EQ(mx[size_t(n() + 1)], 0.0);
   EXPECT_EQ(mn[size_t(n() + 1)], -double(n() - 1));
   EXPECT_EQ(std::signbit(mx[size_t(n() + 2)]), n() == 1);

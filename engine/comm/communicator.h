@@ -17,7 +17,6 @@
 namespace tandem::comm {
 
 enum class ReduceOp { sum, max, min };
-const char* reduce_op_name(ReduceOp op);
 
 class Communicator {
  public:

@@ -93,10 +93,6 @@ const int* ints(const std::vector<int64_t>& v, const char* what, std::vector<int
 }
 }  // namespace
 
-const char* reduce_op_name(ReduceOp op) {
-  return op == ReduceOp::sum ? "sum" : op == ReduceOp::max ? "max" : "min";
-}
-
 MPI_Datatype mpi_datatype(DType t) {
   switch (t) {
     case DType::f64: return MPI_DOUBLE;
@@ -109,8 +105,7 @@ MPI_Datatype mpi_datatype(DType t) {
 }
 
 MPI_Op mpi_op(ReduceOp op, DType t) {
-  if (t == DType::bf16 || t == DType::f16)
-    return half_types().ops[t == DType::f16 ? 1 : 0][int(op)];
+  if (t == DType::bf16 || t == DType::f16) return half_types().ops[t == DType::f16 ? 1 : 0][int(op)];
   if (t == DType::pred) throw_unsupported("reductions of bool", "convert to i32 first, as JAX does");
   if ((t == DType::f32 || t == DType::f64) && op != ReduceOp::sum)
     return half_types().float_ops[t == DType::f64 ? 1 : 0][op == ReduceOp::max ? 0 : 1];
@@ -143,20 +138,17 @@ void MpiCommunicator::all_reduce(const void* send, void* recv, int64_t count, DT
 
 void MpiCommunicator::all_gather(const void* send, void* recv, int64_t count, DType t) {
   CallWatch w("MPI_Allgather", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Allgather(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
-                          mpi_datatype(t), comm_));
+  MPI_CHECK(MPI_Allgather(send, as_int(count, "count"), mpi_datatype(t), recv, int(count), mpi_datatype(t), comm_));
 }
 
 void MpiCommunicator::reduce_scatter(const void* send, void* recv, int64_t count, DType t, ReduceOp op) {
   CallWatch w("MPI_Reduce_scatter_block", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Reduce_scatter_block(send, recv, as_int(count, "count"), mpi_datatype(t),
-                                     mpi_op(op, t), comm_));
+  MPI_CHECK(MPI_Reduce_scatter_block(send, recv, as_int(count, "count"), mpi_datatype(t), mpi_op(op, t), comm_));
 }
 
 void MpiCommunicator::all_to_all(const void* send, void* recv, int64_t count, DType t) {
   CallWatch w("MPI_Alltoall", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Alltoall(send, as_int(count, "count"), mpi_datatype(t), recv, int(count),
-                         mpi_datatype(t), comm_));
+  MPI_CHECK(MPI_Alltoall(send, as_int(count, "count"), mpi_datatype(t), recv, int(count), mpi_datatype(t), comm_));
 }
 
 void MpiCommunicator::all_to_all_v(const void* send, const std::vector<int64_t>& send_counts,
@@ -178,9 +170,8 @@ void MpiCommunicator::broadcast(void* buf, int64_t count, DType t, int root) {
 void MpiCommunicator::send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) {
   const int n = as_int(count, "count");
   CallWatch w("MPI_Sendrecv", size_, count, dtype_name(t));
-  MPI_CHECK(MPI_Sendrecv(send, n, mpi_datatype(t), dst < 0 ? MPI_PROC_NULL : dst, 7001, recv, n,
-                         mpi_datatype(t), src < 0 ? MPI_PROC_NULL : src, 7001, comm_,
-                         MPI_STATUS_IGNORE));
+  MPI_CHECK(MPI_Sendrecv(send, n, mpi_datatype(t), dst < 0 ? MPI_PROC_NULL : dst, 7001, recv, n, mpi_datatype(t),
+                         src < 0 ? MPI_PROC_NULL : src, 7001, comm_, MPI_STATUS_IGNORE));
 }
 
 void MpiCommunicator::barrier() {
@@ -224,15 +215,6 @@ MpiCommunicator& mpi_world() {
                     "the binary and mpirun/srun likely come from different MPI installations, "
                     "or the launcher did not start it; use runners/launch/mpirun.sh or srun --mpi=pmix");
   return *world;
-}
-
-std::string mpi_library_version() {
-  char v[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  MPI_Get_library_version(v, &len);
-  std::string s(v, len);
-  if (auto nl = s.find_first_of(",\n"); nl != std::string::npos) s = s.substr(0, nl);
-  return s;
 }
 
 }  // namespace tandem::comm

@@ -26,10 +26,9 @@ class MpiCommunicator final : public Communicator {
   void all_gather(const void* send, void* recv, int64_t count, DType t) override;
   void reduce_scatter(const void* send, void* recv, int64_t count, DType t, ReduceOp op) override;
   void all_to_all(const void* send, void* recv, int64_t count, DType t) override;
-  void all_to_all_v(const void* send, const std::vector<int64_t>& send_counts,
-                    const std::vector<int64_t>& send_displs, void* recv,
-                    const std::vector<int64_t>& recv_counts,
-                    const std::vector<int64_t>& recv_displs, DType t) override;
+  void all_to_all_v(const void* send, const std::vector<int64_t>& send_counts, const std::vector<int64_t>& send_displs,
+                    void* recv, const std::vector<int64_t>& recv_counts, const std::vector<int64_t>& recv_displs,
+                    DType t) override;
   void broadcast(void* buf, int64_t count, DType t, int root) override;
   void send_recv(const void* send, int dst, void* recv, int src, int64_t count, DType t) override;
   void barrier() override;
@@ -54,8 +53,5 @@ int launcher_world_size(std::string* variable = nullptr);
 // The MPI datatype and op tandem uses for t and op (the 2-byte type and user ops for f16/bf16).
 MPI_Datatype mpi_datatype(DType t);
 MPI_Op mpi_op(ReduceOp op, DType t);
-
-// "Open MPI v4.1.4 ..." for the run context.
-std::string mpi_library_version();
 
 }  // namespace tandem::comm

@@ -269,8 +269,7 @@ std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi, doubl
   WatchScope watch(&dog, [&] { return step; });
   // Every rank must agree before any NCCL call, or a rank without a GPU would hang the rest.
   int gpu = -1;
-  agree(mpi, pick_gpu(mpi, &gpu), ErrorKind::unsupported,
-        "run on GPU nodes with at most one rank per GPU");
+  agree(mpi, pick_gpu(mpi, &gpu), ErrorKind::unsupported, "run on GPU nodes with at most one rank per GPU");
   // Rank 0's ncclGetUniqueId result goes to every rank before the id does: a failure there
   // is reported by all ranks instead of leaving them in MPI_Bcast.
   step = "NCCL communicator init: ncclGetUniqueId on rank 0 and its broadcast";
@@ -279,8 +278,7 @@ std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi, doubl
   if (mpi.rank() == 0)
     if (ncclResult_t e = ncclGetUniqueId(&id); e != ncclSuccess)
       id_error = cat("ncclGetUniqueId failed: ", ncclGetErrorString(e));
-  agree(mpi, id_error, ErrorKind::internal,
-        "check NCCL_SOCKET_IFNAME / NCCL_DEBUG=INFO on rank 0's host");
+  agree(mpi, id_error, ErrorKind::internal, "check NCCL_SOCKET_IFNAME / NCCL_DEBUG=INFO on rank 0's host");
   if (MPI_Bcast(&id, int(sizeof id), MPI_BYTE, 0, mpi.handle()) != MPI_SUCCESS)
     throw Error(ErrorKind::internal, "MPI_Bcast of the NCCL unique id failed");
   step = cat("NCCL communicator init: ncclCommInitRank (", mpi.size(), " ranks, GPU ", gpu, ")");

@@ -12,8 +12,7 @@ namespace tandem::comm {
 // Throws unsupported (a skip) when NCCL is not built or a rank has no GPU — on every rank,
 // naming the rank and the reason; a failed ncclGetUniqueId on rank 0 is an internal error
 // on every rank. A watchdog (init_timeout_s) aborts the job if init stalls on some rank.
-std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi,
-                                                     double init_timeout_s = 300);
+std::unique_ptr<Communicator> make_nccl_communicator(MpiCommunicator& mpi, double init_timeout_s = 300);
 bool nccl_available(std::string* why = nullptr);
 
 }  // namespace tandem::comm

@@ -156,10 +156,8 @@ std::string describe(const Channel& ch, const PeerState& me, const std::vector<A
     const Answer& a = got[size_t(r)];
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.1f", a.state.for_s);
-    if (!a.heard)
-      silent.push_back(who(ch, r));
-    else if (a.state.in_call && a.state.what == me.what)
-      with_me.push_back(cat(r));
+    if (!a.heard) silent.push_back(who(ch, r));
+    else if (a.state.in_call && a.state.what == me.what) with_me.push_back(cat(r));
     else if (a.state.in_call)
       elsewhere.push_back(cat(who(ch, r), " is in another call for ", secs, " s: ", a.state.what, " (its call #",
                               a.state.call_no, "; this rank's is #", me.call_no, ")"));

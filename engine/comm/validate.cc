@@ -43,8 +43,7 @@ void check_groups(const Groups& groups, int n, bool equal_sizes, const char* op)
     }
   }
   if (count != size_t(n) || seen.size() != size_t(n))
-    throw_bad_input(cat(op, ": axis_index_groups ", groups_str(groups),
-                        " must cover all indices exactly once"), hint);
+    throw_bad_input(cat(op, ": axis_index_groups ", groups_str(groups), " must cover all indices exactly once"), hint);
 }
 
 void check_perm(const std::vector<std::pair<int, int>>& perm, int n) {
@@ -53,8 +52,7 @@ void check_perm(const std::vector<std::pair<int, int>>& perm, int n) {
     if (s < 0 || s >= n || d < 0 || d >= n)
       throw_bad_input(cat("ppermute: pair (", s, ", ", d, ") is outside the axis of size ", n));
     if (!srcs.insert(s).second || !dsts.insert(d).second)
-      throw_bad_input(cat("ppermute: sources and destinations must be unique; (", s, ", ", d,
-                          ") repeats one"),
+      throw_bad_input(cat("ppermute: sources and destinations must be unique; (", s, ", ", d, ") repeats one"),
                       "each rank sends to at most one rank and receives from at most one");
   }
 }

@@ -10,8 +10,7 @@ std::string failure_message(const Site& site, const Place& place, const std::str
   where += place.rank >= 0 ? cat(", rank ", place.rank) : std::string(", rank none (not launched)");
   if (place.device >= 0) where += cat(", cuda device ", place.device);
   else if (place.device == kUnknownDevice) where += ", cuda device unknown";
-  return cat(site.library, " call failed: ", site.expr, " at ", site.file, ":", site.line, " [",
-             where, "]: ", what);
+  return cat(site.library, " call failed: ", site.expr, " at ", site.file, ":", site.line, " [", where, "]: ", what);
 }
 
 Place place_now(int device, int mpi_rank) {

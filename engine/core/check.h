@@ -41,8 +41,7 @@ std::string failure_message(const Site& site, const Place& place, const std::str
 Place place_now(int device, int mpi_rank = -1);
 
 // Throws Error(internal) with failure_message for this process's place.
-[[noreturn]] void throw_failure(const Site& site, int device, const std::string& what,
-                                int mpi_rank = -1);
+[[noreturn]] void throw_failure(const Site& site, int device, const std::string& what, int mpi_rank = -1);
 
 // A device context broken for the rest of the process by a sticky error (CUDA: an illegal
 // address, a launch failure; every later call fails again). A case worker that sees it after a

@@ -24,8 +24,7 @@ inline bool cuda_error_is_sticky(cudaError_t e) {
     case cudaErrorIllegalInstruction: case cudaErrorMisalignedAddress: case cudaErrorInvalidAddressSpace:
     case cudaErrorInvalidPc: case cudaErrorAssert: case cudaErrorLaunchTimeout: case cudaErrorECCUncorrectable:
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 // The runtime's words for a failure. A non-sticky error is cleared so later calls start clean;

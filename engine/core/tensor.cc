@@ -14,8 +14,7 @@ CopyFn& device_copy() {
 }
 }  // namespace
 
-Buffer::Buffer(Device d, size_t bytes)
-    : device_(d), bytes_(bytes), data_(Allocator::instance().allocate(d, bytes)) {}
+Buffer::Buffer(Device d, size_t bytes) : device_(d), bytes_(bytes), data_(Allocator::instance().allocate(d, bytes)) {}
 Buffer::~Buffer() { Allocator::instance().deallocate(device_, data_, bytes_); }
 
 void register_device_copy(CopyFn fn) { device_copy() = std::move(fn); }

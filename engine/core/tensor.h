@@ -28,8 +28,7 @@ class Buffer {
 };
 
 // Host<->device copies; the CUDA backend registers them.
-using CopyFn = std::function<void(void* dst, Device dst_dev, const void* src, Device src_dev,
-                                  size_t bytes)>;
+using CopyFn = std::function<void(void* dst, Device dst_dev, const void* src, Device src_dev, size_t bytes)>;
 void register_device_copy(CopyFn fn);
 
 class Tensor {

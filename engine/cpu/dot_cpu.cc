@@ -61,12 +61,10 @@ template <class T> constexpr DType dtype_of() {
 // the layout when it is GEMM-ready and permuting into canonical order when not. fn is handed
 // the element as a double, so a rounding taking doubles (f8) rounds an f64 input only once.
 template <class T, class Fn>
-MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_t n_batch,
-                        size_t n_first, int64_t rows, int64_t cols, bool zero_copy_ok, Fn fn,
-                        Tensor& hold) {
+MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_t n_batch, size_t n_first, int64_t rows,
+                        int64_t cols, bool zero_copy_ok, Fn fn, Tensor& hold) {
   int layout = gemm_layout(perm, n_batch, n_first);
-  if (zero_copy_ok && layout != 0 && x.dtype() == dtype_of<T>())
-    return {x.data<T>(), layout == 2, rows, cols};
+  if (zero_copy_ok && layout != 0 && x.dtype() == dtype_of<T>()) return {x.data<T>(), layout == 2, rows, cols};
   Tensor src = x;
   if (layout == 0) {
     Shape s, src_st, in_st = row_major_strides(x.shape());
@@ -84,8 +82,7 @@ MatOperand<T> as_matrix(const Tensor& x, const std::vector<int64_t>& perm, size_
   return {po, layout == 2, rows, cols};
 }
 
-void sgemm_batched(const MatOperand<float>& a, const MatOperand<float>& b, float* c,
-                   const DotPlan& p, float beta) {
+void sgemm_batched(const MatOperand<float>& a, const MatOperand<float>& b, float* c, const DotPlan& p, float beta) {
   // Fault: a vector kernel whose tail loop is missing drops the last term of an odd K.
   const int64_t k = fault_on(Fault::dot_odd_k_drops_last_term) && p.k % 2 ? p.k - 1 : p.k;
   for (int64_t i = 0; i < p.batch; ++i)
@@ -101,14 +98,12 @@ void sgemm_batched(const MatOperand<float>& a, const MatOperand<float>& b, float
           b.ld(), 0.0f, scratch.data(), p.n);
 }
 
-void dgemm_batched(const MatOperand<double>& a, const MatOperand<double>& b, double* c,
-                   const DotPlan& p) {
+void dgemm_batched(const MatOperand<double>& a, const MatOperand<double>& b, double* c, const DotPlan& p) {
   for (int64_t i = 0; i < p.batch; ++i)
-    cblas_dgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans,
-                b.trans ? CblasTrans : CblasNoTrans, int(p.m), int(p.n), int(p.k), 1.0,
-                a.data + i * a.batch_stride(), int(std::max<int64_t>(1, a.ld())),
-                b.data + i * b.batch_stride(), int(std::max<int64_t>(1, b.ld())), 0.0,
-                c + i * p.m * p.n, int(std::max<int64_t>(1, p.n)));
+    cblas_dgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans, b.trans ? CblasTrans : CblasNoTrans, int(p.m),
+                int(p.n), int(p.k), 1.0, a.data + i * a.batch_stride(), int(std::max<int64_t>(1, a.ld())),
+                b.data + i * b.batch_stride(), int(std::max<int64_t>(1, b.ld())), 0.0, c + i * p.m * p.n,
+                int(std::max<int64_t>(1, p.n)));
 }
 
 float truncate_bits(float x, int dropped) {
@@ -119,8 +114,7 @@ float truncate_bits(float x, int dropped) {
 // 0 = hi, 1 = mid, 2 = lo (X3 has only hi and lo, indices 0 and 1). hi·hi comes last.
 std::vector<std::pair<int, int>> split_products(int parts, int products) {
   if (parts == 2) return {{1, 0}, {0, 1}, {0, 0}};
-  std::vector<std::pair<int, int>> x9 = {{2, 2}, {1, 2}, {2, 1}, {1, 1}, {2, 0},
-                                          {0, 2}, {1, 0}, {0, 1}, {0, 0}};
+  std::vector<std::pair<int, int>> x9 = {{2, 2}, {1, 2}, {2, 1}, {1, 1}, {2, 0}, {0, 2}, {1, 0}, {0, 1}, {0, 0}};
   return std::vector<std::pair<int, int>>(x9.end() - products, x9.end());
 }
 
@@ -149,8 +143,7 @@ Tensor integer_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, DType
     for (int64_t i = 0; i < p.m; ++i)
       for (int64_t j = 0; j < p.n; ++j) {
         int64_t acc = 0;  // wraps like two's-complement i32 once narrowed
-        for (int64_t k = 0; k < p.k; ++k)
-          acc += int64_t(a.at(bi, i, k)) * int64_t(b.at(bi, k, j));
+        for (int64_t k = 0; k < p.k; ++k) acc += int64_t(a.at(bi, i, k)) * int64_t(b.at(bi, k, j));
         c[(bi * p.m + i) * p.n + j] = double(int32_t(uint32_t(uint64_t(acc))));
       }
   return out;
@@ -187,17 +180,15 @@ void split_value(float x, SplitFormat fmt, int parts, float* out) {
   out[parts - 1] = fmt == SplitFormat::bf16 ? round_to_bf16(rest) : round_to_tf32(rest);
 }
 
-DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>& lc,
-                 const std::vector<int64_t>& rc, const std::vector<int64_t>& lb,
-                 const std::vector<int64_t>& rb) {
+DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>& lc, const std::vector<int64_t>& rc,
+                 const std::vector<int64_t>& lb, const std::vector<int64_t>& rb) {
   DotPlan p;
   p.n_batch = lb.size();
   p.n_contract = lc.size();
   auto free_axes = [](const Shape& s, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
     std::vector<int64_t> f;
     for (int64_t d = 0; d < int64_t(s.size()); ++d)
-      if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end())
-        f.push_back(d);
+      if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end()) f.push_back(d);
     return f;
   };
   auto lf = free_axes(lhs, lc, lb), rf = free_axes(rhs, rc, rb);
@@ -293,8 +284,7 @@ void split_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const Alg
 
 // f32 operands, rounded first to the algorithm's storage (TF32, bf16, f16) where it has one,
 // then accumulated in f32 (sgemm) or a narrow type.
-void rounded_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const AlgorithmInfo& info, float* c,
-                 Held& h) {
+void rounded_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& p, const AlgorithmInfo& info, float* c, Held& h) {
   float (*round_in)(float) = nullptr;
   if (info.tf32_inputs) round_in = round_to_tf32;
   else if (info.storage == DType::bf16) round_in = round_to_bf16;

@@ -23,14 +23,12 @@ Tensor run_dot(const Tensor& l, const Tensor& r, const DotDims& d, const std::st
 }
 
 // out[b,m,n] for lhs [B,M,K], rhs [B,K,N] in f64.
-std::vector<double> naive_bmm(const std::vector<double>& l, const std::vector<double>& r,
-                              int B, int M, int K, int N) {
+std::vector<double> naive_bmm(const std::vector<double>& l, const std::vector<double>& r, int B, int M, int K, int N) {
   std::vector<double> o(size_t(B * M * N), 0);
   for (int b = 0; b < B; ++b)
     for (int m = 0; m < M; ++m)
       for (int n = 0; n < N; ++n)
-        for (int k = 0; k < K; ++k)
-          o[(b * M + m) * N + n] += l[(b * M + m) * K + k] * r[(b * K + k) * N + n];
+        for (int k = 0; k < K; ++k) o[(b * M + m) * N + n] += l[(b * M + m) * K + k] * r[(b * K + k) * N + n];
   return o;
 }
 
@@ -51,10 +49,8 @@ TEST(DotCpu, AllLayoutsMatchNaive) {
   // f32, zero-copy sgemm path with a transposed rhs stored [B,N,K].
   Builder fb;
   Value rf = fb.input({B, K, N}, DType::f32);
-  Tensor r_bnk = Executor().run(fb.build({transpose(rf, {0, 2, 1})}),
-                                {Tensor::from_f64(r, {B, K, N}, DType::f32)})[0];
-  auto got3 = run_dot(Tensor::from_f64(l, {B, M, K}, DType::f32), r_bnk, {{2}, {2}, {0}, {0}},
-                      "F32_F32_F32").to_f64();
+  Tensor r_bnk = Executor().run(fb.build({transpose(rf, {0, 2, 1})}), {Tensor::from_f64(r, {B, K, N}, DType::f32)})[0];
+  auto got3 = run_dot(Tensor::from_f64(l, {B, M, K}, DType::f32), r_bnk, {{2}, {2}, {0}, {0}}, "F32_F32_F32").to_f64();
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got3[i], want[i], 1e-5);
 }
 
@@ -140,8 +136,7 @@ TEST(DotCpu, ZeroSizeDims) {
 TEST(DotCpu, IntegerDot) {
   Tensor l = Tensor::from_f64({1, 2, 3, 4}, {2, 2}, DType::i32);
   Tensor r = Tensor::from_f64({5, 6, 7, 8}, {2, 2}, DType::i32);
-  EXPECT_EQ(run_dot(l, r, {{1}, {0}, {}, {}}, "DEFAULT").to_f64(),
-            (std::vector<double>{19, 22, 43, 50}));
+  EXPECT_EQ(run_dot(l, r, {{1}, {0}, {}, {}}, "DEFAULT").to_f64(), (std::vector<double>{19, 22, 43, 50}));
   EXPECT_THROW(run_dot(l, r, {{1}, {0}, {}, {}}, "BF16_BF16_F32"), Error);
 }
 

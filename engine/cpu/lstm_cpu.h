@@ -28,15 +28,13 @@ LstmSaved lstm_saved_views(const LstmConfig& c, float* reserve, const float* x);
 // Raw f32 host pointers; lens has B entries already checked to lie in [1, T].
 // save may be null (inference); otherwise its views are fully written. y must hold B*T*D*H
 // floats and is fully written.
-void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0,
-                  const float* w, const int32_t* lens, float* y, float* h_n, float* c_n,
-                  const LstmSaved* save);
+void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const float* c0, const float* w,
+                  const int32_t* lens, float* y, float* h_n, float* c_n, const LstmSaved* save);
 
 // Reads the forward's reserve (never re-runs the forward). dy entries at padded steps are
 // ignored. dx, dh0, dc0 are overwritten; dw is overwritten (not accumulated).
-void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
-                   const LstmSaved& saved, const float* dy, const float* dh_n, const float* dc_n,
-                   float* dx, float* dh0, float* dc0, float* dw);
+void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens, const LstmSaved& saved, const float* dy,
+                   const float* dh_n, const float* dc_n, float* dx, float* dh0, float* dc0, float* dw);
 
 namespace detail {  // the per-row step loops (vectorized; exposed for their test)
 void cell_forward_row(int64_t H, const float* pr, const float* rr, const float* bias, const float* c_prev,

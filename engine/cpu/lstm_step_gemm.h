@@ -21,7 +21,6 @@ class LstmStepGemm {
   LstmStepGemm(const LstmStepGemm&) = delete;
   LstmStepGemm& operator=(const LstmStepGemm&) = delete;
   void run(const float* A, float* C);  // C = A · op(W), overwritten
-  bool uses_onednn() const { return bool(dnnl_); }
 
  private:
   struct OneDnn;

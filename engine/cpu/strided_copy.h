@@ -34,9 +34,8 @@ inline void strided_run_bytes(const char* s, int64_t src_stride, char* d, int64_
   }
 }
 
-inline void strided_copy(const void* src, int64_t src_base, const Shape& src_strides, void* dst,
-                         int64_t dst_base, const Shape& dst_strides, const Shape& shape,
-                         size_t elem) {
+inline void strided_copy(const void* src, int64_t src_base, const Shape& src_strides, void* dst, int64_t dst_base,
+                         const Shape& dst_strides, const Shape& shape, size_t elem) {
   int64_t n = num_elements(shape);
   if (n == 0) return;
   int rank = int(shape.size());
@@ -54,8 +53,7 @@ inline void strided_copy(const void* src, int64_t src_base, const Shape& src_str
   const int64_t run = shape[rank - 1];
   const int outer_rank = rank - 1;
   for (int64_t done = 0; done < n; done += run) {
-    if (inner_contig)
-      std::memcpy(d + doff * int64_t(elem), s + so * int64_t(elem), size_t(run) * elem);
+    if (inner_contig) std::memcpy(d + doff * int64_t(elem), s + so * int64_t(elem), size_t(run) * elem);
     else
       strided_run_bytes(s + so * int64_t(elem), src_strides[rank - 1], d + doff * int64_t(elem),
                         dst_strides[rank - 1], run, elem);

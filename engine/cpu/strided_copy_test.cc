@@ -33,12 +33,8 @@ std::vector<std::pair<int64_t, int64_t>> offsets(const Layout& l) {
 
 // A transpose (2-D and 3-D), a broadcast, a rev along the last axis and a slice with a base.
 std::vector<Layout> layouts() {
-  return {{{5, 7}, {1, 5}, {7, 1}},
-          {{3, 4, 6}, {1, 18, 3}, {24, 6, 1}},
-          {{4, 9}, {0, 1}, {9, 1}},
-          {{3, 5}, {5, -1}, {5, 1}, 4, 0},
-          {{2, 3}, {10, 1}, {1, 2}, 11, 0},
-          {{}, {}, {}, 2, 1}};
+  return {{{5, 7}, {1, 5}, {7, 1}},        {{3, 4, 6}, {1, 18, 3}, {24, 6, 1}}, {{4, 9}, {0, 1}, {9, 1}},
+          {{3, 5}, {5, -1}, {5, 1}, 4, 0}, {{2, 3}, {10, 1}, {1, 2}, 11, 0},    {{}, {}, {}, 2, 1}};
 }
 
 void check(const Layout& l, size_t elem) {

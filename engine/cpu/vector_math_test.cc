@@ -25,8 +25,7 @@ std::vector<float> sweep() {
   for (int i = -2'000'000; i <= 2'000'000; ++i) x.push_back(float(i) * (8192.0f / 2'000'000));
   for (int k = -5000; k <= 5000; ++k)  // around every quarter turn up to ~7850
     for (int d = -3; d <= 3; ++d) x.push_back(std::nextafter(float(k * M_PI_2), d < 0 ? -1e9f : 1e9f) + float(d) * 1e-7f);
-  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-8f, 0.785398f, 1.5707964f, 3.1415927f})
-    x.push_back(v);
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-8f, 0.785398f, 1.5707964f, 3.1415927f}) x.push_back(v);
   return x;
 }
 

@@ -32,8 +32,7 @@ std::vector<Tensor> scan_impl(const std::vector<Tensor>& in, const Params& p, Ev
   const bool reverse = p.get_bool("reverse", false);
   std::vector<Tensor> carry(in.begin() + long(nc), in.begin() + long(nc + nk));
   std::vector<Tensor> ys;
-  for (size_t i = nk; i < out_types.size(); ++i)
-    ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype, d));
+  for (size_t i = nk; i < out_types.size(); ++i) ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype, d));
   for (int64_t step = 0; step < length; ++step) {
     int64_t t = reverse ? length - 1 - step : step;
     std::vector<Tensor> args(in.begin(), in.begin() + long(nc));

@@ -26,8 +26,7 @@ TEST(CublasModes, EveryPresetHasTheComputeTypeOfItsNumerics) {
   EXPECT_EQ(cublas_mode(A::TF32_TF32_F32)->compute, CUBLAS_COMPUTE_32F_FAST_TF32);
   EXPECT_EQ(cublas_mode(A::TF32_TF32_F32_X3)->compute, CUBLAS_COMPUTE_32F_FAST_TF32);
   EXPECT_EQ(cublas_mode(A::F16_F16_F16)->compute, CUBLAS_COMPUTE_16F);
-  for (A a : {A::BF16_BF16_F32, A::F16_F16_F32, A::BF16_BF16_F32_X3, A::BF16_BF16_F32_X6,
-              A::BF16_BF16_F32_X9})
+  for (A a : {A::BF16_BF16_F32, A::F16_F16_F32, A::BF16_BF16_F32_X3, A::BF16_BF16_F32_X6, A::BF16_BF16_F32_X9})
     EXPECT_EQ(cublas_mode(a)->compute, CUBLAS_COMPUTE_32F) << algorithm_info(a).name;
 }
 

@@ -52,8 +52,7 @@ bool pool_ready(int index) {
 }
 
 [[noreturn]] void out_of_memory(size_t bytes, int index) {
-  throw Error(ErrorKind::internal,
-              cat("cuda:", index, ": out of device memory allocating ", bytes, " bytes"),
+  throw Error(ErrorKind::internal, cat("cuda:", index, ": out of device memory allocating ", bytes, " bytes"),
               "use a smaller case, or check Allocator stats for leaked buffers");
 }
 
@@ -104,8 +103,7 @@ void cuda_pool_free(void* p, int index) {
   if (e == cudaSuccess) e = pool_ready(index) ? cudaFreeAsync(p, 0) : cudaFree(p);
   if (e != cudaSuccess && e != cudaErrorCudartUnloading) {
     (void)cudaGetLastError();
-    std::fprintf(stderr, "tandem: freeing device memory on cuda:%d failed: %s\n", index,
-                 cudaGetErrorString(e));
+    std::fprintf(stderr, "tandem: freeing device memory on cuda:%d failed: %s\n", index, cudaGetErrorString(e));
   }
 }
 

@@ -5,8 +5,7 @@
 
 namespace tandem::cuda_impl {
 
-std::vector<AType> checked_out_types(const std::string& prim, const std::vector<Tensor>& in,
-                                     const Params& p) {
+std::vector<AType> checked_out_types(const std::string& prim, const std::vector<Tensor>& in, const Params& p) {
   std::vector<AType> types;
   types.reserve(in.size());
   for (const Tensor& t : in) types.push_back(t.type());

@@ -23,8 +23,7 @@ void register_window_cuda_impls();       // window_cuda.cc: reduce_window_max, r
 namespace cuda_impl {
 
 // The output types the primitive's shape rule gives for these operands (validates them).
-std::vector<AType> checked_out_types(const std::string& prim, const std::vector<Tensor>& in,
-                                     const Params& p);
+std::vector<AType> checked_out_types(const std::string& prim, const std::vector<Tensor>& in, const Params& p);
 // Makes the context's device current and returns it.
 Device current_device(const EvalContext& ctx);
 // Attaches a CUDA impl to a registered primitive. Runs inside register_all_primitives()

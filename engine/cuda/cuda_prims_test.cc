@@ -81,8 +81,7 @@ TEST(CudaPrims, MaxAndLayoutBitsMatchCpu) {
     }
     std::vector<Tensor> in = {Tensor::from_f64(xs, {4, 6, 5}, t), Tensor::from_f64(ys, {4, 6, 5}, t)};
     auto cpu = run_on(Device::cpu(), p, in), gpu = run_on(Device::cuda(), p, in);
-    for (size_t i = 0; i < cpu.size(); ++i)
-      expect_same_bits(cpu[i], gpu[i], cat(dtype_name(t), " output ", i));
+    for (size_t i = 0; i < cpu.size(); ++i) expect_same_bits(cpu[i], gpu[i], cat(dtype_name(t), " output ", i));
   }
 }
 
@@ -196,8 +195,7 @@ TEST(CudaPrims, TimedLstmMakesNoHostCopyAndNoDriverAllocation) {
   const int64_t nw = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
   Builder b;
   std::vector<Value> in = {b.input({c.batch, c.seq, c.input}, DType::f32), b.input(state, DType::f32),
-                           b.input(state, DType::f32), b.input({nw}, DType::f32),
-                           b.input({c.batch}, DType::i32)};
+                           b.input(state, DType::f32), b.input({nw}, DType::f32), b.input({c.batch}, DType::i32)};
   Program p = b.build(b.bind("lstm_fwd", in, lstm_params(c, "HIGHEST")));
   std::vector<Tensor> host = sine_inputs(p);
   host[4] = Tensor::from_f64({4, 1, 3}, {c.batch}, DType::i32);

@@ -64,12 +64,10 @@ struct DevMat {
 };
 
 // x as `parts` batched matrices of `type` in a GEMM layout: zero-copy when x already is one.
-std::vector<DevMat> as_matrices(const Tensor& x, const std::vector<int64_t>& perm,
-                                size_t n_batch, size_t n_first, DType type, SplitKind split,
-                                int parts) {
+std::vector<DevMat> as_matrices(const Tensor& x, const std::vector<int64_t>& perm, size_t n_batch, size_t n_first,
+                                DType type, SplitKind split, int parts) {
   int layout = gemm_layout(perm, n_batch, n_first);
-  if (split == SplitKind::none && layout != 0 && x.dtype() == type)
-    return {DevMat{x.raw(), type, layout == 2, x}};
+  if (split == SplitKind::none && layout != 0 && x.dtype() == type) return {DevMat{x.raw(), type, layout == 2, x}};
   Gather g = layout == 0 ? gather_for(x, perm) : Gather{};
   std::vector<DevMat> mats(static_cast<size_t>(parts));
   PartPointers dst;
@@ -116,19 +114,17 @@ void gemm(int device, const DevMat& a, const DevMat& b, void* c, DType c_type,
   // Column-major view: Bᵀ is n×k (ld n, or k when B is stored transposed), Aᵀ is k×m.
   cublasHandle_t h = cublas_handle(device);
   apply_math_mode(h, mode);
-  CUBLAS_CHECK(cublasGemmStridedBatchedEx(
-      h, b.trans ? CUBLAS_OP_T : CUBLAS_OP_N,
-      a.trans ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k, alpha, b.data, cuda_type(b.type),
-      b.trans ? k : n, p.k * p.n, a.data, cuda_type(a.type), a.trans ? m : k, p.m * p.k, beta, c,
-      cuda_type(c_type), n, p.m * p.n, batch, compute, CUBLAS_GEMM_DEFAULT));
+  CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, b.trans ? CUBLAS_OP_T : CUBLAS_OP_N, a.trans ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                          n, m, k, alpha, b.data, cuda_type(b.type), b.trans ? k : n, p.k * p.n, a.data,
+                                          cuda_type(a.type), a.trans ? m : k, p.m * p.k, beta, c, cuda_type(c_type), n,
+                                          p.m * p.n, batch, compute, CUBLAS_GEMM_DEFAULT));
 }
 
 // Partial products of split operands, smallest first (parts 0 = hi, 1 = mid, 2 = lo; X3 has
 // hi and lo only). hi·hi comes last. The same order as the CPU engine.
 std::vector<std::pair<int, int>> split_products(int parts, int products) {
   if (parts == 2) return {{1, 0}, {0, 1}, {0, 0}};
-  std::vector<std::pair<int, int>> x9 = {{2, 2}, {1, 2}, {2, 1}, {1, 1}, {2, 0},
-                                          {0, 2}, {1, 0}, {0, 1}, {0, 0}};
+  std::vector<std::pair<int, int>> x9 = {{2, 2}, {1, 2}, {2, 1}, {1, 1}, {2, 0}, {0, 2}, {1, 0}, {0, 1}, {0, 0}};
   return std::vector<std::pair<int, int>>(x9.end() - products, x9.end());
 }
 
@@ -155,22 +151,18 @@ Tensor dot_general(const Tensor& lhs_in, const Tensor& rhs_in, const cpu::DotPla
     return std::pair{as_matrices(lhs, p.lhs_perm, p.n_batch, p.n_lhs_free, type, split, parts),
                      as_matrices(rhs, p.rhs_perm, p.n_batch, p.n_contract, type, split, parts)};
   };
-  DType acc_type = info.accumulation == DType::f64   ? DType::f64
-                   : alg == A::F16_F16_F16           ? DType::f16
-                                                     : DType::f32;
+  DType acc_type = info.accumulation == DType::f64 ? DType::f64 : alg == A::F16_F16_F16 ? DType::f16 : DType::f32;
   Tensor acc = Tensor::empty(p.out_shape, acc_type, device);
 
   if (info.split != SplitFormat::none) {
     bool bf = info.split == SplitFormat::bf16;
-    auto [al, br] = operands(bf ? DType::bf16 : DType::f32, bf ? SplitKind::bf16 : SplitKind::tf32,
-                             info.parts);
+    auto [al, br] = operands(bf ? DType::bf16 : DType::f32, bf ? SplitKind::bf16 : SplitKind::tf32, info.parts);
     const CublasMode mode = *cublas_mode(alg);  // every split preset has a row
     // Small cross terms first; their NaNs (Inf in hi times a zero lo) are zeroed before
     // hi·hi adds the real Inf or NaN back, as the CPU engine (and XLA's split) does.
     auto products = split_products(info.parts, info.products);
     for (size_t t = 0; t + 1 < products.size(); ++t)
-      gemm(dev, al[size_t(products[t].first)], br[size_t(products[t].second)], acc.raw(),
-           DType::f32, p, mode, t > 0);
+      gemm(dev, al[size_t(products[t].first)], br[size_t(products[t].second)], acc.raw(), DType::f32, p, mode, t > 0);
     zero_nans(acc.data<float>(), acc.numel());
     gemm(dev, al[0], br[0], acc.raw(), DType::f32, p, mode, true);
   } else if (alg == A::BF16_BF16_BF16) {
@@ -193,8 +185,7 @@ Tensor dot_general(const Tensor& lhs_in, const Tensor& rhs_in, const cpu::DotPla
   return out;
 }
 
-std::vector<Tensor> dot_general_impl(const std::vector<Tensor>& in, const Params& params,
-                                     EvalContext& ctx) {
+std::vector<Tensor> dot_general_impl(const std::vector<Tensor>& in, const Params& params, EvalContext& ctx) {
   DotSignature s = dot_signature({in[0].type(), in[1].type()}, params);
   DotAlgorithm alg = resolve_dot_algorithm(s.precision, s.input_dtype, s.out_dtype, DeviceKind::cuda);
   cpu::DotPlan plan = cpu::plan_dot(in[0].shape(), in[1].shape(), s.lhs_contract,

@@ -18,7 +18,6 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const cpu::DotPlan& pla
                    DotAlgorithm alg, DType out_dtype, Device device);
 
 // The primitive's CUDA impl (attached by engine/cuda/cuda_backend.cc).
-std::vector<Tensor> dot_general_impl(const std::vector<Tensor>& in, const Params& params,
-                                     EvalContext& ctx);
+std::vector<Tensor> dot_general_impl(const std::vector<Tensor>& in, const Params& params, EvalContext& ctx);
 
 }  // namespace tandem::cuda_impl

@@ -177,8 +177,7 @@ TEST(DotCuda, EmptyShapesAndIntegers) {
                       Tensor::zeros({4, 2}, DType::f32), mm, "HIGHEST");
   EXPECT_EQ(m0.shape(), (Shape{0, 2}));
   try {
-    run_dot(Device::cuda(0), Tensor::zeros({2, 2}, DType::i32), Tensor::zeros({2, 2}, DType::i32),
-            mm, "DEFAULT");
+    run_dot(Device::cuda(0), Tensor::zeros({2, 2}, DType::i32), Tensor::zeros({2, 2}, DType::i32), mm, "DEFAULT");
     FAIL() << "integer dot_general ran on CUDA";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::unsupported) << e.what();

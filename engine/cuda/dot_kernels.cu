@@ -101,9 +101,8 @@ __global__ void zero_nans_kernel(float* x, int64_t n) {
     if (isnan(x[i])) x[i] = 0.0f;
 }
 
-__global__ void gemm_bf16_accumulate_kernel(const uint16_t* a, bool a_trans, const uint16_t* b,
-                                            bool b_trans, float* c, int64_t batch, int64_t m,
-                                            int64_t n, int64_t k) {
+__global__ void gemm_bf16_accumulate_kernel(const uint16_t* a, bool a_trans, const uint16_t* b, bool b_trans, float* c,
+                                            int64_t batch, int64_t m, int64_t n, int64_t k) {
   int64_t total = batch * m * n;
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < total;
        t += int64_t(gridDim.x) * blockDim.x) {
@@ -145,8 +144,7 @@ void gemm_bf16_accumulate(const uint16_t* a, bool a_trans, const uint16_t* b, bo
                           float* c, int64_t batch, int64_t m, int64_t n, int64_t k) {
   int64_t total = batch * m * n;
   if (total == 0) return;
-  gemm_bf16_accumulate_kernel<<<blocks_for(total), kThreads>>>(a, a_trans, b, b_trans, c, batch,
-                                                               m, n, k);
+  gemm_bf16_accumulate_kernel<<<blocks_for(total), kThreads>>>(a, a_trans, b, b_trans, c, batch, m, n, k);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -24,12 +24,10 @@ Impl unary_impl(std::string name, UnaryOp op) {
   };
 }
 
-std::vector<Tensor> integer_pow_impl(const std::vector<Tensor>& in, const Params& p,
-                                     EvalContext& ctx) {
+std::vector<Tensor> integer_pow_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   AType t = checked_out_types("integer_pow", in, p)[0];
   int64_t y = p.get_int("y");
-  if (t.dtype == DType::i32 && y < 0)
-    throw_bad_input("integer_pow: negative exponent on an integer operand");
+  if (t.dtype == DType::i32 && y < 0) throw_bad_input("integer_pow: negative exponent on an integer operand");
   Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
   cuda_impl::integer_pow(t.dtype, in[0].raw(), out.raw(), out.numel(), y);
   return {out};
@@ -64,8 +62,7 @@ CompareDir direction(const std::string& d) {
   throw_bad_input(cat("compare: unknown direction '", d, "'"), "use eq ne lt le gt ge");
 }
 
-std::vector<Tensor> compare_impl(const std::vector<Tensor>& in, const Params& p,
-                                 EvalContext& ctx) {
+std::vector<Tensor> compare_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   AType t = checked_out_types("compare", in, p)[0];
   Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));
   cuda_impl::compare(direction(p.get_string("direction", "")), in[0].dtype(), operand(in[0], t),
@@ -88,8 +85,7 @@ std::vector<Tensor> select_impl(const std::vector<Tensor>& in, const Params& p, 
   return {out};
 }
 
-std::vector<Tensor> convert_impl(const std::vector<Tensor>& in, const Params& p,
-                                 EvalContext& ctx) {
+std::vector<Tensor> convert_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   AType t = checked_out_types("convert_element_type", in, p)[0];
   if (t.dtype == in[0].dtype()) return {in[0]};  // as the CPU: the same (immutable) buffer
   Tensor out = Tensor::empty(t.shape, t.dtype, current_device(ctx));

@@ -60,8 +60,7 @@ void launch_map(const void* x, void* y, int64_t n, F f) {
 
 // ---- binary: a rank-0 operand reads element 0 (stride 0) --------------------------------
 template <class T, class R, class F>
-__global__ void zip_kernel(const T* a, int64_t sa, const T* b, int64_t sb, R* out, int64_t n,
-                           F f) {
+__global__ void zip_kernel(const T* a, int64_t sa, const T* b, int64_t sb, R* out, int64_t n, F f) {
   TANDEM_GRID_STRIDE(i, n) out[i] = f(load(a[i * sa]), load(b[i * sb]));
 }
 
@@ -69,8 +68,7 @@ template <class T, class R, class F>
 void launch_zip(Operand a, Operand b, R* out, int64_t n, F f) {
   if (n == 0) return;
   zip_kernel<T, R><<<blocks_for(n), kThreads>>>(static_cast<const T*>(a.data), a.scalar ? 0 : 1,
-                                                static_cast<const T*>(b.data), b.scalar ? 0 : 1,
-                                                out, n, f);
+                                                static_cast<const T*>(b.data), b.scalar ? 0 : 1, out, n, f);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -153,8 +151,7 @@ struct Compare {
 
 // ---- select and convert ------------------------------------------------------------------
 template <class W>
-__global__ void select_kernel(const uint8_t* pred, int64_t sp, const W* t, const W* f, W* out,
-                              int64_t n) {
+__global__ void select_kernel(const uint8_t* pred, int64_t sp, const W* t, const W* f, W* out, int64_t n) {
   TANDEM_GRID_STRIDE(i, n) out[i] = pred[i * sp] ? t[i] : f[i];
 }
 
@@ -204,8 +201,7 @@ void unary(UnaryOp op, DType t, const void* x, void* y, int64_t n) {
 }
 
 void integer_pow(DType t, const void* x, void* y, int64_t n, int64_t e) {
-  dispatch_dtype<true, false>(t, "integer_pow",
-                              [&](auto tag) { launch_map<decltype(tag)>(x, y, n, IntPow{e}); });
+  dispatch_dtype<true, false>(t, "integer_pow", [&](auto tag) { launch_map<decltype(tag)>(x, y, n, IntPow{e}); });
 }
 
 void binary(BinaryOp op, DType t, Operand a, Operand b, void* out, int64_t n, int* div_by_zero) {
@@ -262,10 +258,8 @@ void select(const uint8_t* pred, bool pred_scalar, const void* on_true, const vo
   if (n == 0) return;
   dispatch_width(size_t(elem_bytes), [&](auto tag) {
     using W = decltype(tag);
-    select_kernel<W><<<blocks_for(n), kThreads>>>(pred, pred_scalar ? 0 : 1,
-                                                  static_cast<const W*>(on_true),
-                                                  static_cast<const W*>(on_false),
-                                                  static_cast<W*>(out), n);
+    select_kernel<W><<<blocks_for(n), kThreads>>>(pred, pred_scalar ? 0 : 1, static_cast<const W*>(on_true),
+                                                  static_cast<const W*>(on_false), static_cast<W*>(out), n);
     CUDA_CHECK_LAUNCH();
   });
 }
@@ -276,8 +270,7 @@ void convert_element(DType from, const void* src, DType to, void* dst, int64_t n
     using From = decltype(from_tag);
     dispatch_dtype<true, true>(to, "convert_element_type", [&](auto to_tag) {
       using To = decltype(to_tag);
-      convert_kernel<From, To><<<blocks_for(n), kThreads>>>(static_cast<const From*>(src),
-                                                             static_cast<To*>(dst), n);
+      convert_kernel<From, To><<<blocks_for(n), kThreads>>>(static_cast<const From*>(src), static_cast<To*>(dst), n);
       CUDA_CHECK_LAUNCH();
     });
   });

@@ -72,10 +72,9 @@ void verify_layout(cudnnHandle_t h, const Plan& plan, const LstmConfig& c, const
       const char* want_m = base + 4 * (ms.offset + gate * H * ms.cols);
       const char* want_b = base + 4 * (bs.offset + gate * H);
       if (m != want_m || b != want_b) {
-        err = cat("cuDNN weight layout mismatch at pseudo-layer ", p, " linLayerID ", id,
-                  ": matrix at byte ", static_cast<const char*>(m) - base, " (expected ",
-                  want_m - base, "), bias at byte ", static_cast<const char*>(b) - base,
-                  " (expected ", want_b - base, ")");
+        err = cat("cuDNN weight layout mismatch at pseudo-layer ", p, " linLayerID ", id, ": matrix at byte ",
+                  static_cast<const char*>(m) - base, " (expected ", want_m - base, "), bias at byte ",
+                  static_cast<const char*>(b) - base, " (expected ", want_b - base, ")");
         break;
       }
     }
@@ -98,10 +97,9 @@ Plan& plan_for(int dev, const LstmConfig& c, bool tf32, const void* w) {
     CUDNN_CHECK(cudnnCreateRNNDescriptor(&p->rnn));
     CUDNN_CHECK(cudnnSetRNNDescriptor_v8(
         p->rnn, CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM, CUDNN_RNN_DOUBLE_BIAS,
-        c.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT,
-        CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH,
-        int32_t(c.input), int32_t(c.hidden), int32_t(c.hidden), int32_t(c.layers), p->dropout,
-        CUDNN_RNN_PADDED_IO_ENABLED));
+        c.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT,
+        CUDNN_DATA_FLOAT, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, int32_t(c.input), int32_t(c.hidden),
+        int32_t(c.hidden), int32_t(c.layers), p->dropout, CUDNN_RNN_PADDED_IO_ENABLED));
     CUDNN_CHECK(cudnnCreateTensorDescriptor(&p->state));
     int dims[3] = {int(c.pseudo_layers()), int(c.batch), int(c.hidden)};
     int strides[3] = {int(c.batch * c.hidden), int(c.hidden), 1};
@@ -144,9 +142,8 @@ void describe(Call& k, cudnnHandle_t h, const Plan& plan, const LstmConfig& c,
   CUDNN_CHECK(cudnnCreateRNNDataDescriptor(&k.y));
   CUDNN_CHECK(cudnnSetRNNDataDescriptor(k.x, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED,
                                         int(c.seq), int(c.batch), int(c.input), lens.data(), &fill));
-  CUDNN_CHECK(cudnnSetRNNDataDescriptor(k.y, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED,
-                                        int(c.seq), int(c.batch), int(c.dirs() * c.hidden),
-                                        lens.data(), &fill));
+  CUDNN_CHECK(cudnnSetRNNDataDescriptor(k.y, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED, int(c.seq),
+                                        int(c.batch), int(c.dirs() * c.hidden), lens.data(), &fill));
   CUDNN_CHECK(cudnnGetRNNTempSpaceSizes(h, plan.rnn, mode, k.x, &k.work_bytes, &k.reserve_bytes));
 }
 
@@ -175,8 +172,7 @@ struct Setup {
 Setup setup(const std::vector<Tensor>& f, const Params& p) {
   std::vector<AType> t;
   for (const Tensor& x : f) t.push_back(x.type());
-  Setup s{lstm_config(t, p), lstm_allow_tf32(p.get_string("precision", "HIGHEST")),
-          f[0].device().index, nullptr, {}};
+  Setup s{lstm_config(t, p), lstm_allow_tf32(p.get_string("precision", "HIGHEST")), f[0].device().index, nullptr, {}};
   // cuDNN's data descriptors take the lengths on the host (so does jaxlib's RNN kernel,
   // which copies them back and synchronises on every call): read once per buffer instead.
   s.lens = checked_lstm_lengths(cuda_host_mirror(f[4]), s.c);
@@ -204,10 +200,9 @@ std::vector<Tensor> backward(const std::vector<Tensor>& in, const Params& p, Ten
   // gradient of the masked steps is (dh0 and dc0 are written for every row: lengths >= 1).
   CUDA_CHECK(cudaMemsetAsync(dx.raw(), 0, dx.nbytes(), 0));
   Tensor dh0 = Tensor::empty(f[1].shape(), DType::f32, d), dc0 = Tensor::empty(f[2].shape(), DType::f32, d);
-  CUDNN_CHECK(cudnnRNNBackwardData_v8(s.h, plan.rnn, f[4].data<int32_t>(), k.y, y.raw(), in[0].raw(),
-                                      k.x, dx.raw(), plan.state, f[1].raw(), in[1].raw(), dh0.raw(),
-                                      plan.state, f[2].raw(), in[2].raw(), dc0.raw(),
-                                      plan.weight_bytes, f[3].raw(), k.work_bytes, k.work.raw(),
+  CUDNN_CHECK(cudnnRNNBackwardData_v8(s.h, plan.rnn, f[4].data<int32_t>(), k.y, y.raw(), in[0].raw(), k.x, dx.raw(),
+                                      plan.state, f[1].raw(), in[1].raw(), dh0.raw(), plan.state, f[2].raw(),
+                                      in[2].raw(), dc0.raw(), plan.weight_bytes, f[3].raw(), k.work_bytes, k.work.raw(),
                                       k.reserve_bytes, k.reserve.raw()));
   Tensor dw;
   if (dw_acc) {
@@ -216,10 +211,9 @@ std::vector<Tensor> backward(const std::vector<Tensor>& in, const Params& p, Ten
     dw = Tensor::empty(f[3].shape(), DType::f32, d);
     CUDA_CHECK(cudaMemsetAsync(dw.raw(), 0, dw.nbytes(), 0));  // BackwardWeights adds into dw
   }
-  CUDNN_CHECK(cudnnRNNBackwardWeights_v8(s.h, plan.rnn, CUDNN_WGRAD_MODE_ADD, f[4].data<int32_t>(),
-                                         k.x, f[0].raw(), plan.state, f[1].raw(), k.y, y.raw(),
-                                         plan.weight_bytes, dw.raw(), k.work_bytes, k.work.raw(),
-                                         k.reserve_bytes, k.reserve.raw()));
+  CUDNN_CHECK(cudnnRNNBackwardWeights_v8(s.h, plan.rnn, CUDNN_WGRAD_MODE_ADD, f[4].data<int32_t>(), k.x, f[0].raw(),
+                                         plan.state, f[1].raw(), k.y, y.raw(), plan.weight_bytes, dw.raw(),
+                                         k.work_bytes, k.work.raw(), k.reserve_bytes, k.reserve.raw()));
   return {dx, dh0, dc0, dw};
 }
 
@@ -259,8 +253,7 @@ std::vector<Tensor> lstm_bwd_cudnn(const std::vector<Tensor>& in, const Params& 
   return backward(in, p, nullptr);
 }
 
-std::vector<Tensor> lstm_bwd_cudnn_accumulate(const std::vector<Tensor>& in, const Params& p,
-                                              Tensor& dw) {
+std::vector<Tensor> lstm_bwd_cudnn_accumulate(const std::vector<Tensor>& in, const Params& p, Tensor& dw) {
   std::vector<Tensor> r = backward(in, p, &dw);
   r.pop_back();
   return r;
@@ -277,8 +270,7 @@ int64_t cudnn_reserve_floats(const LstmConfig& c, bool tf32) {
   use_cuda_device(0);
   Plan& plan = plan_for(0, c, tf32, nullptr);
   Call k;
-  describe(k, cudnn_handle(0), plan, c, std::vector<int32_t>(size_t(c.batch), int32_t(c.seq)),
-           CUDNN_FWD_MODE_TRAINING);
+  describe(k, cudnn_handle(0), plan, c, std::vector<int32_t>(size_t(c.batch), int32_t(c.seq)), CUDNN_FWD_MODE_TRAINING);
   use_cuda_device(current);  // a shape rule leaves the caller's device as it found it
   return int64_t((k.reserve_bytes + 3) / 4);
 }

@@ -28,8 +28,7 @@ std::vector<Tensor> lstm_fwd_cudnn(const std::vector<Tensor>& in, const Params& 
 std::vector<Tensor> lstm_bwd_cudnn(const std::vector<Tensor>& in, const Params& p);
 // Backward that adds its weight gradient into dw (cuDNN's CUDNN_WGRAD_MODE_ADD), for the
 // accumulation test; returns dx, dh0, dc0.
-std::vector<Tensor> lstm_bwd_cudnn_accumulate(const std::vector<Tensor>& in, const Params& p,
-                                              Tensor& dw);
+std::vector<Tensor> lstm_bwd_cudnn_accumulate(const std::vector<Tensor>& in, const Params& p, Tensor& dw);
 }  // namespace cuda_impl
 
 }  // namespace tandem

@@ -52,8 +52,7 @@ void expect_padded_steps_zero(const Tensor& out, const char* what) {
         double x = v[size_t((b * T + t) * W + w)];
         if (t >= int64_t(kLens[size_t(b)]))
           ASSERT_EQ(x, 0.0) << what << "[" << b << ", " << t << ", " << w << "]: padded step";
-        else
-          ASSERT_TRUE(std::isfinite(x)) << what << "[" << b << ", " << t << ", " << w << "]";
+        else ASSERT_TRUE(std::isfinite(x)) << what << "[" << b << ", " << t << ", " << w << "]";
       }
 }
 

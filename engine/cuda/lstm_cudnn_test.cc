@@ -49,8 +49,7 @@ std::vector<Tensor> run_bwd(const LstmConfig& c, const std::vector<Tensor>& host
 }
 
 // |got - want| <= tol · (1 + |want|), elementwise.
-void expect_close(const std::vector<double>& got, const std::vector<double>& want, double tol,
-                  const char* what) {
+void expect_close(const std::vector<double>& got, const std::vector<double>& want, double tol, const char* what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < want.size(); ++i)
     ASSERT_LE(std::abs(got[i] - want[i]), tol * (1 + std::abs(want[i])))

@@ -93,16 +93,14 @@ DeviceStarts device_starts(const std::vector<Tensor>& in, size_t first, const Sh
 std::vector<Tensor> dynamic_slice_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   Shape sizes = checked_out_types("dynamic_slice", in, p)[0].shape;
   DeviceStarts s = device_starts(in, 1, in[0].shape(), sizes, false);
-  return {gather("dynamic_slice", in[0], sizes, row_major_strides(in[0].shape()), 0,
-                 current_device(ctx), s)};
+  return {gather("dynamic_slice", in[0], sizes, row_major_strides(in[0].shape()), 0, current_device(ctx), s)};
 }
 
 std::vector<Tensor> dus_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   checked_out_types("dynamic_update_slice", in, p);
   const Tensor &x = in[0], &u = in[1];
   Tensor out = Tensor::empty(x.shape(), x.dtype(), current_device(ctx));
-  if (x.nbytes() > 0)
-    CUDA_CHECK(cudaMemcpyAsync(out.raw(), x.raw(), x.nbytes(), cudaMemcpyDeviceToDevice, 0));
+  if (x.nbytes() > 0) CUDA_CHECK(cudaMemcpyAsync(out.raw(), x.raw(), x.nbytes(), cudaMemcpyDeviceToDevice, 0));
   DeviceStarts s = device_starts(in, 2, x.shape(), u.shape(), true);
   strided_copy(u.raw(), out.raw(),
                layout("dynamic_update_slice", u.shape(), row_major_strides(u.shape()), 0,

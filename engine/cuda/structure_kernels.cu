@@ -18,8 +18,7 @@ __device__ int64_t device_starts_offset(const DeviceStarts& s) {
 }
 
 template <class W>
-__global__ void strided_copy_kernel(const W* src, W* dst, StridedLayout l, DeviceStarts s,
-                                    int64_t n) {
+__global__ void strided_copy_kernel(const W* src, W* dst, StridedLayout l, DeviceStarts s, int64_t n) {
   const int64_t dyn = device_starts_offset(s);
   const int64_t src_base = l.src_base + (s.on_dst ? 0 : dyn);
   const int64_t dst_base = l.dst_base + (s.on_dst ? dyn : 0);
@@ -47,8 +46,7 @@ __global__ void iota_kernel(T* out, int64_t n, int64_t stride, int64_t size) {
 
 }  // namespace
 
-void strided_copy(const void* src, void* dst, const StridedLayout& layout, int elem_bytes,
-                  const DeviceStarts& starts) {
+void strided_copy(const void* src, void* dst, const StridedLayout& layout, int elem_bytes, const DeviceStarts& starts) {
   int64_t n = 1;
   for (int d = 0; d < layout.rank; ++d) n *= layout.shape[d];
   if (n == 0) return;

@@ -18,8 +18,7 @@ Value Builder::input(const Shape& shape, DType dtype) {
 
 Value Builder::literal(double v, DType dtype) { return Value(this, Literal{v, dtype}); }
 
-std::vector<Value> Builder::bind(const std::string& name, const std::vector<Value>& in,
-                                 Params params) {
+std::vector<Value> Builder::bind(const std::string& name, const std::vector<Value>& in, Params params) {
   const Primitive& p = primitive(name);
   std::vector<AType> in_types;
   Eqn e;
@@ -67,8 +66,7 @@ namespace {
 Builder* builder_of(std::initializer_list<const Value*> vs) {
   for (const Value* v : vs)
     if (v->builder()) return v->builder();
-  throw_bad_input("operation on literals only: no builder to record it",
-                  "start from a Builder input");
+  throw_bad_input("operation on literals only: no builder to record it", "start from a Builder input");
 }
 Value unary(const char* name, Value x, Params p = {}) {
   return builder_of({&x})->bind1(name, {x}, std::move(p));
@@ -195,9 +193,8 @@ Value dot(Value lhs, Value rhs, const std::string& precision) {
   return dot_general(lhs, rhs, DotDims{{lhs.rank() - 1}, {0}, {}, {}}, precision);
 }
 
-std::vector<Value> scan(const Program& body, const std::vector<Value>& consts,
-                        const std::vector<Value>& init, const std::vector<Value>& xs,
-                        int64_t length, bool reverse, int64_t unroll) {
+std::vector<Value> scan(const Program& body, const std::vector<Value>& consts, const std::vector<Value>& init,
+                        const std::vector<Value>& xs, int64_t length, bool reverse, int64_t unroll) {
   std::vector<Value> in = consts;
   in.insert(in.end(), init.begin(), init.end());
   in.insert(in.end(), xs.begin(), xs.end());

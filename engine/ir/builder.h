@@ -33,8 +33,7 @@ class Builder {
  public:
   Value input(const Shape& shape, DType dtype);
   Value literal(double v, DType dtype);
-  std::vector<Value> bind(const std::string& prim, const std::vector<Value>& in,
-                          Params params = {});
+  std::vector<Value> bind(const std::string& prim, const std::vector<Value>& in, Params params = {});
   Value bind1(const std::string& prim, const std::vector<Value>& in, Params params = {});
   Program build(const std::vector<Value>& outputs) const;
   const std::vector<Eqn>& eqns() const { return eqns_; }
@@ -96,8 +95,7 @@ struct DotDims {
 };
 // precision: "DEFAULT" "HIGH" "HIGHEST" or a DotAlgorithm preset name (JAX accepts both).
 // f8: the operands' f8 formats under an ANY_F8 preset (JAX: their dtypes); e4m3fn when absent.
-Value dot_general(Value lhs, Value rhs, const DotDims& dims,
-                  const std::string& precision = "DEFAULT",
+Value dot_general(Value lhs, Value rhs, const DotDims& dims, const std::string& precision = "DEFAULT",
                   std::optional<DType> preferred_element_type = std::nullopt,
                   std::optional<F8Operands> f8 = std::nullopt);
 // The params dot_general binds, for callers that validate them (dot_signature) first.
@@ -109,8 +107,7 @@ Value dot(Value lhs, Value rhs, const std::string& precision = "DEFAULT");
 
 // ---- scan ---------------------------------------------------------------------------
 // body: (consts..., carry..., x...) -> (carry..., y...), as lax.scan's jaxpr.
-std::vector<Value> scan(const Program& body, const std::vector<Value>& consts,
-                        const std::vector<Value>& init, const std::vector<Value>& xs,
-                        int64_t length, bool reverse = false, int64_t unroll = 1);
+std::vector<Value> scan(const Program& body, const std::vector<Value>& consts, const std::vector<Value>& init,
+                        const std::vector<Value>& xs, int64_t length, bool reverse = false, int64_t unroll = 1);
 
 }  // namespace tandem

@@ -58,8 +58,7 @@ TEST(Executor, ScanForwardAndReverse) {
     Value init = b.input({}, DType::f32);
     Value xs = b.input({4}, DType::f32);
     Program p = b.build(scan(cumsum_body(), {}, {init}, {xs}, 4, reverse));
-    auto out = Executor().run(p, {Tensor::scalar(10, DType::f32),
-                                  Tensor::from_f64({1, 2, 3, 4}, {4}, DType::f32)});
+    auto out = Executor().run(p, {Tensor::scalar(10, DType::f32), Tensor::from_f64({1, 2, 3, 4}, {4}, DType::f32)});
     EXPECT_EQ(out[0].to_f64()[0], 20.0);
     if (!reverse) EXPECT_EQ(out[1].to_f64(), (std::vector<double>{11, 13, 16, 20}));
     else EXPECT_EQ(out[1].to_f64(), (std::vector<double>{20, 19, 17, 14}));
@@ -75,8 +74,7 @@ TEST(Executor, ScanWithConstsAndZeroLength) {
   Builder b;
   Value w = b.input({2}, DType::f32), c0 = b.input({2}, DType::f32), xs = b.input({0, 2}, DType::f32);
   Program p = b.build(scan(body, {w}, {c0}, {xs}, 0));
-  auto out = Executor().run(p, {Tensor::zeros({2}, DType::f32),
-                                Tensor::from_f64({1, 2}, {2}, DType::f32),
+  auto out = Executor().run(p, {Tensor::zeros({2}, DType::f32), Tensor::from_f64({1, 2}, {2}, DType::f32),
                                 Tensor::zeros({0, 2}, DType::f32)});
   EXPECT_EQ(out[0].to_f64(), (std::vector<double>{1, 2}));
   EXPECT_EQ(out[1].shape(), (Shape{0, 2}));

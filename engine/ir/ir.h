@@ -44,8 +44,7 @@ struct Atom {
 };
 
 using ProgramPtr = std::shared_ptr<const Program>;
-using Param = std::variant<int64_t, double, bool, std::string, std::vector<int64_t>, DType,
-                           ProgramPtr>;
+using Param = std::variant<int64_t, double, bool, std::string, std::vector<int64_t>, DType, ProgramPtr>;
 
 class Params {
  public:

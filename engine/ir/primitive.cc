@@ -17,8 +17,7 @@ std::map<std::string, std::unique_ptr<Primitive>>& table() {
 }
 void require_registered() {
   if (table().empty())
-    throw Error(ErrorKind::internal,
-                "the primitive registry is empty: register_all_primitives() was not called",
+    throw Error(ErrorKind::internal, "the primitive registry is empty: register_all_primitives() was not called",
                 "call tandem::register_all_primitives() (engine/prims/register_all.h) once from "
                 "main(); tandem_add_test's mains (tandem_engine_test_main) do");
 }

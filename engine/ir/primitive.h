@@ -25,8 +25,7 @@ struct EvalContext {
 };
 
 using ShapeRule = std::function<std::vector<AType>(const std::vector<AType>&, const Params&)>;
-using Impl = std::function<std::vector<Tensor>(const std::vector<Tensor>&, const Params&,
-                                               EvalContext&)>;
+using Impl = std::function<std::vector<Tensor>(const std::vector<Tensor>&, const Params&, EvalContext&)>;
 // Reverse mode (engine/ir/vjp_args.h defines VjpArgs): the rule reads primal inputs and
 // outputs on demand (each read may save a residual or recompute it, so read only what the
 // derivative needs) and returns the cotangent of each input (nullopt: zero / not
@@ -35,8 +34,7 @@ struct VjpArgs;
 using VjpRule = std::function<std::vector<std::optional<Value>>(const VjpArgs&, const Params&)>;
 // Batching: inputs with their batch axis (nullopt: unbatched) → outputs and theirs.
 using BatchRule = std::function<std::pair<std::vector<Value>, std::vector<std::optional<int>>>(
-    const std::vector<Value>& in, const std::vector<std::optional<int>>& in_axes,
-    const Params&)>;
+    const std::vector<Value>& in, const std::vector<std::optional<int>>& in_axes, const Params&)>;
 // Batching of a collective over the vmapped axis itself (JAX's fancy_primitive_batchers with
 // axis_data): called instead of `batch` when the equation's axis_name names the vmapped
 // axis (axis_name, axis_size), even when no operand is mapped (axis_index has none).

@@ -39,8 +39,7 @@ json program_body(const Program& p) {
   json j = {{"invars", json::array()}, {"eqns", json::array()}, {"outvars", json::array()}};
   for (const Var& v : p.in_vars) j["invars"].push_back(typed_var(v));
   for (const Eqn& e : p.eqns) {
-    json eq = {{"primitive", e.prim->name}, {"in", json::array()}, {"out", json::array()},
-               {"params", json::object()}};
+    json eq = {{"primitive", e.prim->name}, {"in", json::array()}, {"out", json::array()}, {"params", json::object()}};
     for (const Atom& a : e.in) eq["in"].push_back(atom(a));
     for (const Var& v : e.out) eq["out"].push_back(typed_var(v));
     for (const auto& [k, v] : e.params.items()) eq["params"][k] = param(v);

@@ -60,8 +60,7 @@ std::string joined(const List& names) {
 
 // An object with every required field and none the schema lacks: an exporter's misspelt
 // "parms" is an error, not a silently empty field.
-void check_fields(const json& j, const std::string& at, const std::string& what, Names required,
-                  Names optional = {}) {
+void check_fields(const json& j, const std::string& at, const std::string& what, Names required, Names optional = {}) {
   if (!j.is_object()) bad(at, cat("expected ", what, " (a JSON object), got ", shown(j)));
   for (const char* k : required)
     if (!j.contains(k)) bad(at, cat("missing required field '", k, "' of ", what));
@@ -117,8 +116,7 @@ Shape read_shape(const json& j, const std::string& at) {
   Shape s;
   for (size_t i = 0; i < j.size(); ++i) {
     std::optional<int64_t> d = as_int(j[i]);
-    if (!d || *d < 0)
-      bad(at, cat("a shape is a list of non-negative integers; dimension ", i, " is ", shown(j[i])));
+    if (!d || *d < 0) bad(at, cat("a shape is a list of non-negative integers; dimension ", i, " is ", shown(j[i])));
     s.push_back(*d);
   }
   check_element_count(s, at);

@@ -173,8 +173,7 @@ Policy policy_from_string(const std::string& raw) {
   bool has_args = false;
   if (auto open = s.find('('); open != std::string::npos) {
     if (s.back() != ')')
-      throw_bad_input(cat("remat policy '", s, "': unbalanced parentheses"),
-                      "write e.g. save_only_these_names(y,z)");
+      throw_bad_input(cat("remat policy '", s, "': unbalanced parentheses"), "write e.g. save_only_these_names(y,z)");
     head = trim(s.substr(0, open));
     args = s.substr(open + 1, s.size() - open - 2);
     has_args = true;
@@ -182,8 +181,7 @@ Policy policy_from_string(const std::string& raw) {
   if (head == "everything_saveable" && !has_args) return everything_saveable();
   if ((head == "nothing_saveable" || head.empty()) && !has_args) return nothing_saveable();
   if ((head == "dots_saveable" || head == "checkpoint_dots") && !has_args) return dots_saveable();
-  if ((head == "dots_with_no_batch_dims_saveable" ||
-       head == "checkpoint_dots_with_no_batch_dims") && !has_args)
+  if ((head == "dots_with_no_batch_dims_saveable" || head == "checkpoint_dots_with_no_batch_dims") && !has_args)
     return dots_with_no_batch_dims_saveable();
   if (head == "save_anything_except_these_names") return save_anything_except_these_names(name_list(args));
   if (head == "save_any_names_but_these") return save_any_names_but_these(name_list(args));

@@ -18,8 +18,7 @@ void typecheck_eqn(const Eqn& eqn, const std::string& where) {
     throw_bad_input(cat("typecheck: ", where, ": ", err.message()), err.hint());
   }
   if (want.size() != eqn.out.size())
-    throw_bad_input(cat("typecheck: ", where, " has ", eqn.out.size(), " outputs, rule says ",
-                        want.size()));
+    throw_bad_input(cat("typecheck: ", where, " has ", eqn.out.size(), " outputs, rule says ", want.size()));
   for (size_t k = 0; k < want.size(); ++k)
     if (want[k] != eqn.out[k]->type)
       throw_bad_input(cat("typecheck: ", where, " output ", k, " is ", eqn.out[k]->type.str(),
@@ -45,8 +44,7 @@ void typecheck(const Program& p) {
     for (const Var& v : eqn.out) define(v, where);
   }
   for (const Atom& a : p.out_vars)
-    if (!a.is_literal() && !defined.count(a.var->id))
-      throw_bad_input("typecheck: a program output is never defined");
+    if (!a.is_literal() && !defined.count(a.var->id)) throw_bad_input("typecheck: a program output is never defined");
 }
 
 }  // namespace tandem

@@ -76,8 +76,7 @@ struct ScanView {
     if (a.is_literal() || body_has.count(a.var->id) || chain_vars.count(a.var->id)) return "";
     const AType& t = a.var->type;
     bool stacked = t.rank() >= 1 && t.shape[0] == length;
-    if (!defined_before_scan(a.var))
-      return cat("operand ", t.str(), " is computed after the scan");
+    if (!defined_before_scan(a.var)) return cat("operand ", t.str(), " is computed after the scan");
     if (t.rank() == 0 || stacked) return "";
     return cat("operand ", t.str(), " is neither a scalar nor stacked along the scan axis");
   }
@@ -104,11 +103,9 @@ std::optional<PassNote> follow_chain(const ScanView& sv, size_t first, Group& g)
     const Var& v = eqn.out[0];
     chain_vars.insert(v->id);
     from = cat("the ", prim, " result ", v->type.str());
-    if (sv.uses.outputs.count(v->id))
-      return decline(kDeclineUsedTwice, cat(from, " is also a program output"));
+    if (sv.uses.outputs.count(v->id)) return decline(kDeclineUsedTwice, cat(from, " is also a program output"));
     std::vector<size_t> next = sv.uses.readers_of(v);
-    if (next.empty())
-      return decline(kDeclineNonReducible, cat(from, " is never reduced"));
+    if (next.empty()) return decline(kDeclineNonReducible, cat(from, " is never reduced"));
     if (next.size() > 1)
       return decline(kDeclineUsedTwice, cat(from, " has ", next.size(), " readers; it must feed "
                                             "only its reduction"));
@@ -126,8 +123,7 @@ std::optional<PassNote> choose_axes(const ScanView& sv, Group& g, const HoistOpt
     listed += axes_str(axes);
     if (k == 0) { common = axes; continue; }
     std::vector<int64_t> both;
-    std::set_intersection(common.begin(), common.end(), axes.begin(), axes.end(),
-                          std::back_inserter(both));
+    std::set_intersection(common.begin(), common.end(), axes.begin(), axes.end(), std::back_inserter(both));
     common = both;
   }
   bool has_scan_axis = !common.empty() && common[0] == 0;

@@ -14,8 +14,7 @@
 
 namespace tandem::hoist {
 
-Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params,
-         Var out) {
+Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params, Var out) {
   Eqn e;
   e.prim = &primitive(prim);
   std::vector<AType> types;
@@ -97,8 +96,7 @@ struct Extension {
       moved_ops += eqn.prim->name + ", ";
     }
     DType vt = value.type().dtype, acc = vt;
-    if (opts.accumulate_dtype && is_floating(vt) && is_floating(*opts.accumulate_dtype))
-      acc = *opts.accumulate_dtype;
+    if (opts.accumulate_dtype && is_floating(vt) && is_floating(*opts.accumulate_dtype)) acc = *opts.accumulate_dtype;
     if (acc != vt) value = emit(body_eqns, "convert_element_type", {value}, {{"new_dtype", acc}});
     Shape keep = value.type().shape;
     for (int64_t a : g.body_axes) keep[size_t(a)] = 1;
@@ -136,9 +134,8 @@ struct Extension {
         emit(rep, "convert_element_type", {wide}, {{"new_dtype", out->type.dtype}}, out);
       }
     }
-    std::string per_step = g.body_axes.empty()
-                               ? "nothing reduced per step"
-                               : cat("reduce_sum over body axes {", shape_str(g.body_axes), "}");
+    std::string per_step = g.body_axes.empty() ? "nothing reduced per step"
+                                               : cat("reduce_sum over body axes {", shape_str(g.body_axes), "}");
     return cat("moved ", moved_ops, per_step, " into the body; ", where, " instead of ", scan.out[nk + ys]->type.str(),
                "; ", g.reductions.size(), " reduce_sum(s) finish outside");
   }
@@ -181,8 +178,7 @@ Program remove_dead_eqns(const Program& p) {
   return r;
 }
 
-ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& plans,
-                         const HoistOptions& opts) {
+ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& plans, const HoistOptions& opts) {
   const Eqn& scan = p.eqns[s];
   const Program& body = *scan.params.get_program("body");
   Extension x(scan, body);

@@ -22,8 +22,7 @@ ScanRewrite rewrite_scan(const Program& p, size_t scan_index, const std::vector<
 
 // Appends prim(in) to `eqns`; the output var (new, or `out` when given) has the type the
 // primitive's shape rule gives, so the result typechecks by construction.
-Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params,
-         Var out = nullptr);
+Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, Params params, Var out = nullptr);
 
 // Drops equations none of whose outputs are read (scan bodies after their ys were removed).
 Program remove_dead_eqns(const Program& p);

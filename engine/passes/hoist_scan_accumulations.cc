@@ -61,8 +61,7 @@ std::optional<PassNote> match(const ScanView& sv, size_t k, Accumulator& acc) {
   const Var& c_in = sv.body.in_vars[sv.nc + k];
   const Atom& c_out = sv.body.out_vars[k];
   auto def = c_out.is_literal() ? sv.uses.def_eqn.end() : sv.uses.def_eqn.find(c_out.var->id);
-  if (def == sv.uses.def_eqn.end())
-    return decline(kAccNotAnAccumulator, "its new value is not computed by the body");
+  if (def == sv.uses.def_eqn.end()) return decline(kAccNotAnAccumulator, "its new value is not computed by the body");
   const Eqn& add = sv.body.eqns[def->second];
   const bool first = add.in.size() == 2 && !add.in[0].is_literal() && add.in[0].var->id == c_in->id;
   const bool second = add.in.size() == 2 && !add.in[1].is_literal() && add.in[1].var->id == c_in->id;

@@ -56,8 +56,7 @@ void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, 
     }
     if (plans.empty()) continue;
     hoist::ScanRewrite r = hoist::rewrite_scan(p, i, plans, opts);
-    for (size_t k = 0; k < r.details.size(); ++k)
-      out.notes.push_back(PassNote{true, "", plan_where[k], r.details[k]});
+    for (size_t k = 0; k < r.details.size(); ++k) out.notes.push_back(PassNote{true, "", plan_where[k], r.details[k]});
     out.rewrites += int(plans.size());
     p = std::move(r.program);
     i = r.scan_index;  // equations before it only gained zero-initialised carries

@@ -35,9 +35,8 @@ TEST(HoistNested, OuterThenInner) {
   for (const std::string& l : h.log) named |= l.find("hoisted scan#0/body: scan#0 ys 0") == 0;
   EXPECT_TRUE(named) << ::testing::PrintToString(h.log);
 
-  HoistOptions o;
-  o.min_step_elements = 0;  // small programs: check the rewrite, not the cost estimate
-  o.accumulate_in_carry = true;
+  // small programs: check the rewrite, not the cost estimate
+  HoistOptions o{.accumulate_in_carry = true, .min_step_elements = 0};
   HoistResult c = hoist_and_compare(p, o);
   EXPECT_EQ(c.rewrites, 2);
 }

@@ -59,9 +59,7 @@ TEST(HoistScanReductions, SeedSinMean) {
 }
 
 TEST(HoistScanReductions, AccumulatesInACarry) {
-  HoistOptions o;
-  o.min_step_elements = 0;
-  o.accumulate_in_carry = true;
+  HoistOptions o{.accumulate_in_carry = true, .min_step_elements = 0};
   HoistResult h = hoist_and_compare(seed_mse(), o);
   const Eqn* s = find_eqn(h.program, "scan");
   ASSERT_EQ(s->out.size(), 2u);  // the original carry and the accumulator: no stacked output
@@ -80,18 +78,14 @@ TEST(HoistScanReductions, ScanAxisOnlyNeedsACarry) {
   HoistResult stacked = hoist_and_compare(p);
   EXPECT_EQ(stacked.rewrites, 0);
   EXPECT_TRUE(log_has(stacked, kDeclineAxes)) << ::testing::PrintToString(stacked.log);
-  HoistOptions o;
-  o.min_step_elements = 0;
-  o.accumulate_in_carry = true;
+  HoistOptions o{.accumulate_in_carry = true, .min_step_elements = 0};
   HoistResult carried = hoist_and_compare(p, o);
   EXPECT_EQ(carried.rewrites, 1);
   EXPECT_LE(largest_value(carried.program), 15 * 12);
 }
 
 TEST(HoistScanReductions, WiderAccumulation) {
-  HoistOptions o;
-  o.min_step_elements = 0;
-  o.accumulate_dtype = DType::f64;
+  HoistOptions o{.accumulate_dtype = DType::f64, .min_step_elements = 0};
   for (bool carry : {false, true}) {
     o.accumulate_in_carry = carry;
     HoistResult h = hoist_and_compare(seed_mse(), o);
@@ -108,9 +102,7 @@ TEST(HoistScanReductions, ReverseAndUnrollAreKept) {
   const Eqn* s = find_eqn(h.program, "scan");
   EXPECT_TRUE(s->params.get_bool("reverse", false));
   EXPECT_EQ(s->params.get_int("unroll"), 4);
-  HoistOptions o;
-  o.min_step_elements = 0;
-  o.accumulate_in_carry = true;
+  HoistOptions o{.accumulate_in_carry = true, .min_step_elements = 0};
   hoist_and_compare(seed_mse(17, {3, 5}, true, 4), o);
 }
 
@@ -138,8 +130,7 @@ TEST(HoistScanReductions, DependentReductionsShareTheIntersection) {
   });
   Program p = trace({{{6, 3, 4, 5}, f32}}, [&](Builder&, const std::vector<Value>& in) {
     Value ys = scan(body, {}, {}, {in[0]}, 6)[0];
-    return std::vector<Value>{reduce_sum(ys, {0, 1, 3}), reduce_sum(ys, {1, 3}),
-                              reduce_sum(ys, {0, 1, 2, 3})};
+    return std::vector<Value>{reduce_sum(ys, {0, 1, 3}), reduce_sum(ys, {1, 3}), reduce_sum(ys, {0, 1, 2, 3})};
   });
   HoistResult h = hoist_and_compare(p);
   EXPECT_EQ(h.rewrites, 1);

@@ -87,8 +87,7 @@ TEST(ScanResiduals, ReplayedValuesAreComputedOnce) {
   for (const char* pol : {"nothing_saveable", "dots_saveable"}) {
     VjpProgram v = vjp(rnn_loss(pol));
     std::map<std::string, int64_t> fwd = forward_applications(*rnn_loss(pol).eqns.at(0).params.get_program("body"));
-    for (auto& [prim, n] : v.recompute.by_prim)
-      EXPECT_LE(n, fwd[prim]) << pol << " " << prim;
+    for (auto& [prim, n] : v.recompute.by_prim) EXPECT_LE(n, fwd[prim]) << pol << " " << prim;
     expect_honest_counts(rnn_loss, pol);
   }
   VjpProgram none = vjp(rnn_loss("nothing_saveable"));

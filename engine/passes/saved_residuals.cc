@@ -51,8 +51,7 @@ std::pair<int64_t, int64_t> liveness(const Program& p) {
 }  // namespace
 
 int64_t SavedResiduals::count_non_arguments() const {
-  return int64_t(std::count_if(residuals.begin(), residuals.end(),
-                               [](const Residual& r) { return !r.is_argument; }));
+  return int64_t(std::count_if(residuals.begin(), residuals.end(), [](const Residual& r) { return !r.is_argument; }));
 }
 
 SavedResiduals saved_residuals(const VjpProgram& v) {

@@ -20,8 +20,7 @@ struct SavedResiduals {
 };
 
 SavedResiduals saved_residuals(const VjpProgram& v);
-SavedResiduals saved_residuals(const Program& p, const Policy& top = everything_saveable(),
-                               std::vector<bool> wrt = {});
+SavedResiduals saved_residuals(const Program& p, const Policy& top = everything_saveable(), std::vector<bool> wrt = {});
 // One line per residual ("f32[8,16]  512 B  named 'y'"), then the totals and recompute counts.
 std::string format_saved_residuals(const SavedResiduals& s);
 

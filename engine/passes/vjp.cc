@@ -61,8 +61,7 @@ void Linearizer::forward() {
 // enclosing policy decides inside it too, as JAX's partial evaluation passes the enclosing
 // `saveable` down into a nested checkpoint ("outer policy wins"). Its operands no
 // differentiated input reaches are not differentiated inside.
-void Linearizer::forward_checkpoint(const Eqn& e, const std::vector<Value>& args, Task& t,
-                                    std::vector<Value>& outs) {
+void Linearizer::forward_checkpoint(const Eqn& e, const std::vector<Value>& args, Task& t, std::vector<Value>& outs) {
   const Program& body = *e.params.get_program("body");
   Policy own = policy_from_string(e.params.get_string("policy", "nothing_saveable"));
   if (!opts_.in_remat) check_names(own, body);

@@ -75,8 +75,7 @@ struct VjpProgram {
 
 // wrt: one flag per input (empty: all floating inputs). An integer or bool output takes a
 // cotangent input that nothing reads.
-VjpProgram vjp(const Program& p, std::vector<bool> wrt = {},
-               const Policy& top_policy = everything_saveable());
+VjpProgram vjp(const Program& p, std::vector<bool> wrt = {}, const Policy& top_policy = everything_saveable());
 
 // The joint program (inputs..., output cts...) -> (outputs..., cts of wrt inputs...).
 Program vjp_joint(const Program& p, std::vector<bool> wrt = {});
@@ -87,9 +86,8 @@ struct VjpRun {
 };
 // on_eqn (optional) sees every primitive application the executor runs, sub-programs
 // included, tagged with the phase ("forward" / "backward").
-VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,
-               const std::vector<Tensor>& output_cts, Device device = Device::cpu(),
-               const std::function<void(const char* phase, const Eqn&)>& on_eqn = {});
+VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs, const std::vector<Tensor>& output_cts,
+               Device device = Device::cpu(), const std::function<void(const char* phase, const Eqn&)>& on_eqn = {});
 
 // FLOP estimate of one equation, its own work only (used by the recompute counts).
 double eqn_flops(const Eqn& e);

@@ -26,9 +26,8 @@ Program vjp_joint(const Program& p, std::vector<bool> wrt) {
   return joint;
 }
 
-VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs,
-               const std::vector<Tensor>& output_cts, Device device,
-               const std::function<void(const char*, const Eqn&)>& on_eqn) {
+VjpRun run_vjp(const VjpProgram& v, const std::vector<Tensor>& inputs, const std::vector<Tensor>& output_cts,
+               Device device, const std::function<void(const char*, const Eqn&)>& on_eqn) {
   Executor ex(device);
   if (on_eqn) ex.set_on_eqn([&](const Eqn& e) { on_eqn("forward", e); });
   std::vector<Tensor> f = ex.run(v.forward, inputs);

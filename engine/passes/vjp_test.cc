@@ -143,8 +143,7 @@ TEST(Vjp, Structure) {
 TEST(Vjp, DynamicSliceAndUpdate) {
   auto i32 = [](Builder& b, double v) { return b.literal(v, DType::i32); };
   check({{4, 5}}, [&](Builder& b, auto& v) {
-    return V{dynamic_slice(v[0], {i32(b, 1), i32(b, 2)}, {2, 3}),
-             dynamic_slice(v[0], {i32(b, 7), i32(b, -3)}, {3, 2})};
+    return V{dynamic_slice(v[0], {i32(b, 1), i32(b, 2)}, {2, 3}), dynamic_slice(v[0], {i32(b, 7), i32(b, -3)}, {3, 2})};
   });
   check({{4, 5}, {2, 3}}, [&](Builder& b, auto& v) {
     return V{dynamic_update_slice(v[0], v[1], {i32(b, 2), i32(b, 1)}),

@@ -115,8 +115,7 @@ int64_t vmap_axis_size(const Program& p, const std::vector<VmapAxis>& in_axes_gi
 }
 
 std::vector<Tensor> run_vmap(const Program& p, const std::vector<VmapAxis>& in_axes,
-                             const std::vector<VmapAxis>& out_axes, const std::vector<Tensor>& args,
-                             Device device) {
+                             const std::vector<VmapAxis>& out_axes, const std::vector<Tensor>& args, Device device) {
   std::vector<AType> types;
   for (const Tensor& t : args) types.push_back(t.type());
   Program v = vmap(p, in_axes, out_axes, vmap_axis_size(p, in_axes, types));

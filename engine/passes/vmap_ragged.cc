@@ -141,8 +141,7 @@ RaggedLstm ragged_lstm(const Ragged& xs, Value h0, Value c0, Value w, const Para
                       "tandem rejects length 0 (as cuDNN does): drop empty sequences");
   Builder* b = xs.data.builder();
   std::vector<Value> lens;
-  for (int64_t l : xs.segment_lens)
-    lens.push_back(broadcast_in_dim(b->literal(double(l), DType::i32), {1}, {}));
+  for (int64_t l : xs.segment_lens) lens.push_back(broadcast_in_dim(b->literal(double(l), DType::i32), {1}, {}));
   Value seq_lengths = concatenate(lens, 0);
   std::vector<Value> o = b->bind("lstm_fwd", {pad_to_max(xs), h0, c0, w, seq_lengths}, lstm);
   return RaggedLstm{unpad(o[0], 0, xs.segment_lens), o[1], o[2]};

@@ -82,8 +82,7 @@ Program prog(const std::vector<AType>& t, Fn f) { return trace(t, f); }
 AType f64(const Shape& s) { return {s, DType::f64}; }
 
 TEST(Vmap, EveryPrimitiveHasABatchRule) {
-  for (const std::string& n : primitive_names())
-    EXPECT_TRUE(bool(primitive(n).batch)) << n << " has no batching rule";
+  for (const std::string& n : primitive_names()) EXPECT_TRUE(bool(primitive(n).batch)) << n << " has no batching rule";
 }
 
 TEST(Vmap, UnaryAtEveryAxis) {

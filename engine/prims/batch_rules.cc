@@ -28,8 +28,7 @@ void vectorized(const char* name) {
 // (our ops have no size-1 broadcasting, so the seed's singleton axes become full copies).
 void broadcasting(const char* name, std::function<bool(size_t)> scalar_ok) {
   std::string n = name;
-  set(name, [n, scalar_ok](const std::vector<Value>& in, const std::vector<BatchAxis>& axes,
-                           const Params& p) {
+  set(name, [n, scalar_ok](const std::vector<Value>& in, const std::vector<BatchAxis>& axes, const Params& p) {
     int64_t size = batch_size_of(in, axes);
     int out_rank = -1;  // per-example rank and shape of the result: the largest operand's
     Shape out_shape;

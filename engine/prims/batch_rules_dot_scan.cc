@@ -130,8 +130,7 @@ Result scan_rule(const std::vector<Value>& in, const Axes& axes, const Params& p
 // checkpoint: the body batched with the operands' axes as they are; the policy and every
 // other param stay, so remat applies to the batched body exactly as to the original.
 Result checkpoint_rule(const std::vector<Value>& in, const Axes& axes, const Params& p) {
-  BatchedProgram bb = batch_program(*p.get_program("body"), axes, {}, batch_size_of(in, axes),
-                                    "vmap of checkpoint");
+  BatchedProgram bb = batch_program(*p.get_program("body"), axes, {}, batch_size_of(in, axes), "vmap of checkpoint");
   Params q = p;
   q.set("body", std::make_shared<const Program>(bb.program));
   Builder* b = nullptr;

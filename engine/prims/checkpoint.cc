@@ -3,6 +3,7 @@
 
 #include "engine/core/error.h"
 #include "engine/ir/remat_policy.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -17,8 +18,7 @@ std::vector<AType> checkpoint_shape(const std::vector<AType>& in, const Params& 
   return body.out_types();
 }
 
-std::vector<Tensor> checkpoint_impl(const std::vector<Tensor>& in, const Params& p,
-                                    EvalContext& ctx) {
+std::vector<Tensor> checkpoint_impl(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   return ctx.run_program(*p.get_program("body"), in);
 }
 
@@ -34,9 +34,7 @@ std::vector<Value> checkpoint(const Program& body, const std::vector<Value>& in,
     if (v.builder()) b = v.builder();
   if (!b) throw_bad_input("checkpoint with no traced operands", "start from a Builder input");
   return b->bind("checkpoint", in,
-                 {{"body", std::make_shared<const Program>(body)},
-                  {"policy", policy},
-                  {"prevent_cse", prevent_cse}});
+                 {{"body", std::make_shared<const Program>(body)}, {"policy", policy}, {"prevent_cse", prevent_cse}});
 }
 
 Value checkpoint_name(Value x, const std::string& name) {
@@ -45,23 +43,15 @@ Value checkpoint_name(Value x, const std::string& name) {
 }
 
 void register_checkpoint_primitives() {
-  Primitive c;
-  c.name = "checkpoint";
-  c.traits = kControlFlow | kRemat;
-  c.params = {"body", "policy", "prevent_cse"};
-  c.shape = checkpoint_shape;
-  c.cpu = checkpoint_impl;
+  Primitive c = primitive_of("checkpoint", kControlFlow | kRemat, {"body", "policy", "prevent_cse"}, checkpoint_shape,
+                             checkpoint_impl);
   c.cuda = checkpoint_impl;  // runs the body on whatever backend the context names
   register_primitive(std::move(c));
 
-  Primitive n;
-  n.name = "checkpoint_name";
-  n.traits = kAnnotation;
-  n.params = {"name"};
+  Primitive n = primitive_of("checkpoint_name", kAnnotation, {"name"});
   n.shape = [](const std::vector<AType>& in, const Params& p) {
     if (in.size() != 1) throw_bad_input("checkpoint_name takes 1 operand");
-    if (p.get_string("name", "").empty())
-      throw_bad_input("checkpoint_name needs a non-empty `name` param");
+    if (p.get_string("name", "").empty()) throw_bad_input("checkpoint_name needs a non-empty `name` param");
     return std::vector<AType>{in[0]};
   };
   n.cpu = name_impl;

@@ -11,8 +11,7 @@
 namespace tandem {
 
 std::vector<Value> checkpoint(const Program& body, const std::vector<Value>& in,
-                              const std::string& policy = "nothing_saveable",
-                              bool prevent_cse = true);
+                              const std::string& policy = "nothing_saveable", bool prevent_cse = true);
 Value checkpoint_name(Value x, const std::string& name);
 
 void register_checkpoint_primitives();

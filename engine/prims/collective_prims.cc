@@ -7,6 +7,7 @@
 #include "engine/core/axis_env.h"
 #include "engine/core/error.h"
 #include "engine/prims/register_all.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -68,13 +69,8 @@ void refuse_negative(const Params& p, const char* key, const std::string& op) {
 // Every collective names its axes (axis_name) and may state their size (axis_size); `extra`
 // are its own params.
 void reg(const std::string& name, ShapeRule shape, Impl impl, std::vector<std::string> extra = {}) {
-  Primitive p;
-  p.name = name;
-  p.traits = kCollective;
-  p.params = {"axis_name", "axis_size"};
+  Primitive p = primitive_of(name, kCollective, {"axis_name", "axis_size"}, std::move(shape), impl);
   p.params.insert(p.params.end(), extra.begin(), extra.end());
-  p.shape = std::move(shape);
-  p.cpu = impl;
 #if TANDEM_HAVE_CUDA
   p.cuda = std::move(impl);  // device-agnostic: the NamedAxis stages through its transport's device
 #endif

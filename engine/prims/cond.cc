@@ -2,6 +2,7 @@
 #include "engine/prims/cond.h"
 
 #include "engine/core/error.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -70,12 +71,8 @@ std::vector<Value> cond(Value index, const std::vector<Program>& branches, const
 }
 
 void register_cond_primitive() {
-  Primitive p;
-  p.name = "cond";
-  p.traits = kControlFlow;
+  Primitive p = primitive_of("cond", kControlFlow, {}, cond_shape, cond_cpu);
   for (int i = 0; i < kMaxCondBranches; ++i) p.params.push_back(cond_branch_param(i));
-  p.shape = cond_shape;
-  p.cpu = cond_cpu;
   register_primitive(std::move(p));
 }
 

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 
@@ -161,11 +162,10 @@ Value reverse_axes(Value x, const std::vector<int64_t>& axes) {
 }
 
 void register_conv_primitive() {
-  Primitive p;
-  p.name = "conv_general_dilated";
-  p.traits = kContraction;
-  p.params = {"window_strides", "padding", "lhs_dilation", "rhs_dilation", "lhs_spec", "rhs_spec", "out_spec",
-              "feature_group_count", "batch_group_count", "precision", "preferred_element_type"};
+  Primitive p = primitive_of("conv_general_dilated", kContraction,
+                             {"window_strides", "padding", "lhs_dilation", "rhs_dilation", "lhs_spec", "rhs_spec",
+                              "out_spec", "feature_group_count", "batch_group_count", "precision",
+                              "preferred_element_type"});
   p.shape = [](const std::vector<AType>& in, const Params& q) {
     if (in.size() != 2) throw_bad_input(cat("conv_general_dilated takes 2 operands, got ", in.size()));
     return std::vector<AType>{conv_geometry(in[0], in[1], conv_spec(q)).out};

@@ -3,7 +3,7 @@
 #include "engine/prims/device_put.h"
 
 #include "engine/core/error.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/ir/vjp_args.h"
 
 namespace tandem {
@@ -35,9 +35,7 @@ bool is_offload(const Eqn& e) {
 }
 
 void register_device_put_primitive() {
-  Primitive d;
-  d.name = "device_put";
-  d.params = {"memory_kind", "src_memory_kind"};
+  Primitive d = primitive_of("device_put", 0, {"memory_kind", "src_memory_kind"});
   d.shape = [](const std::vector<AType>& in, const Params& p) {
     if (in.size() != 1) throw_bad_input(cat("device_put takes 1 operand, got ", in.size()));
     param_kind(p, "memory_kind");  // unknown kinds: bad input now, not when it runs

@@ -27,12 +27,9 @@ SupportEntry algorithm_support(DotAlgorithm a, DeviceKind backend) {
       return cpu ? SupportEntry{Support::emulated, "as the non-FAST preset: f8 operands, full f32 accumulation "
                                                    "(cuBLASLt's reduced-precision fast accumulation is not modelled)"}
                  : SupportEntry{Support::unsupported, "tandem has no cuBLASLt FP8 path (the CPU emulates the preset)"};
-    case A::DEFAULT:
-      return {Support::native, "resolved from precision and input dtype"};
-    case A::F32_F32_F32:
-      return {Support::native, cpu ? "sgemm" : "cuBLAS CUBLAS_COMPUTE_32F_PEDANTIC"};
-    case A::F64_F64_F64:
-      return {Support::native, cpu ? "dgemm" : "cuBLAS CUBLAS_COMPUTE_64F"};
+    case A::DEFAULT: return {Support::native, "resolved from precision and input dtype"};
+    case A::F32_F32_F32: return {Support::native, cpu ? "sgemm" : "cuBLAS CUBLAS_COMPUTE_32F_PEDANTIC"};
+    case A::F64_F64_F64: return {Support::native, cpu ? "dgemm" : "cuBLAS CUBLAS_COMPUTE_64F"};
     case A::TF32_TF32_F32:
       return cpu ? SupportEntry{Support::emulated, "inputs rounded to tf32 (RNE), sgemm"}
                  : SupportEntry{Support::native, "inputs rounded to tf32 (RNE) by tandem, cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32"};
@@ -80,8 +77,7 @@ DotAlgorithm resolve_dot_algorithm(const std::string& precision, DType in, Devic
                             backend == DeviceKind::cpu ? "cpu" : "cuda", ": ", s.how),
                         "pick another preset (tandem list --algorithms)");
     if (in == DType::i32 || in == DType::pred)
-      throw_bad_input(cat("dot_general: algorithm ", precision, " needs floating inputs, got ",
-                          dtype_name(in)));
+      throw_bad_input(cat("dot_general: algorithm ", precision, " needs floating inputs, got ", dtype_name(in)));
     return *a;
   }
   std::optional<Precision> p = a ? Precision::DEFAULT : parse_precision(precision);

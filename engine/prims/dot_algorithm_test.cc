@@ -15,8 +15,7 @@ TEST(DotAlgorithm, PrecisionResolvesPerBackend) {
   EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::f32, DeviceKind::cuda), DotAlgorithm::TF32_TF32_F32);
   EXPECT_EQ(resolve_dot_algorithm("HIGH", DType::bf16, DeviceKind::cpu), DotAlgorithm::BF16_BF16_F32);
   EXPECT_EQ(resolve_dot_algorithm("DEFAULT", DType::f64, DeviceKind::cpu), DotAlgorithm::F64_F64_F64);
-  EXPECT_EQ(resolve_dot_algorithm("BF16_BF16_F32_X6", DType::f64, DeviceKind::cpu),
-            DotAlgorithm::BF16_BF16_F32_X6);
+  EXPECT_EQ(resolve_dot_algorithm("BF16_BF16_F32_X6", DType::f64, DeviceKind::cpu), DotAlgorithm::BF16_BF16_F32_X6);
 }
 
 // JAX: without a preset, preferred_element_type is the accumulation type; a preset keeps its own.

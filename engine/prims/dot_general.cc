@@ -4,7 +4,7 @@
 
 #include "engine/core/error.h"
 #include "engine/cpu/dot_cpu.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/prims/dot_general.h"
 
 namespace tandem {
@@ -79,8 +79,7 @@ DotSignature dot_signature(const std::vector<AType>& in, const Params& p) {
 namespace {
 std::vector<AType> dot_shape(const std::vector<AType>& in, const Params& p) {
   DotSignature s = dot_signature(in, p);
-  cpu::DotPlan plan = cpu::plan_dot(in[0].shape, in[1].shape, s.lhs_contract, s.rhs_contract,
-                                    s.lhs_batch, s.rhs_batch);
+  cpu::DotPlan plan = cpu::plan_dot(in[0].shape, in[1].shape, s.lhs_contract, s.rhs_contract, s.lhs_batch, s.rhs_batch);
   return {AType{plan.out_shape, s.out_dtype}};
 }
 
@@ -94,14 +93,11 @@ std::vector<Tensor> dot_cpu(const std::vector<Tensor>& in, const Params& p, Eval
 }  // namespace
 
 void register_dot_general_primitive() {
-  Primitive p;
-  p.name = "dot_general";
-  p.traits = kContraction;
-  p.params = {"lhs_contracting_dimensions", "rhs_contracting_dimensions", "lhs_batch_dimensions",
-              "rhs_batch_dimensions", "precision", "preferred_element_type", "lhs_f8_format", "rhs_f8_format"};
-  p.shape = dot_shape;
-  p.cpu = dot_cpu;
-  register_primitive(std::move(p));
+  register_primitive(primitive_of("dot_general", kContraction,
+                                  {"lhs_contracting_dimensions", "rhs_contracting_dimensions", "lhs_batch_dimensions",
+                                   "rhs_batch_dimensions", "precision", "preferred_element_type", "lhs_f8_format",
+                                   "rhs_f8_format"},
+                                  dot_shape, dot_cpu));
 }
 
 }  // namespace tandem

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "engine/core/error.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -122,8 +123,7 @@ Shape gather_out_shape(const AType& operand, const AType& indices, const GatherD
           cat(d.offset_dims.size(), " offset_dims for ", walked.size(), " operand dims that are neither collapsed nor batching"));
   Shape out;
   size_t w = 0, b = 0;
-  for (int64_t k = 0; k < out_rank; ++k)
-    out.push_back(contains(d.offset_dims, k) ? walked[w++] : indices.shape[b++]);
+  for (int64_t k = 0; k < out_rank; ++k) out.push_back(contains(d.offset_dims, k) ? walked[w++] : indices.shape[b++]);
   return out;
 }
 
@@ -208,13 +208,7 @@ std::vector<Tensor> scatter_cpu(const std::vector<Tensor>& in, const Params& p, 
 }
 
 void add(const char* name, std::vector<std::string> params, ShapeRule shape, Impl cpu) {
-  Primitive p;
-  p.name = name;
-  p.traits = kStructural;
-  p.params = std::move(params);
-  p.shape = std::move(shape);
-  p.cpu = std::move(cpu);
-  register_primitive(std::move(p));
+  register_primitive(primitive_of(name, kStructural, std::move(params), std::move(shape), std::move(cpu)));
 }
 }  // namespace
 

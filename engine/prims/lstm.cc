@@ -5,7 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/cpu/lstm_cpu.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/prims/lstm.h"
 
 namespace tandem {
@@ -69,11 +69,9 @@ std::vector<Tensor> fwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
     saved = cpu::lstm_saved_views(c, reserve.data<float>(), in[0].data<float>());
   }
   if (c.batch * c.seq > 0)
-    cpu::lstm_forward(c, in[0].data<float>(), in[1].data<float>(), in[2].data<float>(),
-                      in[3].data<float>(), lens.data(), y.data<float>(), hn.data<float>(),
-                      cn.data<float>(), training ? &saved : nullptr);
-  else if (training)
-    std::fill(reserve.data<float>(), reserve.data<float>() + reserve.numel(), 0.0f);
+    cpu::lstm_forward(c, in[0].data<float>(), in[1].data<float>(), in[2].data<float>(), in[3].data<float>(),
+                      lens.data(), y.data<float>(), hn.data<float>(), cn.data<float>(), training ? &saved : nullptr);
+  else if (training) std::fill(reserve.data<float>(), reserve.data<float>() + reserve.numel(), 0.0f);
   if (training) return {y, hn, cn, reserve};
   return {y, hn, cn};
 }
@@ -88,9 +86,8 @@ std::vector<Tensor> bwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
          dc0 = Tensor::zeros(f[2].shape(), DType::f32), dw = Tensor::zeros(f[3].shape(), DType::f32);
   if (c.batch * c.seq > 0) {
     cpu::LstmSaved saved = cpu::lstm_saved_views(c, in[9].data<float>(), f[0].data<float>());
-    cpu::lstm_backward(c, f[3].data<float>(), lens.data(), saved, in[0].data<float>(),
-                       in[1].data<float>(), in[2].data<float>(), dx.data<float>(),
-                       dh0.data<float>(), dc0.data<float>(), dw.data<float>());
+    cpu::lstm_backward(c, f[3].data<float>(), lens.data(), saved, in[0].data<float>(), in[1].data<float>(),
+                       in[2].data<float>(), dx.data<float>(), dh0.data<float>(), dc0.data<float>(), dw.data<float>());
   }
   return {dx, dh0, dc0, dw};
 }
@@ -98,12 +95,9 @@ std::vector<Tensor> bwd_cpu(const std::vector<Tensor>& in, const Params& p, Eval
 }  // namespace
 
 void register_lstm_primitives() {
-  Primitive f;
-  f.name = "lstm_fwd";
-  f.traits = kFused;
-  f.params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision", "training"};
-  f.shape = fwd_shape;
-  f.cpu = fwd_cpu;
+  const std::vector<std::string> params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision",
+                                           "training"};
+  Primitive f = primitive_of("lstm_fwd", kFused, params, fwd_shape, fwd_cpu);
   // Differentiated, the forward runs in training mode so that its reserve is a residual (JAX's
   // lstm custom_vjp: the fwd rule keeps rnn_fwd's reserve_space for rnn_bwd).
   f.vjp_forward_params = [](const Params& p) {
@@ -112,13 +106,7 @@ void register_lstm_primitives() {
     return q;
   };
   register_primitive(std::move(f));
-  Primitive b;
-  b.name = "lstm_bwd";
-  b.traits = kFused;
-  b.params = {"input_size", "hidden_size", "num_layers", "bidirectional", "precision", "training"};
-  b.shape = bwd_shape;
-  b.cpu = bwd_cpu;
-  register_primitive(std::move(b));
+  register_primitive(primitive_of("lstm_bwd", kFused, params, bwd_shape, bwd_cpu));
 }
 
 }  // namespace tandem

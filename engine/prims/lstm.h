@@ -34,8 +34,7 @@ Tensor init_lstm_weight(uint64_t seed, int64_t input, int64_t hidden, int64_t la
 struct LstmWeights {  // copies, by pseudo-layer: W_ih [4H, In], W_hh [4H, H], biases [4H]
   std::vector<Tensor> w_ih, w_hh, b_ih, b_hh;
 };
-LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, int64_t layers,
-                                bool bidirectional);
+LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, int64_t layers, bool bidirectional);
 
 // The config from the primitive's params and x's shape; checks every operand's shape and
 // dtype (a bad-input error with a hint otherwise). `in` starts with x, h0, c0, w, seq_lengths.

@@ -20,12 +20,10 @@ Tensor init_lstm_weight(uint64_t seed, int64_t input, int64_t hidden, int64_t la
   return Tensor::from_f64(v, {n}, DType::f32);
 }
 
-LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, int64_t layers,
-                                bool bidi) {
+LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, int64_t layers, bool bidi) {
   LstmWeightLayout lay = lstm_weight_layout(input, hidden, layers, bidi);
   if (w.rank() != 1 || w.numel() != lay.total)
-    throw_bad_input(cat("unpack_lstm_weights: weights are ", w.type().str(), ", expected [",
-                        lay.total, "]"),
+    throw_bad_input(cat("unpack_lstm_weights: weights are ", w.type().str(), ", expected [", lay.total, "]"),
                     "use get_num_params_in_lstm(input, hidden, layers, bidirectional)");
   Tensor host = w.to(Device::cpu());
   auto take = [&](const LstmWeightSlot& s) {
@@ -46,8 +44,7 @@ LstmWeights unpack_lstm_weights(const Tensor& w, int64_t input, int64_t hidden, 
 }
 
 LstmConfig lstm_config(const std::vector<AType>& in, const Params& p) {
-  if (in.size() < 5)
-    throw_bad_input(cat("lstm: expected x, h0, c0, w, seq_lengths; got ", in.size(), " operands"));
+  if (in.size() < 5) throw_bad_input(cat("lstm: expected x, h0, c0, w, seq_lengths; got ", in.size(), " operands"));
   LstmConfig c;
   c.input = p.get_int("input_size");
   c.hidden = p.get_int("hidden_size");
@@ -64,11 +61,9 @@ LstmConfig lstm_config(const std::vector<AType>& in, const Params& p) {
   Shape state{c.pseudo_layers(), c.batch, c.hidden};
   for (const AType* t : {&x, &h0, &c0, &w})
     if (t->dtype != DType::f32)
-      throw_bad_input(cat("lstm: operands must be f32, got ", t->str()),
-                      "jax.experimental.rnn supports float32 only");
+      throw_bad_input(cat("lstm: operands must be f32, got ", t->str()), "jax.experimental.rnn supports float32 only");
   if (h0.shape != state || c0.shape != state)
-    throw_bad_input(cat("lstm: h0 ", h0.str(), " and c0 ", c0.str(), " must be [",
-                        shape_str(state), "]"),
+    throw_bad_input(cat("lstm: h0 ", h0.str(), " and c0 ", c0.str(), " must be [", shape_str(state), "]"),
                     "[num_layers * num_directions, batch, hidden_size]");
   int64_t n = get_num_params_in_lstm(c.input, c.hidden, c.layers, c.bidirectional);
   if (w.rank() != 1 || w.shape[0] != n)
@@ -121,8 +116,7 @@ bool lstm_allow_tf32(const std::string& precision) {
   if (precision == "DEFAULT")
     throw_unsupported("lstm: precision DEFAULT (bfloat16) is not implemented for LSTM",
                       "use HIGHEST (f32) or HIGH (TF32 allowed)");
-  throw_bad_input(cat("lstm: unknown precision '", precision, "'"),
-                  "precision is HIGHEST, HIGH or DEFAULT");
+  throw_bad_input(cat("lstm: unknown precision '", precision, "'"), "precision is HIGHEST, HIGH or DEFAULT");
 }
 
 }  // namespace tandem

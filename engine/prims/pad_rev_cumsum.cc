@@ -10,7 +10,7 @@
 
 #include "engine/cpu/dispatch.h"
 #include "engine/cpu/strided_copy.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 
@@ -90,10 +90,7 @@ void expect_one(const char* op, const std::vector<AType>& in, size_t n) {
 }
 
 void register_rev() {
-  Primitive p;
-  p.name = "rev";
-  p.traits = kStructural;
-  p.params = {"dimensions"};
+  Primitive p = primitive_of("rev", kStructural, {"dimensions"});
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     expect_one("rev", in, 1);
     rev_plan(in[0].shape, params.get_ints("dimensions"));  // validates
@@ -108,10 +105,7 @@ void register_rev() {
 }
 
 void register_pad() {
-  Primitive p;
-  p.name = "pad";
-  p.traits = kStructural;
-  p.params = {"padding_config"};
+  Primitive p = primitive_of("pad", kStructural, {"padding_config"});
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     expect_one("pad", in, 2);
     if (in[1].rank() != 0 || in[1].dtype != in[0].dtype)
@@ -151,9 +145,7 @@ void cumsum_lines(const T* x, T* y, const CumsumPlan& c, bool reverse) {
 }
 
 void register_cumsum() {
-  Primitive p;
-  p.name = "cumsum";
-  p.params = {"axis", "reverse"};
+  Primitive p = primitive_of("cumsum", 0, {"axis", "reverse"});
   p.shape = [](const std::vector<AType>& in, const Params& params) {
     expect_one("cumsum", in, 1);
     if (in[0].dtype == DType::pred)

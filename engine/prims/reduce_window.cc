@@ -10,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/cpu/dispatch.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -59,13 +60,9 @@ Impl window_cpu(const char* op) {
 }
 
 void add(const char* name, Impl cpu) {
-  Primitive p;
-  p.name = name;
-  p.traits = kStructural;
-  p.params = {"window_dimensions", "window_strides", "padding", "base_dilation", "window_dilation"};
-  p.shape = [name](const std::vector<AType>& in, const Params& q) { return window_shape(name, in, q); };
-  p.cpu = std::move(cpu);
-  register_primitive(std::move(p));
+  register_primitive(primitive_of(
+      name, kStructural, {"window_dimensions", "window_strides", "padding", "base_dilation", "window_dilation"},
+      [name](const std::vector<AType>& in, const Params& q) { return window_shape(name, in, q); }, std::move(cpu)));
 }
 }  // namespace
 

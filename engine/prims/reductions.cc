@@ -9,7 +9,7 @@
 
 #include "engine/core/faults.h"
 #include "engine/cpu/dispatch.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -17,8 +17,7 @@ namespace {
 std::vector<int> reduced_axes(const std::vector<int64_t>& axes, int rank, const char* op) {
   std::set<int> s;
   for (int64_t a : axes)
-    if (!s.insert(normalize_axis(a, rank, op)).second)
-      throw_bad_input(cat(op, ": axis ", a, " listed twice"));
+    if (!s.insert(normalize_axis(a, rank, op)).second) throw_bad_input(cat(op, ": axis ", a, " listed twice"));
   return {s.begin(), s.end()};
 }
 
@@ -172,10 +171,7 @@ Impl reduce_cpu(const char* op) {
 }
 
 void add(const char* name, Impl cpu, ShapeRule shape = {}, std::vector<std::string> params = {"axes"}) {
-  Primitive p;
-  p.name = name;
-  p.traits = kReduction;
-  p.params = std::move(params);
+  Primitive p = primitive_of(name, kReduction, std::move(params));
   p.shape = shape ? std::move(shape) : [name](const std::vector<AType>& in, const Params& params) {
     return reduce_shape(name, in, params);
   };

@@ -4,7 +4,7 @@
 // passes and printing; the interpreter's result does not depend on it.
 #include <cstring>
 
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 
@@ -30,8 +30,7 @@ std::vector<AType> scan_shape(const std::vector<AType>& in, const Params& p) {
   ScanSig s = signature(p);
   int64_t n_x = int64_t(in.size()) - s.num_consts - s.num_carry;
   if (n_x < 0)
-    throw_bad_input(cat("scan: ", in.size(), " operands but num_consts + num_carry = ",
-                        s.num_consts + s.num_carry));
+    throw_bad_input(cat("scan: ", in.size(), " operands but num_consts + num_carry = ", s.num_consts + s.num_carry));
   std::vector<AType> body_in(in.begin(), in.begin() + s.num_consts + s.num_carry);
   for (int64_t i = 0; i < n_x; ++i) {
     const AType& x = in[size_t(s.num_consts + s.num_carry + i)];
@@ -45,8 +44,7 @@ std::vector<AType> scan_shape(const std::vector<AType>& in, const Params& p) {
     throw_bad_input("scan: body input types do not match consts, carry and x slices",
                     "the body takes (consts..., carry..., x_t...)");
   std::vector<AType> body_out = s.body->out_types();
-  if (int64_t(body_out.size()) < s.num_carry)
-    throw_bad_input("scan: body returns fewer values than the carry has");
+  if (int64_t(body_out.size()) < s.num_carry) throw_bad_input("scan: body returns fewer values than the carry has");
   for (int64_t i = 0; i < s.num_carry; ++i)
     if (body_out[size_t(i)] != in[size_t(s.num_consts + i)])
       throw_bad_input(cat("scan: carry ", i, " enters as ", in[size_t(s.num_consts + i)].str(),
@@ -76,8 +74,7 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
   size_t nc = size_t(s.num_consts), nk = size_t(s.num_carry);
   std::vector<Tensor> carry(in.begin() + nc, in.begin() + nc + nk);
   std::vector<Tensor> ys;
-  for (size_t i = nk; i < out_types.size(); ++i)
-    ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype));
+  for (size_t i = nk; i < out_types.size(); ++i) ys.push_back(Tensor::empty(out_types[i].shape, out_types[i].dtype));
   // Faults: the loop skips its first or its last step; reverse=True is ignored.
   const int64_t first = fault_on(Fault::scan_drops_first_step) && s.length > 0 ? 1 : 0;
   const int64_t end = fault_on(Fault::scan_drops_last_step) && s.length > 0 ? s.length - 1 : s.length;
@@ -102,13 +99,9 @@ std::vector<Tensor> scan_cpu(const std::vector<Tensor>& in, const Params& p, Eva
 }  // namespace
 
 void register_scan_primitive() {
-  Primitive p;
-  p.name = "scan";
-  p.traits = kControlFlow | kLoop;
-  p.params = {"body", "length", "num_consts", "num_carry", "reverse", "unroll"};
-  p.shape = scan_shape;
-  p.cpu = scan_cpu;
-  register_primitive(std::move(p));
+  register_primitive(primitive_of("scan", kControlFlow | kLoop,
+                                  {"body", "length", "num_consts", "num_carry", "reverse", "unroll"}, scan_shape,
+                                  scan_cpu));
 }
 
 }  // namespace tandem

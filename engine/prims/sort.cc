@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -72,13 +72,7 @@ std::vector<Tensor> sort_cpu(const std::vector<Tensor>& in, const Params& p, Eva
 }  // namespace
 
 void register_sort_primitive() {
-  Primitive p;
-  p.name = "sort";
-  p.traits = kStructural;
-  p.params = {"dimension", "is_stable", "num_keys"};
-  p.shape = sort_shape;
-  p.cpu = sort_cpu;
-  register_primitive(std::move(p));
+  register_primitive(primitive_of("sort", kStructural, {"dimension", "is_stable", "num_keys"}, sort_shape, sort_cpu));
 }
 
 }  // namespace tandem

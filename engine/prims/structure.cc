@@ -6,7 +6,7 @@
 
 #include "engine/cpu/dispatch.h"
 #include "engine/cpu/strided_copy.h"
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 
 namespace tandem {
 namespace {
@@ -60,13 +60,11 @@ std::vector<Tensor> broadcast_cpu(const std::vector<Tensor>& in, const Params& p
   Shape shape = p.get_ints("shape");
   auto dims = p.get_ints("broadcast_dimensions");
   Tensor out = Tensor::empty(shape, in[0].dtype());
-  if (in[0].numel() == 1 && fill_scalar(out.raw(), in[0].raw(), out.numel(), dtype_size(out.dtype())))
-    return {out};
+  if (in[0].numel() == 1 && fill_scalar(out.raw(), in[0].raw(), out.numel(), dtype_size(out.dtype()))) return {out};
   Shape in_st = row_major_strides(in[0].shape()), src_st(shape.size(), 0);
   for (size_t i = 0; i < dims.size(); ++i)
     if (in[0].shape()[i] != 1) src_st[dims[i]] = in_st[i];
-  strided_copy(in[0].raw(), 0, src_st, out.raw(), 0, row_major_strides(shape), shape,
-               dtype_size(out.dtype()));
+  strided_copy(in[0].raw(), 0, src_st, out.raw(), 0, row_major_strides(shape), shape, dtype_size(out.dtype()));
   return {out};
 }
 
@@ -111,8 +109,7 @@ std::vector<Tensor> transpose_cpu(const std::vector<Tensor>& in, const Params& p
   Shape s, src_st, in_st = row_major_strides(in[0].shape());
   for (int64_t a : perm) { s.push_back(in[0].shape()[a]); src_st.push_back(in_st[a]); }
   Tensor out = Tensor::empty(s, in[0].dtype());
-  strided_copy(in[0].raw(), 0, src_st, out.raw(), 0, row_major_strides(s), s,
-               dtype_size(out.dtype()));
+  strided_copy(in[0].raw(), 0, src_st, out.raw(), 0, row_major_strides(s), s, dtype_size(out.dtype()));
   return {out};
 }
 
@@ -146,8 +143,7 @@ std::vector<Tensor> slice_cpu(const std::vector<Tensor>& in, const Params& p, Ev
     src_st.push_back(in_st[i] * strides[i]);
   }
   Tensor out = Tensor::empty(s, in[0].dtype());
-  strided_copy(in[0].raw(), base, src_st, out.raw(), 0, row_major_strides(s), s,
-               dtype_size(out.dtype()));
+  strided_copy(in[0].raw(), base, src_st, out.raw(), 0, row_major_strides(s), s, dtype_size(out.dtype()));
   return {out};
 }
 
@@ -162,8 +158,7 @@ void check_index_operands(const char* op, const std::vector<AType>& idx, int ran
 }
 
 // XLA clamps start indices so the window stays inside the operand.
-std::vector<int64_t> clamped_starts(const std::vector<Tensor>& in, size_t first, const Shape& x,
-                                    const Shape& window) {
+std::vector<int64_t> clamped_starts(const std::vector<Tensor>& in, size_t first, const Shape& x, const Shape& window) {
   std::vector<int64_t> st;
   for (size_t i = 0; i < x.size(); ++i) {
     int64_t v = int64_t(in[first + i].data<int32_t>()[0]);
@@ -180,8 +175,7 @@ std::vector<AType> dynamic_slice_shape(const std::vector<AType>& in, const Param
     throw_bad_input(cat("dynamic_slice: slice_sizes has ", sizes.size(), " entries for ", in[0].str()));
   for (int i = 0; i < in[0].rank(); ++i)
     if (sizes[i] < 0 || sizes[i] > in[0].shape[i])
-      throw_bad_input(cat("dynamic_slice: slice size ", sizes[i], " exceeds dim ", i, " of ",
-                          in[0].str()));
+      throw_bad_input(cat("dynamic_slice: slice size ", sizes[i], " exceeds dim ", i, " of ", in[0].str()));
   return {AType{sizes, in[0].dtype}};
 }
 
@@ -192,8 +186,7 @@ std::vector<Tensor> dynamic_slice_cpu(const std::vector<Tensor>& in, const Param
   int64_t base = 0;
   for (size_t i = 0; i < st.size(); ++i) base += st[i] * in_st[i];
   Tensor out = Tensor::empty(sizes, in[0].dtype());
-  strided_copy(in[0].raw(), base, in_st, out.raw(), 0, row_major_strides(sizes), sizes,
-               dtype_size(out.dtype()));
+  strided_copy(in[0].raw(), base, in_st, out.raw(), 0, row_major_strides(sizes), sizes, dtype_size(out.dtype()));
   return {out};
 }
 
@@ -217,8 +210,7 @@ std::vector<Tensor> dus_cpu(const std::vector<Tensor>& in, const Params&, EvalCo
   Shape x_st = row_major_strides(x.shape());
   int64_t base = 0;
   for (size_t i = 0; i < st.size(); ++i) base += st[i] * x_st[i];
-  strided_copy(u.raw(), 0, row_major_strides(u.shape()), out.raw(), base, x_st, u.shape(),
-               dtype_size(x.dtype()));
+  strided_copy(u.raw(), 0, row_major_strides(u.shape()), out.raw(), base, x_st, u.shape(), dtype_size(x.dtype()));
   return {out};
 }
 
@@ -232,8 +224,7 @@ std::vector<AType> concat_shape(const std::vector<AType>& in, const Params& p) {
     bool ok = t.dtype == in[0].dtype && t.rank() == in[0].rank();
     for (int i = 0; ok && i < t.rank(); ++i) ok = i == axis || t.shape[i] == in[0].shape[i];
     if (!ok)
-      throw_bad_input(cat("concatenate: ", t.str(), " does not match ", in[0].str(),
-                          " outside dimension ", axis));
+      throw_bad_input(cat("concatenate: ", t.str(), " does not match ", in[0].str(), " outside dimension ", axis));
     s[axis] += t.shape[axis];
   }
   return {AType{s, in[0].dtype}};
@@ -279,13 +270,7 @@ std::vector<Tensor> iota_cpu(const std::vector<Tensor>&, const Params& p, EvalCo
 }
 
 void add(const char* name, std::vector<std::string> params, ShapeRule shape, Impl cpu) {
-  Primitive p;
-  p.name = name;
-  p.traits = kStructural;
-  p.params = std::move(params);
-  p.shape = std::move(shape);
-  p.cpu = std::move(cpu);
-  register_primitive(std::move(p));
+  register_primitive(primitive_of(name, kStructural, std::move(params), std::move(shape), std::move(cpu)));
 }
 }  // namespace
 

@@ -14,8 +14,7 @@ using Cts = std::vector<std::optional<Value>>;
 std::vector<int64_t> free_dims(int rank, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   std::vector<int64_t> r;
   for (int64_t d = 0; d < rank; ++d)
-    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end())
-      r.push_back(d);
+    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end()) r.push_back(d);
   return r;
 }
 std::vector<int64_t> range(int64_t lo, int64_t hi) {
@@ -55,8 +54,7 @@ bool is_identity(const std::vector<int64_t>& dims) {
 // XLA's simplifier folds JAX's transpose into the dot.
 Value dot_transpose(Value g, Value other, int this_rank, const std::vector<int64_t>& this_c,
                     const std::vector<int64_t>& this_b, const std::vector<int64_t>& other_c,
-                    const std::vector<int64_t>& other_b, bool this_is_lhs, const Params& p,
-                    DType this_dtype) {
+                    const std::vector<int64_t>& other_b, bool this_is_lhs, const Params& p, DType this_dtype) {
   int64_t nb = int64_t(this_b.size());
   std::vector<int64_t> this_free = free_dims(this_rank, this_c, this_b);
   std::vector<int64_t> other_free = free_dims(other.rank(), other_c, other_b);

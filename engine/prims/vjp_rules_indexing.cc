@@ -34,8 +34,7 @@ Value unslice(const VjpArgs& a, Value g, const std::vector<int64_t>& start,
     with_axis.insert(with_axis.begin() + int64_t(d) + 1, 1);
     Shape pad_shape = with_axis;
     pad_shape[d + 1] = s - 1;
-    Value spread = concatenate({reshape(g, with_axis), zeros(*a.builder, AType{pad_shape, x.dtype})},
-                               int64_t(d) + 1);
+    Value spread = concatenate({reshape(g, with_axis), zeros(*a.builder, AType{pad_shape, x.dtype})}, int64_t(d) + 1);
     Shape flat = sh;
     flat[d] = m * s;
     spread = reshape(spread, flat);

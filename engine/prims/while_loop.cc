@@ -8,7 +8,7 @@
 
 #include "engine/prims/while_loop.h"
 
-#include "engine/ir/primitive.h"
+#include "engine/prims/primitive_of.h"
 #include "engine/core/error.h"
 
 namespace tandem {
@@ -103,13 +103,8 @@ std::vector<Value> while_loop(const Program& cond, const Program& body, const st
 }
 
 void register_while_primitive() {
-  Primitive p;
-  p.name = "while";
-  p.traits = kControlFlow;
-  p.params = {"cond", "body", "cond_nconsts", "body_nconsts"};
-  p.shape = while_shape;
-  p.cpu = while_cpu;
-  register_primitive(std::move(p));
+  register_primitive(
+      primitive_of("while", kControlFlow, {"cond", "body", "cond_nconsts", "body_nconsts"}, while_shape, while_cpu));
 }
 
 }  // namespace tandem

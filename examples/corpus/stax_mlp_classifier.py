@@ -14,8 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.example_libraries import stax
 
-init_fun, predict = stax.serial(
-    stax.Dense(32), stax.Relu, stax.Dense(32), stax.Relu, stax.Dense(10), stax.LogSoftmax)
+init_fun, predict = stax.serial(stax.Dense(32), stax.Relu, stax.Dense(32), stax.Relu, stax.Dense(10), stax.LogSoftmax)
 
 
 def function(params, inputs, targets):

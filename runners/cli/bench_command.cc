@@ -115,8 +115,7 @@ int bench(const BenchArgs& a) {
     double flops = slots[i].c->flops;
     benchmark::RegisterBenchmark(name.c_str(), [inst, flops, d](benchmark::State& st) {
       for (auto _ : st) st.SetIterationTime(time_once(inst->body, d));
-      if (flops > 0)
-        st.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+      if (flops > 0) st.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
     })->UseManualTime()->MeasureProcessCPUTime()->Unit(benchmark::kNanosecond);
   }
   if (keep.empty()) {  // every selected case failed or skipped its check: nothing to time

@@ -139,8 +139,7 @@ void run_dot_on_files(const DotRunOptions& o) {
 
   // Default dimension numbers: a matrix product (lhs's last axis with rhs's first).
   if (!o.contract_given) {
-    if (lhs.rank() < 1 || rhs.rank() < 1)
-      throw_bad_input("dot: a scalar operand has no axis to contract", kDimsHint);
+    if (lhs.rank() < 1 || rhs.rank() < 1) throw_bad_input("dot: a scalar operand has no axis to contract", kDimsHint);
     dims.lhs_contract = {lhs.rank() - 1};
     dims.rhs_contract = {0};
   }

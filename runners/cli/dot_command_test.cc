@@ -31,6 +31,9 @@ struct TempDir : cli_test::ScratchDir {
   std::string in() const { return (path / "in").string(); }
   std::string out() const { return (path / "out").string(); }
   std::string dirs() const { return cat("--in ", in(), " --out ", out(), " -q"); }
+  void operands(const Tensor& lhs, const Tensor& rhs) const {
+    save_npy_tensor(in() + "/lhs.npy", lhs), save_npy_tensor(in() + "/rhs.npy", rhs);
+  }
 };
 
 // Small integers in [-3, 3]: every product and partial sum below is exact in bf16 and f16
@@ -40,6 +43,8 @@ Tensor small_ints(const Shape& s, DType d, int salt) {
   for (int64_t i = 0; i < t.numel(); ++i) t.data<double>()[i] = double((i * 7 + salt * 3) % 7 - 3);
   return Tensor::from_f64(t.to_f64(), s, d);
 }
+
+Tensor f32(const std::vector<double>& v, const Shape& s) { return Tensor::from_f64(v, s, DType::f32); }
 
 nlohmann::json run_json(const TempDir& d) { return nlohmann::json::parse(slurp(fs::path(d.out()) / "run.json")); }
 
@@ -61,8 +66,7 @@ TEST(DotCommand, EveryPresetExactOnSmallIntegersWithBatchAndTwoContractingAxes) 
   TempDir d("presets");
   for (DType in : {DType::f32, DType::f16, DType::f64}) {
     Tensor l = small_ints({2, 3, 4, 5}, in, 1), r = small_ints({5, 6, 2, 3}, in, 2);
-    save_npy_tensor(d.in() + "/lhs.npy", l);
-    save_npy_tensor(d.in() + "/rhs.npy", r);
+    d.operands(l, r);
     const std::vector<double> want = batched_expected(l, r);
     for (const char* alg : {"DEFAULT", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16", "BF16_BF16_F32",
                             "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9", "TF32_TF32_F32",
@@ -83,8 +87,7 @@ TEST(DotCommand, EveryPresetExactOnSmallIntegersWithBatchAndTwoContractingAxes) 
 TEST(DotCommand, Bf16InputsAreRoundedOnLoadAndWrittenAsF32) {
   TempDir d("bf16");
   // 1 + 2^-9 rounds to 1 in bf16 (8 significant bits), 1 + 2^-7 is kept; rhs ones.
-  save_npy_tensor(d.in() + "/lhs.npy", Tensor::from_f64({1 + 0x1p-9, 1 + 0x1p-7}, {1, 2}, DType::f32));
-  save_npy_tensor(d.in() + "/rhs.npy", Tensor::from_f64({1, 1}, {2, 1}, DType::f32));
+  d.operands(f32({1 + 0x1p-9, 1 + 0x1p-7}, {1, 2}), f32({1, 1}, {2, 1}));
   Outcome o = run_dot(cat(d.dirs(), " --lhs-dtype bf16 --rhs-dtype bf16 --precision HIGHEST"));
   ASSERT_EQ(o.code, 0) << o.err;
   // 1 + (1 + 2^-7) = 2 + 2^-7, which a bf16 result rounds to 2 (ulp 2^-6 there).
@@ -102,8 +105,7 @@ TEST(DotCommand, Bf16InputsAreRoundedOnLoadAndWrittenAsF32) {
 TEST(DotCommand, F64ResultOfF32InputsAccumulatesInF64WithoutAPreset) {
   TempDir d("f64acc");
   // 1 + 2^-30 + ... : f32 accumulation loses the 2^-30s (below half an f32 ulp of 1), f64 keeps them.
-  save_npy_tensor(d.in() + "/lhs.npy", Tensor::from_f64({1, 0x1p-30, 0x1p-30}, {1, 3}, DType::f32));
-  save_npy_tensor(d.in() + "/rhs.npy", Tensor::from_f64({1, 1, 1}, {3, 1}, DType::f32));
+  d.operands(f32({1, 0x1p-30, 0x1p-30}, {1, 3}), f32({1, 1, 1}, {3, 1}));
   Outcome o = run_dot(cat(d.dirs(), " --preferred-element-type f64"));
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(load_npy_tensor(d.out() + "/out.npy", DType::f64, "out.npy").to_f64(), std::vector<double>{1 + 0x1p-29});
@@ -116,8 +118,7 @@ TEST(DotCommand, F64ResultOfF32InputsAccumulatesInF64WithoutAPreset) {
 
 TEST(DotCommand, F16FilesInAndOut) {
   TempDir d("f16");
-  save_npy_tensor(d.in() + "/lhs.npy", small_ints({3, 4}, DType::f16, 3));
-  save_npy_tensor(d.in() + "/rhs.npy", small_ints({4, 2}, DType::f16, 4));
+  d.operands(small_ints({3, 4}, DType::f16, 3), small_ints({4, 2}, DType::f16, 4));
   Outcome o = run_dot(d.dirs());
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_NE(slurp(fs::path(d.out()) / "out.npy").find("'<f2'"), std::string::npos);
@@ -129,8 +130,7 @@ TEST(DotCommand, F16FilesInAndOut) {
 TEST(DotCommand, EmptyContractingListsAreAnOuterProduct) {
   TempDir d("outer");
   Tensor l = small_ints({2, 3}, DType::f32, 1), r = small_ints({4, 5}, DType::f32, 2);
-  save_npy_tensor(d.in() + "/lhs.npy", l);
-  save_npy_tensor(d.in() + "/rhs.npy", r);
+  d.operands(l, r);
   Outcome o = run_dot(cat(d.dirs(), " --lhs-contracting '' --rhs-contracting ''"));
   ASSERT_EQ(o.code, 0) << o.err;
   Tensor got = load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy");
@@ -158,8 +158,7 @@ TEST(DotCommand, EmptyContractingListsAreAnOuterProduct) {
 TEST(DotCommand, F8FormatsRoundEachOperandAndAreRecorded) {
   TempDir d("f8");
   // 1.0625 and 100 are ties in both formats (to 1 and 96); 500 is NaN in e4m3fn, 512 in e5m2.
-  save_npy_tensor(d.in() + "/lhs.npy", Tensor::from_f64({1.0625, 1.1875, 100, 500}, {4, 1}, DType::f32));
-  save_npy_tensor(d.in() + "/rhs.npy", Tensor::from_f64({1.125}, {1, 1}, DType::f32));  // e4m3fn: 1.125, e5m2: 1
+  d.operands(f32({1.0625, 1.1875, 100, 500}, {4, 1}), f32({1.125}, {1, 1}));  // e4m3fn: 1.125, e5m2: 1
   auto out = [&](const std::string& flags) {
     Outcome o = run_dot(cat(d.dirs(), " --algorithm ANY_F8_ANY_F8_F32 ", flags));
     EXPECT_EQ(o.code, 0) << o.err;
@@ -180,8 +179,7 @@ TEST(DotCommand, F8FormatsRoundEachOperandAndAreRecorded) {
 // A fault in the engine's dot shows in `tandem dot`'s answer (TANDEM_INJECT).
 TEST(DotCommand, InjectedFaultChangesTheAnswer) {
   TempDir d("fault");
-  save_npy_tensor(d.in() + "/lhs.npy", Tensor::from_f64({1, 2, 3}, {1, 3}, DType::f32));
-  save_npy_tensor(d.in() + "/rhs.npy", Tensor::from_f64({1, 1, 1}, {3, 1}, DType::f32));
+  d.operands(f32({1, 2, 3}, {1, 3}), f32({1, 1, 1}, {3, 1}));
   Outcome o = run_dot(d.dirs(), "TANDEM_INJECT=dot_odd_k_drops_last_term");
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(load_npy_tensor(d.out() + "/out.npy", DType::f32, "out.npy").to_f64(), std::vector<double>{3.0});
@@ -196,8 +194,7 @@ struct Bad {
 
 TEST(DotCommand, BadInputExits4WithAHint) {
   TempDir d("bad");
-  save_npy_tensor(d.in() + "/lhs.npy", small_ints({3, 4}, DType::f32, 1));
-  save_npy_tensor(d.in() + "/rhs.npy", small_ints({4, 5}, DType::f32, 2));
+  d.operands(small_ints({3, 4}, DType::f32, 1), small_ints({4, 5}, DType::f32, 2));
   const std::vector<Bad> cases = {
       {"shapes do not contract", "--lhs-contracting 0 --rhs-contracting 0", "contracting sizes differ"},
       {"axis out of range", "--lhs-contracting 2 --rhs-contracting 0", "out of range"},

@@ -82,8 +82,7 @@ int run(FuzzArgs& a) {
     if (code != exit_code::pass && !a.run.out_dir.empty())
       write_checked_case(a, fuzz::shrink(c, [](const fuzz::FuzzCase& k) { return fuzz::failed(fuzz::check_case(k)); },
                                          a.run.shrink_budget), "shrunk");
-    else
-      write_checked_case(a, c, "regenerated");
+    else write_checked_case(a, c, "regenerated");
     return code;
   }
   if (a.in_process) return exit_of(fuzz::run_fuzz(a.run, std::cout));

@@ -36,8 +36,7 @@ namespace {
 int reject_suite_as_word(int argc, char** argv) {
   if (argc < 3) return 0;
   const std::string cmd = argv[1], word = argv[2];
-  if ((cmd != "run" && cmd != "check" && cmd != "bench" && cmd != "list") || word.empty() || word[0] == '-')
-    return 0;
+  if ((cmd != "run" && cmd != "check" && cmd != "bench" && cmd != "list") || word.empty() || word[0] == '-') return 0;
   std::cerr << "error: `tandem " << cmd << " " << word << "`: " << cmd << " takes no suite name as a word\n"
             << "  hint: `tandem " << cmd << " --suite " << word << "` runs that suite's cases";
   if (word == "collectives") std::cerr << "; the nccl-tests-style sweep is `tandem collectives -b 1K -e 16M --ops psum`";

@@ -221,9 +221,8 @@ int run(const RunArgs& a, bool timed) {
 
 void add_run_command(CLI::App& app, const std::string& name, bool timed, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      name, timed ? "check every selected case against the reference, then time it"
-                  : "check every selected case against the reference (no timing)");
+  CLI::App* cmd = app.add_subcommand(name, timed ? "check every selected case against the reference, then time it"
+                                                 : "check every selected case against the reference (no timing)");
   add_selection_options(*cmd, args->sel);
   cmd->add_option("--out,-o", args->out, "directory for records.json, benchmark.json, summary.md");
   cmd->add_flag("--quiet,-q", args->quiet, "no progress on stderr");

@@ -16,9 +16,8 @@ namespace tandem::fuzz {
 
 inline std::filesystem::path scratch_dir(const std::string& what) {
   std::error_code ec;
-  std::filesystem::path base = std::filesystem::is_directory("/dev/shm", ec)
-                                   ? std::filesystem::path("/dev/shm")
-                                   : std::filesystem::temp_directory_path();
+  std::filesystem::path base = std::filesystem::is_directory("/dev/shm", ec) ? std::filesystem::path("/dev/shm")
+                                                                             : std::filesystem::temp_directory_path();
   std::filesystem::path dir = base / ("tandem-fuzz-" + what + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir, ec);
   std::filesystem::create_directories(dir);

@@ -128,8 +128,7 @@ Case blas_case(int64_t n) {
   c.flops = 2.0 * double(n) * double(n) * double(n);
   c.instantiate = [n](Device dev) {
     if (dev.kind != DeviceKind::cpu)
-      throw_unsupported("blas_sgemm is the CPU BLAS baseline",
-                        "on CUDA the baseline is dot/perf/N:*/cublas_gemm_ex");
+      throw_unsupported("blas_sgemm is the CPU BLAS baseline", "on CUDA the baseline is dot/perf/N:*/cublas_gemm_ex");
     Tensor lhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/lhs"));
     Tensor rhs = seeded_uniform({n, n}, DType::f32, cat("dot/perf/N:", n, "/rhs"));
     auto out = std::make_shared<Tensor>(Tensor::empty({n, n}, DType::f32));
@@ -171,9 +170,8 @@ void gemm_ex(cublasHandle_t h, int64_t n, const Tensor& a, const Tensor& b, Tens
   const float one = 1.0f, zero = 0.0f;
   int m = int(n);
   cuda_impl::apply_math_mode(h, mode);
-  CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, b.raw(), CUDA_R_32F, m,
-                            a.raw(), CUDA_R_32F, m, &zero, c.raw(), CUDA_R_32F, m, mode.compute,
-                            CUBLAS_GEMM_DEFAULT));
+  CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, b.raw(), CUDA_R_32F, m, a.raw(), CUDA_R_32F, m,
+                            &zero, c.raw(), CUDA_R_32F, m, mode.compute, CUBLAS_GEMM_DEFAULT));
 }
 #endif
 

@@ -65,8 +65,7 @@ Case accuracy_order_case(int64_t k) {
     Tensor lhs = seeded_uniform({32, k}, DType::f32, name + "/lhs");
     Tensor rhs = seeded_uniform({k, 32}, DType::f32, name + "/rhs");
     ref::DotDims d{{1}, {0}, {}, {}};
-    auto exact = std::make_shared<std::vector<double>>(
-        ref::dot_general(to_ref(lhs), to_ref(rhs), d, DType::f64).data);
+    auto exact = std::make_shared<std::vector<double>>(ref::dot_general(to_ref(lhs), to_ref(rhs), d, DType::f64).data);
     auto scale = std::make_shared<std::vector<double>>(dot_abs_scale(lhs, rhs, d));
     auto errors = std::make_shared<std::map<std::string, double>>();
     auto run_all = [=] {
@@ -76,8 +75,7 @@ Case accuracy_order_case(int64_t k) {
           continue;
         auto got = Executor(dev).run(matmul(32, k, 32, info.name), {lhs, rhs})[0].to_f64();
         double worst = 0;
-        for (size_t i = 0; i < got.size(); ++i)
-          worst = std::max(worst, std::abs(got[i] - (*exact)[i]) / (*scale)[i]);
+        for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - (*exact)[i]) / (*scale)[i]);
         (*errors)[info.name] = worst;
       }
     };
@@ -101,8 +99,7 @@ Case accuracy_order_case(int64_t k) {
       std::vector<std::string> reduced = {"BF16_BF16_F32", "BF16_BF16_BF16", "F16_F16_F32",
                                           "F16_F16_F16", "TF32_TF32_F32", "BF16_BF16_F32_X3"};
       if (k <= 1024) reduced.push_back("TF32_TF32_F32_X3");
-      for (const std::string& p : reduced)
-        require(e.at(p) > f32, cat(p, " less accurate than F32_F32_F32"));
+      for (const std::string& p : reduced) require(e.at(p) > f32, cat(p, " less accurate than F32_F32_F32"));
       require(e.at("BF16_BF16_F32_X3") < e.at("BF16_BF16_F32"), "X3 more accurate than one bf16 pass");
       require(e.at("BF16_BF16_F32_X6") <= e.at("BF16_BF16_F32_X3"), "X6 no worse than X3");
       // X9's extra passes add products far below the f32 accumulation's rounding: at long K the

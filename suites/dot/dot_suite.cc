@@ -67,9 +67,8 @@ ref::DotDims ref_dims(const DotShape& s) {
 }
 
 // f8: the operands' formats under an ANY_F8 preset, when not the default e4m3fn for both.
-Case accuracy_case(const DotShape& s, DType in, const std::string& preset,
-                   std::optional<DType> pref, const std::string& profile, const std::string& tag,
-                   std::optional<F8Operands> f8 = std::nullopt) {
+Case accuracy_case(const DotShape& s, DType in, const std::string& preset, std::optional<DType> pref,
+                   const std::string& profile, const std::string& tag, std::optional<F8Operands> f8 = std::nullopt) {
   Case c;
   c.suite = "dot";
   const std::string f8_name = f8 ? cat(f8_info(f8->lhs).name, ",", f8_info(f8->rhs).name) : "";

@@ -58,9 +58,8 @@ TEST(Tf32Rounding, MatchesTheReferenceBitForBit) {
   int64_t i = first_mismatch(bits, round_to_tf32);
   if (i >= 0) {
     float x = f32_from_bits(bits[size_t(i)]);
-    FAIL() << std::hex << "input 0x" << bits[size_t(i)] << ": round_to_tf32 gives 0x"
-           << f32_bits(round_to_tf32(x)) << ", the reference 0x"
-           << f32_bits(float(ref::round_to_format(kTf32, double(x))));
+    FAIL() << std::hex << "input 0x" << bits[size_t(i)] << ": round_to_tf32 gives 0x" << f32_bits(round_to_tf32(x))
+           << ", the reference 0x" << f32_bits(float(ref::round_to_format(kTf32, double(x))));
   }
 }
 

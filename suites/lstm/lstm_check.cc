@@ -10,8 +10,7 @@
 
 namespace tandem {
 
-std::vector<Tensor> make_lstm_inputs(const LstmConfig& c, const std::vector<int32_t>& lens,
-                                     const std::string& seed) {
+std::vector<Tensor> make_lstm_inputs(const LstmConfig& c, const std::vector<int32_t>& lens, const std::string& seed) {
   const int64_t S = c.pseudo_layers();
   const double k = 1.0 / std::sqrt(double(c.hidden));
   Shape state{S, c.batch, c.hidden}, y{c.batch, c.seq, c.dirs() * c.hidden};
@@ -119,8 +118,7 @@ CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vect
   return r;
 }
 
-std::vector<int32_t> lengths_pattern(const std::string& tag, int64_t B, int64_t T,
-                                     const std::string& seed) {
+std::vector<int32_t> lengths_pattern(const std::string& tag, int64_t B, int64_t T, const std::string& seed) {
   std::vector<int32_t> v(static_cast<size_t>(B), int32_t(T));
   if (tag == "ones") std::fill(v.begin(), v.end(), 1);
   if (tag == "equal") std::fill(v.begin(), v.end(), int32_t(std::max<int64_t>(1, (T + 1) / 2)));

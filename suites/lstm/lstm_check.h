@@ -13,8 +13,7 @@
 namespace tandem {
 
 // x, h0, c0, w, seq_lengths, dy, dh_n, dc_n as host tensors (f32, lengths i32).
-std::vector<Tensor> make_lstm_inputs(const LstmConfig& c, const std::vector<int32_t>& lens,
-                                     const std::string& seed);
+std::vector<Tensor> make_lstm_inputs(const LstmConfig& c, const std::vector<int32_t>& lens, const std::string& seed);
 ref::LstmShape ref_shape(const LstmConfig& c);
 std::vector<int64_t> lens_of(const Tensor& lens);
 
@@ -43,7 +42,6 @@ CaseResult compare_outputs(const std::vector<NamedOutput>& outs, const std::vect
 
 // The length patterns of the suite: "ragged" (seeded, in [1,T]), "full", "ones", "equal",
 // "unsorted", "zero" (row 0 has length 0: the rejected case).
-std::vector<int32_t> lengths_pattern(const std::string& tag, int64_t B, int64_t T,
-                                     const std::string& seed);
+std::vector<int32_t> lengths_pattern(const std::string& tag, int64_t B, int64_t T, const std::string& seed);
 
 }  // namespace tandem

@@ -75,9 +75,8 @@ Case perf_case(const std::string& label, const LstmConfig& c, bool train, const 
           r.insert(r.end(), a.begin() + o * c.batch * inner, a.begin() + (o * c.batch + 1) * inner);
         return r;
       };
-      ref::LstmOutputs f = ref::lstm_forward(ref_shape(one), row0(host[0], 1, c.seq * c.input),
-                                             row0(host[1], S, H), row0(host[2], S, H),
-                                             host[3].to_f64(), {c.seq});
+      ref::LstmOutputs f = ref::lstm_forward(ref_shape(one), row0(host[0], 1, c.seq * c.input), row0(host[1], S, H),
+                                             row0(host[2], S, H), host[3].to_f64(), {c.seq});
       LstmSpecs s = lstm_specs(c, false);
       std::vector<Tensor> cmp;
       for (auto& v : {row0(got[0], 1, c.seq * c.dirs() * H), row0(got[1], S, H), row0(got[2], S, H)})

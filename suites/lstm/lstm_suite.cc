@@ -26,8 +26,7 @@ std::string config_name(const LstmConfig& c) {
              "/bidi:", int(c.bidirectional));
 }
 
-Case base_case(const LstmConfig& c, const std::string& lens_tag, const std::string& path,
-               const std::string& profile) {
+Case base_case(const LstmConfig& c, const std::string& lens_tag, const std::string& path, const std::string& profile) {
   Case k;
   k.suite = "lstm";
   k.name = cat("lstm/", config_name(c), "/lens:", lens_tag, "/path:", path);
@@ -101,9 +100,8 @@ Case program_case(const LstmConfig& c, const std::string& tag, const std::string
           return r;
         };
         const int64_t S = c.pseudo_layers(), H = c.hidden, TI = c.seq * c.input;
-        ref::LstmOutputs f = ref::lstm_forward(rs, std::vector<double>(x.begin() + TI, x.end()),
-                                               drop_row0(h0, S, H), drop_row0(c0, S, H),
-                                               host[3].to_f64(), {lens.begin() + 1, lens.end()});
+        ref::LstmOutputs f = ref::lstm_forward(rs, std::vector<double>(x.begin() + TI, x.end()), drop_row0(h0, S, H),
+                                               drop_row0(c0, S, H), host[3].to_f64(), {lens.begin() + 1, lens.end()});
         const int64_t TY = c.seq * c.dirs() * H;
         std::vector<double> y(size_t(TY), 0.0), hn, cn;
         y.insert(y.end(), f.y.begin(), f.y.end());

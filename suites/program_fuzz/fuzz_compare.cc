@@ -60,8 +60,7 @@ void compare_one(Verdict& v, size_t k, const Tensor& got, const ref::Array& want
       continue;
     }
     if (class_of(w) != Class::finite || class_of(g[i]) != Class::finite) {
-      if (class_of(w) != class_of(g[i]))
-        disagree(v, k, cat("element ", i, ": engine ", g[i], ", reference ", w));
+      if (class_of(w) != class_of(g[i])) disagree(v, k, cat("element ", i, ": engine ", g[i], ", reference ", w));
       continue;
     }
     const double tol = kHeadroom * spread + kFinalRoundings * u * std::fabs(w) + floor + subnormal;

@@ -46,12 +46,9 @@ std::string failure_under_fault(uint64_t seed, const FuzzOptions& options, Share
     return cat("generator_refused: the engine refused a generated program: ", e.what());
   }
   CaseResult r;
-  if (!shared.same_as(c))
-    r = check_case(c);
-  else if (shared.refused)
-    r = *shared.refused;
-  else
-    r = check_engine(c, Device::cpu(), shared.nonfinite_forward, shared.refs);
+  if (!shared.same_as(c)) r = check_case(c);
+  else if (shared.refused) r = *shared.refused;
+  else r = check_engine(c, Device::cpu(), shared.nonfinite_forward, shared.refs);
   if (!failed(r)) return "";
   return cat(outcome_name(r.outcome), ": ", r.message.substr(0, r.message.find('\n')).substr(0, 200),
              " (chain ", chain_name(c.chain.kind), ")");

@@ -41,8 +41,7 @@ Measured measure(const remat::Model& m, const std::string& policy) {
     const AType& t = v.forward.in_vars[i]->type;
     if (t.dtype == DType::i32)  // the LSTM's seq_lengths: every sequence full length
       in.push_back(Tensor::from_f64(std::vector<double>(size_t(num_elements(t.shape)), double(m.seq)), t.shape, t.dtype));
-    else
-      in.push_back(seeded_uniform(t.shape, DType::f32, cat(m.label(), i), -0.1, 0.1));
+    else in.push_back(seeded_uniform(t.shape, DType::f32, cat(m.label(), i), -0.1, 0.1));
   }
   std::vector<Tensor> ct{Tensor::scalar(1, DType::f32)};
   int64_t in_bytes = 0;

@@ -27,8 +27,7 @@ double reference_seconds(const remat::Model& m, int reps) {
     std::vector<int64_t> shape(t.shape.begin(), t.shape.end());
     if (t.dtype == DType::i32)
       in.push_back(ref::Array{shape, t.dtype, std::vector<double>(size_t(num_elements(t.shape)), double(m.seq))});
-    else
-      in.push_back(ref::Array{shape, DType::f64, seeded_uniform(t.shape, DType::f64, cat(i), -0.8, 0.8).to_f64()});
+    else in.push_back(ref::Array{shape, DType::f64, seeded_uniform(t.shape, DType::f64, cat(i), -0.8, 0.8).to_f64()});
   }
   double best = 1e300;
   for (int r = 0; r < reps; ++r) {

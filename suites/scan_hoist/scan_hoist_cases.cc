@@ -39,9 +39,8 @@ std::vector<std::vector<double>> reference_values(const Workload& w, const std::
 }
 
 // Compares every output; returns the largest absolute error.
-double check_outputs(const char* label, const std::vector<Tensor>& got,
-                     const std::vector<std::vector<double>>& want, const ErrorSpec& sum_spec, CaseResult& r,
-                     const std::vector<size_t>& elementwise = {}) {
+double check_outputs(const char* label, const std::vector<Tensor>& got, const std::vector<std::vector<double>>& want,
+                     const ErrorSpec& sum_spec, CaseResult& r, const std::vector<size_t>& elementwise = {}) {
   double worst = 0;
   for (size_t i = 0; i < want.size(); ++i) {
     bool plain = std::find(elementwise.begin(), elementwise.end(), i) != elementwise.end();

@@ -23,7 +23,6 @@ Case decline_case(const std::string& kind, const std::string& profile);
 
 // Length × batch grid of the MSE: time and peak of both programs at every point, growth
 // exponents along each axis, and a flag where growth is super-linear.
-Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::vector<int64_t> batches,
-                int reps);
+Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::vector<int64_t> batches, int reps);
 
 }  // namespace tandem

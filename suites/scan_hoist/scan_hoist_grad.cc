@@ -62,8 +62,7 @@ Tensor unit_cotangent(DType t) {
   return ct;
 }
 
-GradMeasured measure_vjp(const VjpProgram& v, const std::vector<Tensor>& host_inputs, int reps,
-                         Device d) {
+GradMeasured measure_vjp(const VjpProgram& v, const std::vector<Tensor>& host_inputs, int reps, Device d) {
   GradMeasured m;
   Allocator& a = Allocator::instance();
   const std::vector<Tensor> inputs = on_device(host_inputs, d);  // before the peak window
@@ -85,8 +84,7 @@ ErrorSpec gradient_tolerance(DType dt, int64_t n) {
   double u = unit_roundoff(dt == DType::f64 ? DType::f64 : DType::f32);
   double us = unit_roundoff(dt);
   double bound = 4.0 / double(n);
-  return ErrorSpec{(32 * u + 2 * us) * bound, 0, 0,
-                   cat("elementwise gradient: (32u + 2u_store) × 4/n, n = ", n)};
+  return ErrorSpec{(32 * u + 2 * us) * bound, 0, 0, cat("elementwise gradient: (32u + 2u_store) × 4/n, n = ", n)};
 }
 
 void check_gradients(const char* label, const std::vector<Tensor>& got,

@@ -105,8 +105,7 @@ CaseResult check_sweep(const std::vector<int64_t>& lengths, const std::vector<in
 
 }  // namespace
 
-Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::vector<int64_t> batches,
-                int reps) {
+Case sweep_case(const std::string& profile, std::vector<int64_t> lengths, std::vector<int64_t> batches, int reps) {
   Case c;
   c.suite = "scan_hoist";
   c.name = cat("scan_hoist/sweep/mse/L:", lengths.front(), "-", lengths.back(), "/E:", batches.front(),

@@ -29,8 +29,7 @@ struct SumModel {
 
 // Worst-case (first-order) bound on |got − exact|, for the unhoisted or hoisted program;
 // abs_total > 0 is scale·Σ|terms| computed from the inputs, else the model's bound is used.
-ErrorSpec sum_tolerance(const SumModel& m, DType dtype, bool hoisted, const HoistOptions& o,
-                        double abs_total = 0);
+ErrorSpec sum_tolerance(const SumModel& m, DType dtype, bool hoisted, const HoistOptions& o, double abs_total = 0);
 // The check when Σ|terms| is known from the data: the probabilistic λ·√n·u model, or the
 // worst case with the reason where that model does not hold (scan_hoist_measure.cc).
 ErrorSpec probabilistic_sum_tolerance(const SumModel& m, DType dtype, bool hoisted, const HoistOptions& o,
@@ -57,8 +56,7 @@ struct Workload {
 };
 
 // loss = mean((y − scan(λc,x: (sin c, cos x), x1[5,8], x2).ys)²), x2 and y of shape [L, row].
-Workload mse_workload(int64_t L, const Shape& row, DType dt = DType::f32, bool reverse = false,
-                      int64_t unroll = 1);
+Workload mse_workload(int64_t L, const Shape& row, DType dt = DType::f32, bool reverse = false, int64_t unroll = 1);
 // mean(scan(λc: (sin c, sin c), x[row], length=L).ys).
 Workload sin_mean_workload(int64_t L, const Shape& row, DType dt = DType::f32);
 // mean over [outer, inner, E] of an outer scan whose body scans cos over its [inner, E] slice.

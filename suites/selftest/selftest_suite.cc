@@ -34,8 +34,7 @@ Case selftest_case(const std::string& kind) {
       const std::vector<Tensor> got = Executor(dev).run(*p, {in});
       // An engine invariant that the result breaks (here deliberately: it expects 5 elements).
       if (kind == "check_fails") TANDEM_CHECK(got[0].numel() == 5, "selftest: the result has ", got[0].numel(), " elements");
-      CompareReport rep = compare(in.to_f64(), got[0].to_f64(),
-                                  elementwise_spec(DType::f32, 1));
+      CompareReport rep = compare(in.to_f64(), got[0].to_f64(), elementwise_spec(DType::f32, 1));
       CaseResult r;
       r.correctness["out"] = rep.to_json();
       if (!rep.pass) { r.verdict = Verdict::fail; r.message = "out: " + rep.text(); }

@@ -59,8 +59,7 @@ VmapProgram layout() {
   Program p = trace({t({4, 6}), t({2, 6})}, [](Builder& b, const V& v) {
     Value x = v[0];
     Value bc = reduce_sum(broadcast_in_dim(x, {3, 4, 6}, {1, 2}), {0}) + iota(b, f32, {4, 6}, 1);
-    return V{bc, reshape(transpose(x, {1, 0}), {3, 8}), slice(x, {1, 0}, {4, 6}, {2, 3}),
-             concatenate({x, v[1]}, 0)};
+    return V{bc, reshape(transpose(x, {1, 0}), {3, 8}), slice(x, {1, 0}, {4, 6}, {2, 3}), concatenate({x, v[1]}, 0)};
   });
   return {"layout", p, {unit, unit}, 2, 3};
 }

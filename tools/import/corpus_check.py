@@ -172,8 +172,7 @@ def main():
             broken.append(program)
     broken += [r["program"] for r in rows if not r["imported"]]
     for name in broken:
-        print(f"error: {name} uses only primitives tandem has but does not pass (work: {work}/{name})",
-              file=sys.stderr)
+        print(f"error: {name} uses only primitives tandem has but does not pass (work: {work}/{name})", file=sys.stderr)
     status = 1 if broken else 0
     if a.update:
         doc_table.update(a.update, TABLE, text)

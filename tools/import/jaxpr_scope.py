@@ -10,8 +10,7 @@ from jax._src import core, source_info_util
 
 SCHEMA_VERSION = 1
 # numpy dtype name -> tandem's (docs/PROGRAM_JSON.md "dtype names").
-DTYPES = {"float64": "f64", "float32": "f32", "bfloat16": "bf16", "float16": "f16",
-          "int32": "i32", "bool": "bool"}
+DTYPES = {"float64": "f64", "float32": "f32", "bfloat16": "bf16", "float16": "f16", "int32": "i32", "bool": "bool"}
 
 
 class Unserialisable(Exception):
