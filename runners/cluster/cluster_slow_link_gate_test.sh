@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"
 export TANDEM=$1
 # Its ranks wait on the link beside ctest's CPU-bound tests: they yield their core, not spin (not in the
-# fault tests: yielding, a job on an 8 kbit/s link ended 26-27 s after its fault, over their 25 s bound).
+# fault tests: the 8 kbit/s fault of then, yielding, ended 26–27 s after the fault, over its 25 s bound).
 export OMPI_MCA_mpi_yield_when_idle=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/cluster-gate.XXXXXX")
