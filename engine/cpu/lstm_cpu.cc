@@ -137,7 +137,6 @@ void for_row_chunks(int64_t B, F&& fn) {
     if (e) std::rethrow_exception(e);
 }
 
-
 // C[M,N] = beta*C + op(A) op(B), row-major.
 void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
           const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {

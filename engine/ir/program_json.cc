@@ -10,7 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-
 json typed_var(const Var& v) {
   return {{"id", v->id}, {"dtype", std::string(dtype_name(v->type.dtype))}, {"shape", v->type.shape}};
 }

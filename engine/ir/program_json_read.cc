@@ -123,7 +123,6 @@ Shape read_shape(const json& j, const std::string& at) {
   return s;
 }
 
-
 // One program's variables by id. Each program is a scope of its own: a sub-program, like a
 // closed jaxpr, sees only its own inputs. Nor may it share an id with a program enclosing
 // it: passes relate a body's variables to its equation's by id (hoist_rewrite). Sibling

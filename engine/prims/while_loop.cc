@@ -62,7 +62,6 @@ std::vector<AType> while_shape(const std::vector<AType>& in, const Params& p) {
   return carry;
 }
 
-
 std::vector<Tensor> while_cpu(const std::vector<Tensor>& in, const Params& p, EvalContext& ctx) {
   return run_while_loop(in, p, ctx, [](const Tensor& pred) { return *static_cast<const uint8_t*>(pred.raw()) != 0; });
 }
