@@ -103,18 +103,20 @@ int64_t predicted_vjp_peak_bytes(const VjpProgram& v) {
   return std::max(f_in + f_peak, held + liveness(v.backward).second);
 }
 
+std::function<void(const char*, const Eqn&)> backward_counter(std::map<std::string, int64_t>& into) {
+  return [&into](const char* phase, const Eqn& e) {  // offloaded residuals' reloads: transfers, not recomputation
+    if (std::string(phase) == "backward" && e.prim->name != "device_put") ++into[e.prim->name];
+  };
+}
+
 std::map<std::string, int64_t> executed_backward_applications(const VjpProgram& v, const std::vector<Tensor>& inputs,
                                                               const std::vector<Tensor>& output_cts) {
   std::map<std::string, int64_t> c;
-  run_vjp(v, inputs, output_cts, Device::cpu(), [&](const char* phase, const Eqn& e) {
-    // The reloads of offloaded residuals are transfers, not recomputation.
-    if (std::string(phase) == "backward" && e.prim->name != "device_put") ++c[e.prim->name];
-  });
+  run_vjp(v, inputs, output_cts, Device::cpu(), backward_counter(c));
   return c;
 }
 
-std::map<std::string, int64_t> executed_recompute(const VjpProgram& v, const VjpProgram& baseline,
-                                                  const std::vector<Tensor>& inputs,
+std::map<std::string, int64_t> executed_recompute(const VjpProgram& v, const VjpProgram& baseline, const std::vector<Tensor>& inputs,
                                                   const std::vector<Tensor>& output_cts) {
   std::map<std::string, int64_t> d = executed_backward_applications(v, inputs, output_cts);
   for (auto& [k, n] : executed_backward_applications(baseline, inputs, output_cts)) d[k] -= n;

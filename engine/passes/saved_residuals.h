@@ -33,15 +33,14 @@ int64_t predicted_vjp_peak_bytes(const VjpProgram& v);
 
 // Primitive applications the executor really runs in the backward of `v` (sub-programs
 // included, scan bodies once per step), per primitive, device_put's reloads left out: what
-// the recompute counts are checked against.
+// the recompute counts are checked against; the counter as run_vjp's on_eqn (changes nothing it runs).
+std::function<void(const char*, const Eqn&)> backward_counter(std::map<std::string, int64_t>& into);
 std::map<std::string, int64_t> executed_backward_applications(const VjpProgram& v, const std::vector<Tensor>& inputs,
                                                               const std::vector<Tensor>& output_cts);
-// What the backward of `v` runs beyond the backward of `baseline`, the same program's vjp
-// under everything_saveable (whose cotangent work is the same): the applications the policy
-// makes it re-run, measured, per primitive (zero entries dropped), to compare with
-// v.recompute.by_prim.
-std::map<std::string, int64_t> executed_recompute(const VjpProgram& v, const VjpProgram& baseline,
-                                                  const std::vector<Tensor>& inputs,
+// What the backward of `v` runs beyond the backward of `baseline`, the same program's vjp under
+// everything_saveable (whose cotangent work is the same): the applications the policy makes it
+// re-run, measured, per primitive (zero entries dropped), to compare with v.recompute.by_prim.
+std::map<std::string, int64_t> executed_recompute(const VjpProgram& v, const VjpProgram& baseline, const std::vector<Tensor>& inputs,
                                                   const std::vector<Tensor>& output_cts);
 
 }  // namespace tandem

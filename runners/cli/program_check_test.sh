@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `tandem check --program` end to end on a program the real binary wrote (tandem dump-programs:
 # the remat suite's scan MLP, with a scan, dots and checkpoint names): every kind of case is
-# made and passes; an injected engine fault fails it (exit 1); malformed program JSON of eleven
-# kinds and bad companions (inputs, axes, policies) are refused with exit 4 and a message that
-# names what is wrong.
+# made and passes (vmap's effect timed under `run` only); an injected engine fault fails it
+# (exit 1); malformed program JSON of eleven kinds and bad companions (inputs, axes, policies)
+# are refused with exit 4 and a message that names what is wrong.
 #   program_check_test.sh TANDEM
 set -u
 tandem=$1
@@ -22,7 +22,7 @@ expect 0 "check --program on a dumped program" -- "$tandem" check --program "$ou
 n=$(grep -c '"case": "program/mlp/' "$out/r1/records.json" || true)
 [ "$n" = 27 ] && echo "ok: 27 cases" || { echo "FAIL: $n cases, want 27"; fail=1; }
 for want in '"case": "program/mlp/vjp/policy:save_only_these_names(act,pre)/cpu"' '"name": "measured_peak_bytes"' \
-            '"case": "program/mlp/vmap/size:4/cpu"' '"name": "vmap_speedup_over_loop"' '"case": "program/mlp/hoist/cpu"' \
+            '"case": "program/mlp/vmap/size:4/cpu"' '"case": "program/mlp/hoist/cpu"' \
             '"case": "program/mlp/dot/alg:BF16_BF16_F32_X3/cpu"' '"name": "normwise_error_vs_f64"'; do
   grep -qF "$want" "$out/r1/records.json" && echo "ok: records have $want" || { echo "FAIL: no $want in the records"; fail=1; }
 done
@@ -32,6 +32,8 @@ expect 0 "--filter and --policy select cases" -- "$tandem" check --program "$out
   --policy 'save_only_these_names(act)' --filter vjp
 n=$(grep -c '"case": "program/mlp/' "$out/r3/records.json" || true)
 [ "$n" = 1 ] && echo "ok: one case selected" || { echo "FAIL: $n cases selected, want 1"; fail=1; }
+expect 0 "run times what vmap buys" -- "$tandem" run --program "$out/mlp" --vmap-in-axes 0,none -o "$out/r4" -q --backend cpu --filter vmap -n 1
+grep -qF vmap_speedup "$out/r4/records.json" && ! grep -qF vmap_speedup "$out/r1/records.json" && echo "ok: run times vmap, check does not" || { echo "FAIL: vmap_speedup not in run's records only"; fail=1; }
 
 # expect_refusal NAME FRAGMENT JSON: the program file is refused (exit 4) naming FRAGMENT.
 expect_refusal() {

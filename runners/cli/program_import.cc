@@ -202,6 +202,7 @@ std::shared_ptr<ImportedProgram> load_imported_program(const ProgramSelection& s
   auto p = std::make_shared<ImportedProgram>();
   p->name = name_of(path);
   p->source = s.path;
+  p->time_effects = s.time_effects;
   p->program = read_program_json((dir ? path / "program.json" : path).string());
   const fs::path inputs = !s.inputs.empty() ? fs::path(s.inputs) : dir ? path / "inputs" : fs::path();
   if (!s.inputs.empty() && !fs::is_directory(inputs))

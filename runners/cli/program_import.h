@@ -28,6 +28,7 @@ struct ProgramSelection {
   std::string vmap_in_axes;           // "0,none,1" (default: export.json's "vmap")
   int64_t vmap_size = 0;              // 0: export.json's, else 4
   std::vector<std::string> policies;  // empty: default_policies
+  bool time_effects = true;           // false under `check` (ImportedProgram::time_effects)
 };
 
 struct ImportedProgram;  // suites/program_fuzz/program_check.h

@@ -245,6 +245,7 @@ void add_run_command(CLI::App& app, const std::string& name, bool timed, int& ex
   cmd->add_option("--inject", args->inject, "inject a named engine fault (`tandem faults --list`); also TANDEM_INJECT");
   cmd->callback([args, timed, &exit_code] {
     if (!args->inject.empty()) inject_fault(args->inject);
+    args->sel.program.time_effects = timed;
     exit_code = run(*args, timed);
   });
 }

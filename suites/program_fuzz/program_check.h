@@ -49,6 +49,10 @@ struct ImportedProgram {
   std::vector<std::string> policies;  // empty: default_policies(program)
   // The reference runs its cases share (the cases run one after another in one worker).
   std::shared_ptr<fuzz::ReferenceCache> reference_cache = std::make_shared<fuzz::ReferenceCache>();
+  // everything_saveable's backward applications (every policy's recompute baseline): run once.
+  using Counts = std::optional<std::map<std::string, int64_t>>;
+  std::shared_ptr<Counts> saveable_backward = std::make_shared<Counts>();
+  bool time_effects = true;  // false under `check`: the vmap and hoist cases compare, not time
 };
 
 // The policies checked when the user names none: JAX's four without arguments, and when the

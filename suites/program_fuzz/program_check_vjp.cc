@@ -137,48 +137,39 @@ void compare_with_jax(const Setup& s, const std::string& policy, const SavedResi
                    key == "as_written" ? std::string("f as written") : cat("jax.checkpoint(f, policy=", policy, ")"), "): ", in_words(diff));
 }
 
-// v's reported recompute counts less base's, per primitive (zero entries dropped).
-std::map<std::string, int64_t> recompute_beyond(const VjpProgram& v, const VjpProgram& base) {
-  std::map<std::string, int64_t> r(v.recompute.by_prim.begin(), v.recompute.by_prim.end());
-  for (const auto& [prim, n] : base.recompute.by_prim) r[prim] -= n;
-  std::erase_if(r, [](const auto& kv) { return kv.second == 0; });
-  return r;
+using Counts = std::map<std::string, int64_t>;  // per primitive
+
+Counts less(Counts a, const Counts& b) {
+  for (const auto& [prim, n] : b) a[prim] -= n;
+  std::erase_if(a, [](const auto& kv) { return kv.second == 0; });
+  return a;
 }
 
-struct Measured {
-  VjpRun run;
-  int64_t peak_bytes = 0;
-};
-
-// One forward + backward with the device's peak measured by the Allocator (the caller's
-// inputs and cotangents counted, as predicted_vjp_peak_bytes counts them).
-Measured run_measured(const VjpProgram& v, const std::vector<Tensor>& in, const std::vector<Tensor>& cts, Device d) {
+// One forward + backward with the device's peak measured by the Allocator (the caller's inputs
+// and cotangents counted, as predicted_vjp_peak_bytes counts them); on the CPU, where the
+// recompute counts are taken, the same run counts the backward's applications into `backward`.
+int64_t run_measured(const VjpProgram& v, const std::vector<Tensor>& in, const std::vector<Tensor>& cts, Device d, Counts& backward) {
   Allocator& A = Allocator::instance();
   int64_t held = 0;
   for (const auto* ts : {&in, &cts})
     for (const Tensor& t : *ts) held += int64_t(t.nbytes());
   const int64_t live0 = A.stats(d).live_bytes;
   A.reset_peak(d);
-  Measured m;
-  m.run = run_vjp(v, in, cts, d);
+  run_vjp(v, in, cts, d, d.kind == DeviceKind::cpu ? backward_counter(backward) : nullptr);
   if (d.kind == DeviceKind::cuda) cuda_synchronize(d.index);
-  m.peak_bytes = A.stats(d).peak_bytes - live0 + held;
-  return m;
+  return A.stats(d).peak_bytes - live0 + held;
 }
 
-// Whether p runs a cond anywhere: which branch runs depends on the data, so the
-// recompute report counts its costliest branch, an upper bound of what runs.
-bool has_branches(const Program& p) {
-  for (const Eqn& e : p.eqns) {
-    if (e.prim->name == "cond") return true;
-    for (auto& [k, v] : e.params.items())
-      if (auto* sub = std::get_if<ProgramPtr>(&v); sub && has_branches(**sub)) return true;
-  }
-  return false;
+// The backward's applications under everything_saveable, run once per program (the same for
+// every policy; under everything_saveable itself, the policy's own run is it).
+const Counts& saveable_backward(const Setup& s, const std::string& policy, const VjpProgram& base, const Counts& mine) {
+  ImportedProgram::Counts& c = *s.p->saveable_backward;
+  if (!c) c = policy_from_string(policy).spec == everything_saveable().spec ? mine : executed_backward_applications(base, s.args, s.cotangents);
+  return *c;
 }
 
 // Every executed count at most the reported one.
-bool within(const std::map<std::string, int64_t>& executed, const std::map<std::string, int64_t>& reported) {
+bool within(const Counts& executed, const Counts& reported) {
   for (const auto& [prim, n] : executed)
     if (n > (reported.count(prim) ? reported.at(prim) : 0)) return false;
   return true;
@@ -199,15 +190,18 @@ CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
     fuzz::FuzzCase c = case_of(s, fuzz::ChainKind::vjp);
     c.chain.top_policy = policy;
     tandem::CaseResult r = result_of(fuzz::check_case(c, d, nullptr, s.p->reference_cache.get()), "gradients vs the reference's reverse mode");
-    const Measured m = run_measured(*v, *in, *cts, d);
+    Counts backward;
+    const int64_t peak_bytes = run_measured(*v, *in, *cts, d, backward);
+    if (d.kind != DeviceKind::cpu) backward = executed_backward_applications(*v, s.args, s.cotangents);
     const SavedResiduals saved = saved_residuals(*v);
     // The recompute counts are what the backward runs: measured as the applications beyond
     // the backward of everything_saveable at the top, whose own recomputation (the program's
     // checkpoints under their own policies) both count, so it is subtracted from the report.
     const VjpProgram base = vjp(s.p->program, s.p->wrt, everything_saveable());
-    const std::map<std::string, int64_t> executed = executed_recompute(*v, base, s.args, s.cotangents);
-    const std::map<std::string, int64_t> reported = recompute_beyond(*v, base);
-    const bool bound = has_branches(s.p->program);  // a cond's count is an upper bound
+    const Counts executed = less(backward, saveable_backward(s, policy, base, backward));
+    const Counts reported = less(v->recompute.by_prim, base.recompute.by_prim);
+    // Which branch of a cond runs depends on the data: the report counts its costliest, a bound.
+    const bool bound = has_primitive(s.p->program, "cond");
     const bool counts_ok = bound ? within(executed, reported) : executed == reported;
     r.correctness["recompute_counts_match_executed"] = counts_ok;
     if (bound) r.correctness["recompute_counts_bound_a_cond"] = true;
@@ -223,7 +217,7 @@ CaseInstance vjp_instance(const Setup& s, const std::string& policy, Device d) {
                  {"recomputed_eqns", double(saved.recompute.eqns), "count", "lower"},
                  {"recomputed_flops", saved.recompute.flops, "FLOP", "lower"},
                  {"predicted_peak_bytes", double(predicted_vjp_peak_bytes(*v)), "B", "lower"},
-                 {"measured_peak_bytes", double(m.peak_bytes), "B", "lower"}};
+                 {"measured_peak_bytes", double(peak_bytes), "B", "lower"}};
     r.info["saved_residuals"] = format_saved_residuals(saved);
     return r;
   };
