@@ -1,7 +1,6 @@
-// ErrorSpec and comparison. Tolerances derive from the dtype's unit roundoff, the algorithm
-// and the reduction length; a mismatch report gives max abs, max rel, the first bad index,
-// expected vs got. An optional per-element scale (e.g. Σ|a||b| for a dot) makes the bound
-// condition-aware: |got − want| ≤ abs + rel·|want| + scaled·scale[i].
+// ErrorSpec and comparison. Tolerances derive from the dtype's unit roundoff, the algorithm and the reduction length; a
+// mismatch report gives max abs, max rel, the first bad index, expected vs got. An optional per-element scale (e.g.
+// Σ|a||b| for a dot) makes the bound condition-aware: |got − want| ≤ abs + rel·|want| + scaled·scale[i].
 #pragma once
 #include <string>
 #include <vector>

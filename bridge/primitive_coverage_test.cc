@@ -1,7 +1,6 @@
-// Coverage: every registered primitive has every rule the project promises: a CPU impl, a
-// reference eval rule and tape rule (bridge/reference_rules.h), a VJP rule, and rows
-// in the engine-vs-reference table whose programs really use it. A missing one is a failure
-// listing all the gaps at once, never a skip. Also no stale names: every reference rule and
+// Coverage: every registered primitive has every rule the project promises: a CPU impl, a reference eval rule and tape
+// rule (bridge/reference_rules.h), a VJP rule, and rows in the engine-vs-reference table whose programs really use it.
+// A missing one is a failure listing all the gaps at once, never a skip. Also no stale names: every reference rule and
 // row key is a registered primitive.
 #include <gtest/gtest.h>
 

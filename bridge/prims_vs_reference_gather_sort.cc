@@ -1,9 +1,8 @@
 // The engine-vs-reference rows of gather, scatter_add, scatter and sort (prims_vs_reference_rows.h):
-// x[i] and jnp.take with in-range, negative and too-large indices under every mode, windows
-// of more than one element, take_along_axis through batching dims, a scalar result and zero
-// indices; x.at[i].add(u) with repeats and drops; sort along either dim, carrying values,
-// with two keys, and JAX's order on -0.0, NaN and -inf. Indices are literals in the program,
-// so the float rows also check the vjp against the reference's tape.
+// x[i] and jnp.take with in-range, negative and too-large indices under every mode, windows of more than one element,
+// take_along_axis through batching dims, a scalar result and zero indices; x.at[i].add(u) with repeats and drops; sort
+// along either dim, carrying values, with two keys, and JAX's order on -0.0, NaN and -inf. Indices are literals in the
+// program, so the float rows also check the vjp against the reference's tape.
 #include <limits>
 
 #include "bridge/prims_vs_reference_rows.h"

@@ -1,9 +1,7 @@
-// The engine-vs-reference rows of reduce_window_max and reduce_window_sum
-// (prims_vs_reference_rows.h): max and average pooling as stax writes them (NHWC windows,
-// SAME padding), overlapping strided windows, base and window dilation, negative padding,
-// windows of padding only, a zero-size operand and a rank-1 operand. The float rows also
-// check the vjp against the reference's tape (window dilation: the max's included, which
-// JAX's own rule refuses).
+// The engine-vs-reference rows of reduce_window_max and reduce_window_sum (prims_vs_reference_rows.h): max and average
+// pooling as stax writes them (NHWC windows, SAME padding), overlapping strided windows, base and window dilation,
+// negative padding, windows of padding only, a zero-size operand and a rank-1 operand. The float rows also check the
+// vjp against the reference's tape (window dilation: the max's included, which JAX's own rule refuses).
 #include "bridge/prims_vs_reference_rows.h"
 #include "engine/core/error.h"
 #include "engine/ir/builder_window.h"

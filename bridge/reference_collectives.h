@@ -1,10 +1,8 @@
-// The reference model of collective programs: a Program whose collectives name axes of a
-// mesh (rank-major named axes, e.g. {"ranks": 4, "batch": 3}, or the examples of a vmap as
-// "virtual ranks") evaluated for every member at once. Each equation runs per member through
-// the reference rule table; a collective runs once over all members through the reference's
-// own model of the collectives (reference/collectives.h), one group per combination of the
-// axes it does not name. Collectives inside scan / checkpoint bodies are not modelled here
-// (a clear bad-input error).
+// The reference model of collective programs: a Program whose collectives name axes of a mesh (rank-major named axes,
+// e.g. {"ranks": 4, "batch": 3}, or the examples of a vmap as "virtual ranks") evaluated for every member at once. Each
+// equation runs per member through the reference rule table; a collective runs once over all members through the
+// reference's own model of the collectives (reference/collectives.h), one group per combination of the axes it does not
+// name. Collectives inside scan / checkpoint bodies are not modelled here (a clear bad-input error).
 #pragma once
 #include <string>
 #include <utility>

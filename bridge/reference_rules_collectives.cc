@@ -1,12 +1,10 @@
-// The reference rows of the collective primitives (psum … axis_index) and the mesh
-// interpreter (reference_collectives.h). A collective's value depends on every member, so
-// its real rule is the mesh rule here: the members are split into the groups of the named
-// axes (members that differ only in those axes, ordered row-major over the names as the
-// tuple lists them, as JAX's multi-axis collectives and comm::mesh_groups order them), and
-// each group runs the reference's model (reference/collectives.h). The one-process `eval`
-// row is the mesh rule over a world of one member on each bound axis (prims_vs_reference);
-// the tape refuses: the reference's reverse mode runs one process, so gradients through
-// collectives are checked in suites/vmap against the reference vjp of the vmapped program.
+// The reference rows of the collective primitives (psum … axis_index) and the mesh interpreter
+// (reference_collectives.h). A collective's value depends on every member, so its real rule is the mesh rule here: the
+// members are split into the groups of the named axes (members that differ only in those axes, ordered row-major over
+// the names as the tuple lists them, as JAX's multi-axis collectives and comm::mesh_groups order them), and each group
+// runs the reference's model (reference/collectives.h). The one-process `eval` row is the mesh rule over a world of one
+// member on each bound axis (prims_vs_reference); the tape refuses: the reference's reverse mode runs one process, so
+// gradients through collectives are checked in suites/vmap against the reference vjp of the vmapped program.
 #include <map>
 #include <stdexcept>
 

@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
-# The examples end to end, as a user runs them: each exported from JAX by
-# tools/import/export_jax_program.py, then `tandem run --program` (every case: forward and the import
-# checked against JAX's own outputs, the vjp under every policy with JAX's saved residuals,
-# vmap, hoisting, every dot precision) must pass, and `tandem report` must draw its
-# memory–time front; a CNN (conv_general_dilated) must pass every case and a while loop its
-# forward and vmap, its vjp cases skipped with JAX's reason; the program using a primitive
-# tandem lacks must be refused (exit 4)
-# naming the equation's line and tandem's primitives. Exit 77 (a skip naming what is
-# missing) without JAX.
+# The examples end to end, as a user runs them: each exported from JAX by tools/import/export_jax_program.py, then
+# `tandem run --program` (every case: forward and the import checked against JAX's own outputs, the vjp under every
+# policy with JAX's saved residuals, vmap, hoisting, every dot precision) must pass, and `tandem report` must draw its
+# memory–time front; a CNN (conv_general_dilated) must pass every case and a while loop its forward and vmap, its vjp
+# cases skipped with JAX's reason; the program using a primitive tandem lacks must be refused (exit 4) naming the
+# equation's line and tandem's primitives. Exit 77 (a skip naming what is missing) without JAX.
 #   examples_test.sh TANDEM PYTHON SOURCE_DIR OUT
 set -u
 tandem=$1 python=$2 src=$3 out=$4
@@ -18,15 +15,13 @@ export_example() {  # NAME: exports examples/NAME.py into $out/NAME
   "$python" "$src/tools/import/export_jax_program.py" "$src/examples/$1.py" --out "$out/$1" >"$out/$1.export.log" 2>&1 \
     || { echo "FAIL: exporting $1: $(tail -3 "$out/$1.export.log")"; fail=1; return 1; }
 }
-# The committed exports (examples/exported/, what a machine without JAX — the GPU session —
-# checks) must be what the exporter writes today. What tandem's code and the example decide
-# must match exactly: the program (source lines aside, which name the folder the exporter ran
-# from), the inputs, the saved residuals, and the names, dtypes and shapes of JAX's outputs.
-# JAX's output values are another program's f32 arithmetic, which XLA:CPU vectorises per CPU
-# (on this machine, with XLA_FLAGS=--xla_cpu_max_isa=SSE4_2 attention_vmap's out_0 moves by
-# 1 ulp), so they are held within that program's own error instead: the forward case of each
-# export (fresh and committed) must find JAX's outputs within the tolerance E it holds the
-# engine to around the f64 reference (jax_vs_reference), so the two differ by at most 2E.
+# The committed exports (examples/exported/, what a machine without JAX — the GPU session — checks) must be what the
+# exporter writes today. What tandem's code and the example decide must match exactly: the program (source lines aside,
+# which name the folder the exporter ran from), the inputs, the saved residuals, and the names, dtypes and shapes of
+# JAX's outputs. JAX's output values are another program's f32 arithmetic, which XLA:CPU vectorises per CPU (on this
+# machine, with XLA_FLAGS=--xla_cpu_max_isa=SSE4_2 attention_vmap's out_0 moves by 1 ulp), so they are held within that
+# program's own error instead: the forward case of each export (fresh and committed) must find JAX's outputs within the
+# tolerance E it holds the engine to around the f64 reference (jax_vs_reference), so the two differ by at most 2E.
 same_export() {  # FRESH COMMITTED
   "$python" - "$1" "$2" <<'PY'
 import json, os, sys

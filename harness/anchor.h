@@ -1,12 +1,10 @@
-// The yardstick every timed case is measured beside: the case's own raw library call when it
-// names one (CaseInstance::anchor: BLAS sgemm for a dot, the GEMMs alone for an LSTM), else a
-// small fixed canary workload (a 256³ BLAS sgemm on fixed operands, called as many times per
-// sample as it takes to last about as long as the body: a lone short call's CPU time is mostly
-// its threads' wake-up and spin, which load moves by whole multiples). It is timed interleaved
-// with the body, one anchor run next to each repetition (before and after alternately), so both
-// see the machine at the same moment; the gate (reports/gate_anchor.py) judges the ratio
-// body / anchor, which a busier machine or a slower clock moves little, where it moves the
-// absolute time of two runs by tens of percent.
+// The yardstick every timed case is measured beside: the case's own raw library call when it names one
+// (CaseInstance::anchor: BLAS sgemm for a dot, the GEMMs alone for an LSTM), else a small fixed canary workload (a 256³
+// BLAS sgemm on fixed operands, called as many times per sample as it takes to last about as long as the body: a lone
+// short call's CPU time is mostly its threads' wake-up and spin, which load moves by whole multiples). It is timed
+// interleaved with the body, one anchor run next to each repetition (before and after alternately), so both see the
+// machine at the same moment; the gate (reports/gate_anchor.py) judges the ratio body / anchor, which a busier machine
+// or a slower clock moves little, where it moves the absolute time of two runs by tens of percent.
 #pragma once
 #include <functional>
 #include <string>

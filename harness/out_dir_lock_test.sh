@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# One writer per output folder: while a sweep (`tandem collectives`) or a
-# `tandem run` holds its --out, every other writer into that folder — another sweep, a run,
-# collectives-dump, dump-programs, fuzz, import, merge — is refused with exit 4, the lock message and a
-# hint, and the holder still finishes with all its records. The holder is caught holding the
-# flock through /proc/locks (taking the lock to test it would race the holder) and stopped
-# (SIGSTOP) while the others try, so the test waits for no timing.
-# usage: out_dir_lock_test.sh TANDEM
+# One writer per output folder: while a sweep (`tandem collectives`) or a `tandem run` holds its --out, every other
+# writer into that folder — another sweep, a run, collectives-dump, dump-programs, fuzz, import, merge — is refused with
+# exit 4, the lock message and a hint, and the holder still finishes with all its records. The holder is caught holding
+# the flock through /proc/locks (taking the lock to test it would race the holder) and stopped (SIGSTOP) while the
+# others try, so the test waits for no timing. usage: out_dir_lock_test.sh TANDEM
 set -uo pipefail
 tandem=${1:?usage: out_dir_lock_test.sh TANDEM}
 work=$(mktemp -d)

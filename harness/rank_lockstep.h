@@ -1,11 +1,9 @@
-// Multi-rank runs of the case harness (`tandem run|check` under mpirun/srun, one rank per GPU
-// or per CPU socket): every rank runs the same cases in the same order, in lockstep. Per
-// case the ranks agree after the check whether to time it (only when every rank passed),
-// meet at a barrier before the timed loop, and gather their outcomes afterwards; the
-// agreed verdict and the timing reduced over ranks come from rank_reduce.h, the same on
-// every rank, and only rank 0 writes them. Every blocking call runs under the job watchdog
-// (engine/comm/job.h), so a rank that stalls or dies ends the job with exit 5, naming what
-// the others were waiting in, instead of a hang. Built only with MPI.
+// Multi-rank runs of the case harness (`tandem run|check` under mpirun/srun, one rank per GPU or per CPU socket): every
+// rank runs the same cases in the same order, in lockstep. Per case the ranks agree after the check whether to time it
+// (only when every rank passed), meet at a barrier before the timed loop, and gather their outcomes afterwards; the
+// agreed verdict and the timing reduced over ranks come from rank_reduce.h, the same on every rank, and only rank 0
+// writes them. Every blocking call runs under the job watchdog (engine/comm/job.h), so a rank that stalls or dies ends
+// the job with exit 5, naming what the others were waiting in, instead of a hang. Built only with MPI.
 #pragma once
 #include <functional>
 #include <string>

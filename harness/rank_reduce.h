@@ -30,16 +30,14 @@ RankOutcome outcome_from_json(const nlohmann::json& j);
 // error, else skip if any rank skipped, else pass.
 Verdict agreed_verdict(const std::vector<Verdict>& per_rank);
 
-// per_rank[r] is rank r's outcome. The result carries the agreed verdict; for fail, error and
-// skip a message naming every rank that had it ("failed on rank 1 of 2 (host h): ..."), and
-// the correctness of the first such rank (else rank 0's). When every rank passed and timed,
-// the samples are the per-iteration maximum over ranks of the first n iterations (n: the
-// fewest any rank timed, the same on every rank unless --min-time let them differ), and the
-// metrics (time_median, gflops per rank, gflops_all_ranks) come from them. *ranks_json gets
-// {"ranks", "time_reduce", "iterations_reduced", "slowest_rank", "per_rank": [{"rank",
-// "host", "verdict", "repetitions", "min", "median", "max"}]}, the per-rank statistics over
-// the same n iterations, so each rank's median is at most the reduced one; a rank that ran
-// with an injected fault has "injected_fault" in its entry and in "injected_faults".
+// per_rank[r] is rank r's outcome. The result carries the agreed verdict; for fail, error and skip a message naming
+// every rank that had it ("failed on rank 1 of 2 (host h): ..."), and the correctness of the first such rank (else rank
+// 0's). When every rank passed and timed, the samples are the per-iteration maximum over ranks of the first n
+// iterations (n: the fewest any rank timed, the same on every rank unless --min-time let them differ), and the metrics
+// (time_median, gflops per rank, gflops_all_ranks) come from them. *ranks_json gets {"ranks", "time_reduce",
+// "iterations_reduced", "slowest_rank", "per_rank": [{"rank", "host", "verdict", "repetitions", "min", "median",
+// "max"}]}, the per-rank statistics over the same n iterations, so each rank's median is at most the reduced one; a
+// rank that ran with an injected fault has "injected_fault" in its entry and in "injected_faults".
 CaseResult agree_outcomes(const std::vector<RankOutcome>& per_rank, double flops, nlohmann::json* ranks_json);
 
 }  // namespace tandem

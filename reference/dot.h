@@ -12,14 +12,12 @@ struct DotDims {
   std::vector<int64_t> lhs_batch, rhs_batch;        // paired, equal sizes
 };
 
-// lhs: [...], rhs: [...] -> [batch..., lhs free..., rhs free...], where batch dims follow
-// lhs_batch's order and free dims keep their operand order. Each output element is
-// sum over the contracting index of lhs * rhs, accumulated compensated (dot_f64.h's
-// plain_sum_dot2: as if in twice double's precision, better than long double's 64 bits for
-// any K below 2^42) and rounded once to out_dtype (DType::f64 keeps the accumulated value).
-// A contraction of size 0 gives zeros. i32 x i32 -> i32 is exact integer arithmetic that
-// wraps. pred operands are rejected. Computed cache-blocked and threaded over output rows
-// (std::thread, for dots of more than ~2^22 products), each sum in the same order as
+// lhs: [...], rhs: [...] -> [batch..., lhs free..., rhs free...], where batch dims follow lhs_batch's order and free
+// dims keep their operand order. Each output element is sum over the contracting index of lhs * rhs, accumulated
+// compensated (dot_f64.h's plain_sum_dot2: as if in twice double's precision, better than long double's 64 bits for any
+// K below 2^42) and rounded once to out_dtype (DType::f64 keeps the accumulated value). A contraction of size 0 gives
+// zeros. i32 x i32 -> i32 is exact integer arithmetic that wraps. pred operands are rejected. Computed cache-blocked
+// and threaded over output rows (std::thread, for dots of more than ~2^22 products), each sum in the same order as
 // dot_general_simple, hence the same bits.
 Array dot_general(const Array& lhs, const Array& rhs, const DotDims& dims, DType out_dtype);
 

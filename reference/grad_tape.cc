@@ -289,13 +289,11 @@ Tape::Id Tape::reduce_max(Id x, std::vector<int64_t> axes) {
   });
 }
 
-// The cotangent of one dot operand: g contracted with the other operand over the other's
-// free dims (batch dims stay batch), then transposed into this operand's axis order (a no-op
-// for plain matmuls). g's axes are [batch..., lhs free..., rhs free...]; `mine`/`other` are
-// this operand's and the other's (batch, contract) axes; mine_is_lhs orders g and other
-// like the forward (lhs's cotangent: g·other, rhs's: other·g), so that the result comes out
-// [batch, lhs-side axes, rhs-side axes]. A dot of the reference's own (compensated sums),
-// cache-blocked and threaded like the forward.
+// The cotangent of one dot operand: g contracted with the other operand over the other's free dims (batch dims stay
+// batch), then transposed into this operand's axis order (a no-op for plain matmuls). g's axes are [batch..., lhs
+// free..., rhs free...]; `mine`/`other` are this operand's and the other's (batch, contract) axes; mine_is_lhs orders g
+// and other like the forward (lhs's cotangent: g·other, rhs's: other·g), so that the result comes out [batch, lhs-side
+// axes, rhs-side axes]. A dot of the reference's own (compensated sums), cache-blocked and threaded like the forward.
 Array dot_operand_ct(const Array& g, const Array& other, const std::vector<int64_t>& my_shape,
                      const std::vector<int64_t>& my_batch, const std::vector<int64_t>& my_contract,
                      const std::vector<int64_t>& other_batch, const std::vector<int64_t>& other_contract,

@@ -2,8 +2,11 @@
 """Every option of every subcommand through empty, negative, zero, huge, NaN and junk values:
 each call ends 0 or 4 with a `hint:`, never 5, a signal, a timeout or a traceback. The options are the
 CLI's own (TANDEM_OPTION_TABLE; the Python doors' from their argparse parser), so an option is walked
-by being added; a table smaller than the sources' add_option/flag/argument count fails. ARGS: TANDEM SRC"""
-import argparse, concurrent.futures, json, os, re, subprocess, sys, tempfile, time
+by being added; a table smaller than the sources' add_option/flag/argument count fails. A Python door's call is
+walked in two halves: the binary with a stand-in Python that records the argv it was handed (it must be the call's
+own), and the tool on that argv in a process forked from one that imported it (its startup, JAX and matplotlib
+once, not per call). ARGS: TANDEM SRC"""
+import argparse, concurrent.futures, json, multiprocessing, os, re, signal, subprocess, sys, tempfile, time, traceback
 
 tandem, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 VALUES = {"empty": "", "negative": "-1", "zero": "0", "huge": "99999999999999999999", "nan": "nan", "junk": "x!@#"}
@@ -35,12 +38,14 @@ COMPANION = {"--lhs-contracting": ["--rhs-contracting", "0"], "--rhs-contracting
 
 def option_table():
     """(sub, option, takes a value, positional) of the C++ CLI, then of the Python doors it lists."""
+    global DOORS, reports_main, export_jax_program
     env = dict(os.environ, TANDEM_OPTION_TABLE="1")
     rows = json.loads(subprocess.run([tandem], env=env, capture_output=True, text=True, check=True).stdout)
+    DOORS = {r["sub"] for r in rows if r.get("python")}
     out = [(r["sub"], r["name"], r["takes_value"], r["positional"]) for r in rows if not r.get("python")]
     sys.path.insert(0, src)
     sys.path.insert(0, f"{src}/tools/import")
-    from reports.__main__ import build_parser
+    from reports.__main__ import build_parser, main as reports_main
     import export_jax_program  # `tandem import`'s door (runners/cli/python_commands.cc)
     todo, py = [("", build_parser()), ("import", export_jax_program.build_parser())], []
     while todo:
@@ -91,19 +96,64 @@ def call(sub, name, takes_value, positional, value):
     return sub.split() + args + COMPANION.get(name, []) + given
 
 
-def walk(fx, case):
-    d = tempfile.mkdtemp(dir=os.path.dirname(fx))
-    args = [a.replace("{d}", d).replace("{fx}", fx) for a in call(*case[:4], VALUES.get(case[4]))]
+def forked(args, cwd):
+    """(exit, stderr) of a door's tool on `args` in a child of this pool worker, which imported the tools."""
+    import reports.gate, reports.gate_runs, reports.plots.style  # noqa: F401  (what they import late: matplotlib)
+    err = tempfile.TemporaryFile(mode="w+")
+    sys.stdout.flush(), sys.stderr.flush()
+    if (pid := os.fork()) == 0:
+        signal.alarm(60)  # a hung call ends by SIGALRM: a signal, never an exit 0 or 4
+        os.chdir(cwd), os.dup2(os.open(os.devnull, os.O_RDWR), 1), os.dup2(err.fileno(), 2)
+        try:  # as `python3 -m reports SUB...` and export_jax_program.py's own __main__ run them
+            _ = args[0] == "import" and export_jax_program.refuse_bad_usage(args[1:])  # exits 4 before JAX's work
+            code = export_jax_program.main(args[1:]) if args[0] == "import" else reports_main(args)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else print(e.code, file=sys.stderr) or e.code is not None
+        except BaseException:
+            code = traceback.print_exc() or 1
+        sys.stdout.flush(), sys.stderr.flush()
+        os._exit(code or 0)
+    status = os.waitpid(pid, 0)[1]
+    err.seek(0)
+    return os.waitstatus_to_exitcode(status), err.read()
+
+
+def door(d, args):
+    """The binary on a door's call with the stand-in Python: "" when it handed its tool the call's argv."""
+    p = subprocess.run([tandem, *args], cwd=d, env=dict(os.environ, TANDEM_PYTHON=f"{d}/../argv_py"),
+                       capture_output=True, text=True, timeout=60)
+    got = open(f"{d}/argv").read().split("\0")[:-1] if os.path.exists(f"{d}/argv") else None
+    want = [f"{src}/tools/import/export_jax_program.py"] if args[0] == "import" else ["-P", "-m", "reports", args[0]]
+    ok = p.returncode == 0 and got == want + args[1:]
+    return "" if ok else f"{args}: the door handed its tool {got} (exit {p.returncode}: {p.stderr[-300:]})"
+
+
+def real(args, d):
+    """(exit, stderr) of the binary itself on `args`, "timeout" past 60 s."""
     p = subprocess.Popen([tandem, *args], cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)  # a hung call's children (mpirun, Python) go with it
     try:
         err = p.communicate(timeout=60)[1]
+        return p.returncode, err
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, 9), p.communicate()
-        return case, "timeout", f"{args}: timed out after 60 s"
-    unbuilt = p.returncode == 5 and "this tandem was built without" in err  # the sweeps of a build without MPI
-    bad = p.returncode not in (0, 4) and not unbuilt or "Traceback" in err or (p.returncode == 4 and "hint:" not in err)
-    return case, p.returncode, f"{args}: exit {p.returncode}: {err[-600:]}" if bad else ""
+        return "timeout", "timed out after 60 s"
+
+
+def walk(fx, case, pool):
+    """A door's call: the door's argv, the tool forked, and with an empty value the whole real call too,
+    which must end as the forked one did (the door's environment, the project's Python)."""
+    d = tempfile.mkdtemp(dir=os.path.dirname(fx))
+    args = [a.replace("{d}", d).replace("{fx}", fx) for a in call(*case[:4], VALUES.get(case[4]))]
+    if args[0] in DOORS and (wrong := door(d, args)):
+        return case, "door", wrong
+    code, err = pool.apply(forked, (args, d)) if args[0] in DOORS else real(args, d)
+    code = "timeout" if code == -signal.SIGALRM else code
+    if args[0] in DOORS and case[4] == "empty" and real(args, d)[0] != code:
+        return case, code, f"{args}: exit {code} forked, {real(args, d)} through the binary"
+    unbuilt = code == 5 and "this tandem was built without" in err  # the sweeps of a build without MPI
+    bad = code not in (0, 4) and not unbuilt or "Traceback" in err or (code == 4 and "hint:" not in err)
+    return case, code, f"{args}: exit {code}: {err[-600:]}" if bad else ""
 
 
 def main():
@@ -111,9 +161,11 @@ def main():
     fail = [f"the option table has {len(rows)} options, the sources add {floor}"] if len(rows) < floor else []
     with tempfile.TemporaryDirectory() as tmp:
         make_fixtures(f"{tmp}/fx")
+        open(f"{tmp}/argv_py", "w").write("#!/bin/sh\nprintf '%s\\0' \"$@\" > argv\n")  # a stand-in Python
+        os.chmod(f"{tmp}/argv_py", 0o755)
         cases = [(*r, v) for r in rows for v in (VALUES if r[2] or r[3] else [*VALUES, None])]  # None: a bare flag
-        with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            results = list(pool.map(lambda c: walk(f"{tmp}/fx", c), cases))
+        with multiprocessing.get_context("fork").Pool(4) as tools, concurrent.futures.ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda c: walk(f"{tmp}/fx", c, tools), cases))
     per = {}  # (sub, option) -> exit -> value classes: what each option accepts (0) and refuses (4)
     for (sub, name, *_, v), code, why in results:
         per.setdefault((sub, name), {}).setdefault(str(code), []).append(v or "bare")

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# runners/launch/mpirun.sh across the one-machine cluster: started on node1, K ranks on each
-# of the first H hosts (ranks 0..K-1 on node1), Open MPI's TCP transport on the hosts' eth0
-# only (its shared memory only between ranks of one host), daemons started through
-# cluster_rsh.sh as ssh would start them. Variables named in TANDEM_CLUSTER_FORWARD are
-# forwarded to every rank (-x), as a job on a real cluster must.
-# usage: cluster_mpirun.sh H K [tandem args...]
+# runners/launch/mpirun.sh across the one-machine cluster: started on node1, K ranks on each of the first H hosts (ranks
+# 0..K-1 on node1), Open MPI's TCP transport on the hosts' eth0 only (its shared memory only between ranks of one host),
+# daemons started through cluster_rsh.sh as ssh would start them. Variables named in TANDEM_CLUSTER_FORWARD are
+# forwarded to every rank (-x), as a job on a real cluster must. usage: cluster_mpirun.sh H K [tandem args...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"

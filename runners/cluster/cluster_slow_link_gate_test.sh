@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
-# The gate on a slow link: the same 2-host collectives sweep, once with both hosts' links at
-# 100 Mbit/s (healthy) and once at 25 Mbit/s (degraded), each a token bucket (this kernel has no
-# netem) with the same burst, so the bucket shapes both runs' calls in the same proportion. Both
-# runs are strongly link-bound, as inter-node collectives are on a real cluster: the ratio is
-# invariant only while the link dominates both calls (a veth link at full speed, or a bucket whose
-# burst is below rate/HZ, moved rows' ratios by 10–30 %: docs/MULTINODE.md). `tandem gate` judges a
-# tandem row on its time over the raw MPI call of the same run (--interleave 1: they take turns
-# per iteration), so the slowdown cancels: exit 0, no SLOWER row, the raw rows shown as RAW. The
-# same runs without their raw rows gate on absolute time and must be SLOWER (exit 2): the check
-# can fail. The ratio moves a little between two runs of the same code (an A/A pair at 100 Mbit
-# once moved a psum row's tandem/raw by 5.1 %): the healthy sweep runs twice, and the minimum
-# effect is twice their largest tandem/raw change (5–50 %, far below the alone check's +100 %).
-# A SLOWER still gets one more throttled run before the test fails; both gates are printed.
-# usage: cluster_slow_link_gate_test.sh TANDEM_BINARY
+# The gate on a slow link: the same 2-host collectives sweep, once with both hosts' links at 100 Mbit/s (healthy) and
+# once at 25 Mbit/s (degraded), each a token bucket (this kernel has no netem) with the same burst, so the bucket shapes
+# both runs' calls in the same proportion. Both runs are strongly link-bound, as inter-node collectives are on a real
+# cluster: the ratio is invariant only while the link dominates both calls (a veth link at full speed, or a bucket whose
+# burst is below rate/HZ, moved rows' ratios by 10–30 %: docs/MULTINODE.md). `tandem gate` judges a tandem row on its
+# time over the raw MPI call of the same run (--interleave 1: they take turns per iteration), so the slowdown cancels:
+# exit 0, no SLOWER row, the raw rows shown as RAW. The same runs without their raw rows gate on absolute time and must
+# be SLOWER (exit 2): the check can fail. The ratio moves a little between two runs of the same code (an A/A pair at 100
+# Mbit once moved a psum row's tandem/raw by 5.1 %): the healthy sweep runs twice, and the minimum effect is twice their
+# largest tandem/raw change (5–50 %, far below the alone check's +100 %). A SLOWER still gets one more throttled run
+# before the test fails; both gates are printed. usage: cluster_slow_link_gate_test.sh TANDEM_BINARY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"

@@ -1,13 +1,10 @@
-// Fuzz target: `--program DIR` on arbitrary bytes — program.json and its companions
-// (export.json, jax/saved_residuals.json, inputs/arg_<i>.npy, jax/out_<i>.npy) — through
-// load_imported_program, the function every --program command calls, then the case list built
-// from what loaded and the program written back and read again (the reader's round trip).
-// Every input must load or be refused as bad input; another exception, a crash, a stack
-// overflow or a sanitizer report is a finding.
-// The input is text: program.json, then each companion after a line "\n#@file NAME\n"
-// (kMarker), so the mutator's inserts and erases keep the files apart; a bare program.json is
-// an input too. The seeds (runners/fuzz/corpus/program_json) are tandem's dumped programs and
-// the exported examples.
+// Fuzz target: `--program DIR` on arbitrary bytes — program.json and its companions (export.json,
+// jax/saved_residuals.json, inputs/arg_<i>.npy, jax/out_<i>.npy) — through load_imported_program, the function every
+// --program command calls, then the case list built from what loaded and the program written back and read again (the
+// reader's round trip). Every input must load or be refused as bad input; another exception, a crash, a stack overflow
+// or a sanitizer report is a finding. The input is text: program.json, then each companion after a line "\n#@file
+// NAME\n" (kMarker), so the mutator's inserts and erases keep the files apart; a bare program.json is an input too. The
+// seeds (runners/fuzz/corpus/program_json) are tandem's dumped programs and the exported examples.
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>

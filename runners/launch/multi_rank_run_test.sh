@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# `tandem run` on NP ranks through runners/launch/mpirun.sh: a quick subset of the dot and
-# LSTM perf cases, run in lockstep (harness/rank_lockstep.h). Checks the records rank
-# 0 wrote: one complete records.json holding each case once (not once per rank), every
-# record passed, named ".../ranks:NP", with params.ranks and context.ranks = NP and NP
-# per-rank entries (ranks 0..NP-1); the reduced timing (per-iteration max over ranks) is at
-# least each rank's own min, median and max; gflops comes from the reduced median. The job
-# is bounded by `timeout` (124: a hang, FAIL).
-# usage: multi_rank_run_test.sh TANDEM MPIEXEC NP
+# `tandem run` on NP ranks through runners/launch/mpirun.sh: a quick subset of the dot and LSTM perf cases, run in
+# lockstep (harness/rank_lockstep.h). Checks the records rank 0 wrote: one complete records.json holding each case once
+# (not once per rank), every record passed, named ".../ranks:NP", with params.ranks and context.ranks = NP and NP
+# per-rank entries (ranks 0..NP-1); the reduced timing (per-iteration max over ranks) is at least each rank's own min,
+# median and max; gflops comes from the reduced median. The job is bounded by `timeout` (124: a hang, FAIL). usage:
+# multi_rank_run_test.sh TANDEM MPIEXEC NP
 set -uo pipefail
 tandem=${1:?usage: multi_rank_run_test.sh TANDEM MPIEXEC NP}
 mpiexec=${2:?usage: multi_rank_run_test.sh TANDEM MPIEXEC NP}

@@ -1,11 +1,9 @@
-// The one table of collective ops (the nccl-tests way): per op its name, what it is, the
-// case inputs' shape, the engine call and the reference model for the suite's cases, and —
-// for the ops the sweep times — the sweep buffers for (bytes, group, dtype, redop, place),
-// the closed-form expected value per output element, nccl-tests' bus-bandwidth factor, and
-// the raw-library baseline on the same buffers keyed by the Communicator's backend. The
-// cases (collectives_cases.cc), the sweep (sweep.cc), the CLI's help and validation
-// (runners/cli/collectives_command.cc), the JAX oracle's dump (runners/cli/coll_dump_cases.cc,
-// its cases built by op_dump.h) and every hint read this table and nothing else.
+// The one table of collective ops (the nccl-tests way): per op its name, what it is, the case inputs' shape, the engine
+// call and the reference model for the suite's cases, and — for the ops the sweep times — the sweep buffers for (bytes,
+// group, dtype, redop, place), the closed-form expected value per output element, nccl-tests' bus-bandwidth factor, and
+// the raw-library baseline on the same buffers keyed by the Communicator's backend. The cases (collectives_cases.cc),
+// the sweep (sweep.cc), the CLI's help and validation (runners/cli/collectives_command.cc), the JAX oracle's dump
+// (runners/cli/coll_dump_cases.cc, its cases built by op_dump.h) and every hint read this table and nothing else.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# `tandem gate` on sweeps: the records of a real 2-rank sweep carry every timed iteration in
-# timing.samples, so the gate compares them — SAME (exit 0) against an identical copy. A tandem
-# row gates on its time over the raw call's: SLOWER (exit 2) when only the tandem
-# samples are × 1.2, pass when every sample is × 1.5 (a slower link) or only the raw ones × 1.2
-# (shown as RAW); without its raw partner a tandem row gates on absolute time. Also checks the
-# nccl-tests closing lines and that each record holds -n samples.
-# usage: sweep_gate_test.sh TANDEM MPIEXEC
+# `tandem gate` on sweeps: the records of a real 2-rank sweep carry every timed iteration in timing.samples, so the gate
+# compares them — SAME (exit 0) against an identical copy. A tandem row gates on its time over the raw call's: SLOWER
+# (exit 2) when only the tandem samples are × 1.2, pass when every sample is × 1.5 (a slower link) or only the raw ones
+# × 1.2 (shown as RAW); without its raw partner a tandem row gates on absolute time. Also checks the nccl-tests closing
+# lines and that each record holds -n samples. usage: sweep_gate_test.sh TANDEM MPIEXEC
 set -euo pipefail
 tandem=${1:?usage: sweep_gate_test.sh TANDEM MPIEXEC}
 mpiexec=${2:?usage: sweep_gate_test.sh TANDEM MPIEXEC}

@@ -1,12 +1,10 @@
-// Data-derived error bounds of the LSTM suite: a running error analysis (Wilkinson) of the
-// f32 LSTM, forward and backward, evaluated in f64 on the case's own inputs and weights.
-// Every gate pre-activation is a dot of In+H+2 terms whose rounding is bounded by
-// n·u·Σ|terms| (Σ|terms| from the actual x, h, W, b); the bound then propagates through the
-// cell (sigmoid/tanh with their derivatives, the products and sums of c and h), across the
-// steps and layers, and back through the backward pass (dh, dc, the gate cotangents, dx,
-// dh0, dc0 and dw, whose sums over B·T are bounded the same way). The result is one bound
-// per output element instead of a flat tolerance, so a check fails when an element errs by
-// more than its own computation can explain.
+// Data-derived error bounds of the LSTM suite: a running error analysis (Wilkinson) of the f32 LSTM, forward and
+// backward, evaluated in f64 on the case's own inputs and weights. Every gate pre-activation is a dot of In+H+2 terms
+// whose rounding is bounded by n·u·Σ|terms| (Σ|terms| from the actual x, h, W, b); the bound then propagates through
+// the cell (sigmoid/tanh with their derivatives, the products and sums of c and h), across the steps and layers, and
+// back through the backward pass (dh, dc, the gate cotangents, dx, dh0, dc0 and dw, whose sums over B·T are bounded the
+// same way). The result is one bound per output element instead of a flat tolerance, so a check fails when an element
+// errs by more than its own computation can explain.
 #pragma once
 #include <vector>
 

@@ -1,13 +1,10 @@
-// The LSTM suite: JAX's test grid in full (batch {1,4} × seq {1,4} × input {1,2} × hidden
-// {1,6} × layers {1,4} × bidirectional {0,1}) with seeded ragged lengths, plus adversarial
-// lengths (all full, all 1, all equal, unsorted, batch > T), on two paths — the lstm_fwd /
-// lstm_bwd primitives (fast CPU kernel, cuDNN) and the LSTM Program (scan over a cell, its
-// gradients by the vjp pass) — every output (y, h_n, c_n, dx, dh0, dc0, dw) compared on its
-// own with lstm_ref (f64).
-// Padding is inert: y is exactly 0 at padded steps, and a random dy there changes nothing.
-// Length policy: seq_length 0 is rejected with a bad-input error by lstm_ref and the
-// primitives (as cuDNN does); the Program path cannot raise on data, and its mask gives
-// y = 0, h_n = h0, c_n = c0 for such a row, which the "zero" case checks.
+// The LSTM suite: JAX's test grid in full (batch {1,4} × seq {1,4} × input {1,2} × hidden {1,6} × layers {1,4} ×
+// bidirectional {0,1}) with seeded ragged lengths, plus adversarial lengths (all full, all 1, all equal, unsorted,
+// batch > T), on two paths — the lstm_fwd / lstm_bwd primitives (fast CPU kernel, cuDNN) and the LSTM Program (scan
+// over a cell, its gradients by the vjp pass) — every output (y, h_n, c_n, dx, dh0, dc0, dw) compared on its own with
+// lstm_ref (f64). Padding is inert: y is exactly 0 at padded steps, and a random dy there changes nothing. Length
+// policy: seq_length 0 is rejected with a bad-input error by lstm_ref and the primitives (as cuDNN does); the Program
+// path cannot raise on data, and its mask gives y = 0, h_n = h0, c_n = c0 for such a row, which the "zero" case checks.
 #include "engine/core/error.h"
 #include "engine/cuda/cuda_info.h"
 #include "engine/ir/executor.h"

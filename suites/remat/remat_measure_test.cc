@@ -151,19 +151,16 @@ TEST(RematSuite, SinChainRecomputeCountsInRecords) {
   EXPECT_EQ(recomputed("^remat/sin_chain/n:16/E:8/policy:nothing_saveable$"), 17);
 }
 
-// The LSTM Program path (a scan over the cell, checkpointed whole): the scan's per-step
-// residuals are chosen by the policy and stacked, its carries rebuilt by the backward (as
-// JAX), so nothing_saveable (the checkpoint's operands only) saves least and peaks below
-// dots_saveable. Not below everything_saveable: as JAX's transposed remat, the backward's
-// replay stacks, once, every per-step value the backward scan reads (what everything_saveable
-// saves) and rebuilds x·W_ih [T, B, 4H] for it, so the two peaks are alike (the saved set
-// lives through the forward, the replayed one through the backward). dots_saveable keeps the two [B, 4H] gate pre-activations
-// per step, which the backward needs to re-run the gate nonlinearities; everything_saveable
-// keeps the [B, H] activations instead: which is larger depends on the sizes (at H = 128 the
-// dots are, lab/README.md "Remat inside scan"), as it would in JAX, so only the
-// orderings that follow from the policy are asserted.
-// The scan models' rows under nothing_saveable, dots_saveable and everything_saveable;
-// nothing_saveable must save least and peak lowest, and everything_saveable recompute nothing.
+// The LSTM Program path (a scan over the cell, checkpointed whole): the scan's per-step residuals are chosen by the
+// policy and stacked, its carries rebuilt by the backward (as JAX), so nothing_saveable (the checkpoint's operands
+// only) saves least and peaks below dots_saveable. Not below everything_saveable: as JAX's transposed remat, the
+// backward's replay stacks, once, every per-step value the backward scan reads (what everything_saveable saves) and
+// rebuilds x·W_ih [T, B, 4H] for it, so the two peaks are alike (the saved set lives through the forward, the replayed
+// one through the backward). dots_saveable keeps the two [B, 4H] gate pre-activations per step, which the backward
+// needs to re-run the gate nonlinearities; everything_saveable keeps the [B, H] activations instead: which is larger
+// depends on the sizes (at H = 128 the dots are, lab/README.md "Remat inside scan"), as it would in JAX, so only the
+// orderings that follow from the policy are asserted. The scan models' rows under nothing_saveable, dots_saveable and
+// everything_saveable; nothing_saveable must save least and peak lowest, and everything_saveable recompute nothing.
 struct ThreePolicies {
   const Row &nothing, &dots, &every;
 };

@@ -1,11 +1,9 @@
-// The remat suite's models, each a scalar loss traced at a dtype with every checkpoint under
-// one policy: an N-layer MLP with named activations, a transformer-style attention block
-// whose dots have batch dims, a scan over layers with a checkpointed body, the same layers'
-// scan checkpointed whole (names inside the scan body), JAX's
-// test_remat_checkpoint_dots_inside_scan, the LSTM Program (a scan over a cell, checkpointed
-// whole), the jax.checkpoint docstring's recursive checkpointing of a chain of sin, and an
-// RNN checkpointed whole whose step transposes its weights (loop-invariant residuals), and a
-// sort by tied keys carrying what is differentiated (the vjp's permutation).
+// The remat suite's models, each a scalar loss traced at a dtype with every checkpoint under one policy: an N-layer MLP
+// with named activations, a transformer-style attention block whose dots have batch dims, a scan over layers with a
+// checkpointed body, the same layers' scan checkpointed whole (names inside the scan body), JAX's
+// test_remat_checkpoint_dots_inside_scan, the LSTM Program (a scan over a cell, checkpointed whole), the jax.checkpoint
+// docstring's recursive checkpointing of a chain of sin, and an RNN checkpointed whole whose step transposes its
+// weights (loop-invariant residuals), and a sort by tied keys carrying what is differentiated (the vjp's permutation).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,13 +1,11 @@
-// The remat suite: for each model × policy, the vjp's gradients must be bitwise
-// identical to everything_saveable's on CPU (within tolerance elsewhere) and match the
-// reference's own reverse mode in f64 (itself checked against central differences, sampled at nightly size),
-// nightly-size models included; the records carry the residual count and bytes (offloaded bytes as
-// moved to pinned host memory), recomputed primitive applications and FLOPs, and
-// predicted vs measured (allocator) peak bytes of forward + backward; the recompute counts
-// are checked against the applications the executor really runs, and the saved set against an
-// independent statement of each policy from JAX's definitions (policy_statement.h): a residual
-// the policy does not permit fails the case, so the saved count and bytes are gated by it.
-// Timing is the harness's.
+// The remat suite: for each model × policy, the vjp's gradients must be bitwise identical to everything_saveable's on
+// CPU (within tolerance elsewhere) and match the reference's own reverse mode in f64 (itself checked against central
+// differences, sampled at nightly size), nightly-size models included; the records carry the residual count and bytes
+// (offloaded bytes as moved to pinned host memory), recomputed primitive applications and FLOPs, and predicted vs
+// measured (allocator) peak bytes of forward + backward; the recompute counts are checked against the applications the
+// executor really runs, and the saved set against an independent statement of each policy from JAX's definitions
+// (policy_statement.h): a residual the policy does not permit fails the case, so the saved count and bytes are gated by
+// it. Timing is the harness's.
 #include <algorithm>
 #include <cmath>
 #include <map>
