@@ -1,7 +1,9 @@
 // Records: one JSON object per case × backend (suite, case, params, backend, device,
-// correctness, timing, derived metrics, context), and a writer that rewrites its file
-// atomically after every record, so a crash or a failing case never loses earlier records.
+// correctness, timing, derived metrics, context), and a writer that replaces its file atomically
+// with every record so far (the first at once, then at most once a second, and at the end): a
+// failing or crashing case (in its own process) loses none, a killed run its last second's.
 #pragma once
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -18,8 +20,12 @@ nlohmann::json make_record(const Case& c, const std::string& backend, const std:
 
 class RecordWriter {
  public:
-  explicit RecordWriter(std::string path) : path_(std::move(path)) {}
-  void add(nlohmann::json record);  // appends and rewrites the file atomically
+  // every_s: the least time between two rewrites after the first record's (0: after each).
+  explicit RecordWriter(std::string path, double every_s = 1.0) : path_(std::move(path)), every_s_(every_s) {}
+  RecordWriter(const RecordWriter&) = delete;
+  RecordWriter& operator=(const RecordWriter&) = delete;
+  ~RecordWriter();  // writes what the last rewrite missed: a run that ends in an error keeps it
+  void add(nlohmann::json record);  // appends; rewrites the file atomically unless within every_s
   // The run is over: stamps run_end_context() (end load, end date) into every record's
   // context, marks the file "complete": true and rewrites it. Records of a run that never
   // finishes keep neither, so the Python tools can tell.
@@ -27,10 +33,13 @@ class RecordWriter {
   const std::vector<nlohmann::json>& records() const { return records_; }
 
  private:
-  void rewrite() const;
+  void rewrite();
   std::string path_;
+  double every_s_;
   std::vector<nlohmann::json> records_;
-  bool complete_ = false;
+  std::vector<std::string> texts_;  // each record's part of the file, serialized once
+  std::chrono::steady_clock::time_point written_;  // the last rewrite
+  bool unwritten_ = false, complete_ = false;
 };
 
 // Google Benchmark's JSON format: harness/gbench_json.h.

@@ -8,8 +8,10 @@
 #include <sys/auxv.h>
 #endif
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "harness/gbench_json.h"
 #include "harness/records.h"
@@ -44,7 +46,7 @@ TEST(Records, WriterKeepsEveryRecordAndLeavesNoTempFiles) {
   auto dir = std::filesystem::temp_directory_path() / "tandem_records_test";
   std::filesystem::remove_all(dir);
   std::string path = (dir / "records.json").string();
-  RecordWriter w(path);
+  RecordWriter w(path, 0);  // a rewrite after each record
   CaseResult ok, bad;
   bad.verdict = Verdict::fail;
   w.add(make_record(fake_case(), "cpu", "cpu", ok));
@@ -57,6 +59,71 @@ TEST(Records, WriterKeepsEveryRecordAndLeavesNoTempFiles) {
   int files = 0;
   for (auto& e : std::filesystem::directory_iterator(dir)) { (void)e; ++files; }
   EXPECT_EQ(files, 1);
+}
+
+// The file is byte for byte nlohmann's dump(1) of the document, before and after finish(), with
+// a message that holds newlines and quotes (escaped in the dump, so no line break of the layout).
+TEST(Records, WriterFileIsTheDocumentsDump) {
+  auto dir = std::filesystem::temp_directory_path() / ("tandem_dump_" + std::to_string(::getpid()));
+  const std::string path = (dir / "records.json").string();
+  auto file = [&] { std::ifstream f(path); return std::string(std::istreambuf_iterator<char>(f), {}); };
+  RecordWriter w(path);
+  nlohmann::json doc = {{"schema", kRecordSchema}, {"records", nlohmann::json::array()}, {"complete", true}};
+  w.finish();  // no record at all
+  EXPECT_EQ(file(), doc.dump(1) + "\n");
+  doc.erase("complete");
+  RecordWriter v(path, 0);
+  CaseResult r;
+  r.message = "line one\n  \"two\"\n", r.samples_s = {0.5, 0.25};
+  for (int i = 0; i < 3; ++i) {
+    v.add(make_record(fake_case(), "cpu", "cpu", r));
+    doc["records"].push_back(v.records().back());
+    EXPECT_EQ(file(), doc.dump(1) + "\n") << i;
+  }
+  v.finish();
+  EXPECT_EQ(file(), nlohmann::json({{"schema", kRecordSchema}, {"records", v.records()}, {"complete", true}}).dump(1) + "\n");
+  std::filesystem::remove_all(dir);
+}
+
+// The first record is on disk at once, the next ones once every_s has passed since the last
+// rewrite, and whatever is left when the writer goes (a run that ended in an error).
+TEST(Records, WriterRewritesAtMostOnceAnIntervalAndAtTheEnd) {
+  auto dir = std::filesystem::temp_directory_path() / ("tandem_every_" + std::to_string(::getpid()));
+  const std::string path = (dir / "records.json").string();
+  auto count = [&] { return nlohmann::json::parse(std::ifstream(path))["records"].size(); };
+  {
+    RecordWriter w(path, 0.5);
+    for (size_t want : {1, 1, 1, 4, 4}) {
+      if (want == 4 && count() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(600));
+      w.add(make_record(fake_case(), "cpu", "cpu", CaseResult{}));
+      EXPECT_EQ(count(), want);
+    }
+  }
+  EXPECT_EQ(count(), 5u);
+  std::filesystem::remove_all(dir);
+}
+
+// Adding a record costs its own serialization, not the whole file's again: 200 records of ~4 KB
+// through the writer cost a few times one dump of them all (the writer that dumped the whole
+// document after each record: ~100 times, 49 s of CPU for the quick profile's 1,157 records).
+// CPU time, both measured here, so the machine's speed and load cancel.
+TEST(Records, WriterCostIsLinearInTheRecords) {
+  auto dir = std::filesystem::temp_directory_path() / ("tandem_linear_" + std::to_string(::getpid()));
+  auto cpu_s = [] { return double(std::clock()) / CLOCKS_PER_SEC; };
+  CaseResult r;
+  for (int i = 0; i < 200; ++i) r.samples_s.push_back(1e-3 + 1e-7 * i);
+  std::vector<nlohmann::json> records(200, make_record(fake_case(), "cpu", "cpu", r));
+  double t0 = cpu_s();
+  size_t size = (nlohmann::json{{"records", records}}).dump(1).size();
+  const double one_dump = cpu_s() - t0;
+  ASSERT_GT(size, 200u * 4000u);
+  RecordWriter w((dir / "records.json").string());
+  t0 = cpu_s();
+  for (const auto& rec : records) w.add(rec);
+  w.finish();
+  const double writer = cpu_s() - t0;
+  EXPECT_LT(writer, 10 * one_dump + 0.05) << "the writer " << writer << " s of CPU, one dump " << one_dump << " s";
+  std::filesystem::remove_all(dir);
 }
 
 // What Google Benchmark's compare.py reads: per repetition real_time and cpu_time under one
