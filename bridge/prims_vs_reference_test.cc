@@ -1,7 +1,6 @@
-// Every primitive, engine against the independent reference, over dtypes and edge shapes
-// (scalars, zero-size dims, negative axes): the rows table keyed by primitive name
-// (prims_vs_reference_rows.h), run on every backend (cuda skips with the reason when no GPU is
-// visible or CUDA is not built). Each row checks the forward values and, where its types
+// Every primitive, engine against the independent reference, over dtypes and edge shapes (scalars, zero-size dims,
+// negative axes): the rows table keyed by primitive name (prims_vs_reference_rows.h), run on every backend (cuda skips
+// with the reason when no GPU is visible or CUDA is not built). Each row checks the forward values and, where its types
 // allow, the engine's vjp against the reference's taped reverse mode.
 #include <gtest/gtest.h>
 
@@ -177,10 +176,9 @@ void add_float_rows(Add& add, DType t) {
   for (DType to : {DType::f64, DType::f32, DType::bf16, DType::f16, DType::i32, DType::pred})
     add("convert_element_type", {cat("convert/", d, "->", dtype_name(to)), {AType{{9}, t}},
                                  [to](Builder&, const V& a) { return V{convert_element_type(a[0], to)}; }, -100, 100});
-  // Exact ties of each narrower float format that this dtype holds, both directions of
-  // rounding, both signs, the overflow tie, the subnormal ties: the result must be the
-  // reference's round-half-to-even exactly (0 ulps), as JAX's convert is
-  // (runners/cli/dot_ties_vs_ml_dtypes_test.py records JAX's answers on the same grid).
+  // Exact ties of each narrower float format that this dtype holds, both directions of rounding, both signs, the
+  // overflow tie, the subnormal ties: the result must be the reference's round-half-to-even exactly (0 ulps), as JAX's
+  // convert is (runners/cli/dot_ties_vs_ml_dtypes_test.py records JAX's answers on the same grid).
   for (DType to : {DType::f32, DType::bf16, DType::f16}) {
     std::vector<double> ties;
     for (double v : ref::tie_points(to))
@@ -274,10 +272,9 @@ void add_dynamic_slice_and_scan_rows(Add& add) {
     }
 }
 
-// while: Newton's sqrt(a) to a residual tolerance (a trip count the data decides, far from
-// the tolerance at every step, so f32 and f64 stop together), with a step counter and cond
-// and body consts; a predicate false at once (no body run). No gradients: the engine's vjp
-// refuses a while, as JAX's does (reference_vjp_test.cc checks the reference's tape).
+// while: Newton's sqrt(a) to a residual tolerance (a trip count the data decides, far from the tolerance at every step,
+// so f32 and f64 stop together), with a step counter and cond and body consts; a predicate false at once (no body run).
+// No gradients: the engine's vjp refuses a while, as JAX's does (reference_vjp_test.cc checks the reference's tape).
 template <class Add>
 void add_while_rows(Add& add) {
   for (DType t : {DType::f64, DType::f32})

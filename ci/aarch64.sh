@@ -1,22 +1,19 @@
 #!/usr/bin/env bash
-# tandem for arm64 on a Debian 12 x86-64 host: Debian's cross compiler and the arm64 libraries
-# through multiarch, built with cmake/toolchains/aarch64-linux-gnu.cmake, then the engine and
-# reference unit tests and the quick profile under QEMU user mode (qemu-aarch64). Idempotent, for
-# a nightly job: each step does nothing that is already done.
+# tandem for arm64 on a Debian 12 x86-64 host: Debian's cross compiler and the arm64 libraries through multiarch, built
+# with cmake/toolchains/aarch64-linux-gnu.cmake, then the engine and reference unit tests and the quick profile under
+# QEMU user mode (qemu-aarch64). Idempotent, for a nightly job: each step does nothing that is already done.
 #   ci/aarch64.sh [STEP...]   STEP: deps binfmt mpiroot configure build emulator test isa quick mpi
 #   (default: all, in order; mpiroot and mpi: Open MPI in an arm64 root, ci/aarch64_mpi.sh)
-# Env: BUILD_DIR (default build-aarch64), JOBS (default 2), OUT (quick's output, default
-# BUILD_DIR/quick), AARCH64_GTEST_FILTER (narrows the unit tests), AARCH64_TEST_TIMEOUT (seconds
-# a test binary may run, default 3600).
+# Env: BUILD_DIR (default build-aarch64), JOBS (default 2), OUT (quick's output, default BUILD_DIR/quick),
+# AARCH64_GTEST_FILTER (narrows the unit tests), AARCH64_TEST_TIMEOUT (seconds a test binary may run, default 3600).
 # Exit: the first failing step's code (the quick profile's codes as ci/quick_run.sh's).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-aarch64}
 jobs=${JOBS:-2}
-# The test binaries `test` runs: engine (kernels, IR, passes, vmap, vjp, conv, LSTM, dot/sgemm/
-# vector math), the naive reference and the harness (the record's ISA context), last: step_build
-# builds it with tandem.
-# (comm_local_ops_test, the engine's MPI part, runs in the `mpi` step: ci/aarch64_mpi.sh.)
+# The test binaries `test` runs: engine (kernels, IR, passes, vmap, vjp, conv, LSTM, dot/sgemm/ vector math), the naive
+# reference and the harness (the record's ISA context), last: step_build builds it with tandem. (comm_local_ops_test,
+# the engine's MPI part, runs in the `mpi` step: ci/aarch64_mpi.sh.)
 test_targets=(engine_core_test engine_ir_test program_json_test engine_passes_test engine_remat_test
   engine_vmap_test engine_conv_cpu_test engine_lstm_cpu_test engine_dot_test engine_vector_math_exp_ubsan_test
   reference_test reference_lstm_test reference_grad_test harness_test)
@@ -136,11 +133,10 @@ step_test() {
   return $fail
 }
 
-# The ISA-sensitive tests (the LSTM's thread determinism and gate loop, the CPU dot/sgemm/vector
-# math; the 24-million-point libm sweeps left to `test`) again on other arm64 CPUs that QEMU
-# models: cortex-a57 (ARMv8.0: ASIMD only, no SVE, no half-precision arithmetic) and a64fx (SVE
-# at 512 bits), the first with OpenBLAS held to its generic ARMv8 kernels. `test` ran them on
-# QEMU's default model, max (every feature QEMU has: SVE, SVE2, bf16, i8mm).
+# The ISA-sensitive tests (the LSTM's thread determinism and gate loop, the CPU dot/sgemm/vector math; the
+# 24-million-point libm sweeps left to `test`) again on other arm64 CPUs that QEMU models: cortex-a57 (ARMv8.0: ASIMD
+# only, no SVE, no half-precision arithmetic) and a64fx (SVE at 512 bits), the first with OpenBLAS held to its generic
+# ARMv8 kernels. `test` ran them on QEMU's default model, max (every feature QEMU has: SVE, SVE2, bf16, i8mm).
 step_isa() {
   local fail=0 model t0 t
   local -A filter=([engine_lstm_cpu_test]='LstmCpuThreads.*:LstmGates.*' [engine_dot_test]='-VectorMathExp.*Libm*')

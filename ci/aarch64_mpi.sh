@@ -1,13 +1,11 @@
 # shellcheck shell=bash
-# MPI for ci/aarch64.sh (sourced by it): Open MPI on arm64 in an arm64 Debian root, because
-# libopenmpi-dev:arm64 cannot sit beside the amd64 Open MPI (apt would remove openmpi-bin and
-# Slurm). The root is made by mmdebstrap, its packages' scripts run under QEMU; the cross build
-# takes mpi.h and libmpi from it, and the MPI tests run inside it (chroot): mpirun, its daemon
-# and every rank are arm64 processes under QEMU through binfmt_misc. A chroot needs a QEMU the
-# kernel opens once at registration (binfmt flag F) and that needs no library of the host: the
-# static qemu-aarch64 of qemu-user-static, unpacked, not installed (installing it would remove
-# qemu-user-binfmt).
-# Uses: $build (the arm64 build directory), $root (the source tree).
+# MPI for ci/aarch64.sh (sourced by it): Open MPI on arm64 in an arm64 Debian root, because libopenmpi-dev:arm64 cannot
+# sit beside the amd64 Open MPI (apt would remove openmpi-bin and Slurm). The root is made by mmdebstrap, its packages'
+# scripts run under QEMU; the cross build takes mpi.h and libmpi from it, and the MPI tests run inside it (chroot):
+# mpirun, its daemon and every rank are arm64 processes under QEMU through binfmt_misc. A chroot needs a QEMU the kernel
+# opens once at registration (binfmt flag F) and that needs no library of the host: the static qemu-aarch64 of
+# qemu-user-static, unpacked, not installed (installing it would remove qemu-user-binfmt). Uses: $build (the arm64 build
+# directory), $root (the source tree).
 
 mpi_root=$build/arm64-root
 qemu_static=$build/qemu-static/usr/bin/qemu-aarch64-static
@@ -65,9 +63,8 @@ in_root() {
     sh "$mpi_root" "$root" "$build" "$@"
 }
 
-# The MPI tests as ctest runs them (comm_mpi_test, collectives_mpi_test, vmap_mpi_test at 2 ranks;
-# comm_local_ops_test), then the collectives suite's quick profile at 2 ranks, each under mpirun
-# in the root. A step's logs: $build/mpi.*.log.
+# The MPI tests as ctest runs them (comm_mpi_test, collectives_mpi_test, vmap_mpi_test at 2 ranks; comm_local_ops_test),
+# then the collectives suite's quick profile at 2 ranks, each under mpirun in the root. A step's logs: $build/mpi.*.log.
 step_mpi() {
   [ -x "$mpi_root/usr/bin/mpirun" ] || { echo "error: no arm64 root with Open MPI; hint: ci/aarch64.sh mpiroot" >&2; return 5; }
   local mpirun=(mpirun --allow-run-as-root --oversubscribe -n 2 --mca btl self,tcp) fail=0 t bin t0

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Downloads the Debian packages tandem needs to build and run, with the libraries they pull
-# in that a CUDA/PyTorch image usually lacks, into .deps/debs (ignored by git). Carry that
-# folder to an air-gapped machine (a GPU node, a cluster) and run ci/unpack_debs.sh there.
-# The machine running this needs apt access; the target needs none.
+# Downloads the Debian packages tandem needs to build and run, with the libraries they pull in that a CUDA/PyTorch image
+# usually lacks, into .deps/debs (ignored by git). Carry that folder to an air-gapped machine (a GPU node, a cluster)
+# and run ci/unpack_debs.sh there. The machine running this needs apt access; the target needs none.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-$root/.deps/debs}

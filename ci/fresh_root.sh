@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The README's two commands, as written, in a fresh Debian 12 root: what `.ci/run` runs and
-# what a developer runs before stopping. A minbase bookworm root is made for the run
-# (mmdebstrap), a clean clone of this repository's HEAD is copied in, and the commands run
-# there with /usr/local/cuda bind-mounted read-only and nothing else of the host visible, so
-# a package left over on the host, or a patched file of one, cannot make them pass.
+# The README's two commands, as written, in a fresh Debian 12 root: what `.ci/run` runs and what a developer runs before
+# stopping. A minbase bookworm root is made for the run (mmdebstrap), a clean clone of this repository's HEAD is copied
+# in, and the commands run there with /usr/local/cuda bind-mounted read-only and nothing else of the host visible, so a
+# package left over on the host, or a patched file of one, cannot make them pass.
 #
 # usage: ci/fresh_root.sh [COMMAND]   (as root; default: 'ci/quickstart.sh && ci/test.sh')
 # Environment:

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# For users' CI: build, run the quick profile with enough repetitions for the gate's
-# statistics, and gate it against the baseline of this machine kind (reports/baselines/).
-# Exit code: the gate's (0 pass, 1 correctness, 2 regression, 3 inconclusive, 4 bad input,
-# 5 infrastructure, 6 incomplete: baseline cases missing or newly skipped, or the run killed). The markdown summary, fit for a pull-request comment, is written to
-# results/gate/gate.md. Set TANDEM_MACHINE_KIND to pick the baseline explicitly.
-# Pull requests: the baseline build is the merge base with origin/main (GATE_BASE_BRANCH), or
-# GATE_BASE_BIN=/path/to/tandem or GATE_BASE_REF=<commit> (built into build-base/ from `git
-# archive`; GATE_BASE_REF=none: the stored baseline alone), and the performance verdict comes from the
-# interleaved A/B gate (ci/gate_ab.sh: baseline and current processes alternating, judged
-# against the between-run noise), after a quick correctness run; cost in docs/CI.md.
+# For users' CI: build, run the quick profile with enough repetitions for the gate's statistics, and gate it against the
+# baseline of this machine kind (reports/baselines/). Exit code: the gate's (0 pass, 1 correctness, 2 regression, 3
+# inconclusive, 4 bad input, 5 infrastructure, 6 incomplete: baseline cases missing or newly skipped, or the run
+# killed). The markdown summary, fit for a pull-request comment, is written to results/gate/gate.md. Set
+# TANDEM_MACHINE_KIND to pick the baseline explicitly. Pull requests: the baseline build is the merge base with
+# origin/main (GATE_BASE_BRANCH), or GATE_BASE_BIN=/path/to/tandem or GATE_BASE_REF=<commit> (built into build-base/
+# from `git archive`; GATE_BASE_REF=none: the stored baseline alone), and the performance verdict comes from the
+# interleaved A/B gate (ci/gate_ab.sh: baseline and current processes alternating, judged against the between-run
+# noise), after a quick correctness run; cost in docs/CI.md.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/ci/install_deps.sh" && "$root/ci/build.sh" || exit 5

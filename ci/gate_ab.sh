@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The interleaved A/B performance gate: runs the baseline binary and the current
-# binary as separate processes, alternating A B A B … (GATE_AB_RUNS per side, default 5), each
-# process the same fixed perf selection, then `tandem gate --baseline-runs … --current-runs …`:
-# per-case run medians, a t-test across processes (the between-run spread is the noise), Holm
-# across cases. Same binary twice is an A/A check. Exit: the gate's (0, 1, 2, 3, 4, 5, 6).
+# The interleaved A/B performance gate: runs the baseline binary and the current binary as separate processes,
+# alternating A B A B … (GATE_AB_RUNS per side, default 5), each process the same fixed perf selection, then `tandem
+# gate --baseline-runs … --current-runs …`: per-case run medians, a t-test across processes (the between-run spread is
+# the noise), Holm across cases. Same binary twice is an A/A check. Exit: the gate's (0, 1, 2, 3, 4, 5, 6).
 #   ci/gate_ab.sh BASE_BIN CUR_BIN [extra `tandem gate` args]
 # GATE_AB_FILTER, GATE_AB_PROFILE (nightly), GATE_AB_REPS (-n, default 5), GATE_AB_OUT
 # (results/gate-ab), GATE_AB_BLAS_THREADS (1), GATE_AB_BASE_ENV / GATE_AB_CUR_ENV ("VAR=value …" for one side, e.g.

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# ctest `gate_ab`: ci/gate_ab.sh end to end on the real binary — bad usage is exit 4; a +25 %
-# slowdown planted in the current side (TANDEM_INJECT=perf_dot_extra_25pct) is exit 2, its
-# summary stating the case's A/A spread and MDE; an A/A run goes through (0, or 2 at most
-# α/2 of the time, which docs/CI.md measures).
+# ctest `gate_ab`: ci/gate_ab.sh end to end on the real binary — bad usage is exit 4; a +25 % slowdown planted in the
+# current side (TANDEM_INJECT=perf_dot_extra_25pct) is exit 2, its summary stating the case's A/A spread and MDE; an A/A
+# run goes through (0, or 2 at most α/2 of the time, which docs/CI.md measures).
 #   ci/gate_ab_test.sh TANDEM
 set -uo pipefail
 tandem=$1

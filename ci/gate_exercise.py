@@ -1,15 +1,13 @@
 #!/usr/bin/env python3
-# CI's exercise of the gate, run by ctest as `gate_exercise`: a quick `tandem run`
-# of a few suites, gated against the committed baseline of this machine kind (restricted to
-# those suites), must pass the gate's correctness part; and tampered copies of the run must
-# make the same gate fail with the documented exit codes, so a gate broken into passing
+# CI's exercise of the gate, run by ctest as `gate_exercise`: a quick `tandem run` of a few suites, gated against the
+# committed baseline of this machine kind (restricted to those suites), must pass the gate's correctness part; and
+# tampered copies of the run must make the same gate fail with the documented exit codes, so a gate broken into passing
 # everything fails CI.
 #
-# Correctness part: the gate's exit codes rank correctness failure (1) above incomplete (6)
-# above regression (2) above inconclusive (3), so "exit 0, 2 or 3" means no failed case and no
-# baseline case missing or newly skipped, whatever the timings did. Timings are not judged
-# here: on a shared 2-core CI machine they are noise, and this run takes one repetition
-# (the gate calls that inconclusive, deterministically). ci/gate.sh is the full gate.
+# Correctness part: the gate's exit codes rank correctness failure (1) above incomplete (6) above regression (2) above
+# inconclusive (3), so "exit 0, 2 or 3" means no failed case and no baseline case missing or newly skipped, whatever the
+# timings did. Timings are not judged here: on a shared 2-core CI machine they are noise, and this run takes one
+# repetition (the gate calls that inconclusive, deterministically). ci/gate.sh is the full gate.
 #
 # Usage: python3 -P ci/gate_exercise.py --tandem BUILD/tandem [--suites dot,scan_hoist]
 #        [--machine-kind KIND] [--work DIR]

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# What the GPU machine is, written by the first call of a GPU session (ci/gpu_validate.sh's
-# machine phase) so the rehearsal root (ci/gpu_rehearsal.sh) can be corrected from facts, not
-# guesses: OS and glibc, compilers, the python3 on PATH and its wheels, where cuDNN, NCCL,
-# cmake and ninja live, whether ssh/rsh/git/.git exist, the GPU and driver. Never fails, and
-# never runs long: every probe is bounded (20 s), and the library search walks only the folders
-# where a toolkit, a wheel or a distribution puts them, a few levels deep, never the image.
+# What the GPU machine is, written by the first call of a GPU session (ci/gpu_validate.sh's machine phase) so the
+# rehearsal root (ci/gpu_rehearsal.sh) can be corrected from facts, not guesses: OS and glibc, compilers, the python3 on
+# PATH and its wheels, where cuDNN, NCCL, cmake and ninja live, whether ssh/rsh/git/.git exist, the GPU and driver.
+# Never fails, and never runs long: every probe is bounded (20 s), and the library search walks only the folders where a
+# toolkit, a wheel or a distribution puts them, a few levels deep, never the image.
 #   ci/gpu_machine_facts.sh [REPO_ROOT]
 root=${1:-.}
 section() { echo; echo "## $1"; }

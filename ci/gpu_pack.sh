@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# Copies what a GPU session has written so far to where the device tool returns it:
-# OUT/gpu-results.tar.xz (all of the session's folder: every records.json, the ctest log, each
-# step's log) beside the small files to read first (summary.md, steps.tsv, machine.txt,
-# sanitizer.md). ci/gpu_session.sh runs it after every phase, from its watchdog shortly before
-# the call's limit, and at the end, so that a call killed at any moment has already left every
-# finished phase's results in OUT. Each file is replaced whole or not at all (written beside it,
-# then renamed), and packers take turns (flock on WORK/.pack.lock, where flock exists), so a
-# pack cut short leaves the previous one intact.
+# Copies what a GPU session has written so far to where the device tool returns it: OUT/gpu-results.tar.xz (all of the
+# session's folder: every records.json, the ctest log, each step's log) beside the small files to read first
+# (summary.md, steps.tsv, machine.txt, sanitizer.md). ci/gpu_session.sh runs it after every phase, from its watchdog
+# shortly before the call's limit, and at the end, so that a call killed at any moment has already left every finished
+# phase's results in OUT. Each file is replaced whole or not at all (written beside it, then renamed), and packers take
+# turns (flock on WORK/.pack.lock, where flock exists), so a pack cut short leaves the previous one intact.
 #   bash ci/gpu_pack.sh WORK OUT
 set -uo pipefail
 [ $# = 2 ] && [ -d "$1" ] || { echo "usage: bash ci/gpu_pack.sh WORK OUT  (WORK: the session's folder)" >&2; exit 4; }

@@ -6,11 +6,10 @@
 # a venv at /opt/torch/.venv, first on PATH, with cmake, ninja, numpy, jax and the
 # nvidia-cudnn-cu13 / nvidia-nccl-cu13 wheels; the CUDA toolkit read-only at /usr/local/cuda
 # *without* the cuDNN and NCCL this host keeps there; no network; and the working tree as the
-# device tool carries it (tracked and untracked-not-ignored files plus the carried .deps/debs,
-# at most 64 MiB, no .git). Every phase that needs no GPU runs end to end; the ones that do
-# must fail only for the missing GPU (ci/gpu_rehearsal_verdict.py names any other failure),
-# and what comes back must fit the device tool's limits and hold every record. It leaves
-# rehearsed.txt (the commit, its uncommitted changes, the exit) for ci/gpu_preflight.sh.
+# device tool carries it (tracked and untracked-not-ignored files plus the carried .deps/debs, at most 64 MiB, no .git).
+# Every phase that needs no GPU runs end to end; the ones that do must fail only for the missing GPU
+# (ci/gpu_rehearsal_verdict.py names any other failure), and what comes back must fit the device tool's limits and hold
+# every record. It leaves rehearsed.txt (the commit, its uncommitted changes, the exit) for ci/gpu_preflight.sh.
 #
 # usage: ci/gpu_rehearsal.sh        (as root; about 40 minutes on 2 cores, most of it the build)
 # Environment:

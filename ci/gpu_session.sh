@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# One call of a GPU session on the device tool (docs/GPU_VALIDATION.md has the calls in order):
-# runs ci/gpu_validate.sh into out/gpu (ignored; it survives between calls while the machine
-# stays warm) under a deadline that leaves time to pack, and keeps $OUT holding what the device
-# tool returns at every moment: after every phase and at the end ci/gpu_pack.sh copies
-# gpu-results.tar.xz (all of out/gpu) beside summary.md, steps.tsv and machine.txt, and a
-# watchdog packs what exists shortly before the call's limit if the run has not ended by then
-# (and stops it, its phase noted as cut). The end checks $OUT with ci/device_limits.py.
+# One call of a GPU session on the device tool (docs/GPU_VALIDATION.md has the calls in order): runs ci/gpu_validate.sh
+# into out/gpu (ignored; it survives between calls while the machine stays warm) under a deadline that leaves time to
+# pack, and keeps $OUT holding what the device tool returns at every moment: after every phase and at the end
+# ci/gpu_pack.sh copies gpu-results.tar.xz (all of out/gpu) beside summary.md, steps.tsv and machine.txt, and a watchdog
+# packs what exists shortly before the call's limit if the run has not ended by then (and stops it, its phase noted as
+# cut). The end checks $OUT with ci/device_limits.py.
 #   bash ci/gpu_session.sh first       every phase (ci/gpu_plan.tsv's order); what does not
 #                                      fit is "not run: out of time"
 #   bash ci/gpu_session.sh rest        the phases the last call cut or never reached
 #   bash ci/gpu_session.sh PHASES      these phases (comma-separated)
-# Environment: OUT (default out/gpu-call); GPU_CALL_LIMIT (the call's timeout_s, default 540:
-# the first call of docs/GPU_VALIDATION.md's plan); GPU_SESSION_BUDGET (s for gpu_validate,
-# default GPU_CALL_LIMIT - 40: the last pack and the margin); GPU_WATCHDOG_MARGIN (s before the
-# call's limit at which the watchdog packs, default 20; GPU_WATCHDOG_POLL, its period, 2 s);
-# TANDEM_CLOCK (a command printing epoch seconds, for tests) and gpu_validate.sh's own.
-# Exit: gpu_validate's (1 when a step failed; 3 when the watchdog stopped it); 6 when the last
-# pack failed or would not come back whole.
+# Environment: OUT (default out/gpu-call); GPU_CALL_LIMIT (the call's timeout_s, default 540: the first call of
+# docs/GPU_VALIDATION.md's plan); GPU_SESSION_BUDGET (s for gpu_validate, default GPU_CALL_LIMIT - 40: the last pack and
+# the margin); GPU_WATCHDOG_MARGIN (s before the call's limit at which the watchdog packs, default 20;
+# GPU_WATCHDOG_POLL, its period, 2 s); TANDEM_CLOCK (a command printing epoch seconds, for tests) and gpu_validate.sh's
+# own. Exit: gpu_validate's (1 when a step failed; 3 when the watchdog stopped it); 6 when the last pack failed or would
+# not come back whole.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/out/gpu

@@ -7,10 +7,9 @@
 #  - a step hanging near the call's limit: the watchdog stops the run and packs (exit 3);
 #  - a step, a program or a shell function alike, is killed at its limit, never given a
 #    limit of 0 or less; `rest` runs the phases cut; a failed last pack is exit 6.
-# Every tool the phases call is a stand-in (cmake, ctest, mpirun, nvidia-smi, ldd,
-# compute-sanitizer, the tandem binary), so one call takes a few seconds, and the deadline is
-# set on an injected clock (TANDEM_CLOCK) driven by what the run has done, not by the wall
-# clock: the machine's load cannot move which steps fit.
+# Every tool the phases call is a stand-in (cmake, ctest, mpirun, nvidia-smi, ldd, compute-sanitizer, the tandem
+# binary), so one call takes a few seconds, and the deadline is set on an injected clock (TANDEM_CLOCK) driven by what
+# the run has done, not by the wall clock: the machine's load cannot move which steps fit.
 #   ci/gpu_session_test.sh [BUILD_DIR]     (unused: kept for ctest's call)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,11 +1,10 @@
-# Stand-ins for every tool a GPU session's phases call (sourced by ci/gpu_session_test.sh,
-# which sets tmp, fake, repo, work and base): each logs its call, hangs when STUB_HANG (a
-# regex) matches "name args" (its pid in $STUB_STATE/hung.pid), and otherwise answers as the
-# tool would on a machine without a GPU, at once. The clock (TANDEM_CLOCK) answers from what the
-# run has done: STUB_STATE/cut names a phase inside which the deadline falls (40 s left until
-# its first step is recorded, then none), STUB_STATE/kill one at whose start the whole call is
-# killed, as the device tool kills at its limit; after a hang the time is past the watchdog's.
-# As each phase starts, it keeps what $OUT's steps.tsv held then (STUB_STATE/snap_<phase>).
+# Stand-ins for every tool a GPU session's phases call (sourced by ci/gpu_session_test.sh, which sets tmp, fake, repo,
+# work and base): each logs its call, hangs when STUB_HANG (a regex) matches "name args" (its pid in
+# $STUB_STATE/hung.pid), and otherwise answers as the tool would on a machine without a GPU, at once. The clock
+# (TANDEM_CLOCK) answers from what the run has done: STUB_STATE/cut names a phase inside which the deadline falls (40 s
+# left until its first step is recorded, then none), STUB_STATE/kill one at whose start the whole call is killed, as the
+# device tool kills at its limit; after a hang the time is past the watchdog's. As each phase starts, it keeps what
+# $OUT's steps.tsv held then (STUB_STATE/snap_<phase>).
 preamble='#!/usr/bin/env bash
 name=$(basename "$0"); echo "$name $*" >>"$STUB_LOG"
 if [ -n "${STUB_HANG:-}" ] && grep -qE "$STUB_HANG" <<<"$name $*"; then echo $$ >"$STUB_STATE/hung.pid"; exec sleep 300; fi'

@@ -1,8 +1,7 @@
-# The step machinery of ci/gpu_validate.sh (sourced, not run): every step, a shell function
-# or a program, runs under one deadline guard, writes logs/<step>.log and one row of
-# steps.tsv, and the summary is rebuilt (and handed to GPU_AFTER_PHASE) after every phase, so
-# a call killed at its limit has already left every earlier phase's results where they come
-# back. Needs: $out (the output folder), $root (the repository).
+# The step machinery of ci/gpu_validate.sh (sourced, not run): every step, a shell function or a program, runs under one
+# deadline guard, writes logs/<step>.log and one row of steps.tsv, and the summary is rebuilt (and handed to
+# GPU_AFTER_PHASE) after every phase, so a call killed at its limit has already left every earlier phase's results where
+# they come back. Needs: $out (the output folder), $root (the repository).
 
 # The time now, in epoch seconds: TANDEM_CLOCK (a command printing them) when set, so that a
 # test decides when the deadline falls instead of the machine's load deciding it.
@@ -26,9 +25,8 @@ step_limit() {
   [ -z "${DEADLINE:-}" ] || limit=$(( limit < DEADLINE - now ? limit : DEADLINE - now ))
   echo "$limit"
 }
-# in_time NAME: prints the step's limit, or records NAME "not run: out of time" (its phase cut)
-# and fails when under GPU_STEP_MIN_S (default 30) seconds are left: a step past the deadline
-# never starts.
+# in_time NAME: prints the step's limit, or records NAME "not run: out of time" (its phase cut) and fails when under
+# GPU_STEP_MIN_S (default 30) seconds are left: a step past the deadline never starts.
 in_time() {
   local limit; limit=$(step_limit)
   if [ "$limit" -lt "${GPU_STEP_MIN_S:-30}" ]; then

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Copies the files of LIST (paths relative to SRC, one a line: ci/gpu_preflight.sh --tree-files)
-# from SRC into DEST for the GPU dress rehearsal's reused build, which ninja judges by mtime:
-# mtimes are kept (an unchanged file is not rebuilt) and every file whose content differs from
-# the last copy (sums in DEST.sha256) is touched, since a tree from another checkout can hold a
-# changed file older than its object.
+# Copies the files of LIST (paths relative to SRC, one a line: ci/gpu_preflight.sh --tree-files) from SRC into DEST for
+# the GPU dress rehearsal's reused build, which ninja judges by mtime: mtimes are kept (an unchanged file is not
+# rebuilt) and every file whose content differs from the last copy (sums in DEST.sha256) is touched, since a tree from
+# another checkout can hold a changed file older than its object.
 #   bash ci/gpu_tree_copy.sh LIST SRC DEST
 set -euo pipefail
 [ $# = 3 ] && [ -f "$1" ] && [ -d "$2" ] || { echo "usage: bash ci/gpu_tree_copy.sh LIST SRC DEST" >&2; exit 4; }

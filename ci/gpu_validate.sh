@@ -4,26 +4,21 @@
 # ignored .deps/debs of ci/bundle_debs.sh). Never calls apt-get or the network.
 #   ci/gpu_validate.sh OUTDIR [PHASES]
 #   ci/gpu_validate.sh --phases       the phases, in order (ci/gpu_plan.tsv)
-# PHASES (comma-separated, default all, in ci/gpu_plan.tsv's order: by value): machine bundle
-# configure build ctest quick programs cpu nccl perf torch sanitizer. A later call with the
-# same OUTDIR adds or replaces those phases' rows, so a machine with a per-command time limit
-# can run them in parts (ci/gpu_session.sh).
-# Every step runs even when an earlier one failed, each under the deadline guard
-# (ci/gpu_steps.sh); each writes OUTDIR/logs/<step>.log and a row of OUTDIR/steps.tsv;
-# OUTDIR/summary.md is rebuilt after every phase, and GPU_AFTER_PHASE (a shell command) runs
-# then. Records: OUTDIR/quick_cuda/<suite>/, OUTDIR/program/<name>/, OUTDIR/perf/{dot,lstm}/,
-# OUTDIR/perf/torch_lstm.json and lstm_vs_torch.md, OUTDIR/sanitizer/ and sanitizer.md; the
-# ctest log: OUTDIR/ctest_gpu.log. Exit 1 when any step failed.
-# Environment: BUILD_DIR (default build-gpu), TANDEM_OFFLINE_PREFIX (default .deps/prefix),
-# STEP_TIMEOUT (s, default 480: under the device tool's 600 s per command), DEADLINE (epoch
-# seconds: no step outlives it, and one that cannot start GPU_STEP_MIN_S (default 30) s before
-# it is recorded "not run: out of time", so the caller still packs the results; TANDEM_CLOCK
-# replaces `date +%s`), BUILD_TARGET (default gpu_validation: only what this script runs),
-# GPU_VALIDATE_BACKEND (replaces the quick phase's `all` and the perf phase's `cuda`:
-# ci/gpu_rehearsal.sh sets cpu to get records without a GPU), PERF_REPS (default 10),
-# SANITIZER_STEP_S (default 90, per binary), TANDEM_WHEEL_PYTHON (the python whose
-# site-packages hold the nvidia-cudnn/nccl wheels; default /opt/torch/.venv/bin/python3, else
-# the python3 on PATH).
+# PHASES (comma-separated, default all, in ci/gpu_plan.tsv's order: by value): machine bundle configure build ctest
+# quick programs cpu nccl perf torch sanitizer. A later call with the same OUTDIR adds or replaces those phases' rows,
+# so a machine with a per-command time limit can run them in parts (ci/gpu_session.sh). Every step runs even when an
+# earlier one failed, each under the deadline guard (ci/gpu_steps.sh); each writes OUTDIR/logs/<step>.log and a row of
+# OUTDIR/steps.tsv; OUTDIR/summary.md is rebuilt after every phase, and GPU_AFTER_PHASE (a shell command) runs then.
+# Records: OUTDIR/quick_cuda/<suite>/, OUTDIR/program/<name>/, OUTDIR/perf/{dot,lstm}/, OUTDIR/perf/torch_lstm.json and
+# lstm_vs_torch.md, OUTDIR/sanitizer/ and sanitizer.md; the ctest log: OUTDIR/ctest_gpu.log. Exit 1 when any step
+# failed. Environment: BUILD_DIR (default build-gpu), TANDEM_OFFLINE_PREFIX (default .deps/prefix), STEP_TIMEOUT (s,
+# default 480: under the device tool's 600 s per command), DEADLINE (epoch seconds: no step outlives it, and one that
+# cannot start GPU_STEP_MIN_S (default 30) s before it is recorded "not run: out of time", so the caller still packs the
+# results; TANDEM_CLOCK replaces `date +%s`), BUILD_TARGET (default gpu_validation: only what this script runs),
+# GPU_VALIDATE_BACKEND (replaces the quick phase's `all` and the perf phase's `cuda`: ci/gpu_rehearsal.sh sets cpu to
+# get records without a GPU), PERF_REPS (default 10), SANITIZER_STEP_S (default 90, per binary), TANDEM_WHEEL_PYTHON
+# (the python whose site-packages hold the nvidia-cudnn/nccl wheels; default /opt/torch/.venv/bin/python3, else the
+# python3 on PATH).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 plan_phases() { awk -F'\t' '!/^#/ && NF {print $1}' "$root/ci/gpu_plan.tsv" | paste -sd, -; }
@@ -97,9 +92,8 @@ EOF
 # one GPU, a combination JAX leaves undefined); so is a log in which no test passed.
 no_gtest_skips() { python3 "$root/ci/gtest_skips.py" "$1"; }
 
-# ctest -L gpu into ctest_gpu.log (and its JUnit XML); the note is ctest's count line. Every
-# test has a limit (its TIMEOUT, else CTEST_TEST_TIMEOUT, default 150 s), so one hung CUDA test
-# ends there and the others still run.
+# ctest -L gpu into ctest_gpu.log (and its JUnit XML); the note is ctest's count line. Every test has a limit (its
+# TIMEOUT, else CTEST_TEST_TIMEOUT, default 150 s), so one hung CUDA test ends there and the others still run.
 ctest_gpu() {
   cd "$build" && ctest -L gpu -V --no-tests=error --timeout "${CTEST_TEST_TIMEOUT:-150}" --output-junit "$out/ctest_gpu.xml" >"$out/ctest_gpu.log" 2>&1
   local rc=$?

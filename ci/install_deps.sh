@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Installs whatever of ci/deps.txt is missing (Debian 12, as root or with sudo), then the
-# project's Python environment, .venv (ci/python_env.sh). Idempotent:
-# a machine that has everything runs no apt-get at all, and neither does one given an
-# unpacked offline bundle (TANDEM_OFFLINE_PREFIX, see ci/unpack_debs.sh). In a log, apt's
-# output goes to results/logs/ (ci/quiet.sh).
+# Installs whatever of ci/deps.txt is missing (Debian 12, as root or with sudo), then the project's Python environment,
+# .venv (ci/python_env.sh). Idempotent: a machine that has everything runs no apt-get at all, and neither does one given
+# an unpacked offline bundle (TANDEM_OFFLINE_PREFIX, see ci/unpack_debs.sh). In a log, apt's output goes to
+# results/logs/ (ci/quiet.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/quiet.sh"

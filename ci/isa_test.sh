@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# The ISA-sensitive tests on another ISA than the build host's: the kernels pick their code per
-# CPU (the vector clones, oneDNN's ISA, OpenBLAS's core), so a claim checked on this AVX-512
-# machine is run again under qemu-x86_64 -cpu Haswell (user-mode TCG: AVX2 and FMA, no AVX-512):
-# the LSTM's thread determinism and gate loop, the CPU dot/sgemm/vector-math tests, a dot
-# preset on every quick f32 shape through tandem (--in-process: a case worker is exec'd outside
-# qemu, natively), and the record context naming the ISA that ran (x86-64-v3,
-# oneDNN avx2, and avx2 natively under ONEDNN_MAX_CPU_ISA=AVX2). Exit 77 (a SKIP naming why)
-# without qemu-x86_64 (apt-get install qemu-user).
+# The ISA-sensitive tests on another ISA than the build host's: the kernels pick their code per CPU (the vector clones,
+# oneDNN's ISA, OpenBLAS's core), so a claim checked on this AVX-512 machine is run again under qemu-x86_64 -cpu Haswell
+# (user-mode TCG: AVX2 and FMA, no AVX-512): the LSTM's thread determinism and gate loop, the CPU dot/sgemm/vector-math
+# tests, a dot preset on every quick f32 shape through tandem (--in-process: a case worker is exec'd outside qemu,
+# natively), and the record context naming the ISA that ran (x86-64-v3, oneDNN avx2, and avx2 natively under
+# ONEDNN_MAX_CPU_ISA=AVX2). Exit 77 (a SKIP naming why) without qemu-x86_64 (apt-get install qemu-user).
 #   ci/isa_test.sh BUILD_DIR
 set -uo pipefail
 build=${1:?usage: ci/isa_test.sh BUILD_DIR}

@@ -1,8 +1,7 @@
-// LeakSanitizer self-check of ci/sanitize.sh (built only in its sanitizer build): a process
-// that starts and finalises MPI, as tandem's MPI tests and the quick job do, and leaks one
-// allocation of its own in between. Under the job's settings (fast_unwind_on_malloc=0 and
-// ci/lsan_openmpi.supp) exactly that leak must be reported — Open MPI's own leaks suppressed,
-// tandem's not. sanitize.sh fails when either half does not hold.
+// LeakSanitizer self-check of ci/sanitize.sh (built only in its sanitizer build): a process that starts and finalises
+// MPI, as tandem's MPI tests and the quick job do, and leaks one allocation of its own in between. Under the job's
+// settings (fast_unwind_on_malloc=0 and ci/lsan_openmpi.supp) exactly that leak must be reported — Open MPI's own leaks
+// suppressed, tandem's not. sanitize.sh fails when either half does not hold.
 #include <mpi.h>
 
 #include <cstring>

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The nightly differential fuzz (docs/FUZZING.md): 10^5 programs (NIGHTLY_FUZZ_PROGRAMS) under a
-# seed that changes every night (the date, or NIGHTLY_FUZZ_SEED), every disagreement shrunk and
-# written, every 2000th agreeing case sampled; then JAX judges both (tools/oracles/fuzz_case_vs_jax.py).
-# JAX is the tie-breaker: a case where the engine disagrees with JAX fails the night (exit 1);
-# one where the engine agrees with JAX and the reference or the tolerance was off is reported
-# (the residual rate, measured in docs/FUZZING.md) without failing it.
+# The nightly differential fuzz (docs/FUZZING.md): 10^5 programs (NIGHTLY_FUZZ_PROGRAMS) under a seed that changes every
+# night (the date, or NIGHTLY_FUZZ_SEED), every disagreement shrunk and written, every 2000th agreeing case sampled;
+# then JAX judges both (tools/oracles/fuzz_case_vs_jax.py). JAX is the tie-breaker: a case where the engine disagrees
+# with JAX fails the night (exit 1); one where the engine agrees with JAX and the reference or the tolerance was off is
+# reported (the residual rate, measured in docs/FUZZING.md) without failing it.
 #   OUT=dir ci/nightly_fuzz.sh TANDEM PYTHON
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Makes the project's one Python environment, <repo>/.venv (TANDEM_VENV moves it), which CMake
-# hands to every tool and test as TANDEM_PYTHON: Debian's python3 with the pinned packages of
-# ci/requirements.txt (JAX and the NumPy 2 stack it needs), none of the system's site packages
-# seen. Without PyPI (offline) the venv sees Debian's packages of ci/deps.txt instead and has no
-# JAX: the JAX oracle tests then skip, naming it. Run by ci/install_deps.sh; idempotent: a venv
-# already holding this requirements.txt is left as it is. In a log, pip's output goes to
-# results/logs/pip.log (ci/quiet.sh).
+# Makes the project's one Python environment, <repo>/.venv (TANDEM_VENV moves it), which CMake hands to every tool and
+# test as TANDEM_PYTHON: Debian's python3 with the pinned packages of ci/requirements.txt (JAX and the NumPy 2 stack it
+# needs), none of the system's site packages seen. Without PyPI (offline) the venv sees Debian's packages of ci/deps.txt
+# instead and has no JAX: the JAX oracle tests then skip, naming it. Run by ci/install_deps.sh; idempotent: a venv
+# already holding this requirements.txt is left as it is. In a log, pip's output goes to results/logs/pip.log
+# (ci/quiet.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/ci/quiet.sh"

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The quick profile of every suite into OUT (ci/quickstart.sh's run step). With mpirun: every
-# suite but collectives in one process, the collectives suite at 4 ranks (its group layouts
-# need 2-4; runners/launch/mpirun.sh, --oversubscribe) and a short busbw sweep (`tandem
-# collectives`), each into OUT/parts/, then `tandem merge` writes OUT/{records.json,
-# benchmark.json,summary.md}, and the report is drawn into OUT/report/. Without mpirun: one
-# process, and one line saying so.
+# The quick profile of every suite into OUT (ci/quickstart.sh's run step). With mpirun: every suite but collectives in
+# one process, the collectives suite at 4 ranks (its group layouts need 2-4; runners/launch/mpirun.sh, --oversubscribe)
+# and a short busbw sweep (`tandem collectives`), each into OUT/parts/, then `tandem merge` writes OUT/{records.json,
+# benchmark.json,summary.md}, and the report is drawn into OUT/report/. Without mpirun: one process, and one line saying
+# so.
 # usage: ci/quick_run.sh OUT [tandem run args...]  (the args, e.g. -n 3 or --filter RE but not
 # --suite, go to each `tandem run`; TANDEM: the binary)
 # Exit: the highest code of the steps (0 pass, 1 correctness, 4 bad input, 5 infrastructure,

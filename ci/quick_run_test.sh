@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# ci/quick_run.sh, the main job's run step, on a few cases: the collectives cases are recorded
-# once each, at 4 ranks; the summary counts them; the busbw sweep is merged in; report, gate
-# and history accept the merged records and the report draws every promised plot; a case in
-# two parts is refused (exit 4); without mpirun the job says in one line that it ran at 1 rank.
-# usage: quick_run_test.sh TANDEM
+# ci/quick_run.sh, the main job's run step, on a few cases: the collectives cases are recorded once each, at 4 ranks;
+# the summary counts them; the busbw sweep is merged in; report, gate and history accept the merged records and the
+# report draws every promised plot; a case in two parts is refused (exit 4); without mpirun the job says in one line
+# that it ran at 1 rank. usage: quick_run_test.sh TANDEM
 set -uo pipefail
 tandem=${1:?usage: quick_run_test.sh TANDEM}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# ci/quickstart.sh's log where it is not a terminal (CI's): a passing main job's log stays within
-# 60 lines (phases, a line per tool, the build's tenths, the run's summary; ci/quiet.sh), a
-# failing tool shows its exit and its log's tail and the job fails with its code, and the
-# build's progress reaches the log while it builds. The tools are stubs on PATH as talkative as
-# the real ones in a fresh root: no root, no network, a few seconds.
-# usage: quickstart_log_test.sh
+# ci/quickstart.sh's log where it is not a terminal (CI's): a passing main job's log stays within 60 lines (phases, a
+# line per tool, the build's tenths, the run's summary; ci/quiet.sh), a failing tool shows its exit and its log's tail
+# and the job fails with its code, and the build's progress reaches the log while it builds. The tools are stubs on PATH
+# as talkative as the real ones in a fresh root: no root, no network, a few seconds. usage: quickstart_log_test.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

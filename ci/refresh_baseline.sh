@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Remakes the committed gate baseline of this machine kind in one command: a full quick-profile
-# run of every suite, then `tandem baseline refresh`, which validates the records (schema, a
-# completed run), warns about failed cases and installs reports/baselines/<kind>/records.json.
-# Run it on the machine kind the baseline is for (CI's), after merging new or renamed cases or
-# a change that moves performance on purpose, then commit the file.
+# Remakes the committed gate baseline of this machine kind in one command: a full quick-profile run of every suite, then
+# `tandem baseline refresh`, which validates the records (schema, a completed run), warns about failed cases and
+# installs reports/baselines/<kind>/records.json. Run it on the machine kind the baseline is for (CI's), after merging
+# new or renamed cases or a change that moves performance on purpose, then commit the file.
 # Usage: ci/refresh_baseline.sh [MACHINE_KIND]   (default: TANDEM_MACHINE_KIND, else the kind
 #        derived from the run's context, e.g. cpu-x86_64-2t). REPETITIONS (default 5) sets -n.
 # Exit code: tandem's (4 when the run had failed cases: a baseline must be a passing run).

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# The sanitizer job: an AddressSanitizer + UndefinedBehaviorSanitizer build of tandem in its own
-# directory (SANITIZE_BUILD_DIR, default build-asan; CPU only unless SANITIZE_CMAKE_ARGS says
-# otherwise), then
+# The sanitizer job: an AddressSanitizer + UndefinedBehaviorSanitizer build of tandem in its own directory
+# (SANITIZE_BUILD_DIR, default build-asan; CPU only unless SANITIZE_CMAKE_ARGS says otherwise), then
 #   1. every ctest,
 #   2. the main job (`tandem run --profile quick`, as ci/quickstart.sh runs it),
 #   3. each fuzz target of runners/fuzz (.npy, `tandem lstm`'s inputs, --program's program.json
@@ -9,26 +8,22 @@
 #      FUZZ_SECONDS each; the Python tools' targets (reports/fuzz.py, atheris,
 #      corpus runners/fuzz/corpus/py_*) too, run by the build's TANDEM_PYTHON, so a traceback on
 #      bad input fails the job as a crash does.
-# clang builds the fuzz targets with libFuzzer; without clang, GCC builds them with tandem's own
-# mutation driver. UBSan stops at its first report; LeakSanitizer ignores Open MPI's own
-# allocations (ci/lsan_openmpi.supp, matched by library name) and nothing of tandem's. Open MPI
-# and the libraries under it are built without frame pointers, and the components MPI_Finalize
-# dlclose()s leave their frames as "<unknown module>", which no suppression can match. So leaks
-# are judged by ci/sanitizer_reports.py, not by each process's exit code (LeakSanitizer's
-# exitcode=0, the exit code of every fatal sanitizer report; abort_on_error=1 makes an ASan or
-# UBSan error abort instead, so it still fails its own test): a leak whose first caller is an
-# unloaded module is counted as Open MPI's (nothing of tandem's is ever unloaded), any other leak
-# fails the job, as does any ASan or UBSan report.
-# A self-check proves the planted tandem leak of ci/lsan_selfcheck.cc is still caught that way.
-# SANITIZE_SLOW_UNWIND=1 switches ctest and the quick job to DWARF unwinding at each allocation
-# (fast_unwind_on_malloc=0), which names Open MPI's libraries in the stacks so the suppressions
-# match by name, at about 10x the run time. Sanitizer reports go to files under
-# SANITIZE_OUT/sanitizer/<step>/ (log_path), one per process, and every step scans its own; the
-# suppressions used are summed per library into the summary. Logs and a summary go to
-# SANITIZE_OUT (default results/sanitize). SANITIZE_STEPS picks steps (default "ctest quick fuzz";
-# without ctest only tandem and the fuzz targets are built).
-# Exit: 0 all clean; 1 a sanitizer report, a failing test or a fuzz finding; the quick run's
-# own code when only it failed; 3 a fuzz target ran fewer inputs than asked in its time.
+# clang builds the fuzz targets with libFuzzer; without clang, GCC builds them with tandem's own mutation driver. UBSan
+# stops at its first report; LeakSanitizer ignores Open MPI's own allocations (ci/lsan_openmpi.supp, matched by library
+# name) and nothing of tandem's. Open MPI and the libraries under it are built without frame pointers, and the
+# components MPI_Finalize dlclose()s leave their frames as "<unknown module>", which no suppression can match. So leaks
+# are judged by ci/sanitizer_reports.py, not by each process's exit code (LeakSanitizer's exitcode=0, the exit code of
+# every fatal sanitizer report; abort_on_error=1 makes an ASan or UBSan error abort instead, so it still fails its own
+# test): a leak whose first caller is an unloaded module is counted as Open MPI's (nothing of tandem's is ever
+# unloaded), any other leak fails the job, as does any ASan or UBSan report. A self-check proves the planted tandem leak
+# of ci/lsan_selfcheck.cc is still caught that way. SANITIZE_SLOW_UNWIND=1 switches ctest and the quick job to DWARF
+# unwinding at each allocation (fast_unwind_on_malloc=0), which names Open MPI's libraries in the stacks so the
+# suppressions match by name, at about 10x the run time. Sanitizer reports go to files under
+# SANITIZE_OUT/sanitizer/<step>/ (log_path), one per process, and every step scans its own; the suppressions used are
+# summed per library into the summary. Logs and a summary go to SANITIZE_OUT (default results/sanitize). SANITIZE_STEPS
+# picks steps (default "ctest quick fuzz"; without ctest only tandem and the fuzz targets are built). Exit: 0 all clean;
+# 1 a sanitizer report, a failing test or a fuzz finding; the quick run's own code when only it failed; 3 a fuzz target
+# ran fewer inputs than asked in its time.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/ci/offline_env.sh"  # TANDEM_OFFLINE_PREFIX: the unpacked bundle, no apt-get

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Unpacks every .deb of a bundle (ci/bundle_debs.sh) into a prefix without dpkg's database or
-# root, makes the links Debian's alternatives and postinst scripts would have made (OpenBLAS
-# as libblas/libopenblas with its three headers, mpicxx/mpirun for the .openmpi names, the
-# MPI include and library links), writes <prefix>/env.sh and checks that every unpacked
-# library resolves. Then:
+# Unpacks every .deb of a bundle (ci/bundle_debs.sh) into a prefix without dpkg's database or root, makes the links
+# Debian's alternatives and postinst scripts would have made (OpenBLAS as libblas/libopenblas with its three headers,
+# mpicxx/mpirun for the .openmpi names, the MPI include and library links), writes <prefix>/env.sh and checks that every
+# unpacked library resolves. Then:
 #   . <prefix>/env.sh        # PATH, LD_LIBRARY_PATH, OPAL_PREFIX, CMAKE_PREFIX_PATH, ...
 #   ci/build.sh              # or any ci/*.sh: they see TANDEM_OFFLINE_PREFIX and skip apt-get
 #   ci/unpack_debs.sh [DEBS_DIR] [PREFIX]     (defaults: .deps/debs, .deps/prefix)
@@ -83,13 +82,11 @@ EOF
 # Open MPI without ssh/rsh (the GPU machine): the one-host launcher, after PATH is set above.
 cat "$root/runners/launch/mpi_local.sh" >>"$prefix/env.sh"
 
-# is_elf FILE: an ELF object, the only kind ldd answers (on the bundle's Perl and shell
-# scripts it exits 1).
+# is_elf FILE: an ELF object, the only kind ldd answers (on the bundle's Perl and shell scripts it exits 1).
 is_elf() { [ "$(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = 177ELF ]; }
-# Every unpacked shared library and MPI tool must resolve with env.sh alone: prints
-# "file: library" for each that does not. No exit status may leak out of this pipeline under
-# pipefail (it once made the script exit 1 whenever find happened to list a script last):
-# scripts are skipped, and ldd's and find's statuses are dropped on purpose.
+# Every unpacked shared library and MPI tool must resolve with env.sh alone: prints "file: library" for each that does
+# not. No exit status may leak out of this pipeline under pipefail (it once made the script exit 1 whenever find
+# happened to list a script last): scripts are skipped, and ldd's and find's statuses are dropped on purpose.
 unresolved_libraries() {
   (. "$prefix/env.sh"
     { find "$lib" "$prefix/lib" "$prefix/usr/bin" -maxdepth 2 -type f \( -name '*.so*' -o -perm -u+x \) 2>/dev/null || true; } |

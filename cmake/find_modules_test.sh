@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# FindCUDNN / FindNCCL on the pip-wheel layout: versioned sonames only (libcudnn.so.9 in
-# nvidia/cudnn/lib, libnccl.so.2 in the CUDA 13 wheels' shared nvidia/cu13/lib), found through
-# CUDNN_ROOT / NCCL_ROOT and seen by tandem_nvidia_wheel_dirs through the python3 on PATH; and
-# found with no *_ROOT through a venv's python that is not first on PATH, named by
-# TANDEM_WHEEL_PYTHON or TANDEM_PYTHON (the GPU machines' wheels live in /opt/torch/.venv).
+# FindCUDNN / FindNCCL on the pip-wheel layout: versioned sonames only (libcudnn.so.9 in nvidia/cudnn/lib, libnccl.so.2
+# in the CUDA 13 wheels' shared nvidia/cu13/lib), found through CUDNN_ROOT / NCCL_ROOT and seen by
+# tandem_nvidia_wheel_dirs through the python3 on PATH; and found with no *_ROOT through a venv's python that is not
+# first on PATH, named by TANDEM_WHEEL_PYTHON or TANDEM_PYTHON (the GPU machines' wheels live in /opt/torch/.venv).
 #   cmake/find_modules_test.sh CMAKE [GENERATOR]  (GENERATOR: the build's, e.g. Ninja)
 set -uo pipefail
 cmake=${1:-cmake}
@@ -28,10 +27,9 @@ check "RESULT cudnn=$site/cudnn/lib/libcudnn.so.9 version=9.7.1" "CUDNN_ROOT: li
 check "RESULT nccl=$site/cu13/lib/libnccl.so.2 version=2.27.3" "NCCL_ROOT: libnccl.so.2 in the cu13 layout, version from nccl.h"
 [ $fail = 0 ] || cat "$t/log"
 
-# A venv whose python is not first on PATH: its site-packages holds the wheels; the python3 on
-# PATH is a decoy whose sys.path has none. The fake venv python prints its site-packages
-# folder, which is all tandem_nvidia_wheel_dirs asks of it. System copies (/usr/local/cuda,
-# /usr) are hidden so only the wheel can be found.
+# A venv whose python is not first on PATH: its site-packages holds the wheels; the python3 on PATH is a decoy whose
+# sys.path has none. The fake venv python prints its site-packages folder, which is all tandem_nvidia_wheel_dirs asks of
+# it. System copies (/usr/local/cuda, /usr) are hidden so only the wheel can be found.
 venv=$t/venv
 vsite=$venv/lib/python3.12/site-packages/nvidia
 mkdir -p "$vsite/cudnn/include" "$vsite/cudnn/lib" "$vsite/cu13/include" "$vsite/cu13/lib" "$venv/bin" "$t/decoy" "$t/empty"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Google Benchmark's own tools/compare.py (Debian: libbenchmark-tools) compares two
-# `tandem run` outputs and runs its Mann-Whitney U test on every timed case: the
-# benchmark.json tandem writes has what compare.py reads (per-repetition real_time and
-# cpu_time under one name, aggregates apart). Usage: gbench_compare_test.sh path/to/tandem
+# Google Benchmark's own tools/compare.py (Debian: libbenchmark-tools) compares two `tandem run` outputs and runs its
+# Mann-Whitney U test on every timed case: the benchmark.json tandem writes has what compare.py reads (per-repetition
+# real_time and cpu_time under one name, aggregates apart). Usage: gbench_compare_test.sh path/to/tandem
 set -u
 tandem=$1
 compare=${GBENCH_COMPARE:-/usr/share/benchmark/compare.py}

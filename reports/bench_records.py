@@ -1,7 +1,6 @@
-# Records (tandem.records/1) for measurements taken outside `tandem run`, so `tandem report`
-# draws them beside tandem's own: tools/oracles/torch_lstm_bench.py --records FILE writes PyTorch's
-# nn.LSTM on the suite's perf shapes as lstm perf records. The context carries what
-# harness/context.cc writes (date, CPU, cores, load at start and end, git sha at run
+# Records (tandem.records/1) for measurements taken outside `tandem run`, so `tandem report` draws them beside tandem's
+# own: tools/oracles/torch_lstm_bench.py --records FILE writes PyTorch's nn.LSTM on the suite's perf shapes as lstm perf
+# records. The context carries what harness/context.cc writes (date, CPU, cores, load at start and end, git sha at run
 # time, command line); the file is validated against record.schema.json before it is written.
 import datetime
 import json

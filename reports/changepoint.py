@@ -1,10 +1,9 @@
-# Change-point detection for nightly series: binary segmentation with a t-test, the scheme
-# Apache Otava (ex Hunter) builds on, judged with the gate's run-level noise model (a pooled
-# t-test on log values: each nightly run is one process, the spread between them the case's
-# noise; reports/run_stats.py). In a segment, the split that best separates the
-# two sides' means (smallest p-value, ≥ min_size points a side) is a change point when
-# its Bonferroni-corrected p-value (× the number of candidate splits) is below alpha and the
-# means differ by at least min_effect; then each side is searched again, recursively.
+# Change-point detection for nightly series: binary segmentation with a t-test, the scheme Apache Otava (ex Hunter)
+# builds on, judged with the gate's run-level noise model (a pooled t-test on log values: each nightly run is one
+# process, the spread between them the case's noise; reports/run_stats.py). In a segment, the split that best separates
+# the two sides' means (smallest p-value, ≥ min_size points a side) is a change point when its Bonferroni-corrected
+# p-value (× the number of candidate splits) is below alpha and the means differ by at least min_effect; then each side
+# is searched again, recursively.
 import math
 from dataclasses import dataclass
 

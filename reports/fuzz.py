@@ -1,7 +1,6 @@
-# Coverage-guided fuzz targets (atheris: libFuzzer in-process) for the Python tools' entry points,
-# a records file, a gate config, a history database: each input goes where the CLI
-# sends that file. BadInput (exit 4) is the contract; any other exception is a finding, which
-# atheris prints with its traceback, saves (-artifact_prefix) and exits 77 for.
+# Coverage-guided fuzz targets (atheris: libFuzzer in-process) for the Python tools' entry points, a records file, a
+# gate config, a history database: each input goes where the CLI sends that file. BadInput (exit 4) is the contract; any
+# other exception is a finding, which atheris prints with its traceback, saves (-artifact_prefix) and exits 77 for.
 #   python3 -m reports.fuzz records|gate_config|history [libFuzzer flags] CORPUS_DIR...
 # ci/sanitize.sh runs each for FUZZ_RUNS inputs from runners/fuzz/corpus/py_<target>.
 import glob

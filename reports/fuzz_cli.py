@@ -1,8 +1,7 @@
-# A mutational fuzz driver for every Python entry point (merge, gate, gate config, history add,
-# report, baseline), run in-process through reports/__main__.py's main() exactly as `tandem
-# <command>` runs it: each input is a committed fixture mutated (a JSON node replaced by an odd
-# value, dropped or duplicated; raw tokens the parser must refuse; bytes flipped) and handed to
-# the command as its file. The contract: exit 0-4 or 6 with no traceback; a traceback ("internal
+# A mutational fuzz driver for every Python entry point (merge, gate, gate config, history add, report, baseline), run
+# in-process through reports/__main__.py's main() exactly as `tandem <command>` runs it: each input is a committed
+# fixture mutated (a JSON node replaced by an odd value, dropped or duplicated; raw tokens the parser must refuse; bytes
+# flipped) and handed to the command as its file. The contract: exit 0-4 or 6 with no traceback; a traceback ("internal
 # error") or exit 5 is a finding, printed with its input and saved. No atheris needed.
 #   python3 -m reports.fuzz_cli ENTRY...|all [--inputs N] [--seconds S] [--seed S] [--save DIR]   (docs/FUZZING.md)
 import argparse

@@ -1,6 +1,5 @@
-# The A/B gate: correctness first (any failed or errored case in the current run fails it),
-# then performance per case against the baseline (reports/stats.py), then one exit code and
-# the markdown summary (reports/gate_summary.py).
+# The A/B gate: correctness first (any failed or errored case in the current run fails it), then performance per case
+# against the baseline (reports/stats.py), then one exit code and the markdown summary (reports/gate_summary.py).
 import os
 import sys
 from dataclasses import dataclass

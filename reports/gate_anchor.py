@@ -1,15 +1,13 @@
-# The single-run gate's yardstick: each record times an anchor interleaved with the case
-# (harness/anchor.h: the raw library call the case stands for, else a fixed canary), so the gate
-# judges the case's time over its anchor's, repetition by repetition (process CPU times on the
-# CPU: waiting for a core on a shared host is in neither; wall times on CUDA). Between two runs a busier
-# machine or a slower clock moves both alike and cancels in the ratio; tandem's own extra cost
-# does not. What one run per side cannot know is how much the ratio itself moves between runs:
-# a change inside that band (measured A/A, docs/CI.md) is INCONCLUSIVE, not a regression, with
-# what would decide it. The band widens by half of what the anchor itself moved between the two
-# runs: the ratio cancels a busier machine only to first order (a case's memory-bound part feels
-# a neighbour's cache and bandwidth more than a compute-bound GEMM does), so on a machine that
-# changed that much one run per side cannot tell. Records without an anchor (older runs) gate
-# on absolute time, saying so.
+# The single-run gate's yardstick: each record times an anchor interleaved with the case (harness/anchor.h: the raw
+# library call the case stands for, else a fixed canary), so the gate judges the case's time over its anchor's,
+# repetition by repetition (process CPU times on the CPU: waiting for a core on a shared host is in neither; wall times
+# on CUDA). Between two runs a busier machine or a slower clock moves both alike and cancels in the ratio; tandem's own
+# extra cost does not. What one run per side cannot know is how much the ratio itself moves between runs: a change
+# inside that band (measured A/A, docs/CI.md) is INCONCLUSIVE, not a regression, with what would decide it. The band
+# widens by half of what the anchor itself moved between the two runs: the ratio cancels a busier machine only to first
+# order (a case's memory-bound part feels a neighbour's cache and bandwidth more than a compute-bound GEMM does), so on
+# a machine that changed that much one run per side cannot tell. Records without an anchor (older runs) gate on absolute
+# time, saying so.
 from reports import records, stats
 
 METRIC, CPU_METRIC = "time/anchor", "cpu_time/anchor"

@@ -1,11 +1,10 @@
-# The run-level gate: `tandem gate --baseline-runs B1 B2 ... --current-runs C1 ...`.
-# Each records file is one process (ci/gate_ab.sh writes them interleaved ABAB… from two
-# binaries); a case's number per process is the median of its repetitions, and the two sides'
-# run medians are compared by reports/run_stats.py, so the spread between processes is the
-# noise a change is judged against. With stored baseline runs only (reports/baselines/<kind>/
-# runs/*.json, several runs of the baseline build) the spread comes from those runs alone and
-# a single current run may be gated: each case's threshold follows its own history. A sweep's
-# tandem row gates on its run medians over its raw call's, as in the single-run gate.
+# The run-level gate: `tandem gate --baseline-runs B1 B2 ... --current-runs C1 ...`. Each records file is one process
+# (ci/gate_ab.sh writes them interleaved ABAB… from two binaries); a case's number per process is the median of its
+# repetitions, and the two sides' run medians are compared by reports/run_stats.py, so the spread between processes is
+# the noise a change is judged against. With stored baseline runs only (reports/baselines/<kind>/ runs/*.json, several
+# runs of the baseline build) the spread comes from those runs alone and a single current run may be gated: each case's
+# threshold follows its own history. A sweep's tandem row gates on its run medians over its raw call's, as in the
+# single-run gate.
 import glob
 from pathlib import Path
 

@@ -1,7 +1,6 @@
-# The nightly history in SQLite: one row per run (its context split into history-breaking
-# and informational fields), per case its verdict, per case and metric its value. A run's id
-# is a hash of its canonical content, so re-adding the same records adds nothing; each add
-# is one transaction, so a failure leaves the history as it was.
+# The nightly history in SQLite: one row per run (its context split into history-breaking and informational fields), per
+# case its verdict, per case and metric its value. A run's id is a hash of its canonical content, so re-adding the same
+# records adds nothing; each add is one transaction, so a failure leaves the history as it was.
 import datetime
 import hashlib
 import json

@@ -1,8 +1,7 @@
-# `merge PART... -o DIR`: one run directory from runs made apart (ci/quick_run.sh: the suites in
-# one process, the collectives suite at 4 ranks, a short busbw sweep): records.json (complete
-# only when every part is), benchmark.json (the parts' Google Benchmark runs) and summary.md
-# (verdict counts, the cases per rank count, a row per case), each written atomically.
-# A case in two parts, at the same or at another rank count, is bad input: one record per case.
+# `merge PART... -o DIR`: one run directory from runs made apart (ci/quick_run.sh: the suites in one process, the
+# collectives suite at 4 ranks, a short busbw sweep): records.json (complete only when every part is), benchmark.json
+# (the parts' Google Benchmark runs) and summary.md (verdict counts, the cases per rank count, a row per case), each
+# written atomically. A case in two parts, at the same or at another rank count, is bad input: one record per case.
 import json
 import re
 from pathlib import Path

@@ -1,7 +1,6 @@
-# Did the run that wrote a records file complete? `tandem run` rewrites records.json after
-# every case and writes summary.md (with the verdict counts) only once all cases are done, so a
-# run killed mid-way leaves valid but partial records, possibly beside an earlier run's summary.
-# Evidence, strongest first:
+# Did the run that wrote a records file complete? `tandem run` rewrites records.json after every case and writes
+# summary.md (with the verdict counts) only once all cases are done, so a run killed mid-way leaves valid but partial
+# records, possibly beside an earlier run's summary. Evidence, strongest first:
 #   1. a top-level "complete": true|false in the records file (written by a tandem that says so);
 #   2. summary.md beside records.json: its counts must match the records, and it must not be
 #      older than the records (a killed run leaves the previous run's summary behind);

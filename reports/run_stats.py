@@ -1,11 +1,10 @@
-# Run-level statistics for the gate: repetitions inside one process never see the
-# variance between processes (frequency, memory placement, neighbours on a shared host), so a
-# test over them calls A/A differences significant. Here each PROCESS contributes one number
-# per case (the median of its repetitions); the cases' log run-medians of the baseline side
-# and the current side are compared with a pooled two-sample t-test (between-run spread
-# estimated from both sides, df = runs - 2), Holm's step-down across cases (the chance that
-# an A/A gate flags anything stays ≤ α), and each verdict carries the noise it was judged
-# against, the change it would have taken to flag, and the smallest change detected with 80 %.
+# Run-level statistics for the gate: repetitions inside one process never see the variance between processes (frequency,
+# memory placement, neighbours on a shared host), so a test over them calls A/A differences significant. Here each
+# PROCESS contributes one number per case (the median of its repetitions); the cases' log run-medians of the baseline
+# side and the current side are compared with a pooled two-sample t-test (between-run spread estimated from both sides,
+# df = runs - 2), Holm's step-down across cases (the chance that an A/A gate flags anything stays ≤ α), and each verdict
+# carries the noise it was judged against, the change it would have taken to flag, and the smallest change detected with
+# 80 %.
 import math
 from dataclasses import dataclass
 

@@ -1,8 +1,7 @@
-# A JSON Schema validator compiled once from reports/record.schema.json into nested closures,
-# for the few keywords that schema uses. jsonschema's generic validator costs ~2.5 ms per record
-# (a 43k-record nightly file took minutes); the closures cost ~0.03 ms. A keyword the table
-# below does not know fails at compile time, so the schema can never hold a rule this skips;
-# reports/tests/test_schema_check.py holds the two validators to the same verdicts.
+# A JSON Schema validator compiled once from reports/record.schema.json into nested closures, for the few keywords that
+# schema uses. jsonschema's generic validator costs ~2.5 ms per record (a 43k-record nightly file took minutes); the
+# closures cost ~0.03 ms. A keyword the table below does not know fails at compile time, so the schema can never hold a
+# rule this skips; reports/tests/test_schema_check.py holds the two validators to the same verdicts.
 import reprlib
 
 _short = reprlib.Repr()

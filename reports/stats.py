@@ -1,8 +1,7 @@
-# The gate's statistics. Sampled metrics (timing repetitions): a two-sided Mann–Whitney U
-# test per case, Benjamini–Hochberg across all the cases of a gate (hundreds of tests at
-# α = 0.05 would otherwise raise false alarms on every run), and a minimum effect size on the
-# change of medians. Single values: the effect size alone — decisive for deterministic
-# metrics (bytes), inconclusive for noisy ones.
+# The gate's statistics. Sampled metrics (timing repetitions): a two-sided Mann–Whitney U test per case,
+# Benjamini–Hochberg across all the cases of a gate (hundreds of tests at α = 0.05 would otherwise raise false alarms on
+# every run), and a minimum effect size on the change of medians. Single values: the effect size alone — decisive for
+# deterministic metrics (bytes), inconclusive for noisy ones.
 import math
 from dataclasses import dataclass
 

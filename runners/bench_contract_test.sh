@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# `tandem bench`'s exit codes with Google Benchmark's flags: every flag is
-# checked before any case runs — a bad value, an unknown flag, a filter that matches nothing
-# are bad input (4) with a hint; an --benchmark_out that cannot be written is an infrastructure
-# error (5), never 1 (the correctness code) or 0 with nothing benchmarked.
+# `tandem bench`'s exit codes with Google Benchmark's flags: every flag is checked before any case runs — a bad value,
+# an unknown flag, a filter that matches nothing are bad input (4) with a hint; an --benchmark_out that cannot be
+# written is an infrastructure error (5), never 1 (the correctness code) or 0 with nothing benchmarked.
 set -uo pipefail
 tandem=$1
 out=$(mktemp -d)

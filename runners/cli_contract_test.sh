@@ -43,10 +43,9 @@ expect 4 "--suite with --exclude-suite is bad input" -- "$tandem" run --suite do
 expect 4 "merge of a folder that holds no run is bad input" -- "$tandem" merge "$out/no-run" -o "$out/merged"
 expect 4 "bad regex is bad input" -- "$tandem" check --filter '('
 grep -q "hint: use RE2 syntax" "$out/stderr" || { echo "FAIL: bad regex without the RE2 hint"; fail=1; }
-# std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case
-# names (minutes); RE2 (name_matcher, harness/case.h) is linear. "At once" is scaled by the
-# machine's load: 10 s plus 20 times the same command with a plain pattern takes now (≈ 0.2 s
-# idle here; std::regex took over 20 s idle, and the load slows it as much as the plain one).
+# std::regex backtracked exponentially on '(.*.*)*' over the ~100-character case names (minutes); RE2 (name_matcher,
+# harness/case.h) is linear. "At once" is scaled by the machine's load: 10 s plus 20 times the same command with a plain
+# pattern takes now (≈ 0.2 s idle here; std::regex took over 20 s idle, and the load slows it as much as the plain one).
 limit() {  # CMD...: the time limit for CMD's pathological twin, in whole seconds
   local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N)
   echo $(( 10 + 20 * (t1 - t0) / 1000000000 + 1 ))

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# `cmake --install` gives a usable tandem: installs BUILD into a temporary prefix, then the
-# installed P/bin/tandem must print --version and the Python tools' real help, run them from
-# P/share/tandem (not from the source tree), and report on the committed fixture records
-# (which reads record.schema.json from the installed package).
+# `cmake --install` gives a usable tandem: installs BUILD into a temporary prefix, then the installed P/bin/tandem must
+# print --version and the Python tools' real help, run them from P/share/tandem (not from the source tree), and report
+# on the committed fixture records (which reads record.schema.json from the installed package).
 #   runners/install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=${1:?usage: install_test.sh BUILD_DIR SOURCE_DIR}

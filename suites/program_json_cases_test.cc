@@ -1,8 +1,7 @@
-// Every Program the suites build reads back from its JSON to one that writes the same JSON:
-// the quick profile's Program cases, enumerated as `tandem dump-programs` does (the registry,
-// then each case's oracle items on the CPU), with the vjp and vmap programs tandem runs from
-// them; and the programs with no oracle items: the LSTM's (primitive and scan paths) and
-// the vmap suite's collectives over named axes, vmapped and differentiated as its cases do.
+// Every Program the suites build reads back from its JSON to one that writes the same JSON: the quick profile's Program
+// cases, enumerated as `tandem dump-programs` does (the registry, then each case's oracle items on the CPU), with the
+// vjp and vmap programs tandem runs from them; and the programs with no oracle items: the LSTM's (primitive and scan
+// paths) and the vmap suite's collectives over named axes, vmapped and differentiated as its cases do.
 #include <gtest/gtest.h>
 
 #include <set>

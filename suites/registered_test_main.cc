@@ -1,6 +1,5 @@
-// GoogleTest main for tests of the suites: registers every primitive and every suite
-// (register_suites.h), then runs the tests. tandem_add_test links it into every test that
-// links tandem_suites.
+// GoogleTest main for tests of the suites: registers every primitive and every suite (register_suites.h), then runs the
+// tests. tandem_add_test links it into every test that links tandem_suites.
 #include <gtest/gtest.h>
 
 #include "suites/register_suites.h"

@@ -18,8 +18,7 @@ from repo_files import repo_files
 
 # The indexes: index file -> (folder, suffixes of the files it lists; () for every file).
 INDEXES = {"docs/README.md": ("docs", (".md",)), "ci/README.md": ("ci", ())}
-# What an index need not list, one pattern a row. ci/checks/: each check's self-test sits beside
-# it, named after it.
+# What an index need not list, one pattern a row. ci/checks/: each check's self-test sits beside it, named after it.
 NOT_LISTED = ("ci/checks/*_test.py",)
 
 

@@ -32,10 +32,9 @@ NOT_RUN = {"ci/quickstart.sh": "installs, builds and runs every suite: the CI jo
 PAGES = ("README.md", "docs/CLI.md")
 RUNNABLE = re.compile(r"^(build/tandem|runners/launch/|reports/|tools/|ci/gate_ab\.sh$)")
 LINKED = ("runners", "ci", "reports", "tools", "examples")
-# A gate of two runs gives a verdict on a shared host's timings: a measurement (its A/A rate is
-# in docs/CI.md, its logic under reports/tests), not the command failing. It must still give a
-# verdict: 0 pass, 2 regression, 3 inconclusive; bad input (4), an infrastructure error (5), an
-# incomplete run (6) or a failed case (1) fail the test.
+# A gate of two runs gives a verdict on a shared host's timings: a measurement (its A/A rate is in docs/CI.md, its logic
+# under reports/tests), not the command failing. It must still give a verdict: 0 pass, 2 regression, 3 inconclusive; bad
+# input (4), an infrastructure error (5), an incomplete run (6) or a failed case (1) fail the test.
 VERDICT_EXITS = {"build/tandem gate": (0, 2, 3), "ci/gate_ab.sh": (0, 2, 3)}
 TIMEOUT_S = 600
 
@@ -89,11 +88,10 @@ def main(build, source):
         (work / "build").symlink_to(Path(build).resolve())
         for name in LINKED:
             (work / name).symlink_to(Path(source).resolve() / name)
-        # TANDEM: mpirun.sh would otherwise find build/tandem beside the *source* tree (the
-        # linked runners/ resolves physically), not the build under test (build-asan, ...).
-        # GATE_AB_*: the README's A/B gate on the two dot presets its run timed, 3 processes a
-        # side (the fewest that decide), not the default set of ci/gate_ab.sh (≈ 30 s idle,
-        # minutes under load; ctest gate_ab runs that one).
+        # TANDEM: mpirun.sh would otherwise find build/tandem beside the *source* tree (the linked runners/ resolves
+        # physically), not the build under test (build-asan, ...). GATE_AB_*: the README's A/B gate on the two dot
+        # presets its run timed, 3 processes a side (the fewest that decide), not the default set of ci/gate_ab.sh (≈ 30
+        # s idle, minutes under load; ctest gate_ab runs that one).
         env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1",
                    TANDEM=str(Path(build).resolve() / "tandem"), GATE_AB_RUNS="3",
                    GATE_AB_FILTER="dot/perf/N:512/alg:(F32_F32_F32|BF16_BF16_F32_X3)$")

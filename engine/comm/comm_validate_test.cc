@@ -170,11 +170,10 @@ TEST(SelfTest, WatchdogAbortsAHungPsum) {
   ADD_FAILURE() << "the hung psum returned or the job was not aborted";
 }
 
-// What a test watchdog reported, read without a wall-clock margin that a loaded runner (load
-// 6-10 on 2 cores) breaks: a check that it fired waits for the report (up to a minute) instead
-// of sleeping a fixed 400 ms; a check that disarming stops it counts only an arm/disarm pair
-// that ended within half the timeout (a thread descheduled longer than the timeout between the
-// two would rightly be reported), then waits twice the timeout.
+// What a test watchdog reported, read without a wall-clock margin that a loaded runner (load 6-10 on 2 cores) breaks: a
+// check that it fired waits for the report (up to a minute) instead of sleeping a fixed 400 ms; a check that disarming
+// stops it counts only an arm/disarm pair that ended within half the timeout (a thread descheduled longer than the
+// timeout between the two would rightly be reported), then waits twice the timeout.
 struct Reports {
   std::mutex mu;
   std::string text;
@@ -252,10 +251,9 @@ TEST(Agree, ForeignExceptionOnOneRankIsInternalEverywhere) {
   }
 }
 
-// Every MPI call arms the job watchdog (CallWatch), so arming must stay far below the cost
-// of the smallest collective. Measured 17-57 ns per scope on the 2-core CI VM at load 16
-// (docs/LAUNCHING.md); the bound, 1 us, leaves ~20x headroom for a loaded machine and
-// still fails if a clock read or an allocation per call comes back (~250 ns each there).
+// Every MPI call arms the job watchdog (CallWatch), so arming must stay far below the cost of the smallest collective.
+// Measured 17-57 ns per scope on the 2-core CI VM at load 16 (docs/LAUNCHING.md); the bound, 1 us, leaves ~20x headroom
+// for a loaded machine and still fails if a clock read or an allocation per call comes back (~250 ns each there).
 TEST(Watchdog, CallWatchIsCheap) {
   constexpr int kCalls = 200000;
   double best = 1e9;

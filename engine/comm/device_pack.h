@@ -1,7 +1,6 @@
-// The CUDA kernels of the NCCL backend's LocalOps (local_ops.h): the block transpose of a
-// non-leading axis, pmean's division and pargmax / pargmin's index offer, each running the
-// element math of local_math.h. The launchers enqueue on `stream` and return the launch
-// status (the caller checks it); dtypes outside f64 f32 f16 bf16 i32 throw unsupported.
+// The CUDA kernels of the NCCL backend's LocalOps (local_ops.h): the block transpose of a non-leading axis, pmean's
+// division and pargmax / pargmin's index offer, each running the element math of local_math.h. The launchers enqueue on
+// `stream` and return the launch status (the caller checks it); dtypes outside f64 f32 f16 bf16 i32 throw unsupported.
 #pragma once
 #include <cstdint>
 

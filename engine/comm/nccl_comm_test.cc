@@ -1,6 +1,5 @@
-// The NCCL transport on device buffers, at any world size: skips (with the reason, the same
-// on every rank) when NCCL is not built, no GPU is visible, or a node has more ranks than
-// GPUs. Inputs are small integers, so every check is exact.
+// The NCCL transport on device buffers, at any world size: skips (with the reason, the same on every rank) when NCCL is
+// not built, no GPU is visible, or a node has more ranks than GPUs. Inputs are small integers, so every check is exact.
 #include <gtest/gtest.h>
 
 #include "engine/comm/mpi_communicator.h"
@@ -102,10 +101,9 @@ TEST(Nccl, TransportOpsOnDeviceBuffers) {
   EXPECT_EQ(o.host()[0], even_odd);
 }
 
-// Inputs produced on the default stream (here queued cudaMemsetAsync, as the engine's
-// kernels and copies are) must be complete before NCCL reads them on its own stream, and
-// the outputs complete before the default stream or the host reads them. Without the
-// ordering NCCL overtakes the queued writes and sums stale bytes.
+// Inputs produced on the default stream (here queued cudaMemsetAsync, as the engine's kernels and copies are) must be
+// complete before NCCL reads them on its own stream, and the outputs complete before the default stream or the host
+// reads them. Without the ordering NCCL overtakes the queued writes and sums stale bytes.
 TEST(Nccl, WaitsForInputsQueuedOnTheDefaultStream) {
   std::string why;
   auto c = nccl_or_skip(&why);

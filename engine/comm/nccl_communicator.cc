@@ -1,16 +1,13 @@
-// The NCCL backend. Bootstrap, under a watchdog: every rank finds its GPU (the local rank
-// from the launcher environment, else the MPI shared-memory split; device 0 when
-// runners/launch/rank_env.sh already bound one per rank) and all ranks agree on any
-// failure; rank 0 calls ncclGetUniqueId, all ranks agree on its status, then MPI_Bcast
-// shares the id. split() is ncclCommSplit alongside an MPI_Comm_split of the control
-// communicator, so host_all_gather / abort always have an MPI communicator of the same
-// ranks. Every data call is enqueued on the communicator's (non-blocking) stream behind an
-// event recorded on the default stream, where the engine's kernels, copies and pool
-// allocations run, and synchronised before returning, so the semantics match the blocking
-// MPI backend. LocalOps (local_ops.h: the pack / unpack copies, zero fills, block
-// transposes, pmean's division, pargmax's offer) run as cudaMemcpyAsync / cudaMemsetAsync /
-// device_pack.h kernels under the same ordering. Without NCCL (no CUDA build) both entry
-// points report unsupported: a skip with the reason.
+// The NCCL backend. Bootstrap, under a watchdog: every rank finds its GPU (the local rank from the launcher
+// environment, else the MPI shared-memory split; device 0 when runners/launch/rank_env.sh already bound one per rank)
+// and all ranks agree on any failure; rank 0 calls ncclGetUniqueId, all ranks agree on its status, then MPI_Bcast
+// shares the id. split() is ncclCommSplit alongside an MPI_Comm_split of the control communicator, so host_all_gather /
+// abort always have an MPI communicator of the same ranks. Every data call is enqueued on the communicator's
+// (non-blocking) stream behind an event recorded on the default stream, where the engine's kernels, copies and pool
+// allocations run, and synchronised before returning, so the semantics match the blocking MPI backend. LocalOps
+// (local_ops.h: the pack / unpack copies, zero fills, block transposes, pmean's division, pargmax's offer) run as
+// cudaMemcpyAsync / cudaMemsetAsync / device_pack.h kernels under the same ordering. Without NCCL (no CUDA build) both
+// entry points report unsupported: a skip with the reason.
 #include "engine/comm/nccl_communicator.h"
 
 #include "engine/core/error.h"
@@ -168,12 +165,11 @@ class NcclCommunicator final : public Communicator, public LocalOps {
     CallWatch w("cudaStreamSynchronize on the NCCL stream", size());  // waits for the peers' NCCL calls
     CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
-  // Runs `enqueue` (NCCL calls on stream_) ordered after everything already queued on the
-  // default stream — the pageable cudaMemcpy/cudaMemset and kernels that produced the
-  // inputs, and the pool's stream-ordered allocations (engine/cuda/cuda_memory.h) — which a
-  // non-blocking stream would otherwise overtake. Afterwards the default stream waits for
-  // the outputs (so later kernels and frees see them), and the host waits too (blocking
-  // semantics, as the MPI backend; the host may read the outputs on return).
+  // Runs `enqueue` (NCCL calls on stream_) ordered after everything already queued on the default stream — the pageable
+  // cudaMemcpy/cudaMemset and kernels that produced the inputs, and the pool's stream-ordered allocations
+  // (engine/cuda/cuda_memory.h) — which a non-blocking stream would otherwise overtake. Afterwards the default stream
+  // waits for the outputs (so later kernels and frees see them), and the host waits too (blocking semantics, as the MPI
+  // backend; the host may read the outputs on return).
   template <class F>
   void ordered(F enqueue) {
     CUDA_CHECK(cudaSetDevice(gpu_));

@@ -1,12 +1,10 @@
-// Every collective of engine/comm/collectives.h on NCCL device buffers, every dtype, against
-// the same op on the MPI backend's host buffers in the same run (the host path is itself
-// checked against the reference model by the collectives suite). Axes are chosen so each
-// device path runs: leading and non-leading axes (the block transpose), ppermute with a
-// rank that gets zeros and with self pairs, out-of-place pbroadcast, pgather, and
-// ragged_all_to_all with scattered slices on both sides (the staging copies). Results must match bit for bit: the
-// inputs are small integers, and the local math (pmean's division, pargmax's offer) is the
-// same code on both sides (local_math.h). Skips with the reason, the same on every rank,
-// without a CUDA+NCCL build or a GPU per rank.
+// Every collective of engine/comm/collectives.h on NCCL device buffers, every dtype, against the same op on the MPI
+// backend's host buffers in the same run (the host path is itself checked against the reference model by the
+// collectives suite). Axes are chosen so each device path runs: leading and non-leading axes (the block transpose),
+// ppermute with a rank that gets zeros and with self pairs, out-of-place pbroadcast, pgather, and ragged_all_to_all
+// with scattered slices on both sides (the staging copies). Results must match bit for bit: the inputs are small
+// integers, and the local math (pmean's division, pargmax's offer) is the same code on both sides (local_math.h). Skips
+// with the reason, the same on every rank, without a CUDA+NCCL build or a GPU per rank.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -179,9 +177,8 @@ TEST_P(NcclEveryOp, MatchesTheMpiHostResult) {
   }
 }
 
-// Without a GPU the test above skips; this one runs its cases on the MPI backend at every
-// world size ctest uses, so a case with arguments JAX refuses (a test bug) fails here, not
-// first on a lent GPU machine.
+// Without a GPU the test above skips; this one runs its cases on the MPI backend at every world size ctest uses, so a
+// case with arguments JAX refuses (a test bug) fails here, not first on a lent GPU machine.
 class DeviceOpCases : public ::testing::TestWithParam<DType> {};
 TEST_P(DeviceOpCases, AreValidOnTheMpiBackend) {
   for (const OpCase& oc : cases()) {

@@ -1,8 +1,7 @@
-// The order-key kernels (see nccl_order_keys.h). A float's bits are sign | magnitude; the
-// key is the magnitude for a positive sign and -magnitude - 1 for a negative one, so -0
-// maps to -1 below +0's 0, and any NaN maps to the key type's max (for max) or min (for
-// min), beyond every finite or infinite key. Decoding inverts that; the extremes give the
-// format's canonical quiet NaN.
+// The order-key kernels (see nccl_order_keys.h). A float's bits are sign | magnitude; the key is the magnitude for a
+// positive sign and -magnitude - 1 for a negative one, so -0 maps to -1 below +0's 0, and any NaN maps to the key
+// type's max (for max) or min (for min), beyond every finite or infinite key. Decoding inverts that; the extremes give
+// the format's canonical quiet NaN.
 #include <limits>
 
 #include "engine/comm/nccl_order_keys.h"

@@ -1,9 +1,8 @@
-// Order keys for NaN-propagating max / min on NCCL, whose ncclMax / ncclMin on floats keep
-// the non-NaN operand. Each float becomes a signed integer whose integer order is the float
-// order with -0 < +0 and NaN beyond every number (above +inf for max, below -inf for min),
-// so an integer ncclMax / ncclMin gives tandem's rule (docs/COLLECTIVES.md); decoding turns
-// the extreme key back into NaN. f32 → i32 keys, f64 → i64, f16 / bf16 → i32 (NCCL has no
-// 16-bit integer type). The launchers enqueue on `stream` and return the launch status.
+// Order keys for NaN-propagating max / min on NCCL, whose ncclMax / ncclMin on floats keep the non-NaN operand. Each
+// float becomes a signed integer whose integer order is the float order with -0 < +0 and NaN beyond every number (above
+// +inf for max, below -inf for min), so an integer ncclMax / ncclMin gives tandem's rule (docs/COLLECTIVES.md);
+// decoding turns the extreme key back into NaN. f32 → i32 keys, f64 → i64, f16 / bf16 → i32 (NCCL has no 16-bit integer
+// type). The launchers enqueue on `stream` and return the launch status.
 #pragma once
 #include <cstdint>
 

@@ -1,17 +1,14 @@
-// ragged_all_to_all with JAX semantics: K = G * per slices; slice k of the sender goes to
-// member k / per and lands at the sender's output_offsets[k] on that receiver, whose
-// recv_sizes entry (sender * per + k % per) must match.
+// ragged_all_to_all with JAX semantics: K = G * per slices; slice k of the sender goes to member k / per and lands at
+// the sender's output_offsets[k] on that receiver, whose recv_sizes entry (sender * per + k % per) must match.
 //
-// Why it is shaped this way (lab/README.md, Collectives): a receiver needs only the
-// (size, offset) pairs of the slices coming to it, so one small control-plane all_to_all
-// (16·per bytes per peer) carries exactly those; each receiver checks its own slices
-// against its recv_sizes and its output's rows, and with ctx.validate the verdicts are
-// agreed with one 8-byte all-gather, so a violation is still the same error on every rank.
-// The data then moves with one all_to_all_v straight from `operand` into the output when
-// each peer's slices are back to back (always so with one slice per peer); only a side
-// whose slices are scattered goes through a staging buffer, packed and unpacked by the
-// communicator's LocalOps (memcpy on host, cudaMemcpyAsync on the NCCL stream), so the op
-// runs on device buffers too; the sizes and offsets are control data and stay on the host.
+// Why it is shaped this way (lab/README.md, Collectives): a receiver needs only the (size, offset) pairs of the slices
+// coming to it, so one small control-plane all_to_all (16·per bytes per peer) carries exactly those; each receiver
+// checks its own slices against its recv_sizes and its output's rows, and with ctx.validate the verdicts are agreed
+// with one 8-byte all-gather, so a violation is still the same error on every rank. The data then moves with one
+// all_to_all_v straight from `operand` into the output when each peer's slices are back to back (always so with one
+// slice per peer); only a side whose slices are scattered goes through a staging buffer, packed and unpacked by the
+// communicator's LocalOps (memcpy on host, cudaMemcpyAsync on the NCCL stream), so the op runs on device buffers too;
+// the sizes and offsets are control data and stay on the host.
 #include <algorithm>
 #include <exception>
 
@@ -31,10 +28,9 @@ void pack_displs(const std::vector<int64_t>& counts, std::vector<int64_t>& displ
   for (size_t p = 0; p < counts.size(); ++p) displs[p] = at, at += counts[p];
 }
 
-// Element counts and displacements of G peers' row ranges, `per` ranges each, given by
-// at(p, l) = {first row, rows}. Returns true when every peer's non-empty ranges are back
-// to back, so the transport can read or write the tensor itself at those displacements;
-// otherwise the displacements describe a staging buffer packed in (peer, slice) order.
+// Element counts and displacements of G peers' row ranges, `per` ranges each, given by at(p, l) = {first row, rows}.
+// Returns true when every peer's non-empty ranges are back to back, so the transport can read or write the tensor
+// itself at those displacements; otherwise the displacements describe a staging buffer packed in (peer, slice) order.
 template <class At>
 bool peer_layout(int G, int64_t per, int64_t row, At at, std::vector<int64_t>& counts, std::vector<int64_t>& displs) {
   counts.assign(size_t(G), 0);

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # A real hung collective under mpirun: rank 1 never joins a psum that ranks 0 and 2 enter
-# (SelfTest.WatchdogAbortsAHungPsum). The job must end non-zero within the ctest timeout,
-# and the log must name the op, its size, the group and each rank that did not finish, and
-# the waiting ranks must name rank 1 as the peer that never arrived.
-# usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST
+# (SelfTest.WatchdogAbortsAHungPsum). The job must end non-zero within the ctest timeout, and the log must name the op,
+# its size, the group and each rank that did not finish, and the waiting ranks must name rank 1 as the peer that never
+# arrived. usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST
 set -uo pipefail
 mpiexec=${1:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}
 test_bin=${2:?usage: watchdog_abort_test.sh MPIEXEC COMM_MPI_TEST}

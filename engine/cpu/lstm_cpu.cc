@@ -94,16 +94,14 @@ int default_threads() {
 int g_threads = default_threads();
 bool g_always_split_rows = false;
 
-// Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the
-// first on the calling thread. LSTM rows are independent, so each chunk runs its whole
-// recurrence (its own small step GEMMs and gate loops) with no synchronization per step. Bits do
-// not depend on the thread count where the GEMM gives a row the same bits whatever the rows in
-// the call (oneDNN's AVX-512 kernels, not its AVX2 ones: lstm_cpu_test.cc). OpenBLAS: 1 thread.
-// When OpenBLAS itself has several threads, rows are not split (unless forced): measured on
-// the nightly shapes (lab/README.md, LSTM), BLAS-threaded step GEMMs were faster on 18
-// of 20 rows and level on 2 — each chunk's thinner GEMM re-packs all of W_hh, and at batch
-// 16 a chunk's GEMM has only 8 rows. So the split serves OPENBLAS_NUM_THREADS=1 (e.g. one
-// process per core) or a BLAS whose threads tandem cannot see.
+// Runs fn(b0, b1) over contiguous chunks of the batch rows [0, B), one chunk per thread, the first on the calling
+// thread. LSTM rows are independent, so each chunk runs its whole recurrence (its own small step GEMMs and gate loops)
+// with no synchronization per step. Bits do not depend on the thread count where the GEMM gives a row the same bits
+// whatever the rows in the call (oneDNN's AVX-512 kernels, not its AVX2 ones: lstm_cpu_test.cc). OpenBLAS: 1 thread.
+// When OpenBLAS itself has several threads, rows are not split (unless forced): measured on the nightly shapes
+// (lab/README.md, LSTM), BLAS-threaded step GEMMs were faster on 18 of 20 rows and level on 2 — each chunk's thinner
+// GEMM re-packs all of W_hh, and at batch 16 a chunk's GEMM has only 8 rows. So the split serves OPENBLAS_NUM_THREADS=1
+// (e.g. one process per core) or a BLAS whose threads tandem cannot see.
 template <class F>
 void for_row_chunks(int64_t B, F&& fn) {
   int64_t n = std::min<int64_t>(g_threads, B);
@@ -203,12 +201,11 @@ std::vector<float> swap_gates_f_g(const LstmConfig& c, const LstmWeightLayout& l
   return s;
 }
 
-// The big buffers of one kernel call (the projection P, the backward's cotangents and the
-// inference history), kept per thread from call to call. A fresh vector of 10+ MB per call
-// came from mmap, so every call page-faulted it in and zero-filled it: 10 % of a DeepBench
-// B64 forward+backward (98 against 109 ms with glibc kept from returning the memory,
-// lab/pages/lstm.md "Against the limit"). Each user writes what it reads; `sized`
-// zero-fills only what a vector grows by.
+// The big buffers of one kernel call (the projection P, the backward's cotangents and the inference history), kept per
+// thread from call to call. A fresh vector of 10+ MB per call came from mmap, so every call page-faulted it in and
+// zero-filled it: 10 % of a DeepBench B64 forward+backward (98 against 109 ms with glibc kept from returning the
+// memory, lab/pages/lstm.md "Against the limit"). Each user writes what it reads; `sized` zero-fills only what a vector
+// grows by.
 struct Scratch {
   std::vector<float> P, hs, cs, ping, pong, d_out, d_in, da_step, da_bt;
 };
@@ -298,8 +295,7 @@ void lstm_forward(const LstmConfig& c, const float* x, const float* h0, const fl
   const int64_t state = B * H;
   std::vector<float> swapped;
   if (fault_on(Fault::lstm_gates_f_g_swapped)) w = (swapped = swap_gates_f_g(c, lay, w)).data();
-  // Inference keeps one h/c history and ping-pongs the layer outputs; training writes both
-  // straight into the reserve.
+  // Inference keeps one h/c history and ping-pongs the layer outputs; training writes both straight into the reserve.
   Scratch& sc = scratch();
   float* hs = save ? nullptr : sized(sc.hs, (T + 1) * state);
   float* cs = save ? nullptr : sized(sc.cs, (T + 1) * state);
@@ -376,9 +372,8 @@ void lstm_backward(const LstmConfig& c, const float* w, const int32_t* lens,
       });
       std::memcpy(dh0 + p * B * H, dh.data(), sizeof(float) * B * H);
       std::memcpy(dc0 + p * B * H, dc.data(), sizeof(float) * B * H);
-      // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih.
-      // Fault: dW_hh overwritten per step instead of accumulated, so only step 0 (the last the
-      // loop above writes) survives.
+      // dW_hh[4H,H] = Σ_s da_s^T h_{s-1}; dW_ih[4H,In] = Σ_bt da^T in; d_in += da · W_ih. Fault: dW_hh overwritten per
+      // step instead of accumulated, so only step 0 (the last the loop above writes) survives.
       const int64_t dw_steps = fault_on(Fault::lstm_dw_hh_last_step_only) ? 1 : T;
       gemm(true, false, G, H, dw_steps * B, da_step, G, sv.h[size_t(p)], H, 0.0f,
            dw + lay.w_hh[p].offset, H);

@@ -1,15 +1,12 @@
-// The gate loop against libm in f64 over [-20, 20]; and the CPU LSTM's threading. The recurrence
-// is split by batch rows, one chunk per thread, each chunk running its own step GEMMs of as many
-// rows as it has; the kernel's own arithmetic per row does not depend on the chunking. So the
-// outputs and gradients are bit-identical for every thread count (1, 2, 3, 7, 16 threads on 7
-// ragged rows, bidirectional, two layers) whenever the step GEMM library gives each row the
-// same bits whatever the number of rows in the call: true of oneDNN's AVX-512 kernels on the
-// Zen 4 build host, not of its AVX2 kernels (qemu-x86_64 -cpu Haswell, or
-// ONEDNN_MAX_CPU_ISA=AVX2). The test probes that condition on the CPU it runs on and checks
-// bit identity where it holds; elsewhere (a visible note) it checks run-to-run determinism at
-// each thread count and agreement within the GEMM's reordering error.
-// Correctness against lstm_ref is the LSTM suite's job
-// (suites/lstm), which runs with the default thread count; engine tests stay off reference/.
+// The gate loop against libm in f64 over [-20, 20]; and the CPU LSTM's threading. The recurrence is split by batch
+// rows, one chunk per thread, each chunk running its own step GEMMs of as many rows as it has; the kernel's own
+// arithmetic per row does not depend on the chunking. So the outputs and gradients are bit-identical for every thread
+// count (1, 2, 3, 7, 16 threads on 7 ragged rows, bidirectional, two layers) whenever the step GEMM library gives each
+// row the same bits whatever the number of rows in the call: true of oneDNN's AVX-512 kernels on the Zen 4 build host,
+// not of its AVX2 kernels (qemu-x86_64 -cpu Haswell, or ONEDNN_MAX_CPU_ISA=AVX2). The test probes that condition on the
+// CPU it runs on and checks bit identity where it holds; elsewhere (a visible note) it checks run-to-run determinism at
+// each thread count and agreement within the GEMM's reordering error. Correctness against lstm_ref is the LSTM suite's
+// job (suites/lstm), which runs with the default thread count; engine tests stay off reference/.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -127,10 +124,9 @@ TEST(LstmCpuThreads, BitIdenticalForEveryThreadCountWhereTheGemmRowsAre) {
   set_lstm_threads(before);
 }
 
-// The gate functions (vector_math_exp.h, tested alone in vector_math_exp_test) through the step
-// loop as dispatched on this machine (the widest clone the CPU has, with FMA contraction where it
-// has it), within the 4u absolute that suites/lstm/lstm_bound.cc assumes per activation:
-// pre-activations x in every gate, zero recurrent part and cell.
+// The gate functions (vector_math_exp.h, tested alone in vector_math_exp_test) through the step loop as dispatched on
+// this machine (the widest clone the CPU has, with FMA contraction where it has it), within the 4u absolute that
+// suites/lstm/lstm_bound.cc assumes per activation: pre-activations x in every gate, zero recurrent part and cell.
 TEST(LstmGates, StepLoopMatchesLibm) {
   const int64_t H = 4001;
   const size_t G = static_cast<size_t>(4 * H), n = static_cast<size_t>(H);

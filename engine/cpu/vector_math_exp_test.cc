@@ -1,7 +1,6 @@
-// The vectorized f32 exp, logistic and tanh (vector_math_exp.h) against libm in f64: every
-// 61st float bit pattern over the whole range, a dense sweep of [-30, 30] and of the
-// overflow/underflow edges, and the special values (±0, ±Inf, NaN, subnormals, saturation).
-// The max-ulp bounds asserted here are the ones vector_math_exp.h states; the test prints
+// The vectorized f32 exp, logistic and tanh (vector_math_exp.h) against libm in f64: every 61st float bit pattern over
+// the whole range, a dense sweep of [-30, 30] and of the overflow/underflow edges, and the special values (±0, ±Inf,
+// NaN, subnormals, saturation). The max-ulp bounds asserted here are the ones vector_math_exp.h states; the test prints
 // the measured worst case next to libm's own f32 functions on the same points.
 #include <gtest/gtest.h>
 
@@ -80,8 +79,7 @@ TEST(VectorMathExp, TanhWithinOneAndAHalfUlpOfLibmF64) {
   check("tanh", tanh_f, tanh_f32, exact_tanh, [](float v) { return std::tanh(v); }, 1.5);
 }
 
-// Special values, saturation and subnormal inputs give libm's f32 result bit for bit (NaN:
-// some NaN), in place too.
+// Special values, saturation and subnormal inputs give libm's f32 result bit for bit (NaN: some NaN), in place too.
 TEST(VectorMathExp, SpecialValuesAsLibm) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   const float tiny = std::numeric_limits<float>::denorm_min(), sub = 1e-40f, big = std::numeric_limits<float>::max();

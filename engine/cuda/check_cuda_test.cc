@@ -1,7 +1,6 @@
-// The CUDA-side CHECK macros (engine/core/check_cuda.h, check_cudnn.h) on real library error
-// codes: each throws an internal Error naming the expression, file:line, host, rank, device
-// and the library's own error string. Needs the CUDA libraries, not a GPU: without a device
-// the current device reads "unknown", with one it is its ordinal.
+// The CUDA-side CHECK macros (engine/core/check_cuda.h, check_cudnn.h) on real library error codes: each throws an
+// internal Error naming the expression, file:line, host, rank, device and the library's own error string. Needs the
+// CUDA libraries, not a GPU: without a device the current device reads "unknown", with one it is its ordinal.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,8 +1,7 @@
-// CUDA impls of scan, while and cond (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host,
-// the body on the device through the context's run_program. Carries stay device tensors from
-// step to step; each x_t is a device-to-device copy of a row of xs and each y_t is copied
-// into its row of ys on the device — no per-step host round trip. checkpoint and
-// checkpoint_name need nothing CUDA-specific: their registration (engine/prims/checkpoint.cc)
+// CUDA impls of scan, while and cond (lax.scan semantics, as engine/prims/scan.cc): the loop runs on the host, the body
+// on the device through the context's run_program. Carries stay device tensors from step to step; each x_t is a
+// device-to-device copy of a row of xs and each y_t is copied into its row of ys on the device — no per-step host round
+// trip. checkpoint and checkpoint_name need nothing CUDA-specific: their registration (engine/prims/checkpoint.cc)
 // already runs the body on the context's backend.
 #include "engine/core/error.h"
 #include "engine/core/check_cuda.h"

@@ -1,7 +1,6 @@
-// Launcher of the direct conv_general_dilated kernel (engine/cuda/conv_kernels.cu): one thread
-// per output element sums its window in f64 and rounds once to the output dtype, as the CPU
-// engine's direct loop does. Plain data only (shared by nvcc and the C++20 sources); default
-// stream, launch checked, no synchronization.
+// Launcher of the direct conv_general_dilated kernel (engine/cuda/conv_kernels.cu): one thread per output element sums
+// its window in f64 and rounds once to the output dtype, as the CPU engine's direct loop does. Plain data only (shared
+// by nvcc and the C++20 sources); default stream, launch checked, no synchronization.
 #pragma once
 #include <cstdint>
 

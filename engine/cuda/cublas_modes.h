@@ -1,7 +1,6 @@
-// The cuBLAS compute type and math mode of each DotAlgorithm preset: the one statement of
-// them. The engine's dot_general (dot_cuda.cc) and the dot suite's cublasGemmEx baseline
-// (suites/dot/dot_perf_cases.cc) both read it, so the baseline runs exactly the GEMM the
-// engine runs for that preset and a change to one cannot leave the other behind.
+// The cuBLAS compute type and math mode of each DotAlgorithm preset: the one statement of them. The engine's
+// dot_general (dot_cuda.cc) and the dot suite's cublasGemmEx baseline (suites/dot/dot_perf_cases.cc) both read it, so
+// the baseline runs exactly the GEMM the engine runs for that preset and a change to one cannot leave the other behind.
 #pragma once
 #include <cublas_v2.h>
 

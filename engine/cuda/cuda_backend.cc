@@ -1,7 +1,6 @@
-// The CUDA backend's entry point: device memory through the Allocator (so live/peak bytes
-// count GPU buffers too; the memory itself comes from the stream-ordered pool of
-// cuda_memory.cc), host<->device copies, and the CUDA impls of the primitives.
-// Without a driver or GPU every path throws ErrorKind::unsupported, never crashes.
+// The CUDA backend's entry point: device memory through the Allocator (so live/peak bytes count GPU buffers too; the
+// memory itself comes from the stream-ordered pool of cuda_memory.cc), host<->device copies, and the CUDA impls of the
+// primitives. Without a driver or GPU every path throws ErrorKind::unsupported, never crashes.
 #include <cstring>
 
 #include "engine/core/tensor.h"

@@ -29,10 +29,9 @@ std::map<const void*, Tensor>& mirrors() {
   return m;
 }
 
-// Whether cuda:index has memory pools (every driver since CUDA 11.2 on a supported GPU);
-// the first call configures its default pool to keep freed memory reserved.
-// Never destroyed: buffers held in static caches (the executor's uploaded literals) are
-// freed during static destruction, in no order relative to these.
+// Whether cuda:index has memory pools (every driver since CUDA 11.2 on a supported GPU); the first call configures its
+// default pool to keep freed memory reserved. Never destroyed: buffers held in static caches (the executor's uploaded
+// literals) are freed during static destruction, in no order relative to these.
 bool pool_ready(int index) {
   static std::mutex& mu = *new std::mutex;
   static std::map<int, bool>& ready = *new std::map<int, bool>;

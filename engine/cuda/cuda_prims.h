@@ -1,7 +1,6 @@
-// The CUDA impls of the primitive families, one registration function per file
-// (elementwise_cuda.cc, structure_cuda.cc, reductions_cuda.cc, control_cuda.cc), and the few
-// helpers they share. Shape and parameter validation is the primitive's own shape rule,
-// called through the registry, so the CPU and CUDA impls cannot disagree on what is valid.
+// The CUDA impls of the primitive families, one registration function per file (elementwise_cuda.cc, structure_cuda.cc,
+// reductions_cuda.cc, control_cuda.cc), and the few helpers they share. Shape and parameter validation is the
+// primitive's own shape rule, called through the registry, so the CPU and CUDA impls cannot disagree on what is valid.
 #pragma once
 #include <string>
 #include <vector>
@@ -26,10 +25,9 @@ namespace cuda_impl {
 std::vector<AType> checked_out_types(const std::string& prim, const std::vector<Tensor>& in, const Params& p);
 // Makes the context's device current and returns it.
 Device current_device(const EvalContext& ctx);
-// Attaches a CUDA impl to a registered primitive. Runs inside register_all_primitives()
-// (register_cuda_impls comes last), so it must not call primitive_names(), which would
-// re-enter the registry's initialisation. The coverage test (cuda_coverage_test.cc)
-// insists every registered primitive has a CUDA impl.
+// Attaches a CUDA impl to a registered primitive. Runs inside register_all_primitives() (register_cuda_impls comes
+// last), so it must not call primitive_names(), which would re-enter the registry's initialisation. The coverage test
+// (cuda_coverage_test.cc) insists every registered primitive has a CUDA impl.
 void attach_cuda_impl(const std::string& prim, Impl impl);
 
 }  // namespace cuda_impl

@@ -1,10 +1,8 @@
-// GPU tests of the primitive impls and of the timing rules (label gpu; each skips with the
-// reason when no device is visible). Bit-exact where the CPU and GPU compute the same
-// function (conversions, max, layout), i32 division by zero reported without a per-call
-// sync, and the timed-region rule: after a warm-up run and with inputs already on the
-// device, running a program — scan, reductions, i32 div, a k = 0 dot, the cuDNN LSTM —
-// makes no host<->device copy, asks the driver for no memory, and leaves the Allocator's
-// live bytes where they were.
+// GPU tests of the primitive impls and of the timing rules (label gpu; each skips with the reason when no device is
+// visible). Bit-exact where the CPU and GPU compute the same function (conversions, max, layout), i32 division by zero
+// reported without a per-call sync, and the timed-region rule: after a warm-up run and with inputs already on the
+// device, running a program — scan, reductions, i32 div, a k = 0 dot, the cuDNN LSTM — makes no host<->device copy,
+// asks the driver for no memory, and leaves the Allocator's live bytes where they were.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -34,8 +32,7 @@ std::vector<Tensor> run_on(Device d, const Program& p, const std::vector<Tensor>
   return out;
 }
 
-// Values that exercise every rounding path: NaN, ±Inf, ±0, f16/bf16 subnormals, ties,
-// overflow to Inf and to INT_MAX.
+// Values that exercise every rounding path: NaN, ±Inf, ±0, f16/bf16 subnormals, ties, overflow to Inf and to INT_MAX.
 std::vector<double> special_values() {
   const double inf = std::numeric_limits<double>::infinity();
   return {std::nan(""), inf, -inf, 0.0, -0.0, 1.0, -2.5, 65504.0, 65520.0, 1e6, 3e9, -3e9,

@@ -61,10 +61,9 @@ void return_events(int index, std::vector<cudaEvent_t>& mine) {
   mine.clear();
 }
 
-// Executor::set_timing on a GPU: an event before and after each equation on the default
-// stream. An equation's time is the device's time between its two events — its kernels,
-// plus any wait for the host to enqueue them (so launch-bound equations show their launch
-// cost, as a profiler's timeline would) — never the host's enqueue time alone.
+// Executor::set_timing on a GPU: an event before and after each equation on the default stream. An equation's time is
+// the device's time between its two events — its kernels, plus any wait for the host to enqueue them (so launch-bound
+// equations show their launch cost, as a profiler's timeline would) — never the host's enqueue time alone.
 class CudaEqnClock final : public EqnClock {
  public:
   explicit CudaEqnClock(int index) : index_(index) {}

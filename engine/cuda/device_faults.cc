@@ -24,8 +24,7 @@ struct Flags {
   int* device = nullptr;         // the same slots as the device addresses them
 };
 
-// Never freed: the flags live as long as the process (the runtime's teardown order at exit
-// is not ours to control).
+// Never freed: the flags live as long as the process (the runtime's teardown order at exit is not ours to control).
 std::mutex& flags_mutex() {
   static std::mutex& mu = *new std::mutex;
   return mu;

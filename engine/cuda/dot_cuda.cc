@@ -1,7 +1,6 @@
-// CUDA dot_general (see dot_cuda.h). Operands already in a GEMM layout go to cuBLAS as they
-// are, transposed ones through op flags; other layouts are gathered into canonical order by
-// the same kernel that casts or splits them. Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ,
-// so every GEMM passes B first.
+// CUDA dot_general (see dot_cuda.h). Operands already in a GEMM layout go to cuBLAS as they are, transposed ones
+// through op flags; other layouts are gathered into canonical order by the same kernel that casts or splits them.
+// Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ, so every GEMM passes B first.
 #include "engine/cuda/dot_cuda.h"
 
 #include <climits>

@@ -1,8 +1,7 @@
-// CUDA dot_general: runs a resolved DotAlgorithm on device tensors with cuBLAS — compute
-// type and math mode per preset from cublas_modes.h, TF32 operands rounded to tf32 (RNE) by
-// tandem's own kernel rather than left to cuBLAS, split presets as one GEMM per partial
-// product (small terms first, NaNs of the small-term sum zeroed before hi·hi), BF16_BF16_BF16
-// as a device loop — matching the CPU engine's numerics (engine/cpu/dot_cpu.h) preset by preset.
+// CUDA dot_general: runs a resolved DotAlgorithm on device tensors with cuBLAS — compute type and math mode per preset
+// from cublas_modes.h, TF32 operands rounded to tf32 (RNE) by tandem's own kernel rather than left to cuBLAS, split
+// presets as one GEMM per partial product (small terms first, NaNs of the small-term sum zeroed before hi·hi),
+// BF16_BF16_BF16 as a device loop — matching the CPU engine's numerics (engine/cpu/dot_cpu.h) preset by preset.
 #pragma once
 #include <vector>
 

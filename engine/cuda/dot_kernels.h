@@ -1,7 +1,6 @@
-// Device kernels behind CUDA dot_general (launched from engine/cuda/dot_cuda.cc): gather and
-// convert operands into GEMM-ready storage, including the split presets' part extraction;
-// NaN→0 on the small-term sum; the bf16-accumulator GEMM cuBLAS lacks; result conversion.
-// Launchers run on the current device's default stream and check the launch.
+// Device kernels behind CUDA dot_general (launched from engine/cuda/dot_cuda.cc): gather and convert operands into
+// GEMM-ready storage, including the split presets' part extraction; NaN→0 on the small-term sum; the bf16-accumulator
+// GEMM cuBLAS lacks; result conversion. Launchers run on the current device's default stream and check the launch.
 #pragma once
 #include <cstdint>
 
@@ -19,12 +18,11 @@ struct Gather {
   int64_t strides[kMaxGatherRank] = {};
 };
 
-// Split presets' part formats (same rule as cpu::split_value: hi and middle terms are
-// truncations, the last term is RNE, non-finite values stay whole in hi). round_tf32 is no
-// split: one part, the value rounded to tf32 by round_to_tf32 (engine/core/half.h, RNE), the
-// TF32 preset's inputs. cuBLAS's FAST_TF32 compute type only allows tensor cores: at a shape
-// where it picks a SIMT kernel the inputs would stay f32, and its own conversion is not
-// documented to round to nearest even, so the engine rounds them itself, as the CPU does.
+// Split presets' part formats (same rule as cpu::split_value: hi and middle terms are truncations, the last term is
+// RNE, non-finite values stay whole in hi). round_tf32 is no split: one part, the value rounded to tf32 by
+// round_to_tf32 (engine/core/half.h, RNE), the TF32 preset's inputs. cuBLAS's FAST_TF32 compute type only allows tensor
+// cores: at a shape where it picks a SIMT kernel the inputs would stay f32, and its own conversion is not documented to
+// round to nearest even, so the engine rounds them itself, as the CPU does.
 enum class SplitKind : int { none, bf16, tf32, round_tf32 };
 
 constexpr int kMaxParts = 3;

@@ -1,8 +1,7 @@
-// CUDA impls of the elementwise primitives: unary math, integer_pow, binary arithmetic,
-// compare, select, convert_element_type, the bitwise ops and round. Each validates through the shape rule, takes
-// its output from the Allocator on the context's device and launches one kernel
-// (elementwise_kernels.cu); nothing comes back to the host (i32 division's error flag is
-// read later, see device_faults.h).
+// CUDA impls of the elementwise primitives: unary math, integer_pow, binary arithmetic, compare, select,
+// convert_element_type, the bitwise ops and round. Each validates through the shape rule, takes its output from the
+// Allocator on the context's device and launches one kernel (elementwise_kernels.cu); nothing comes back to the host
+// (i32 division's error flag is read later, see device_faults.h).
 #include <utility>
 
 #include "engine/core/error.h"
@@ -43,9 +42,8 @@ Impl binary_impl(std::string name, BinaryOp op) {
     AType t = checked_out_types(name, in, p)[0];
     Device d = current_device(ctx);
     Tensor out = Tensor::empty(t.shape, t.dtype, d);
-    // Integer division by zero is bad input on the CPU; here the kernel raises a fault flag
-    // that the host reads when it next waits for the device (device_faults.h): no copy and
-    // no synchronisation per call.
+    // Integer division by zero is bad input on the CPU; here the kernel raises a fault flag that the host reads when it
+    // next waits for the device (device_faults.h): no copy and no synchronisation per call.
     bool flag = op == BinaryOp::div && t.dtype == DType::i32;
     cuda_impl::binary(op, t.dtype, operand(in[0], t), operand(in[1], t), out.raw(), out.numel(),
                       flag ? device_fault_flag(d.index, DeviceFault::int_division_by_zero) : nullptr);

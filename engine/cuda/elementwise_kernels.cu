@@ -1,9 +1,8 @@
-// Elementwise kernels (see elementwise_kernels.h): one grid-stride kernel per shape of work
-// (map, zip, select, convert), templated over the storage type and a functor, so every dtype
-// and op is an instantiation rather than a hand-written loop. The math follows the CPU
-// impls in engine/prims/elementwise.cc expression for expression; this file is compiled
-// with --fmad=false (engine/cuda/CMakeLists.txt) so nvcc does not contract a*b+c into an
-// FMA the CPU build does not use.
+// Elementwise kernels (see elementwise_kernels.h): one grid-stride kernel per shape of work (map, zip, select,
+// convert), templated over the storage type and a functor, so every dtype and op is an instantiation rather than a
+// hand-written loop. The math follows the CPU impls in engine/prims/elementwise.cc expression for expression; this file
+// is compiled with --fmad=false (engine/cuda/CMakeLists.txt) so nvcc does not contract a*b+c into an FMA the CPU build
+// does not use.
 #include <climits>
 
 #include "engine/cuda/elementwise_kernels.h"
@@ -72,9 +71,8 @@ void launch_zip(Operand a, Operand b, R* out, int64_t n, F f) {
   CUDA_CHECK_LAUNCH();
 }
 
-// Integer division by zero writes 0 and raises the fault flag. A plain store: every writer
-// stores 1, and the flag may live in mapped host memory (device_faults.h), where atomics need
-// platform support.
+// Integer division by zero writes 0 and raises the fault flag. A plain store: every writer stores 1, and the flag may
+// live in mapped host memory (device_faults.h), where atomics need platform support.
 template <class C>
 __device__ C flagged_div(C a, C b, int* div_by_zero) {
   if constexpr (std::is_integral_v<C>) {

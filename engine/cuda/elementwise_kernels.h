@@ -1,8 +1,7 @@
-// Launchers of the elementwise kernels (engine/cuda/elementwise_kernels.cu), called by the
-// CUDA impls in elementwise_cuda.cc once shapes and dtypes are validated. Plain data only:
-// this header is shared by nvcc (C++17) and the C++20 engine sources (the op tables' rows
-// contribute only their names here). Each launcher runs on
-// the current device's default stream and checks its launch; none synchronizes.
+// Launchers of the elementwise kernels (engine/cuda/elementwise_kernels.cu), called by the CUDA impls in
+// elementwise_cuda.cc once shapes and dtypes are validated. Plain data only: this header is shared by nvcc (C++17) and
+// the C++20 engine sources (the op tables' rows contribute only their names here). Each launcher runs on the current
+// device's default stream and checks its launch; none synchronizes.
 #pragma once
 #include <cstdint>
 
@@ -26,8 +25,7 @@ enum class BitwiseOp : int {
 #include "engine/prims/bitwise_ops.def"
 };
 
-// One operand of a binary kernel: `scalar` reads element 0 for every output (a rank-0
-// operand against a ranked one).
+// One operand of a binary kernel: `scalar` reads element 0 for every output (a rank-0 operand against a ranked one).
 struct Operand {
   const void* data = nullptr;
   bool scalar = false;

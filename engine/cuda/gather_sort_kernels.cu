@@ -1,11 +1,10 @@
-// gather, scatter_add, scatter and sort kernels (gather_sort_kernels.h), simple and obviously right:
-// gather is one thread per output element walking the shared IndexMap (engine/prims/gather_plan.h).
-// scatter_add runs one thread per window offset over every scatter position in order when
-// windows cannot overlap across offsets (every scattered dim has window size 1: embedding
-// gradients, take_along_axis), else one thread over every update; either way each operand
-// element's sum is sequential in the updates' row-major order, the CPU's; scatter runs the
-// same kernels writing instead of adding, so the last update in that order wins, as on the CPU. sort gives each element its stable
-// rank in its row (O(n) comparisons per element) and writes it there.
+// gather, scatter_add, scatter and sort kernels (gather_sort_kernels.h), simple and obviously right: gather is one
+// thread per output element walking the shared IndexMap (engine/prims/gather_plan.h). scatter_add runs one thread per
+// window offset over every scatter position in order when windows cannot overlap across offsets (every scattered dim
+// has window size 1: embedding gradients, take_along_axis), else one thread over every update; either way each operand
+// element's sum is sequential in the updates' row-major order, the CPU's; scatter runs the same kernels writing instead
+// of adding, so the last update in that order wins, as on the CPU. sort gives each element its stable rank in its row
+// (O(n) comparisons per element) and writes it there.
 #include "engine/cuda/gather_sort_kernels.h"
 #include "engine/cuda/kernel_util.cuh"
 

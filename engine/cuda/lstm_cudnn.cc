@@ -1,14 +1,12 @@
-// cuDNN LSTM impls (see lstm_cudnn.h). A plan (RNN, dropout and state descriptors, weight
-// layout verified) is cached per device and shape; the workspace is sized exactly by
-// cudnnGetRNNTempSpaceSizes for the call's batch and lengths. The training forward writes
-// cuDNN's reserve space into lstm_fwd's reserve output, whose length the shape rule took from
-// the sizer registered here (cuDNN's need at full lengths, so every call fits); lstm_bwd hands
-// a copy of it to BackwardData_v8 / BackwardWeights_v8 (cuDNN writes into the reserve in
-// BackwardData, and the operand is an immutable value that a remat recompute or a second
-// backward may read again) and never re-runs the forward. Nothing waits for the
-// device: cuDNN runs on the default stream, where the pool also orders the frees of the
-// call's workspace and reserve (cuda_memory.h), and descriptors are host objects cuDNN has
-// finished with when the call returns (as jaxlib destroys its own right after the call).
+// cuDNN LSTM impls (see lstm_cudnn.h). A plan (RNN, dropout and state descriptors, weight layout verified) is cached
+// per device and shape; the workspace is sized exactly by cudnnGetRNNTempSpaceSizes for the call's batch and lengths.
+// The training forward writes cuDNN's reserve space into lstm_fwd's reserve output, whose length the shape rule took
+// from the sizer registered here (cuDNN's need at full lengths, so every call fits); lstm_bwd hands a copy of it to
+// BackwardData_v8 / BackwardWeights_v8 (cuDNN writes into the reserve in BackwardData, and the operand is an immutable
+// value that a remat recompute or a second backward may read again) and never re-runs the forward. Nothing waits for
+// the device: cuDNN runs on the default stream, where the pool also orders the frees of the call's workspace and
+// reserve (cuda_memory.h), and descriptors are host objects cuDNN has finished with when the call returns (as jaxlib
+// destroys its own right after the call).
 #include "engine/cuda/lstm_cudnn.h"
 
 #include <map>

@@ -1,11 +1,10 @@
-// The LSTM on CUDA through cuDNN 9's RNN API (the path jax.experimental.rnn lowers to):
-// cudnnSetRNNDescriptor_v8 (LSTM, double bias, padded IO), batch-major unpacked data
-// descriptors with seq lengths on the host and the device, cudnnRNNForward (inference mode,
-// or training mode writing lstm_fwd's reserve output), and lstm_bwd as
-// cudnnRNNBackwardData_v8 then cudnnRNNBackwardWeights_v8 on a copy of that reserve (ADD
-// semantics: dw is zeroed first) — the forward is never re-run. Descriptors and workspaces are cached by shape; the packed weight layout is
-// verified with cudnnGetRNNWeightParams. HIGHEST → CUDNN_FMA_MATH (no TF32); HIGH or "" →
-// CUDNN_DEFAULT_MATH (TF32 allowed); DEFAULT (bf16) → not implemented.
+// The LSTM on CUDA through cuDNN 9's RNN API (the path jax.experimental.rnn lowers to): cudnnSetRNNDescriptor_v8 (LSTM,
+// double bias, padded IO), batch-major unpacked data descriptors with seq lengths on the host and the device,
+// cudnnRNNForward (inference mode, or training mode writing lstm_fwd's reserve output), and lstm_bwd as
+// cudnnRNNBackwardData_v8 then cudnnRNNBackwardWeights_v8 on a copy of that reserve (ADD semantics: dw is zeroed first)
+// — the forward is never re-run. Descriptors and workspaces are cached by shape; the packed weight layout is verified
+// with cudnnGetRNNWeightParams. HIGHEST → CUDNN_FMA_MATH (no TF32); HIGH or "" → CUDNN_DEFAULT_MATH (TF32 allowed);
+// DEFAULT (bf16) → not implemented.
 #pragma once
 #include <string>
 #include <vector>

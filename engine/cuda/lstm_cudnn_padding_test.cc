@@ -1,9 +1,8 @@
-// cuDNN LSTM on a ragged batch over garbage memory: the outputs at padded steps (t >=
-// seq_lengths[b]) are exactly 0 — y of the forward (cuDNN's paddingFill) and dx of the
-// backward (which cuDNN leaves unwritten; lstm_cudnn.cc zeroes it), as JAX's masked LSTM
-// gives. The device pool is first filled with NaN and freed, so the outputs land in NaN
-// memory and an unwritten padded step reads NaN, not a lucky 0 of fresh driver memory.
-// Skips without a GPU or without cuDNN (ctest label gpu).
+// cuDNN LSTM on a ragged batch over garbage memory: the outputs at padded steps (t >= seq_lengths[b]) are exactly 0 — y
+// of the forward (cuDNN's paddingFill) and dx of the backward (which cuDNN leaves unwritten; lstm_cudnn.cc zeroes it),
+// as JAX's masked LSTM gives. The device pool is first filled with NaN and freed, so the outputs land in NaN memory and
+// an unwritten padded step reads NaN, not a lucky 0 of fresh driver memory. Skips without a GPU or without cuDNN (ctest
+// label gpu).
 #include <gtest/gtest.h>
 #include <cuda_runtime.h>
 
@@ -20,10 +19,9 @@ namespace {
 const LstmConfig kConfig{3, 6, 2, 5, 2, true};  // batch 3, T 6, 2 layers, bidirectional
 const std::vector<double> kLens{6, 1, 4};        // ragged: rows 1 and 2 have padded steps
 
-// A device block of `bytes` filled with NaN (all bits set), freed back to the pool; returns
-// its address range so a test can tell whether a later tensor landed inside it. The pool's
-// other free memory is released first (the tandem pool is the device's default pool,
-// cuda_memory.h), so the NaN block is the only free memory the next allocations can use.
+// A device block of `bytes` filled with NaN (all bits set), freed back to the pool; returns its address range so a test
+// can tell whether a later tensor landed inside it. The pool's other free memory is released first (the tandem pool is
+// the device's default pool, cuda_memory.h), so the NaN block is the only free memory the next allocations can use.
 std::pair<const char*, const char*> poison_pool(size_t bytes) {
   cudaMemPool_t pool;
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);

@@ -1,9 +1,8 @@
-// cuDNN LSTM backward: cudnnRNNBackwardWeights_v8 has ADD semantics, so (1) the lstm_bwd
-// primitive must zero dw itself — two calls give the same dw, equal to the CPU engine's — and
-// (2) lstm_bwd_cudnn_accumulate, run twice into a non-zero buffer R, leaves R + 2·dw while
-// dx, dh0, dc0 stay those of a plain backward. Both backwards read one training forward's
-// reserve, so (2) also checks that lstm_bwd leaves its reserve operand as it found it.
-// Skips without a GPU or without cuDNN.
+// cuDNN LSTM backward: cudnnRNNBackwardWeights_v8 has ADD semantics, so (1) the lstm_bwd primitive must zero dw itself
+// — two calls give the same dw, equal to the CPU engine's — and (2) lstm_bwd_cudnn_accumulate, run twice into a
+// non-zero buffer R, leaves R + 2·dw while dx, dh0, dc0 stay those of a plain backward. Both backwards read one
+// training forward's reserve, so (2) also checks that lstm_bwd leaves its reserve operand as it found it. Skips without
+// a GPU or without cuDNN.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,5 @@
-// CUDA impl of device_put (engine/prims/device_put.h): copies between a device's memory and
-// its pinned host pool run on the offload stream (pinned_pool.h), asynchronously to the
-// host and to the kernels on the default stream:
+// CUDA impl of device_put (engine/prims/device_put.h): copies between a device's memory and its pinned host pool run on
+// the offload stream (pinned_pool.h), asynchronously to the host and to the kernels on the default stream:
 //   to pinned_host: the copy waits for the default stream's work so far (the producer), and
 //     the source's device buffer, once dropped, is freed on the offload stream after it;
 //   to device: the new device buffer's allocation is ordered before the copy, and the

@@ -1,8 +1,7 @@
-// GPU tests of offloading (label gpu; each skips with the reason when no device is visible):
-// device_put between a device's memory and its pinned host pool (values, memory kinds, the
-// Allocator's per-kind counters and transfer counts, the pool reusing its blocks once warm),
-// and a vjp under an offloading policy on the GPU: same gradients as the policy that saves
-// the same values on the device, every offloaded byte moved and counted, and the device's
+// GPU tests of offloading (label gpu; each skips with the reason when no device is visible): device_put between a
+// device's memory and its pinned host pool (values, memory kinds, the Allocator's per-kind counters and transfer
+// counts, the pool reusing its blocks once warm), and a vjp under an offloading policy on the GPU: same gradients as
+// the policy that saves the same values on the device, every offloaded byte moved and counted, and the device's
 // measured peak lower by the offloaded bytes less one layer's reload.
 #include <gtest/gtest.h>
 

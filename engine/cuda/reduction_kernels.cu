@@ -1,7 +1,6 @@
-// Reduction kernels (see reduction_kernels.h). Two shapes of work: short reductions (a few
-// hundred elements or fewer per output) give each output one thread and a sequential loop;
-// long ones give each output a block that strides over its elements and combines the
-// per-thread partials with CUB's BlockReduce. Either way every output is written by one
+// Reduction kernels (see reduction_kernels.h). Two shapes of work: short reductions (a few hundred elements or fewer
+// per output) give each output one thread and a sequential loop; long ones give each output a block that strides over
+// its elements and combines the per-thread partials with CUB's BlockReduce. Either way every output is written by one
 // thread, with no atomics, so results are deterministic run to run.
 #include <climits>
 

@@ -1,7 +1,6 @@
-// CUDA impls of reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_and / reduce_or and
-// argmax / argmin: the operand's axes split into kept (the output,
-// row-major) and reduced, with their strides, for reduction_kernels.cu. Accumulation types,
-// NaN propagation and empty-reduction values are the CPU impl's (engine/prims/reductions.cc).
+// CUDA impls of reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_and / reduce_or and argmax / argmin: the
+// operand's axes split into kept (the output, row-major) and reduced, with their strides, for reduction_kernels.cu.
+// Accumulation types, NaN propagation and empty-reduction values are the CPU impl's (engine/prims/reductions.cc).
 #include <set>
 
 #include "engine/core/error.h"

@@ -1,7 +1,6 @@
-// reduce_window_max / reduce_window_sum kernels (window_kernels.h): one thread per output
-// element walking its window in row-major order over the shared WindowPlan, as the CPU impl
-// (engine/prims/reduce_window.cc) does: same accumulator types (f32 for bf16/f16, i64 for
-// i32 sums, wrapped back), same sequential order, NaN sticking in max.
+// reduce_window_max / reduce_window_sum kernels (window_kernels.h): one thread per output element walking its window in
+// row-major order over the shared WindowPlan, as the CPU impl (engine/prims/reduce_window.cc) does: same accumulator
+// types (f32 for bf16/f16, i64 for i32 sums, wrapped back), same sequential order, NaN sticking in max.
 #include "engine/cuda/kernel_util.cuh"
 #include "engine/cuda/window_kernels.h"
 

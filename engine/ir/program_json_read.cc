@@ -1,6 +1,5 @@
-// JSON → Program (see program_json_read.h; the schema: docs/PROGRAM_JSON.md). One function
-// per schema element; each takes `at`, the place it reads ("eqn 3 (add, source m.py:42)
-// input 1"), which every message starts with.
+// JSON → Program (see program_json_read.h; the schema: docs/PROGRAM_JSON.md). One function per schema element; each
+// takes `at`, the place it reads ("eqn 3 (add, source m.py:42) input 1"), which every message starts with.
 #include "engine/ir/program_json_read.h"
 
 #include <algorithm>
@@ -97,9 +96,8 @@ DType read_dtype(const json& j, const std::string& at) {
   bad(at, cat("unknown dtype ", shown(j), "; tandem's dtypes are ", joined(names)));
 }
 
-// Bad input when the shape's non-zero dimensions multiply past kMaxElements, the product
-// formed without overflow. Zero dimensions count as 1: an empty value of shape [0, 2^62,
-// 2^62] holds nothing, but its strides would still wrap.
+// Bad input when the shape's non-zero dimensions multiply past kMaxElements, the product formed without overflow. Zero
+// dimensions count as 1: an empty value of shape [0, 2^62, 2^62] holds nothing, but its strides would still wrap.
 void check_element_count(const Shape& s, const std::string& at) {
   int64_t n = 1;
   for (int64_t dim : s) {
@@ -123,10 +121,9 @@ Shape read_shape(const json& j, const std::string& at) {
   return s;
 }
 
-// One program's variables by id. Each program is a scope of its own: a sub-program, like a
-// closed jaxpr, sees only its own inputs. Nor may it share an id with a program enclosing
-// it: passes relate a body's variables to its equation's by id (hoist_rewrite). Sibling
-// sub-programs may repeat ids (one body bound by two scans).
+// One program's variables by id. Each program is a scope of its own: a sub-program, like a closed jaxpr, sees only its
+// own inputs. Nor may it share an id with a program enclosing it: passes relate a body's variables to its equation's by
+// id (hoist_rewrite). Sibling sub-programs may repeat ids (one body bound by two scans).
 struct Scope {
   std::unordered_map<int64_t, Var> vars;
   Scope* outer = nullptr;

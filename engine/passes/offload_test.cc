@@ -1,8 +1,7 @@
-// Offload (offload.h, device_put.h): where the vjp pass puts the transfers, that running
-// them on the CPU really moves the residuals into the separately counted pinned_host memory
-// (Allocator transfers and stats, not the prediction), that the device's measured peak drops
-// by what was offloaded while the gradients stay bitwise those of the saving policy, and
-// device_put's own rules (impl, VJP = the reverse transfer, batching, bad input).
+// Offload (offload.h, device_put.h): where the vjp pass puts the transfers, that running them on the CPU really moves
+// the residuals into the separately counted pinned_host memory (Allocator transfers and stats, not the prediction),
+// that the device's measured peak drops by what was offloaded while the gradients stay bitwise those of the saving
+// policy, and device_put's own rules (impl, VJP = the reverse transfer, batching, bad input).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -111,8 +110,7 @@ TEST(Offload, MovesTheBytesAndLowersTheDevicePeak) {
       EXPECT_EQ(off.residual_devices[j].memory, off.v.residuals[j].offloaded ? MemoryKind::pinned_host : MemoryKind::device);
     // Same results as saving on the device, bit for bit.
     EXPECT_EQ(off.grads, save.grads) << off_policy;
-    // The device peak drops by what was offloaded, less the one layer's reload the
-    // backward holds at its own peak.
+    // The device peak drops by what was offloaded, less the one layer's reload the backward holds at its own peak.
     EXPECT_GE(save.device_peak - off.device_peak, off.s.offloaded_bytes - layer_bytes)
         << off_policy << ": device peak " << off.device_peak << " vs " << save.device_peak;
     // And the liveness model predicts it. It counts the caller's inputs too, and its 4-byte

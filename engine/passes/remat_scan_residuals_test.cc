@@ -1,9 +1,8 @@
-// A scan's residuals as JAX's _scan_partial_eval has them: a loop-invariant one (a weight's
-// transpose computed in the body from the consts) is saved once, unstacked, under every
-// policy; and under remat (a checkpoint around the scan, or a top-level policy) the backward
-// replays the forward once, stacking what the backward scan reads, which then recomputes
-// nothing: each forward application is re-run at most once, as JAX's transposed remat does.
-// Each property also fails under the fault that restores the old behaviour.
+// A scan's residuals as JAX's _scan_partial_eval has them: a loop-invariant one (a weight's transpose computed in the
+// body from the consts) is saved once, unstacked, under every policy; and under remat (a checkpoint around the scan, or
+// a top-level policy) the backward replays the forward once, stacking what the backward scan reads, which then
+// recomputes nothing: each forward application is re-run at most once, as JAX's transposed remat does. Each property
+// also fails under the fault that restores the old behaviour.
 #include <gtest/gtest.h>
 
 #include "engine/core/faults.h"
@@ -74,10 +73,9 @@ TEST(ScanResiduals, LoopInvariantResidualsAreSavedOnce) {
   EXPECT_EQ(old, 2);
 }
 
-// Each application the forward runs, the backward re-runs at most once: the replay stacks
-// what the backward scan reads. Under nothing_saveable every tanh, logistic and dot of the
-// scan is re-run exactly once (JAX's counts for the same program, jax.checkpoint(f,
-// nothing_saveable): 5 tanh, 5 logistic, 10 dot_general).
+// Each application the forward runs, the backward re-runs at most once: the replay stacks what the backward scan reads.
+// Under nothing_saveable every tanh, logistic and dot of the scan is re-run exactly once (JAX's counts for the same
+// program, jax.checkpoint(f, nothing_saveable): 5 tanh, 5 logistic, 10 dot_general).
 TEST(ScanResiduals, ReplayedValuesAreComputedOnce) {
   auto forward_applications = [](const Program& p) {
     RecomputeStats s;

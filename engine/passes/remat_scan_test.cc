@@ -1,7 +1,6 @@
-// Remat inside scan: JAX's test_remat_checkpoint_dots_inside_scan (2 sin, 3 cos and 6
-// dot_general in the backward), stacked residual shapes, and the recompute counts against
-// what the executor really runs in the backward, for nested scans and checkpoint inside
-// scan inside checkpoint under every policy; a scan inside a checkpoint saves what JAX's
+// Remat inside scan: JAX's test_remat_checkpoint_dots_inside_scan (2 sin, 3 cos and 6 dot_general in the backward),
+// stacked residual shapes, and the recompute counts against what the executor really runs in the backward, for nested
+// scans and checkpoint inside scan inside checkpoint under every policy; a scan inside a checkpoint saves what JAX's
 // saved_residuals lists (its carries replayed, not stacked).
 #include <gtest/gtest.h>
 
@@ -17,10 +16,9 @@ namespace tandem {
 namespace {
 using namespace remat_scan_test;
 
-// jax tests/api_test.py test_remat_checkpoint_dots_inside_scan: W (5×5, differentiated),
-// x = ones(5) a constant carry; a scan of length 2 whose body is checkpoint(dots_saveable)
-// of three sin(dot(x, W, HIGHEST)) layers. JAX's backward holds 2 sin ("we can save the
-// scan carry, which effectively saves one sine"), 3 cos and 6 dot_general.
+// jax tests/api_test.py test_remat_checkpoint_dots_inside_scan: W (5×5, differentiated), x = ones(5) a constant carry;
+// a scan of length 2 whose body is checkpoint(dots_saveable) of three sin(dot(x, W, HIGHEST)) layers. JAX's backward
+// holds 2 sin ("we can save the scan carry, which effectively saves one sine"), 3 cos and 6 dot_general.
 Program jax_dots_inside_scan(const std::string& policy) {
   AType w{{5, 5}, DType::f32}, x{{5}, DType::f32};
   Program layers = trace({w, x}, [](Builder&, const V& v) {
@@ -159,10 +157,9 @@ Program checkpointed_scan(const std::string& policy) {
   });
 }
 
-// What jax.ad_checkpoint.print_saved_residuals lists for the same function in JAX 0.10
-// (jax.checkpoint(lambda c0, Ws: lax.scan(step, c0, Ws), policy=...)): the two arguments and
-// only what the policy saves, stacked over the 4 steps; never the carries, which the
-// backward rebuilds by running the forward scan again.
+// What jax.ad_checkpoint.print_saved_residuals lists for the same function in JAX 0.10 (jax.checkpoint(lambda c0, Ws:
+// lax.scan(step, c0, Ws), policy=...)): the two arguments and only what the policy saves, stacked over the 4 steps;
+// never the carries, which the backward rebuilds by running the forward scan again.
 TEST(RematScan, CheckpointAroundScanSavesWhatJaxSaves) {
   const std::map<std::string, std::vector<std::string>> jax = {
       {"nothing_saveable", {"f32[3]", "f32[4,3,3]"}},

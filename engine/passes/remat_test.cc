@@ -92,10 +92,9 @@ TEST(Remat, DotsSaveableThreeLayers) {
   EXPECT_EQ(count(t.backward, "dot_general"), 6);
 }
 
-// dots_saveable saves convolutions too, as JAX's (DotsSaveable: dot_general and
-// conv_general_dilated): two (conv, sin) layers keep both conv outputs, so the backward runs
-// no conv forward again, only the four transposes (d x, d w1, d h1, d w2);
-// dots_with_no_batch_dims_saveable saves none and recomputes both.
+// dots_saveable saves convolutions too, as JAX's (DotsSaveable: dot_general and conv_general_dilated): two (conv, sin)
+// layers keep both conv outputs, so the backward runs no conv forward again, only the four transposes (d x, d w1, d h1,
+// d w2); dots_with_no_batch_dims_saveable saves none and recomputes both.
 TEST(Remat, DotsSaveableSavesConvolutions) {
   AType x{{2, 3, 6, 6}, DType::f32}, w{{3, 3, 3, 3}, DType::f32};
   ConvSpec s;
@@ -170,10 +169,9 @@ TEST(Remat, RecursiveCheckpointOfSinChain) {
   expect_log_residuals(c);
 }
 
-// exp's derivative reads its output, so no exp of a checkpointed body is dead in the
-// backward: B(n) = 2·B(n/2) + n/2 with B(2) = 2: 2, 8, 24, 64. (The former opt-in
-// "re-run every checkpointed body whole" produced these counts for sin; JAX never does
-// that, so it is gone: the counts now come from what the derivatives read.)
+// exp's derivative reads its output, so no exp of a checkpointed body is dead in the backward: B(n) = 2·B(n/2) + n/2
+// with B(2) = 2: 2, 8, 24, 64. (The former opt-in "re-run every checkpointed body whole" produced these counts for sin;
+// JAX never does that, so it is gone: the counts now come from what the derivatives read.)
 TEST(Remat, RecursiveCheckpointOfExpChain) {
   ChainCounts c = chain_counts("exp");
   EXPECT_EQ(c.ops, (std::vector<int64_t>{2, 8, 24, 64}));

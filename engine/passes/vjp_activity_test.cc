@@ -1,9 +1,8 @@
-// vjp pass, where JAX decides what is differentiated and under which policy: a nested
-// checkpoint under an enclosing policy (JAX's outer policy wins), integer carries and outputs
-// (no cotangent, as JAX's float0), values no differentiated input reaches (activity analysis:
-// one_hot(tokens) @ E saves no E) and an explicit wrt (a closed-over constant not
-// differentiated). Each expectation is what jax.ad_checkpoint.saved_residuals prints for the
-// same function (tools/import/real_programs/ runs them through JAX end to end).
+// vjp pass, where JAX decides what is differentiated and under which policy: a nested checkpoint under an enclosing
+// policy (JAX's outer policy wins), integer carries and outputs (no cotangent, as JAX's float0), values no
+// differentiated input reaches (activity analysis: one_hot(tokens) @ E saves no E) and an explicit wrt (a closed-over
+// constant not differentiated). Each expectation is what jax.ad_checkpoint.saved_residuals prints for the same function
+// (tools/import/real_programs/ runs them through JAX end to end).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,11 +36,10 @@ Program nested(const std::string& outer) {
   return trace({kW, kW, kX}, [&](Builder&, auto& v) { return outer.empty() ? layers(v) : checkpoint(net, v, outer); });
 }
 
-// jax.ad_checkpoint.saved_residuals: under an enclosing dots_saveable (a network checkpoint,
-// or the top-level policy: jax.checkpoint(f, policy=dots_saveable)) the layers' own
-// nothing_saveable does not rule (JAX's partial evaluation passes the enclosing `saveable`
-// into the nested checkpoint), so both dots are saved; without one, each layer's own policy
-// saves nothing but its inputs.
+// jax.ad_checkpoint.saved_residuals: under an enclosing dots_saveable (a network checkpoint, or the top-level policy:
+// jax.checkpoint(f, policy=dots_saveable)) the layers' own nothing_saveable does not rule (JAX's partial evaluation
+// passes the enclosing `saveable` into the nested checkpoint), so both dots are saved; without one, each layer's own
+// policy saves nothing but its inputs.
 TEST(VjpActivity, NestedCheckpointTheOuterPolicyWins) {
   const std::vector<std::string> two_dots = {"f32[6,4]", "f32[6,4]"};
   EXPECT_EQ(types(saved_residuals(nested("dots_saveable")), false), two_dots);

@@ -72,10 +72,9 @@ Value Linearizer::save_residual(const Value& fv, int64_t root, Remat how, bool r
   return bvals[v->id] = bv;
 }
 
-// Whether a replayed scan's replay computes `id` on its way to the carries and the outputs
-// it rebuilds (stopping at what the policy saves, which it reads): such a value is stacked by
-// the replay rather than computed twice; one off that path the backward scan computes, once,
-// holding no [L, ...] stack for it.
+// Whether a replayed scan's replay computes `id` on its way to the carries and the outputs it rebuilds (stopping at
+// what the policy saves, which it reads): such a value is stacked by the replay rather than computed twice; one off
+// that path the backward scan computes, once, holding no [L, ...] stack for it.
 bool Linearizer::on_replay_path(int64_t id) {
   if (!replay_path) {
     replay_path.emplace();
@@ -280,9 +279,8 @@ void Linearizer::reach(const Value& fv) {
   else for (const Atom& in : F.eqns()[size_t(producer.at(a.var->id))].in) reach(Value(&F, in));
 }
 
-// A replayed scan's body: what the policy saves on the path of its carries and of the ys it
-// rebuilds is saved too (the replay reads it, scan_replay.h), as JAX's staged scan
-// recomputes the primal carries and ys from the residuals.
+// A replayed scan's body: what the policy saves on the path of its carries and of the ys it rebuilds is saved too (the
+// replay reads it, scan_replay.h), as JAX's staged scan recomputes the primal carries and ys from the residuals.
 void Linearizer::save_for_replay() {
   const std::pair<size_t, size_t> carries = opts_.carries;
   bool runs = false;  // the backward reads a carry: the replay rebuilds them all
@@ -299,8 +297,7 @@ void Linearizer::save_for_replay() {
     if (opts_.rebuild[i]) reach(fouts[i]);
 }
 
-// The two programs: the backward returns the wrt inputs' cotangents, the forward its
-// outputs then the residuals.
+// The two programs: the backward returns the wrt inputs' cotangents, the forward its outputs then the residuals.
 VjpProgram Linearizer::finish() {
   std::vector<Value> bouts;
   for (size_t i = 0; i < p_.in_vars.size(); ++i) {

@@ -1,6 +1,5 @@
-// Scan partial evaluation for the vjp pass (JAX's scan partial-evaluation rules): the scan
-// body is linearized under the enclosing level's remat policy; each residual that body saves
-// is classified by where the backward scan finds it:
+// Scan partial evaluation for the vjp pass (JAX's scan partial-evaluation rules): the scan body is linearized under the
+// enclosing level's remat policy; each residual that body saves is classified by where the backward scan finds it:
 //   consts  - a loop-invariant operand of the scan: passed whole to the backward scan;
 //   xs      - a per-step slice of an xs operand: the xs operand itself is passed;
 //   stacked - anything computed per step and, outside every checkpoint, the carry entering
@@ -19,12 +18,11 @@
 //             As JAX's scan rule for partial_eval_jaxpr_custom, the forward stacks only what
 //             the policy saves, and the backward first re-runs the forward recurrence
 //             (scan_replay.h) from it, stacking the carries for the backward scan.
-// Under remat the replay also rebuilds the scan's primal outputs the enclosing backward reads
-// and the policy does not save (`rebuild`): a loss's residual y, say, comes from the replay,
-// which reads the stacked dots, instead of re-running the whole forward scan.
-// The backward scan runs the body's backward per step in reverse order (under remat reading
-// what the replay stacked, elsewhere the policy saves everything) and accumulates the consts'
-// cotangents in its carry.
+// Under remat the replay also rebuilds the scan's primal outputs the enclosing backward reads and the policy does not
+// save (`rebuild`): a loss's residual y, say, comes from the replay, which reads the stacked dots, instead of
+// re-running the whole forward scan. The backward scan runs the body's backward per step in reverse order (under remat
+// reading what the replay stacked, elsewhere the policy saves everything) and accumulates the consts' cotangents in its
+// carry.
 #pragma once
 #include <memory>
 #include <optional>
@@ -52,9 +50,8 @@ struct ScanSplit {
   };
   std::vector<Source> sources;            // one per body residual
   std::vector<size_t> stacked;            // body residual index of each stacked residual
-  // Body residual index of each loop-invariant residual: first the `hoisted_saved` the
-  // forward computes (hoist_forward) and saves, then those the backward computes
-  // (hoist_backward: the policy does not save them).
+  // Body residual index of each loop-invariant residual: first the `hoisted_saved` the forward computes (hoist_forward)
+  // and saves, then those the backward computes (hoist_backward: the policy does not save them).
   std::vector<size_t> hoisted;
   size_t hoisted_saved = 0;
   Hoist hoist_forward, hoist_backward;
@@ -93,19 +90,17 @@ Replayed emit_replay_scan(Builder& b, const ScanSplit& s, const std::vector<Valu
 // Emits the forward scan into the operands' builder: primal outputs, then stacked residuals.
 std::vector<Value> emit_forward_scan(const ScanSplit& s, const std::vector<Value>& operands);
 
-// Emits the backward scan into `b`. consts / xs: the operands listed in used_consts /
-// used_xs; hoisted: every hoisted residual; stacked: the stacked residuals, then (replay) the
-// replayed residuals and the replayed carries; out_cts: per scan output (nullopt: zero).
-// Returns the cotangent of each scan operand (nullopt: not differentiable).
+// Emits the backward scan into `b`. consts / xs: the operands listed in used_consts / used_xs; hoisted: every hoisted
+// residual; stacked: the stacked residuals, then (replay) the replayed residuals and the replayed carries; out_cts: per
+// scan output (nullopt: zero). Returns the cotangent of each scan operand (nullopt: not differentiable).
 std::vector<std::optional<Value>> emit_backward_scan(
     Builder& b, const ScanSplit& s, const std::vector<Value>& consts, const std::vector<Value>& hoisted,
     const std::vector<Value>& xs,
     const std::vector<Value>& stacked, const std::vector<std::optional<Value>>& out_cts,
     const std::vector<AType>& out_types);
-// Given which output cotangents are nonzero (nullopt: a symbolic zero), JAX's symbolic zeros
-// of the backward scan: per carry and y, whether its cotangent is live in the body (a dead
-// one is a zero there), and per scan operand whether it gets a nonzero cotangent
-// (emit_backward_scan leaves the others out: nullopt).
+// Given which output cotangents are nonzero (nullopt: a symbolic zero), JAX's symbolic zeros of the backward scan: per
+// carry and y, whether its cotangent is live in the body (a dead one is a zero there), and per scan operand whether it
+// gets a nonzero cotangent (emit_backward_scan leaves the others out: nullopt).
 struct ScanCts {
   std::vector<bool> live, nonzero;
 };

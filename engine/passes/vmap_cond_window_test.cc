@@ -1,8 +1,7 @@
-// vmap of reduce_window_max / reduce_window_sum and of cond against a per-example loop on the
-// engine (f64, the same ops per example, so the match is exact): the batch axis first, inside
-// and last for the windows; cond with the index unmapped (each branch batched) and mapped
-// (every branch run, a select per example, an out-of-range index taking the last branch), and
-// the vjp of a vmapped cond.
+// vmap of reduce_window_max / reduce_window_sum and of cond against a per-example loop on the engine (f64, the same ops
+// per example, so the match is exact): the batch axis first, inside and last for the windows; cond with the index
+// unmapped (each branch batched) and mapped (every branch run, a select per example, an out-of-range index taking the
+// last branch), and the vjp of a vmapped cond.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -64,8 +63,7 @@ TEST(VmapCond, IndexUnmappedOrMapped) {
 }
 
 TEST(VmapCond, GradientOfVmappedCond) {
-  // The joint vjp of a cond, vmapped over the index and x: each example's cotangent is its
-  // own branch's.
+  // The joint vjp of a cond, vmapped over the index and x: each example's cotangent is its own branch's.
   const std::vector<Program> br = three_branches();
   Program f = trace({AType{{}, DType::i32}, AType{{3}, DType::f64}, AType{{}, DType::f64}},
                     [&br](Builder&, const V& a) { return cond(a[0], br, {a[1], a[2]}); });

@@ -1,7 +1,6 @@
-// Batching rules for dot_general (a new batch dimension, or a free one moved into place),
-// the higher-order primitives scan and checkpoint (their bodies batched as JAX's
-// batch_jaxpr, scan's carries to a fixed point) and the LSTM (the vmapped axis merged into
-// the LSTM's own batch when the weights are shared, a per-example loop otherwise).
+// Batching rules for dot_general (a new batch dimension, or a free one moved into place), the higher-order primitives
+// scan and checkpoint (their bodies batched as JAX's batch_jaxpr, scan's carries to a fixed point) and the LSTM (the
+// vmapped axis merged into the LSTM's own batch when the weights are shared, a per-example loop otherwise).
 #include <algorithm>
 
 #include "engine/core/error.h"
@@ -61,8 +60,7 @@ Result dot_general_rule(const std::vector<Value>& in, const Axes& axes, const Pa
     return Result{{b->bind1("dot_general", {lf, rf}, q)}, {0}};
   }
   int nb = int(lb.size());
-  // Fault: the batch axis is reported first among the free dims (lhs) or without the lhs
-  // free dims before it (rhs).
+  // Fault: the batch axis is reported first among the free dims (lhs) or without the lhs free dims before it (rhs).
   const bool misplace = fault_on(Fault::vmap_dot_batch_axis_misplaced);
   if (axes[0]) {
     int bd = *axes[0];
@@ -79,10 +77,9 @@ Result dot_general_rule(const std::vector<Value>& in, const Axes& axes, const Pa
   return Result{{b->bind1("dot_general", in, q)}, {out}};
 }
 
-// scan: consts' batch axes go to 0, xs' to 1 (axis 0 stays the scanned one, so each x_t is
-// mapped at 0); which carries are mapped is found by a fixed point (a carry the body makes
-// mapped must enter mapped), then the body is batched once more with those carries forced
-// to axis 0. ys keep the body's axes, one further out for the stacking axis.
+// scan: consts' batch axes go to 0, xs' to 1 (axis 0 stays the scanned one, so each x_t is mapped at 0); which carries
+// are mapped is found by a fixed point (a carry the body makes mapped must enter mapped), then the body is batched once
+// more with those carries forced to axis 0. ys keep the body's axes, one further out for the stacking axis.
 Result scan_rule(const std::vector<Value>& in, const Axes& axes, const Params& p) {
   int64_t size = batch_size_of(in, axes);
   size_t nc = size_t(p.get_int("num_consts")), nk = size_t(p.get_int("num_carry"));
@@ -139,10 +136,9 @@ Result checkpoint_rule(const std::vector<Value>& in, const Axes& axes, const Par
   return Result{b->bind("checkpoint", in, q), bb.out_axes};
 }
 
-// lstm_fwd(x[B,T,I], h0[S,B,H], c0[S,B,H], w[P], seq_lengths[B]): with shared weights the
-// N examples are N·B independent sequences, one LSTM call over the merged batch (x's and
-// seq_lengths' vmapped axis in front of B, h0's and c0's just before their B axis).
-// Per-example weights are N different LSTMs: a loop.
+// lstm_fwd(x[B,T,I], h0[S,B,H], c0[S,B,H], w[P], seq_lengths[B]): with shared weights the N examples are N·B
+// independent sequences, one LSTM call over the merged batch (x's and seq_lengths' vmapped axis in front of B, h0's and
+// c0's just before their B axis). Per-example weights are N different LSTMs: a loop.
 Result lstm_fwd_rule(const std::vector<Value>& in, const Axes& axes, const Params& p) {
   // Training mode too: the reserve has no batch axis to split, and lstm_bwd loops per example.
   if (axes[3] || p.get_bool("training", false)) return batch_by_loop("lstm_fwd", in, axes, p);

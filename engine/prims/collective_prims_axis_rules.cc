@@ -1,13 +1,10 @@
-// The axis rules (Primitive::axis_batch): a collective over the vmapped axis becomes array
-// ops on the batch dimension, as JAX's batchers for named axes do. The examples of the vmap
-// are the members of the axis: psum is a reduce_sum over the batch dimension (its result is
-// the same for every example, so it leaves unmapped; an unmapped operand is size * x),
-// all_gather is the batched value itself with its batch dimension moved to the gathered
-// axis, psum_scatter keeps example i's chunk of the sum mapped, all_to_all exchanges the
-// batch dimension with the split axis, ppermute gathers along the batch (one slice per
-// example: the IR has no gather primitive), and axis_index is an iota. A reduction over a
-// tuple that also names other axes reduces over the vmapped one here and stays a collective
-// over the rest.
+// The axis rules (Primitive::axis_batch): a collective over the vmapped axis becomes array ops on the batch dimension,
+// as JAX's batchers for named axes do. The examples of the vmap are the members of the axis: psum is a reduce_sum over
+// the batch dimension (its result is the same for every example, so it leaves unmapped; an unmapped operand is size *
+// x), all_gather is the batched value itself with its batch dimension moved to the gathered axis, psum_scatter keeps
+// example i's chunk of the sum mapped, all_to_all exchanges the batch dimension with the split axis, ppermute gathers
+// along the batch (one slice per example: the IR has no gather primitive), and axis_index is an iota. A reduction over
+// a tuple that also names other axes reduces over the vmapped one here and stays a collective over the rest.
 #include "engine/core/error.h"
 #include "engine/prims/batch_rules.h"
 #include "engine/prims/collective_prims.h"

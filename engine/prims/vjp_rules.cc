@@ -1,11 +1,9 @@
-// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table; the
-// unary and binary ones are rows of unary_ops.def and binary_ops.def);
-// slicing, reductions by max and the LSTM are in vjp_rules_indexing.cc, dot_general in
-// vjp_rules_dot.cc (scan and checkpoint are linearized by the vjp pass itself).
-// Each rule reads only the primals its derivative needs, so the remat policy decides what
-// is actually saved. Rules read their own output only where JAX's do too (exp, tanh,
-// logistic, sqrt, reduce_max: the output is the cheaper residual there); div reads x and y.
-// Scalar (rank-0) operands of binary ops get their cotangent summed.
+// Reverse-mode rules for the elementwise and layout primitives (the Primitive::vjp table; the unary and binary ones are
+// rows of unary_ops.def and binary_ops.def); slicing, reductions by max and the LSTM are in vjp_rules_indexing.cc,
+// dot_general in vjp_rules_dot.cc (scan and checkpoint are linearized by the vjp pass itself). Each rule reads only the
+// primals its derivative needs, so the remat policy decides what is actually saved. Rules read their own output only
+// where JAX's do too (exp, tanh, logistic, sqrt, reduce_max: the output is the cheaper residual there); div reads x and
+// y. Scalar (rank-0) operands of binary ops get their cotangent summed.
 #include "engine/core/error.h"
 #include "engine/ir/builder_logical.h"
 #include "engine/ir/vjp_args.h"
@@ -29,10 +27,9 @@ std::optional<Value> opt_if(bool want, const std::function<Value()>& f) {
   return want ? std::optional<Value>(f()) : std::nullopt;
 }
 void set(const char* name, VjpRule r) { mutable_primitive(name).vjp = std::move(r); }
-// max/min: the operand equal to the result takes the cotangent, ties split it in half, and
-// the cotangent is multiplied by that 1, 1/2 or 0 (JAX's _balanced_eq): so a NaN result
-// (a NaN operand) gives neither operand anything, and a NaN or infinite cotangent gives
-// both NaN, as in JAX. A select would drop the cotangent's NaN.
+// max/min: the operand equal to the result takes the cotangent, ties split it in half, and the cotangent is multiplied
+// by that 1, 1/2 or 0 (JAX's _balanced_eq): so a NaN result (a NaN operand) gives neither operand anything, and a NaN
+// or infinite cotangent gives both NaN, as in JAX. A select would drop the cotangent's NaN.
 Cts balanced_eq_cts(const VjpArgs& a) {
   if (!a.wants(0) && !a.wants(1)) return Cts{std::nullopt, std::nullopt};
   Value x = a.primal_in(0), y = a.primal_in(1), r = a.primal_out(0), g = a.ct(0);
@@ -143,11 +140,10 @@ void structure_rules() {
 }
 
 // ---- not, and, or, xor, round, reduce_and/or, argmax/argmin, reduce_prod -------------------
-// Bool or integer results, and round: no derivative (JAX's defjvp_zero): no cotangent at all.
-// reduce_prod: JAX's rule, the transpose of a pairwise product tree over the reduced elements
-// (moved to the front and flattened to n, halved level by level, an odd half padded with 1):
-// each level's cotangent is the next level's times the other half. No division, so a zero
-// operand gets the product of the others and two zeros give zeros, as in JAX.
+// Bool or integer results, and round: no derivative (JAX's defjvp_zero): no cotangent at all. reduce_prod: JAX's rule,
+// the transpose of a pairwise product tree over the reduced elements (moved to the front and flattened to n, halved
+// level by level, an odd half padded with 1): each level's cotangent is the next level's times the other half. No
+// division, so a zero operand gets the product of the others and two zeros give zeros, as in JAX.
 Cts reduce_prod_rule(const VjpArgs& a, const Params& p) {
   if (!a.wants(0)) return Cts{std::nullopt};
   const AType& xt = a.in_types[0];

@@ -1,15 +1,12 @@
-// Reverse-mode rules for gather, scatter_add and sort, as JAX's transposes and JVPs:
-// gather's operand cotangent is a scatter_add of g with the same dimension numbers and mode
-// (_gather_transpose_rule); scatter_add passes g to its operand and gathers g for its updates
-// with fill 0 (_scatter_add_transpose_rule); sort re-sorts its keys with an iota to find the
-// permutation and sends each output's cotangent back through it (_sort_jvp's gather,
-// transposed: a scatter_add along the dimension with every other dim a batching dim).
-// scatter (x.at[i].set(u)) as JAX's _scatter_jvp with non-unique indices, transposed: the
-// operand's cotangent is g zeroed where an update landed (a scatter of zeros), the updates'
-// is g gathered back, masked to the update that won its position (a scatter of the update
-// ids 1..n finds the winner, so the rule follows the impl's last-wins order; an update
-// dropped out of range gathers id 0 and gets none).
-// Indices are i32 operands and get no cotangent.
+// Reverse-mode rules for gather, scatter_add and sort, as JAX's transposes and JVPs: gather's operand cotangent is a
+// scatter_add of g with the same dimension numbers and mode (_gather_transpose_rule); scatter_add passes g to its
+// operand and gathers g for its updates with fill 0 (_scatter_add_transpose_rule); sort re-sorts its keys with an iota
+// to find the permutation and sends each output's cotangent back through it (_sort_jvp's gather, transposed: a
+// scatter_add along the dimension with every other dim a batching dim). scatter (x.at[i].set(u)) as JAX's _scatter_jvp
+// with non-unique indices, transposed: the operand's cotangent is g zeroed where an update landed (a scatter of zeros),
+// the updates' is g gathered back, masked to the update that won its position (a scatter of the update ids 1..n finds
+// the winner, so the rule follows the impl's last-wins order; an update dropped out of range gathers id 0 and gets
+// none). Indices are i32 operands and get no cotangent.
 #include "engine/core/error.h"
 #include "engine/ir/vjp_args.h"
 #include "engine/prims/gather_scatter.h"

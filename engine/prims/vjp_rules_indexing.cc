@@ -18,10 +18,9 @@ std::vector<Value> start_operands(const VjpArgs& a, size_t first) {
   return s;
 }
 
-// The cotangent of a strided slice's operand: g spread out to every stride-th position
-// (zeros between), cut to the sliced extent, then written into zeros at the start indices.
-// Interleaving uses concatenate + reshape: [.., m, ..] -> [.., m, 1, ..] ++ zeros [.., m,
-// s-1, ..] along the new axis -> [.., m*s, ..].
+// The cotangent of a strided slice's operand: g spread out to every stride-th position (zeros between), cut to the
+// sliced extent, then written into zeros at the start indices. Interleaving uses concatenate + reshape: [.., m, ..] ->
+// [.., m, 1, ..] ++ zeros [.., m, s-1, ..] along the new axis -> [.., m*s, ..].
 Value unslice(const VjpArgs& a, Value g, const std::vector<int64_t>& start,
               const std::vector<int64_t>& limit, const std::vector<int64_t>& strides) {
   const AType& x = a.in_types[0];
@@ -85,8 +84,7 @@ void indexing_rules() {
     if (a.wants(0)) r[0] = dynamic_update_slice(zeros(*a.builder, a.in_types[0]), a.ct(0), start_operands(a, 1));
     return r;
   });
-  // dynamic_update_slice(x, u, starts...): x's cotangent is g with the window zeroed, u's is
-  // the window of g.
+  // dynamic_update_slice(x, u, starts...): x's cotangent is g with the window zeroed, u's is the window of g.
   set("dynamic_update_slice", [](const VjpArgs& a, const Params&) {
     Cts r(a.in_types.size());
     if (!a.wants(0) && !a.wants(1)) return r;
@@ -138,11 +136,10 @@ void pad_rev_cumsum_rules() {
   });
 }
 
-// lstm_fwd(x, h0, c0, w, seq_lengths) -> (y, h_n, c_n, reserve): the vjp pass linearizes it in
-// training mode (its vjp_forward_params), so the reserve is a residual like any other — saved,
-// or recomputed by re-running lstm_fwd where the policy says so — and lstm_bwd computes all
-// four float cotangents from it without re-running the forward. The reserve is an opaque
-// buffer, not a value: a cotangent for it is ignored, as JAX's custom_vjp never exposes it.
+// lstm_fwd(x, h0, c0, w, seq_lengths) -> (y, h_n, c_n, reserve): the vjp pass linearizes it in training mode (its
+// vjp_forward_params), so the reserve is a residual like any other — saved, or recomputed by re-running lstm_fwd where
+// the policy says so — and lstm_bwd computes all four float cotangents from it without re-running the forward. The
+// reserve is an opaque buffer, not a value: a cotangent for it is ignored, as JAX's custom_vjp never exposes it.
 void lstm_rules() {
   set("lstm_fwd", [](const VjpArgs& a, const Params& p) {
     Cts r(5);

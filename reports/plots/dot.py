@@ -1,6 +1,5 @@
-# dot suite plots: the error of each DotAlgorithm preset (max relative error and error over
-# tolerance across the grid), the accuracy-order measurement, and GFLOP/s vs size next to the
-# BLAS/cuBLAS call made directly, with the ratio.
+# dot suite plots: the error of each DotAlgorithm preset (max relative error and error over tolerance across the grid),
+# the accuracy-order measurement, and GFLOP/s vs size next to the BLAS/cuBLAS call made directly, with the ratio.
 
 import numpy as np
 

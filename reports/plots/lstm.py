@@ -1,11 +1,10 @@
-# lstm suite plot: GFLOP/s per performance shape, forward and training side by side, a bar per
-# implementation — tandem's CPU kernel (the lstm_fwd/lstm_bwd primitives on the CPU), the
-# Program path (scan over a cell), cuDNN (the primitives on CUDA) and PyTorch's nn.LSTM (records
-# from tools/oracles/torch_lstm_bench.py --records) — with the BLAS sgemm rate of the same report (the
-# dot suite's dot/perf/N:*/blas_sgemm and cublas_gemm_ex cases) as the ceiling line.
-# GFLOP/s is recomputed here from the shape's forward FLOPs (params fwd_projection_flops +
-# fwd_recurrent_flops) and the median time, with training = 3 × forward for every series,
-# so implementations whose writers count training differently still compare.
+# lstm suite plot: GFLOP/s per performance shape, forward and training side by side, a bar per implementation — tandem's
+# CPU kernel (the lstm_fwd/lstm_bwd primitives on the CPU), the Program path (scan over a cell), cuDNN (the primitives
+# on CUDA) and PyTorch's nn.LSTM (records from tools/oracles/torch_lstm_bench.py --records) — with the BLAS sgemm rate
+# of the same report (the dot suite's dot/perf/N:*/blas_sgemm and cublas_gemm_ex cases) as the ceiling line. GFLOP/s is
+# recomputed here from the shape's forward FLOPs (params fwd_projection_flops + fwd_recurrent_flops) and the median
+# time, with training = 3 × forward for every series, so implementations whose writers count training differently still
+# compare.
 import math
 
 from reports.plots import style

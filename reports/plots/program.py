@@ -1,7 +1,6 @@
-# `tandem run --program` plots (suite "program", suites/program_fuzz/program_check.h): the
-# memory–time front of the checkpoint policies on the user's program (the remat suite's
-# figure, from the vjp/policy:* records), and per program the error each dot_general precision
-# leaves against the program's f64 truth, with its time when the run was timed.
+# `tandem run --program` plots (suite "program", suites/program_fuzz/program_check.h): the memory–time front of the
+# checkpoint policies on the user's program (the remat suite's figure, from the vjp/policy:* records), and per program
+# the error each dot_general precision leaves against the program's f64 truth, with its time when the run was timed.
 import re
 
 from reports.plots import remat, style

@@ -1,8 +1,7 @@
-# scan_hoist suite plots: per case, the speedup of hoisting reductions out of the scan and the
-# peak memory with and without it; and the length × batch sweep (speedup and peak memory vs
-# the batch size E, a line per scan length L). A speedup below 1 (hoisting made it slower) is
-# drawn apart: its bar grows left of 1 on a log axis, red and hatched; in the sweep, an open
-# marker under the shaded band.
+# scan_hoist suite plots: per case, the speedup of hoisting reductions out of the scan and the peak memory with and
+# without it; and the length × batch sweep (speedup and peak memory vs the batch size E, a line per scan length L). A
+# speedup below 1 (hoisting made it slower) is drawn apart: its bar grows left of 1 on a log axis, red and hatched; in
+# the sweep, an open marker under the shaded band.
 from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
 

@@ -1,6 +1,5 @@
-# What reports/fuzz.py found, each once a traceback or an exit 5 "check the disk": a
-# history whose rows or schema history add never writes is corrupt (exit 4), and extreme metric
-# values keep the change-point test finite.
+# What reports/fuzz.py found, each once a traceback or an exit 5 "check the disk": a history whose rows or schema
+# history add never writes is corrupt (exit 4), and extreme metric values keep the change-point test finite.
 import sqlite3
 
 import pytest

@@ -99,9 +99,8 @@ def test_band_is_noise_plus_half_the_anchors_move():
 
 
 def test_a_library_call_other_cases_name_as_baseline_is_shown_not_gated(cli, tmp_path):
-    # dot's blas_sgemm is the BLAS alone (the presets' info.baseline): no tandem code, and its
-    # multi-threaded CPU time over the canary moves tens of percent between runs. RAW, not gated;
-    # the preset beside it still gates.
+    # dot's blas_sgemm is the BLAS alone (the presets' info.baseline): no tandem code, and its multi-threaded CPU time
+    # over the canary moves tens of percent between runs. RAW, not gated; the preset beside it still gates.
     def case(name, scale=1.0, baseline=None):
         r = anchored(name, scale)
         r["case"] += "/cpu"

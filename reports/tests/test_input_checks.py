@@ -1,8 +1,7 @@
-# What every Python tool refuses the same way (exit 4, a hint, no traceback): a benchmark.json
-# merge cannot use, JSON nested just under the parser's old limit (jsonschema's message used to
-# repr it recursively), a key twice in an object, a bare NaN or Infinity or a number past a
-# double (1e999), and a passing case's
-# time that is not > 0 (refused by the gate only, once: history add, merge and report stored it).
+# What every Python tool refuses the same way (exit 4, a hint, no traceback): a benchmark.json merge cannot use, JSON
+# nested just under the parser's old limit (jsonschema's message used to repr it recursively), a key twice in an object,
+# a bare NaN or Infinity or a number past a double (1e999), and a passing case's time that is not > 0 (refused by the
+# gate only, once: history add, merge and report stored it).
 import json
 
 import pytest

@@ -1,7 +1,6 @@
-# reports/record.schema.json is a valid JSON Schema, the records tandem writes follow it, and
-# every entry point (report, gate, history add, baseline refresh) refuses a record that does
-# not with exit 4 naming the file, the record and the field — never a traceback, never an
-# installed baseline. A record whose numbers are all NaN still gets a report.
+# reports/record.schema.json is a valid JSON Schema, the records tandem writes follow it, and every entry point (report,
+# gate, history add, baseline refresh) refuses a record that does not with exit 4 naming the file, the record and the
+# field — never a traceback, never an installed baseline. A record whose numbers are all NaN still gets a report.
 import copy
 import json
 

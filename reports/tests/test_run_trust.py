@@ -1,6 +1,5 @@
-# Incomplete runs, bad timings, a large run's report, merge -o and read-only history: incomplete
-# or failed runs stay out of the history,
-# times <= 0 or NaN are bad input to the gate, no output over an input, the dot error plot stays linear.
+# Incomplete runs, bad timings, a large run's report, merge -o and read-only history: incomplete or failed runs stay out
+# of the history, times <= 0 or NaN are bad input to the gate, no output over an input, the dot error plot stays linear.
 import fnmatch
 import json
 import os

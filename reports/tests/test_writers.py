@@ -1,8 +1,7 @@
-# One writer per folder, never over an input: while a run holds its --out (the flock of
-# harness/out_dir_lock.h, taken here as the run takes it), every writer of reports/ into that
-# folder is refused (exit 4, the lock message, a hint) and the run's summary.md is left as it was;
-# merge -o never reaches an input through a symlink; a merge or a history add that runs out of
-# disk says so and leaves nothing marked complete or called corrupt.
+# One writer per folder, never over an input: while a run holds its --out (the flock of harness/out_dir_lock.h, taken
+# here as the run takes it), every writer of reports/ into that folder is refused (exit 4, the lock message, a hint) and
+# the run's summary.md is left as it was; merge -o never reaches an input through a symlink; a merge or a history add
+# that runs out of disk says so and leaves nothing marked complete or called corrupt.
 import errno
 import fcntl
 import json

@@ -33,10 +33,9 @@ new_child() {
   return 1
 }
 
-# check_records NAME RC WHY LOST: one record per case, each a pass or an error whose message
-# matches WHY, at most LOST errors (the cases the signals can have hit: every other case must
-# pass, or a run where each case met the limit would pass too); the exit code 5 when some
-# record is an error, else 0.
+# check_records NAME RC WHY LOST: one record per case, each a pass or an error whose message matches WHY, at most LOST
+# errors (the cases the signals can have hit: every other case must pass, or a run where each case met the limit would
+# pass too); the exit code 5 when some record is an error, else 0.
 check_records() {
   python3 - "$work/$1/records.json" "$want" "$2" "$3" "$4" <<'PY' || fail "$1: records"
 import json, re, sys
@@ -66,10 +65,9 @@ grep -q "a new one goes on" "$work/kill.log" || echo "note: the kills landed ins
 
 # stop: a worker stopped once the run is under way; the per-case limit ends its case.
 # --min-time counts the case's own time, not its anchor's (a 256³ sgemm beside each iteration,
-# ≈ 12× these cases' 37 µs on a Zen 4): 0.02 s of it is ≈ 0.3 s of a worker's time per case.
-# (0.3 s of it hit the 10,000-sample cap: 7.5 s a case, every case past the 5 s limit.)
-# The limit is far above a case (in the fresh root's ctest, beside two other tests, 5 of 14 cases
-# outlasted 5 s): only the stopped case may meet it.
+# ≈ 12× these cases' 37 µs on a Zen 4): 0.02 s of it is ≈ 0.3 s of a worker's time per case. (0.3 s of it hit the
+# 10,000-sample cap: 7.5 s a case, every case past the 5 s limit.) The limit is far above a case (in the fresh root's
+# ctest, beside two other tests, 5 of 14 cases outlasted 5 s): only the stopped case may meet it.
 "$tandem" run "${sel[@]}" -v --min-time 0.02 -n 1 -w 0 --case-timeout 30 --out "$work/stop" > "$work/stop.log" 2>&1 &  # -v: a line per case to wait on
 parent=$!
 for ((i = 0; i < 600; ++i)); do grep -q "^\[2/" "$work/stop.log" && break; sleep 0.1; done

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# Crash isolation (runners/cli/case_workers.h): with a planted segfault in every
-# vmap over an axis of size 1 (fault crash_vmap_axis_size_one), `tandem check` must record
-# each crashing case as an infrastructure error naming SIGSEGV, run every other case to its
-# pass, write a complete records.json with one record per selected case, and exit 5. The same
-# run with --in-process (every case in one process, as before) dies at the first such case
-# and loses the later cases' records: the check can fail. Then the same for a sticky device
-# error (a context every later call fails in), contained by replacing the worker.
-# usage: case_workers_test.sh TANDEM
+# Crash isolation (runners/cli/case_workers.h): with a planted segfault in every vmap over an axis of size 1 (fault
+# crash_vmap_axis_size_one), `tandem check` must record each crashing case as an infrastructure error naming SIGSEGV,
+# run every other case to its pass, write a complete records.json with one record per selected case, and exit 5. The
+# same run with --in-process (every case in one process, as before) dies at the first such case and loses the later
+# cases' records: the check can fail. Then the same for a sticky device error (a context every later call fails in),
+# contained by replacing the worker. usage: case_workers_test.sh TANDEM
 set -uo pipefail
 tandem=${1:?usage: case_workers_test.sh TANDEM}
 work=$(mktemp -d)
@@ -40,10 +38,9 @@ rc=$?
 (( rc > 128 )) || fail "--in-process: exit $rc, want death by a signal (the planted segfault)"
 got=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["records"]))' "$work/one/records.json" 2>/dev/null || echo 0)
 (( got < want )) || fail "--in-process kept all $want records after a segfault: the plant did not crash"
-# A sticky device error (fault sticky_vmap_axis_size_one: the case fails and, as after a CUDA
-# illegal address, every later call of the process fails too): the worker is replaced after
-# that case, so only the n:1 cases error and the others pass; in one process every case after
-# the first n:1 one errors as well.
+# A sticky device error (fault sticky_vmap_axis_size_one: the case fails and, as after a CUDA illegal address, every
+# later call of the process fails too): the worker is replaced after that case, so only the n:1 cases error and the
+# others pass; in one process every case after the first n:1 one errors as well.
 sticky() {  # OUT [--in-process]: "errors passes" of the run's records
   "$tandem" check "${sel[@]}" -q ${2:-} --inject sticky_vmap_axis_size_one --out "$work/$1" > "$work/$1.log" 2>&1
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["records"]; print(sum(x["verdict"]=="error" for x in r), sum(x["verdict"]=="pass" for x in r))' \

@@ -1,10 +1,9 @@
-// `tandem dot` end to end: the binary is run on .npy directories. Small-integer inputs make
-// every preset's answer exact, so the dimension numbers (batch, non-default and multiple
-// contracting axes), the dtypes in and out (f16 .npy, bf16 by --lhs-dtype, bf16 results
-// written as f32) and preferred_element_type are checked bit for bit against a plain loop;
-// bf16 rounding on load and f64 accumulation of an f64 result are checked on values that
-// show them; every kind of bad input exits 4 with a hint; and, where JAX is installed,
-// tools/oracles/dot_vs_jax.py checks every preset against JAX itself.
+// `tandem dot` end to end: the binary is run on .npy directories. Small-integer inputs make every preset's answer
+// exact, so the dimension numbers (batch, non-default and multiple contracting axes), the dtypes in and out (f16 .npy,
+// bf16 by --lhs-dtype, bf16 results written as f32) and preferred_element_type are checked bit for bit against a plain
+// loop; bf16 rounding on load and f64 accumulation of an f64 result are checked on values that show them; every kind of
+// bad input exits 4 with a hint; and, where JAX is installed, tools/oracles/dot_vs_jax.py checks every preset against
+// JAX itself.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 

@@ -1,9 +1,8 @@
-// `tandem lstm` end to end: the binary is run on .npy directories and its outputs are
-// compared with lstm_ref (f64), every output on its own; inputs written from C++ and from
-// NumPy (incl. a Fortran-order array), outputs read back by NumPy; and every kind of bad
-// input (wrong weight count, inconsistent shapes, seq_lengths not int32 or outside [1, T],
-// unknown precision, malformed / truncated .npy, missing file) exits 4 with a hint; and,
-// where PyTorch is installed, the same numbers as nn.LSTM.
+// `tandem lstm` end to end: the binary is run on .npy directories and its outputs are compared with lstm_ref (f64),
+// every output on its own; inputs written from C++ and from NumPy (incl. a Fortran-order array), outputs read back by
+// NumPy; and every kind of bad input (wrong weight count, inconsistent shapes, seq_lengths not int32 or outside [1, T],
+// unknown precision, malformed / truncated .npy, missing file) exits 4 with a hint; and, where PyTorch is installed,
+// the same numbers as nn.LSTM.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -159,9 +158,8 @@ int run_comparison(const std::string& python, const std::string& script, const s
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// PyTorch's nn.LSTM on the same data (ragged, bidirectional, 2 layers), its weights packed
-// as docs/LSTM_DATA.md says: every output and gradient within 1e-5. Optional: needs
-// python3-torch, which ci/deps.txt leaves out (it is large).
+// PyTorch's nn.LSTM on the same data (ragged, bidirectional, 2 layers), its weights packed as docs/LSTM_DATA.md says:
+// every output and gradient within 1e-5. Optional: needs python3-torch, which ci/deps.txt leaves out (it is large).
 TEST(LstmCommand, MatchesPyTorchNnLstm) {
   std::string log;
   const int code = run_comparison(TANDEM_PYTHON, "lstm_vs_torch.py", "torch", log);

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# `tandem check --program` end to end on a program the real binary wrote (tandem dump-programs:
-# the remat suite's scan MLP, with a scan, dots and checkpoint names): every kind of case is
-# made and passes (vmap's effect timed under `run` only); an injected engine fault fails it
-# (exit 1); malformed program JSON of eleven kinds and bad companions (inputs, axes, policies)
-# are refused with exit 4 and a message that names what is wrong.
+# `tandem check --program` end to end on a program the real binary wrote (tandem dump-programs: the remat suite's scan
+# MLP, with a scan, dots and checkpoint names): every kind of case is made and passes (vmap's effect timed under `run`
+# only); an injected engine fault fails it (exit 1); malformed program JSON of eleven kinds and bad companions (inputs,
+# axes, policies) are refused with exit 4 and a message that names what is wrong.
 #   program_check_test.sh TANDEM
 set -u
 tandem=$1

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# `--program` on hostile input (docs/PROGRAM_JSON.md, "Limits"; docs/IMPORT.md): a 100,000-deep
-# value in any field of program.json, 5,000 nested checkpoint bodies, a shape past 2^40
-# elements (2^96 wraps int64 to an empty-looking count), and each malformed
-# companion (export.json's vmap, saved_residuals.json, --policy) must be refused as bad input
-# (exit 4, a hint, a short message that does not quote the whole value) by every command that
-# reads --program, when the program is loaded: never a crash, a raw library error, a case
-# that errors or passes later, or a run of minutes. A program nested right at the limit loads.
-# usage: program_limits_test.sh TANDEM EXAMPLES_DIR
+# `--program` on hostile input (docs/PROGRAM_JSON.md, "Limits"; docs/IMPORT.md): a 100,000-deep value in any field of
+# program.json, 5,000 nested checkpoint bodies, a shape past 2^40 elements (2^96 wraps int64 to an empty-looking count),
+# and each malformed companion (export.json's vmap, saved_residuals.json, --policy) must be refused as bad input (exit
+# 4, a hint, a short message that does not quote the whole value) by every command that reads --program, when the
+# program is loaded: never a crash, a raw library error, a case that errors or passes later, or a run of minutes. A
+# program nested right at the limit loads. usage: program_limits_test.sh TANDEM EXAMPLES_DIR
 set -uo pipefail
 tandem=${1:?usage: program_limits_test.sh TANDEM EXAMPLES_DIR}
 examples=${2:?usage: program_limits_test.sh TANDEM EXAMPLES_DIR}

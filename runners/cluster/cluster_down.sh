@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Stops the one-machine cluster and removes everything cluster_up.sh made: every process in
-# its namespaces (slurmd, slurmctld, any rank or orted left by a failed job), munged, the
-# network namespaces (each host's mount and UTS namespaces end with its holder process), and
-# $CLUSTER_DIR. Safe to run twice. Exit 0, or 5 if
-# something could not be removed (named).
+# Stops the one-machine cluster and removes everything cluster_up.sh made: every process in its namespaces (slurmd,
+# slurmctld, any rank or orted left by a failed job), munged, the network namespaces (each host's mount and UTS
+# namespaces end with its holder process), and $CLUSTER_DIR. Safe to run twice. Exit 0, or 5 if something could not be
+# removed (named).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster_env.sh"

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The `cluster` label's faults: a 2-host collectives sweep (one rank a host) is
-# hit, once its first records are written, by the fault named, and must end with exit 5
-# within the watchdog plus the launcher's grace, the log naming the host or rank at fault (the
-# row's last column: the watchdog's peer report, or the launcher's own message); leave no
-# rank or daemon of the job running on any host; and keep the records written so far valid,
-# flagged incomplete (`tandem gate` exit 6). Prints the seconds from fault to exit.
+# The `cluster` label's faults: a 2-host collectives sweep (one rank a host) is hit, once its first records are written,
+# by the fault named, and must end with exit 5 within the watchdog plus the launcher's grace, the log naming the host or
+# rank at fault (the row's last column: the watchdog's peer report, or the launcher's own message); leave no rank or
+# daemon of the job running on any host; and keep the records written so far valid, flagged incomplete (`tandem gate`
+# exit 6). Prints the seconds from fault to exit.
 # usage: cluster_fault_test.sh FAULT TANDEM_BINARY   (FAULT: a row of faults.tsv)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

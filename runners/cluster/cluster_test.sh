@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The `cluster` ctest label: tandem on the one-machine cluster of cluster_up.sh (4 hosts),
-# one check per invocation. Each multi-host run must exit 0, name the host of every rank in
-# its records as the launcher placed it, and move its bytes over the hosts' links.
-# usage: cluster_test.sh CHECK TANDEM_BINARY [ARGS...]
+# The `cluster` ctest label: tandem on the one-machine cluster of cluster_up.sh (4 hosts), one check per invocation.
+# Each multi-host run must exit 0, name the host of every rank in its records as the launcher placed it, and move its
+# bytes over the hosts' links. usage: cluster_test.sh CHECK TANDEM_BINARY [ARGS...]
 #   up N | down | mpirun|srun H K SUITE PROFILE FILTER | placement mpirun|srun H K | refuses_oversize
 # CLUSTER_FULL=1 runs every case of SUITE's PROFILE, not just FILTER.
 set -euo pipefail

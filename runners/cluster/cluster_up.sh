@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Starts a cluster of N hosts (default 2, at most 4) on this one machine: each host a network
-# namespace on a bridge (every byte between hosts crosses a veth link), munge, and a real
-# Slurm: slurmctld on node1, one slurmd per host. runners/cluster/cluster_down.sh removes it
-# all. Needs root. Prints the seconds set-up took.
+# Starts a cluster of N hosts (default 2, at most 4) on this one machine: each host a network namespace on a bridge
+# (every byte between hosts crosses a veth link), munge, and a real Slurm: slurmctld on node1, one slurmd per host.
+# runners/cluster/cluster_down.sh removes it all. Needs root. Prints the seconds set-up took.
 # usage: cluster_up.sh [N]     Exit: 0 up; 4 bad N or already up; 5 a part did not start.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,9 +1,8 @@
-// A seeded mutation driver for the fuzz targets when the compiler has no libFuzzer (GCC, the
-// default build): it runs every file of the corpus directories given, then mutated copies of
-// them — bit flips, byte sets, inserts, erases, splices, and numbers swapped for boundary
-// values — until -runs=N inputs or -max_total_time=S seconds. Same command line shape as
-// libFuzzer (`fuzz_x -runs=N -seed=S CORPUS...`), so ctest and ci/sanitize.sh call either.
-// A finding aborts the process (or a sanitizer reports it); a clean run prints the count.
+// A seeded mutation driver for the fuzz targets when the compiler has no libFuzzer (GCC, the default build): it runs
+// every file of the corpus directories given, then mutated copies of them — bit flips, byte sets, inserts, erases,
+// splices, and numbers swapped for boundary values — until -runs=N inputs or -max_total_time=S seconds. Same command
+// line shape as libFuzzer (`fuzz_x -runs=N -seed=S CORPUS...`), so ctest and ci/sanitize.sh call either. A finding
+// aborts the process (or a sanitizer reports it); a clean run prints the count.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

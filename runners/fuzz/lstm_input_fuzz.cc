@@ -1,7 +1,6 @@
-// Fuzz target: `tandem lstm` on an arbitrary input directory — config.json and the .npy
-// inputs, packed as fuzz_archive.h describes — through run_lstm_on_files, the function the
-// command calls. Every input must either run (on the CPU) or be refused as bad input with a
-// message; another exception, a crash or a sanitizer report is a finding.
+// Fuzz target: `tandem lstm` on an arbitrary input directory — config.json and the .npy inputs, packed as
+// fuzz_archive.h describes — through run_lstm_on_files, the function the command calls. Every input must either run (on
+// the CPU) or be refused as bad input with a message; another exception, a crash or a sanitizer report is a finding.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Shared by the launch fault tests (single_rank_fault_test.sh, multi_rank_fault_test.sh):
-# start a job through mpirun.sh under `timeout`, then check its exit code and log. The caller
-# sets `here` (this folder), `mpiexec`, `limit` (seconds before a job counts as hung), `log`
-# and defines fail(); mpirun_job sets rc and elapsed.
-# mpirun_job TANDEM_BINARY NP [ENV=V...] -- tandem args
+# Shared by the launch fault tests (single_rank_fault_test.sh, multi_rank_fault_test.sh): start a job through mpirun.sh
+# under `timeout`, then check its exit code and log. The caller sets `here` (this folder), `mpiexec`, `limit` (seconds
+# before a job counts as hung), `log` and defines fail(); mpirun_job sets rc and elapsed. mpirun_job TANDEM_BINARY NP
+# [ENV=V...] -- tandem args
 mpirun_job() {
   local bin=$1 np=$2; shift 2
   local envs=()

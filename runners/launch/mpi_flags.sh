@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prints the launcher flags tandem's scripts add for the mpirun given as $1 (default
-# mpirun), one per line. Only Open MPI takes them (MPICH's Hydra rejects unknown flags), so
-# they are added only when `mpirun --version` says Open MPI:
+# Prints the launcher flags tandem's scripts add for the mpirun given as $1 (default mpirun), one per line. Only Open
+# MPI takes them (MPICH's Hydra rejects unknown flags), so they are added only when `mpirun --version` says Open MPI:
 #   --oversubscribe       more ranks than cores (CI machines, a laptop)
 #   --allow-run-as-root   Open MPI refuses root without it (containers)
 #   --mca oob_tcp_keepalive_*  a daemon cut off from mpirun (a link down) notices within about

@@ -7,11 +7,10 @@ export TANDEM_RANK=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${SLURM_PROCID:-0}}}
 export TANDEM_LOCAL_RANK=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-${SLURM_LOCALID:-0}}}
 export TANDEM_WORLD_SIZE=${OMPI_COMM_WORLD_SIZE:-${PMI_SIZE:-${SLURM_NTASKS:-1}}}
 export TANDEM_LOCAL_SIZE=${OMPI_COMM_WORLD_LOCAL_SIZE:-${MPI_LOCALNRANKS:-${SLURM_NTASKS_PER_NODE:-1}}}
-# CPU threads (OpenBLAS, OpenMP, tandem's LSTM rows), unless set: the cores the launcher
-# bound this rank to (`--map-by ppr:1:socket --bind-to socket`: one socket's cores), or, when
-# it is bound to none (every core allowed), the node's cores split among its ranks, so that
-# N ranks on a node never run N × all-cores threads. nproc honours the affinity mask, and
-# OMP_NUM_THREADS unless told not to.
+# CPU threads (OpenBLAS, OpenMP, tandem's LSTM rows), unless set: the cores the launcher bound this rank to (`--map-by
+# ppr:1:socket --bind-to socket`: one socket's cores), or, when it is bound to none (every core allowed), the node's
+# cores split among its ranks, so that N ranks on a node never run N × all-cores threads. nproc honours the affinity
+# mask, and OMP_NUM_THREADS unless told not to.
 if [[ -z ${OPENBLAS_NUM_THREADS:-} ]]; then
   allowed=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
   cores=$(nproc --all)

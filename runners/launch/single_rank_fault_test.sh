@@ -23,8 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL ($case_): $*" >&2; exit 1; }
 # --watchdog-timeout: a faulty job must end within about T (plus start-up and abort). Where
-# the job must end by agreement (exit 4) T is long, so a loaded machine's slow start-up is
-# never taken for a stall.
+# the job must end by agreement (exit 4) T is long, so a loaded machine's slow start-up is never taken for a stall.
 T=6
 [[ $case_ == mismatch || $case_ == uneven ]] && T=120
 limit=90     # far beyond T + start-up on a loaded 2-core machine: reaching it is a hang

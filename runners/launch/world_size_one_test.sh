@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# A world of one rank while the launcher's environment says the job has more (a binary
-# built against another MPI than the mpirun/srun that started it, or a launcher that did
-# not start it): a clear bad-input error (exit 4) naming the variable, never a job of N
-# independent 1-rank worlds. Also: with no launcher variable, one rank is fine.
-# usage: world_size_one_test.sh TANDEM
+# A world of one rank while the launcher's environment says the job has more (a binary built against another MPI than
+# the mpirun/srun that started it, or a launcher that did not start it): a clear bad-input error (exit 4) naming the
+# variable, never a job of N independent 1-rank worlds. Also: with no launcher variable, one rank is fine. usage:
+# world_size_one_test.sh TANDEM
 set -uo pipefail
 tandem=${1:?usage: world_size_one_test.sh TANDEM}
 out=$(mktemp -d)

@@ -26,10 +26,9 @@ extern const std::vector<DType> kDTypes;
 // case is then a skip with that reason).
 comm::Groups layout_groups(const std::string& layout, int n, const std::string& op, std::string* why);
 
-// The collectives of the backend that owns buffers on d: MPI for the host, NCCL for a GPU
-// (made once, on first use, by every rank). Throws unsupported — the case skips with the
-// reason, the same on every rank — where NCCL is not built, no GPU is visible, or a node
-// has more ranks than GPUs.
+// The collectives of the backend that owns buffers on d: MPI for the host, NCCL for a GPU (made once, on first use, by
+// every rank). Throws unsupported — the case skips with the reason, the same on every rank — where NCCL is not built,
+// no GPU is visible, or a node has more ranks than GPUs.
 comm::Collectives& backend_collectives(Device d);
 
 // Runs the op once on this rank (the timed body). Inputs live on c's device.

@@ -1,6 +1,5 @@
-// Every collectives case (op × dtype × group layout) against the reference model, under
-// mpirun at 1, 2, 3 and 4 ranks, on the MPI backend and on NCCL; a layout that does not fit
-// the world size skips, and so does NCCL without a GPU.
+// Every collectives case (op × dtype × group layout) against the reference model, under mpirun at 1, 2, 3 and 4 ranks,
+// on the MPI backend and on NCCL; a layout that does not fit the world size skips, and so does NCCL without a GPU.
 #include <gtest/gtest.h>
 
 #include "harness/harness.h"

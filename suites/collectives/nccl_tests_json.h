@@ -1,9 +1,8 @@
-// nccl-tests' -J file, written by `tandem collectives -J out.json [-I 1 [-K n]]` so that
-// nccl-tests' own readers (tools/analyze_perf_json.py: stragglers, spikes, iteration 0,
-// per-node views) read a tandem sweep. Keys, nesting and value spellings follow nccl-tests'
-// JSON writer, version 3 (src/util.cu and src/common.cu of NVIDIA/nccl-tests v2.19.6,
-// a0b82b2); the values are tandem's. This file only builds the document; the sweep gathers
-// the numbers and rank 0 writes the file once, atomically.
+// nccl-tests' -J file, written by `tandem collectives -J out.json [-I 1 [-K n]]` so that nccl-tests' own readers
+// (tools/analyze_perf_json.py: stragglers, spikes, iteration 0, per-node views) read a tandem sweep. Keys, nesting and
+// value spellings follow nccl-tests' JSON writer, version 3 (src/util.cu and src/common.cu of NVIDIA/nccl-tests
+// v2.19.6, a0b82b2); the values are tandem's. This file only builds the document; the sweep gathers the numbers and
+// rank 0 writes the file once, atomically.
 #pragma once
 #include <nlohmann/json.hpp>
 

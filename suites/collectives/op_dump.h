@@ -1,8 +1,7 @@
-// The op table's JAX-oracle cases (`tandem collectives-dump`, tools/oracles/collectives_vs_jax.py):
-// per op the parameters JAX is called with, the value sets and dtypes of its inputs and the
-// engine call. Each builder fills one row's `dump` (op_table.cc's make_table), so the dump
-// reads its ops, and their order, from the op table's rows. The permutations are the ones
-// the table's case engines use too.
+// The op table's JAX-oracle cases (`tandem collectives-dump`, tools/oracles/collectives_vs_jax.py): per op the
+// parameters JAX is called with, the value sets and dtypes of its inputs and the engine call. Each builder fills one
+// row's `dump` (op_table.cc's make_table), so the dump reads its ops, and their order, from the op table's rows. The
+// permutations are the ones the table's case engines use too.
 #pragma once
 #include <utility>
 #include <vector>

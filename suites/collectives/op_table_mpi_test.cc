@@ -1,9 +1,8 @@
-// The op table's sweep entries under mpirun at 1-4 ranks: for every sweepable op, dtype and
-// place, the tandem call and the raw library call each produce exactly the closed-form
-// expected values on fresh buffers (so the #wrong column of a passing sweep means something),
-// a corrupted element is seen, and the table's lists agree with what the CLI offers. The
-// same on NCCL device buffers against the raw NCCL calls (skipped, with the reason, without
-// a CUDA+NCCL build or a GPU per rank).
+// The op table's sweep entries under mpirun at 1-4 ranks: for every sweepable op, dtype and place, the tandem call and
+// the raw library call each produce exactly the closed-form expected values on fresh buffers (so the #wrong column of a
+// passing sweep means something), a corrupted element is seen, and the table's lists agree with what the CLI offers.
+// The same on NCCL device buffers against the raw NCCL calls (skipped, with the reason, without a CUDA+NCCL build or a
+// GPU per rank).
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Under mpirun only rank 0 writes files, and writes them whole. Each rank starts in a
-# directory of its own and gets the same relative --out, so a file written by any other
-# rank would show up under that rank's directory. Checked for the sweep
-# (`tandem collectives`) and for the case harness (`tandem run --suite collectives`):
-# rank 0's directory holds complete JSON (the expected record count, no leftover temporary
-# files); every other rank's directory stays empty.
+# Under mpirun only rank 0 writes files, and writes them whole. Each rank starts in a directory of its own and gets the
+# same relative --out, so a file written by any other rank would show up under that rank's directory. Checked for the
+# sweep (`tandem collectives`) and for the case harness (`tandem run --suite collectives`): rank 0's directory holds
+# complete JSON (the expected record count, no leftover temporary files); every other rank's directory stays empty.
 # usage: rank0_writes_test.sh TANDEM MPIEXEC [NP]
 set -euo pipefail
 tandem=${1:?usage: rank0_writes_test.sh TANDEM MPIEXEC [NP]}

@@ -1,13 +1,11 @@
 // The nccl-tests-style sweep behind `tandem collectives`: sizes from -b to -e by factor
 // -f (each timed once after rounding to whole elements), -w warm-up and -n timed iterations (identical on every rank), optional check (-c),
-// out-of-place and in-place, every dtype of -d and reduction op of -o, the ops of --ops
-// (op_table.h) on the groups of --groups, on the --backend's buffers (MPI: host, NCCL:
-// device). Each op is timed next to its raw library call on the same buffers (--raw), size
-// by size. Per-iteration times are reduced across ranks (max
-// by default); time = the mean over iterations (as nccl-tests prints it), algbw = S / time,
-// busbw = algbw × the op's factor. Rank 0 prints nccl-tests' table (sweep_format.h) and
-// writes one record per (op, call, dtype, redop, size, place) with every iteration's time
-// in timing.samples, so `tandem gate` compares two sweeps.
+// out-of-place and in-place, every dtype of -d and reduction op of -o, the ops of --ops (op_table.h) on the groups of
+// --groups, on the --backend's buffers (MPI: host, NCCL: device). Each op is timed next to its raw library call on the
+// same buffers (--raw), size by size. Per-iteration times are reduced across ranks (max by default); time = the mean
+// over iterations (as nccl-tests prints it), algbw = S / time, busbw = algbw × the op's factor. Rank 0 prints
+// nccl-tests' table (sweep_format.h) and writes one record per (op, call, dtype, redop, size, place) with every
+// iteration's time in timing.samples, so `tandem gate` compares two sweeps.
 #pragma once
 #include <string>
 #include <vector>

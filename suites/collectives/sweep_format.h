@@ -1,8 +1,7 @@
-// The sweep's text output in nccl-tests' layout, so its users and their log parsers read it
-// as they read all_reduce_perf: a "# nThread … validation" line, one row per size with size,
-// count, type, redop and root, then out-of-place and in-place side by side (time in µs as
-// the mean over iterations, algbw, busbw in GB/s, #wrong), closing with "# Out of bounds
-// values" and "# Avg bus bandwidth". p50 and p99 (µs) per side are extra trailing columns
+// The sweep's text output in nccl-tests' layout, so its users and their log parsers read it as they read
+// all_reduce_perf: a "# nThread … validation" line, one row per size with size, count, type, redop and root, then
+// out-of-place and in-place side by side (time in µs as the mean over iterations, algbw, busbw in GB/s, #wrong),
+// closing with "# Out of bounds values" and "# Avg bus bandwidth". p50 and p99 (µs) per side are extra trailing columns
 // with --percentiles 1. Also the dtype names nccl-tests' -d takes.
 #pragma once
 #include <cstdint>

@@ -1,6 +1,5 @@
-// The sweep's nccl-tests layout: rows split into nccl-tests' 13 columns (what log parsers
-// index), the time column's three precisions, N/A for an absent side or an unchecked row,
-// the closing lines, and -d's names.
+// The sweep's nccl-tests layout: rows split into nccl-tests' 13 columns (what log parsers index), the time column's
+// three precisions, N/A for an absent side or an unchecked row, the closing lines, and -d's names.
 #include <gtest/gtest.h>
 
 #include <sstream>

@@ -13,9 +13,8 @@ namespace tandem {
 class Registry;
 // f32[m,k] · f32[k,n] under a precision or DotAlgorithm preset (dot_special_cases.cc).
 Program matmul(int64_t m, int64_t k, int64_t n, const std::string& preset);
-// A quick 3×8 · 8×4 f32 case "dot/special/FAMILY/alg:PRESET" on seeded inputs (lhs uniform,
-// rhs in [0.5, 1]) that `fill` then edits (lhs, rhs row-major), checked against the exact
-// reference within the preset's error class.
+// A quick 3×8 · 8×4 f32 case "dot/special/FAMILY/alg:PRESET" on seeded inputs (lhs uniform, rhs in [0.5, 1]) that
+// `fill` then edits (lhs, rhs row-major), checked against the exact reference within the preset's error class.
 using SpecialInputs = std::function<void(float* lhs, float* rhs)>;
 Case special_inputs_case(const std::string& family, const std::string& preset, const SpecialInputs& fill);
 // Inf/NaN through every preset, and the accuracy ordering of presets on shared inputs.

@@ -1,11 +1,10 @@
 // The error class of each DotAlgorithm: how precisely it represents its inputs and how it
 // accumulates. The worst-case tolerance for one output element is
 //   (2·u_in + K·u_acc) · Σ_k |a_ik||b_kj|  +  2·u_out · |exact|
-// — a rigorous first-order bound (input rounding of both factors, K roundings of the sum,
-// the final cast). The check uses the probabilistic model of Higham & Mary for the K
-// accumulation roundings, λ·√K·u_acc in place of K·u_acc (λ for a failure probability of
-// 10⁻⁹ per element), while K·u_acc ≤ 0.1; the worst case stays a second, reported line.
-// The input term 2·u_in is per product, no sum of K roundings, so it keeps its worst case.
+// — a rigorous first-order bound (input rounding of both factors, K roundings of the sum, the final cast). The check
+// uses the probabilistic model of Higham & Mary for the K accumulation roundings, λ·√K·u_acc in place of K·u_acc (λ for
+// a failure probability of 10⁻⁹ per element), while K·u_acc ≤ 0.1; the worst case stays a second, reported line. The
+// input term 2·u_in is per product, no sum of K roundings, so it keeps its worst case.
 #pragma once
 #include <string>
 

@@ -1,8 +1,7 @@
-// The engine's f8 rounding (engine/core/f8, bit arithmetic) against the reference's
-// (reference/f8, a search of the decoded patterns) on every representable neighbourhood of
-// both formats: each value and its f64 neighbours, each exact midpoint between adjacent values
-// (where ties-to-even and ties-away differ) and one f64 ulp either side, ±0, the subnormals
-// and half the smallest one, the overflow boundary and past it, ±Inf and NaN — both signs.
+// The engine's f8 rounding (engine/core/f8, bit arithmetic) against the reference's (reference/f8, a search of the
+// decoded patterns) on every representable neighbourhood of both formats: each value and its f64 neighbours, each exact
+// midpoint between adjacent values (where ties-to-even and ties-away differ) and one f64 ulp either side, ±0, the
+// subnormals and half the smallest one, the overflow boundary and past it, ±Inf and NaN — both signs.
 #include <gtest/gtest.h>
 
 #include <cmath>

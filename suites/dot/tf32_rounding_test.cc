@@ -1,10 +1,9 @@
-// round_to_tf32 (engine/core/half.h) bit for bit against the reference's round-to-nearest-even
-// (reference/rounding.h, written from IEEE 754 in f64): the one __host__ __device__ function
-// both the CPU emulation of the TF32 presets and the CUDA kernel that rounds cuBLAS's TF32
-// operands (engine/cuda/dot_kernels.cu) call, so this CPU test covers the GPU's rounding too.
-// Inputs: exact ties of both parities, NaN payloads, infinities, subnormals, the overflow edge
-// at the largest float, and random bit patterns. The same inputs are shown to catch a
-// truncating and a round-half-away conversion, so the comparison can fail.
+// round_to_tf32 (engine/core/half.h) bit for bit against the reference's round-to-nearest-even (reference/rounding.h,
+// written from IEEE 754 in f64): the one __host__ __device__ function both the CPU emulation of the TF32 presets and
+// the CUDA kernel that rounds cuBLAS's TF32 operands (engine/cuda/dot_kernels.cu) call, so this CPU test covers the
+// GPU's rounding too. Inputs: exact ties of both parities, NaN payloads, infinities, subnormals, the overflow edge at
+// the largest float, and random bit patterns. The same inputs are shown to catch a truncating and a round-half-away
+// conversion, so the comparison can fail.
 #include <gtest/gtest.h>
 
 #include <cmath>

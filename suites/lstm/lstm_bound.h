@@ -18,9 +18,8 @@ struct LstmBounds {
   std::vector<double> dx, dh0, dc0, dw;  // backward: empty when `host` has no cotangents
 };
 
-// `host` as make_lstm_inputs returns it: x, h0, c0, w, seq_lengths[, dy, dh_n, dc_n]. A
-// length of 0 is allowed (the row keeps h0, c0: bound 0). `tf32` adds the rounding of every
-// GEMM input to 10 mantissa bits.
+// `host` as make_lstm_inputs returns it: x, h0, c0, w, seq_lengths[, dy, dh_n, dc_n]. A length of 0 is allowed (the row
+// keeps h0, c0: bound 0). `tf32` adds the rounding of every GEMM input to 10 mantissa bits.
 LstmBounds lstm_error_bounds(const LstmConfig& c, const std::vector<Tensor>& host, bool tf32);
 
 // The unit roundoff the bounds use and how they are made, for the records.

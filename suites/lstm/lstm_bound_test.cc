@@ -1,7 +1,6 @@
-// The LSTM's data-derived bound can fail: an LSTM that rounds its weights to TF32 (10 mantissa
-// bits: a precision bug the f32 path must not have) is caught on every output, while the
-// flat tolerance it replaced passed that bug's weight gradient; and the bound is zero
-// exactly where the output is exact (padded steps of y).
+// The LSTM's data-derived bound can fail: an LSTM that rounds its weights to TF32 (10 mantissa bits: a precision bug
+// the f32 path must not have) is caught on every output, while the flat tolerance it replaced passed that bug's weight
+// gradient; and the bound is zero exactly where the output is exact (padded steps of y).
 #include "suites/lstm/lstm_bound.h"
 
 #include <cmath>

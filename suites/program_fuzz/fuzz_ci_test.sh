@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The fuzzer's CI budget: three seeds of 3,000 cases each, engine against reference over
-# every chain (docs/FUZZING.md). Then what the run itself must show for it to count: every
-# generator row was drawn, and refused programs stay a minority (a fuzzer whose programs are
-# mostly refused tests little). A disagreement leaves its shrunk case under OUT.
+# The fuzzer's CI budget: three seeds of 3,000 cases each, engine against reference over every chain (docs/FUZZING.md).
+# Then what the run itself must show for it to count: every generator row was drawn, and refused programs stay a
+# minority (a fuzzer whose programs are mostly refused tests little). A disagreement leaves its shrunk case under OUT.
 #   fuzz_ci_test.sh TANDEM PYTHON OUT
 set -euo pipefail
 tandem=$1 python=$2 out=$3

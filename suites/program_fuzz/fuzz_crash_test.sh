@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Crash isolation in `tandem fuzz` (case workers, runners/cli/case_workers.h): with a planted
-# segfault in every vmap over an axis of size 1 (fault crash_vmap_axis_size_one), each crashing
-# case is a failing record naming SIGSEGV and its seed, every other case still runs (the
-# summary counts them all), and the run exits 1 (a failure, not an infrastructure error). The
-# same run --in-process dies of the signal at the first such case. An engine error (a raised
-# exception, not a crash) fails the run as well.
+# Crash isolation in `tandem fuzz` (case workers, runners/cli/case_workers.h): with a planted segfault in every vmap
+# over an axis of size 1 (fault crash_vmap_axis_size_one), each crashing case is a failing record naming SIGSEGV and its
+# seed, every other case still runs (the summary counts them all), and the run exits 1 (a failure, not an infrastructure
+# error). The same run --in-process dies of the signal at the first such case. An engine error (a raised exception, not
+# a crash) fails the run as well.
 #   fuzz_crash_test.sh TANDEM
 set -uo pipefail
 tandem=${1:?usage: fuzz_crash_test.sh TANDEM}

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Whether the fuzzer catches each engine fault of the fault table (engine/core/faults.h), as
-# suites/program_fuzz/fault_catch.tsv says it does (or says why not): seed 2, 3,000 cases,
-# the budget on which the clean engine agrees everywhere (fuzz_ci_test.sh). A fault the table
-# calls caught that escapes fails; so does one it calls missed that is now caught (update the
-# table), and a fault missing from the table. Every fault in one `tandem fuzz --inject-each`
-# run (the cases and their references made once: 35 runs of the same 3,000 cases cost 3.5x
-# the CPU); the first caught fault is also run alone with --inject, which must fail at the
-# same case and pass just before it, so the shared run's verdicts are held to the per-fault one.
+# suites/program_fuzz/fault_catch.tsv says it does (or says why not): seed 2, 3,000 cases, the budget on which the clean
+# engine agrees everywhere (fuzz_ci_test.sh). A fault the table calls caught that escapes fails; so does one it calls
+# missed that is now caught (update the table), and a fault missing from the table. Every fault in one `tandem fuzz
+# --inject-each` run (the cases and their references made once: 35 runs of the same 3,000 cases cost 3.5x the CPU); the
+# first caught fault is also run alone with --inject, which must fail at the same case and pass just before it, so the
+# shared run's verdicts are held to the per-fault one.
 #   fuzz_faults_test.sh TANDEM TABLE
 set -uo pipefail
 tandem=$1 table=$2

@@ -1,6 +1,5 @@
-// The fuzzer's oracle and tolerance: the widened program keeps explicit narrowing, the
-// perturbed runs move sums and lossy dots by their roundoff, and the tolerance derived from
-// them passes a correct engine and fails a wrong one.
+// The fuzzer's oracle and tolerance: the widened program keeps explicit narrowing, the perturbed runs move sums and
+// lossy dots by their roundoff, and the tolerance derived from them passes a correct engine and fails a wrong one.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -44,10 +43,9 @@ TEST(FuzzOracle, PerturbedRunsMoveALossyDotByItsInputRoundoff) {
   EXPECT_LT(std::fabs(moved - own), 0.1 * std::fabs(own));
 }
 
-// An f8 dot of the program's inputs (scaled by a power of two, floored: still exact) is
-// judged at f32's accumulation: the f8 rounding is the same in every run, so a tie rounded
-// away (1 + 2^-4 -> 1.125 instead of 1) is far outside the runs' spread; of a computed
-// operand, the runs keep the f8 format's own roundoff.
+// An f8 dot of the program's inputs (scaled by a power of two, floored: still exact) is judged at f32's accumulation:
+// the f8 rounding is the same in every run, so a tie rounded away (1 + 2^-4 -> 1.125 instead of 1) is far outside the
+// runs' spread; of a computed operand, the runs keep the f8 format's own roundoff.
 TEST(FuzzOracle, AnF8DotOfExactOperandsIsJudgedExactly) {
   for (bool computed : {false, true}) {
     Program p = trace({AType{{1, 8}, DType::f32}, AType{{8, 1}, DType::f32}}, [&](Builder&, const std::vector<Value>& x) {

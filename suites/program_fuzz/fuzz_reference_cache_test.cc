@@ -1,7 +1,6 @@
-// The reference runs `tandem check --program` shares between the cases of one program
-// (fuzz_reference_cache.h) and the two stages of the error model's runs (fuzz_driver.h): a run is
-// shared exactly where it computes the same, and the staged check gives the verdict of all six
-// runs — it still fails a wrong engine, and then has computed all of them.
+// The reference runs `tandem check --program` shares between the cases of one program (fuzz_reference_cache.h) and the
+// two stages of the error model's runs (fuzz_driver.h): a run is shared exactly where it computes the same, and the
+// staged check gives the verdict of all six runs — it still fails a wrong engine, and then has computed all of them.
 #include <gtest/gtest.h>
 
 #include "bridge/seeded_inputs.h"
@@ -61,9 +60,8 @@ TEST(ReferenceCache, SharesARunExactlyWhereItComputesTheSame) {
   EXPECT_EQ(cache.computed(), 1u);
 }
 
-// Four policies' vjp cases compute the reference once; a correct engine passes on the first two
-// runs; a wrong one (the scan skips its last step) fails with every run computed, as without
-// the cache.
+// Four policies' vjp cases compute the reference once; a correct engine passes on the first two runs; a wrong one (the
+// scan skips its last step) fails with every run computed, as without the cache.
 TEST(ReferenceCache, StagedRunsGiveTheFullVerdict) {
   ReferenceCache cache;
   for (const char* policy : {"everything_saveable", "nothing_saveable", "dots_saveable"}) {

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # A sample of the fuzzer's agreeing cases (every 20th of 2000, seed 4) judged by JAX itself:
-# tools/oracles/fuzz_case_vs_jax.py runs each case's chain with jax.vjp / jax.vmap over the program
-# and must find the engine agreeing, except on the samples KNOWN lists (open findings, each with
-# why): a sample that differs and is not listed fails, and so does a listed one that agrees now.
-# Exit 77 (skip) when the Python lacks JAX.
+# tools/oracles/fuzz_case_vs_jax.py runs each case's chain with jax.vjp / jax.vmap over the program and must find the
+# engine agreeing, except on the samples KNOWN lists (open findings, each with why): a sample that differs and is not
+# listed fails, and so does a listed one that agrees now. Exit 77 (skip) when the Python lacks JAX.
 #   fuzz_vs_jax_test.sh TANDEM PYTHON JUDGE OUT KNOWN
 set -uo pipefail
 tandem=$1 python=$2 judge=$3 out=$4 known=$5

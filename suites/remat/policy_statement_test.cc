@@ -1,8 +1,7 @@
-// The independent statement of the remat policies (policy_statement.h): each row says what
-// JAX's definition says for a dot with and without batch dims, a named value and an unnamed
-// one; on every quick remat model the engine's saved set is within it, and the engine faults
-// that make a policy save everything, or a scan inside a checkpoint save its carries, are
-// caught by it (as the remat suite reports).
+// The independent statement of the remat policies (policy_statement.h): each row says what JAX's definition says for a
+// dot with and without batch dims, a named value and an unnamed one; on every quick remat model the engine's saved set
+// is within it, and the engine faults that make a policy save everything, or a scan inside a checkpoint save its
+// carries, are caught by it (as the remat suite reports).
 #include <gtest/gtest.h>
 
 #include "engine/core/error.h"
@@ -16,8 +15,7 @@ namespace tandem::remat {
 namespace {
 using V = std::vector<Value>;
 
-// Eqns: [0] dot without batch dims, [1] checkpoint_name 'a', [2] sin, [3] dot with batch dims,
-// [4] checkpoint_name 'b'.
+// Eqns: [0] dot without batch dims, [1] checkpoint_name 'a', [2] sin, [3] dot with batch dims, [4] checkpoint_name 'b'.
 Program sample() {
   AType m{{2, 3, 3}, DType::f32};
   return trace({m, m}, [](Builder&, const V& v) {

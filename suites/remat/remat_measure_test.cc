@@ -1,9 +1,7 @@
-// Memory–time table of the remat policies (lab/README.md "## Rematerialization"):
-// an 8-layer MLP with each layer checkpointed, and recursive checkpointing of a sin chain.
-// Disabled by default (a measurement, not a check); run with
+// Memory–time table of the remat policies (lab/README.md "## Rematerialization"): an 8-layer MLP with each layer
+// checkpointed, and recursive checkpointing of a sin chain. Disabled by default (a measurement, not a check); run with
 //   remat_measure_test --gtest_also_run_disabled_tests
-// The enabled test checks the ordering of measured peaks and the 10% prediction bound on
-// a small instance, quickly.
+// The enabled test checks the ordering of measured peaks and the 10% prediction bound on a small instance, quickly.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -209,11 +207,10 @@ TEST(RematMeasure, DISABLED_LstmCarriesStackedThenReplayed) {
   table(lstm, 9);
 }
 
-// A scan's loop-invariant residuals (rnn_wt: Wᵀ and Uᵀ computed in the step) stacked per
-// step, then saved once; and the backward of a scan under remat recomputing each step twice
-// (the replay, then the backward scan), then once (the replay stacks what the backward scan
-// reads): the before and after of lab/pages/remat.md "Scan residuals as JAX's", in one
-// run, each fault restoring the old engine. The LSTM at the suite's nightly size.
+// A scan's loop-invariant residuals (rnn_wt: Wᵀ and Uᵀ computed in the step) stacked per step, then saved once; and the
+// backward of a scan under remat recomputing each step twice (the replay, then the backward scan), then once (the
+// replay stacks what the backward scan reads): the before and after of lab/pages/remat.md "Scan residuals as JAX's", in
+// one run, each fault restoring the old engine. The LSTM at the suite's nightly size.
 TEST(RematMeasure, DISABLED_ScanResidualsBeforeAfter) {
   for (const remat::Model& m : {remat::Model{"rnn_wt", 1, 16, 512, 64, {"", ""}},
                                 remat::Model{"lstm", 1, 16, 512, 25, {"", ""}}})

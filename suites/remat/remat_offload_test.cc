@@ -1,8 +1,7 @@
-// The remat suite's offloading policies (CPU): every quick case under an offloading policy
-// reports as offloaded_bytes the bytes device_put really moved to pinned host memory (and
-// back), with the pinned_host pool's peak holding them, and measures a device peak no higher
-// than the policy that saves the same values on the device; for the MLP, whose checkpointed
-// layers are reloaded one at a time, lower by the offloaded bytes less one layer's reload.
+// The remat suite's offloading policies (CPU): every quick case under an offloading policy reports as offloaded_bytes
+// the bytes device_put really moved to pinned host memory (and back), with the pinned_host pool's peak holding them,
+// and measures a device peak no higher than the policy that saves the same values on the device; for the MLP, whose
+// checkpointed layers are reloaded one at a time, lower by the offloaded bytes less one layer's reload.
 #include <gtest/gtest.h>
 
 #include <string>

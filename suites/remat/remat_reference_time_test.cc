@@ -1,7 +1,6 @@
-// Wall time of the reference's reverse mode (reference_vjp: the f64 store-everything tape)
-// on the remat suite's nightly-size models, the oracle their nightly cases are checked
-// against (lab/README.md "Reference reverse mode at nightly size"). A measurement,
-// disabled by default; run with
+// Wall time of the reference's reverse mode (reference_vjp: the f64 store-everything tape) on the remat suite's
+// nightly-size models, the oracle their nightly cases are checked against (lab/README.md "Reference reverse mode at
+// nightly size"). A measurement, disabled by default; run with
 //   remat_reference_time_test --gtest_also_run_disabled_tests
 #include <gtest/gtest.h>
 
@@ -17,8 +16,7 @@
 namespace tandem {
 namespace {
 
-// Min over reps of one reference_vjp of the model traced in f64 (inputs in [-0.8, 0.8],
-// the LSTM's lengths all full).
+// Min over reps of one reference_vjp of the model traced in f64 (inputs in [-0.8, 0.8], the LSTM's lengths all full).
 double reference_seconds(const remat::Model& m, int reps) {
   Program p = m.build(DType::f64, "everything_saveable");
   std::vector<ref::Array> in;

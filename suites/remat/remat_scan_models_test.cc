@@ -14,12 +14,11 @@
 namespace tandem {
 namespace {
 
-// scan over L layers of checkpoint(policy)(pre = name(h·W, 'pre'); act = name(pre·σ(1.702·pre), 'act')).
-// The backward of a layer reads h (the carry entering the step), W (the xs row), pre and
-// s = σ(1.702·pre) (mul reads both operands, logistic its output). Per policy, what is saved
-// per step besides the weights (an argument): the carry always (a body input, stacked), pre
-// when the policy saves the dot or the name 'pre' (one buffer either way), s when anything
-// unnamed is saveable. Outside the scan, the loss ½Σh² reads the final carry [B, D], saved.
+// scan over L layers of checkpoint(policy)(pre = name(h·W, 'pre'); act = name(pre·σ(1.702·pre), 'act')). The backward
+// of a layer reads h (the carry entering the step), W (the xs row), pre and s = σ(1.702·pre) (mul reads both operands,
+// logistic its output). Per policy, what is saved per step besides the weights (an argument): the carry always (a body
+// input, stacked), pre when the policy saves the dot or the name 'pre' (one buffer either way), s when anything unnamed
+// is saveable. Outside the scan, the loss ½Σh² reads the final carry [B, D], saved.
 struct Expect {
   int saved, offloaded;
 };
@@ -64,14 +63,13 @@ TEST(RematScanModels, ScanMlpResidualsFollowThePolicy) {
   }
 }
 
-// A scan checkpointed whole saves what JAX 0.10's jax.ad_checkpoint.saved_residuals lists
-// for the same program (tools/oracles/saved_residuals_vs_jax.py on the dumped cases; JAX's scalar
-// literals left out, the closed-over seq_lengths counted as the argument it is): the inputs,
-// what the policy saves stacked over the steps, and what the loss outside reads; never the
-// carry entering each step, which the backward rebuilds by re-running the forward scan.
-// LSTM (B 3, T 4, H 4): x f32[3,4,4], h0 and c0 f32[1,3,4], the weights f32[160],
-// seq_lengths i32[3]; outside the checkpoint the loss reads y f32[3,4,4] and h_n, c_n
-// f32[1,3,4]; dots_saveable adds x·W_ih and the per-step h·W_hh, both [T, B, 4H].
+// A scan checkpointed whole saves what JAX 0.10's jax.ad_checkpoint.saved_residuals lists for the same program
+// (tools/oracles/saved_residuals_vs_jax.py on the dumped cases; JAX's scalar literals left out, the closed-over
+// seq_lengths counted as the argument it is): the inputs, what the policy saves stacked over the steps, and what the
+// loss outside reads; never the carry entering each step, which the backward rebuilds by re-running the forward scan.
+// LSTM (B 3, T 4, H 4): x f32[3,4,4], h0 and c0 f32[1,3,4], the weights f32[160], seq_lengths i32[3]; outside the
+// checkpoint the loss reads y f32[3,4,4] and h_n, c_n f32[1,3,4]; dots_saveable adds x·W_ih and the per-step h·W_hh,
+// both [T, B, 4H].
 const std::set<std::string> kLstmInputs = {"f32[3,4,4] a", "f32[1,3,4] h0", "f32[1,3,4] c0", "f32[160]", "i32[3]",
                                            "f32[3,4,4] y", "f32[1,3,4] h_n", "f32[1,3,4] c_n"};
 std::multiset<std::string> types(const SavedResiduals& s) {
@@ -126,11 +124,10 @@ TEST(RematScanModels, CheckpointedScansSaveWhatJaxSaves) {
     }
 }
 
-// The scans checkpointed whole recompute, per primitive, what JAX's pullback recomputes (its
-// applications beyond everything_saveable's): the counts below were printed by JAX 0.10.2,
-// `tools/oracles/recompute_vs_jax.py DUMPDIR --print` over `tandem dump-programs --profile
-// quick --filter '^remat/' DUMPDIR`; ctest recompute_vs_jax recomputes them with JAX where it
-// is installed. Before the replay stacked its values, tandem ran twice these (lstm under
+// The scans checkpointed whole recompute, per primitive, what JAX's pullback recomputes (its applications beyond
+// everything_saveable's): the counts below were printed by JAX 0.10.2, `tools/oracles/recompute_vs_jax.py DUMPDIR
+// --print` over `tandem dump-programs --profile quick --filter '^remat/' DUMPDIR`; ctest recompute_vs_jax recomputes
+// them with JAX where it is installed. Before the replay stacked its values, tandem ran twice these (lstm under
 // nothing_saveable: logistic 24, tanh 16, dot_general 9).
 TEST(RematScanModels, CheckpointedScansRecomputeWhatJaxRecomputes) {
   using Counts = std::map<std::string, int64_t>;

@@ -1,8 +1,7 @@
-// Collectives under vmap inside a multi-rank program, under mpirun (1 to 4 ranks): the
-// program's collectives name the rank axis "ranks" (bound to the MPI world through
-// comm_axis), the vmapped axis "batch", or both. Every rank runs vmap(f, "batch") on its own
-// examples and checks them against the mesh reference {ranks: R, batch: n}, which every rank
-// evaluates whole from the same seeded inputs.
+// Collectives under vmap inside a multi-rank program, under mpirun (1 to 4 ranks): the program's collectives name the
+// rank axis "ranks" (bound to the MPI world through comm_axis), the vmapped axis "batch", or both. Every rank runs
+// vmap(f, "batch") on its own examples and checks them against the mesh reference {ranks: R, batch: n}, which every
+// rank evaluates whole from the same seeded inputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>

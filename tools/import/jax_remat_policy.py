@@ -42,10 +42,9 @@ def except_names(fn):
     return "everything_saveable"
 
 
-# A policy's __qualname__ (functions, the factories' inner functions) or its class's
-# (DotsSaveable, SaveOnlyTheseNames, SaveAnyNamesButThese) -> tandem's policy string
-# (engine/ir/remat_policy.h). None is jax.checkpoint's default: remat_partial_eval reads it as
-# nothing_saveable.
+# A policy's __qualname__ (functions, the factories' inner functions) or its class's (DotsSaveable, SaveOnlyTheseNames,
+# SaveAnyNamesButThese) -> tandem's policy string (engine/ir/remat_policy.h). None is jax.checkpoint's default:
+# remat_partial_eval reads it as nothing_saveable.
 POLICIES = {
     "everything_saveable": lambda p: "everything_saveable",
     "nothing_saveable": lambda p: "nothing_saveable",

@@ -37,8 +37,7 @@ def _checkpoint(e, live):
     return e, _prune_body(e, used)
 
 
-# Equations with a body whose outputs can be dropped one by one; any other equation is kept
-# whole or dropped whole.
+# Equations with a body whose outputs can be dropped one by one; any other equation is kept whole or dropped whole.
 BODIES = {"scan": _scan, "checkpoint": _checkpoint}
 
 

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Real JAX programs (tools/import/real_programs/) through `tandem import` and `tandem check
 # --program`, each the shape of a defect JAX users hit: nested jax.checkpoint (JAX's outer
-# policy rules inside), an embedding as one_hot(tokens) @ E (no cotangent for the one-hot
-# side), a fori_loop (an i32 counter carry), a loss closing over constant arrays (JAX's vjp is
-# w.r.t. the arguments only) and jax.experimental.rnn.lstm_ref with its final carries unused
-# (their gather is dead code). Every case must pass; tandem's saved residuals must equal
-# jax.ad_checkpoint.saved_residuals' under every policy (the vjp/policy:everything_saveable
-# case against JAX's residuals of f as written), or differ only by a named rule row; the
+# policy rules inside), an embedding as one_hot(tokens) @ E (no cotangent for the one-hot side), a fori_loop (an i32
+# counter carry), a loss closing over constant arrays (JAX's vjp is w.r.t. the arguments only) and
+# jax.experimental.rnn.lstm_ref with its final carries unused (their gather is dead code). Every case must pass;
+# tandem's saved residuals must equal jax.ad_checkpoint.saved_residuals' under every policy (the
+# vjp/policy:everything_saveable case against JAX's residuals of f as written), or differ only by a named rule row; the
 # vmap case must vary the integer tokens across the batch. Exit 77 without JAX.
 #   real_programs_test.sh TANDEM PYTHON SOURCE_DIR OUT
 set -u

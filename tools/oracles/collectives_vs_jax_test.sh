@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# ctest collectives_vs_jax: `tandem collectives-dump` under mpirun at 4 and 2 ranks (the real
-# engine, MPI host buffers), then tools/oracles/collectives_vs_jax.py judges every case with JAX on as
-# many host CPU devices. Exit 77 (ctest: skipped) when JAX is not installed for python3.
-# usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR
+# ctest collectives_vs_jax: `tandem collectives-dump` under mpirun at 4 and 2 ranks (the real engine, MPI host buffers),
+# then tools/oracles/collectives_vs_jax.py judges every case with JAX on as many host CPU devices. Exit 77 (ctest:
+# skipped) when JAX is not installed for python3. usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR
 set -uo pipefail
 tandem=${1:?usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR}
 mpiexec=${2:?usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR}

@@ -31,9 +31,8 @@ def is_float(name):
     return name in EPS
 
 
-# The `wide` value of the narrowed run: f64 becomes f32, the rest keeps its dtype. No run is wider
-# than f64, so JAX's own error at f64 cannot be measured; the narrowed run estimates it
-# (narrowed_f64_error).
+# The `wide` value of the narrowed run: f64 becomes f32, the rest keeps its dtype. No run is wider than f64, so JAX's
+# own error at f64 cannot be measured; the narrowed run estimates it (narrowed_f64_error).
 NARROW = "narrow"
 
 

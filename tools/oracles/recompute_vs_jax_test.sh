@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# JAX judges what tandem's vjp recomputes (docs/JAX_ORACLE.md, Recompute counts): the quick
-# remat cases are dumped by `tandem dump-programs` and, per primitive of
-# tools/oracles/recompute_vs_jax.py's COMPARED, tandem's recompute counts must be JAX's (its
-# pullback's applications beyond everything_saveable's); then the fault that makes a scan under
-# remat recompute each step's values twice (tandem before the replay stacked them) is injected
-# and the oracle must catch it. Exit 77 (ctest SKIP) without JAX.
+# JAX judges what tandem's vjp recomputes (docs/JAX_ORACLE.md, Recompute counts): the quick remat cases are dumped by
+# `tandem dump-programs` and, per primitive of tools/oracles/recompute_vs_jax.py's COMPARED, tandem's recompute counts
+# must be JAX's (its pullback's applications beyond everything_saveable's); then the fault that makes a scan under remat
+# recompute each step's values twice (tandem before the replay stacked them) is injected and the oracle must catch it.
+# Exit 77 (ctest SKIP) without JAX.
 #   recompute_vs_jax_test.sh TANDEM_BINARY [PYTHON]
 set -uo pipefail
 tandem=${1:?usage: recompute_vs_jax_test.sh TANDEM_BINARY [PYTHON]}

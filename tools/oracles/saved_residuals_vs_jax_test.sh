@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# JAX judges what tandem's vjp saves (docs/JAX_ORACLE.md, Saved residuals): the quick remat
-# cases are dumped by `tandem dump-programs` and their saved sets must be JAX's
-# (tools/oracles/saved_residuals_vs_jax.py); then the fault that makes a scan inside a checkpoint
-# save its carries (tandem before its carry replay of 2026-11-27) is injected and the oracle must catch it, and
-# so is the one that stacks a loop-invariant residual per step.
+# JAX judges what tandem's vjp saves (docs/JAX_ORACLE.md, Saved residuals): the quick remat cases are dumped by `tandem
+# dump-programs` and their saved sets must be JAX's (tools/oracles/saved_residuals_vs_jax.py); then the fault that makes
+# a scan inside a checkpoint save its carries (tandem before its carry replay of 2026-11-27) is injected and the oracle
+# must catch it, and so is the one that stacks a loop-invariant residual per step.
 # Exit 77 (ctest SKIP) without JAX.   saved_residuals_vs_jax_test.sh TANDEM_BINARY [PYTHON]
 set -uo pipefail
 tandem=${1:?usage: saved_residuals_vs_jax_test.sh TANDEM_BINARY [PYTHON]}
@@ -29,9 +28,8 @@ TANDEM_INJECT=$fault "$tandem" dump-programs --profile quick --filter '^remat/(l
 "$python" "$here/saved_residuals_vs_jax.py" "$work/$fault" > "$work/$fault.log" 2>&1; rc=$?
 [ "$rc" = 1 ] && grep -q '^FAIL' "$work/$fault.log" || { cat "$work/$fault.log"; fail "fault $fault escaped the oracle (exit $rc)"; }
 echo "caught $fault: $(grep -c '^FAIL' "$work/$fault.log") failing items"
-# A loop-invariant residual (rnn_wt's weight transposes, saved under everything_saveable only)
-# stacked per step, where JAX saves it once: the item is KNOWN (tanh's rule), so its
-# difference is read: two f32[4,4,4] more than JAX.
+# A loop-invariant residual (rnn_wt's weight transposes, saved under everything_saveable only) stacked per step, where
+# JAX saves it once: the item is KNOWN (tanh's rule), so its difference is read: two f32[4,4,4] more than JAX.
 fault=remat_scan_invariant_stacked
 TANDEM_INJECT=$fault "$tandem" dump-programs --profile quick --filter '^remat/rnn_wt/.*everything_saveable' "$work/$fault" > /dev/null 2>&1
 "$python" "$here/saved_residuals_vs_jax.py" "$work/$fault" > "$work/$fault.log" 2>&1

@@ -1,6 +1,5 @@
-# Tests that drive the real `tandem` binary (its path in TANDEM_BIN, set by ctest: see
-# ci/CMakeLists.txt). Without it they fail rather than skip: these are the tests that catch a
-# C++ change the Python tools no longer understand.
+# Tests that drive the real `tandem` binary (its path in TANDEM_BIN, set by ctest: see ci/CMakeLists.txt). Without it
+# they fail rather than skip: these are the tests that catch a C++ change the Python tools no longer understand.
 import os
 import subprocess
 from pathlib import Path

@@ -1,11 +1,10 @@
-# The reports on what the real binary writes: small quick runs of three suites and small
-# nightly runs of the dot and lstm perf cases (filtered to seconds), `tandem report` on their
-# records must draw every plot promised for those suites (so a metric renamed in C++ cannot
-# silently empty a plot), with the series each plot promises (the LSTM's CPU kernel, Program
-# path, PyTorch where python3-torch is installed, and the sgemm ceiling; dot's ratio to the
-# BLAS call), the records must follow record.schema.json, and `tandem gate` on them must be
-# SAME against itself and fail (exit 6) when a case vanishes, is newly skipped, or the run is
-# killed mid-way. The PNGs are looked at by reports/screenshot_report.sh, not here.
+# The reports on what the real binary writes: small quick runs of three suites and small nightly runs of the dot and
+# lstm perf cases (filtered to seconds), `tandem report` on their records must draw every plot promised for those suites
+# (so a metric renamed in C++ cannot silently empty a plot), with the series each plot promises (the LSTM's CPU kernel,
+# Program path, PyTorch where python3-torch is installed, and the sgemm ceiling; dot's ratio to the BLAS call), the
+# records must follow record.schema.json, and `tandem gate` on them must be SAME against itself and fail (exit 6) when a
+# case vanishes, is newly skipped, or the run is killed mid-way. The PNGs are looked at by reports/screenshot_report.sh,
+# not here.
 import fnmatch
 import importlib.util
 import json

@@ -1,7 +1,6 @@
-# Case workers run OpenMP with OMP_WAIT_POLICY=PASSIVE unless the user set it
-# (runners/cli/case_workers.cc): a spinning barrier thread bills the process CPU time while its
-# partner waits for a core, and the single-run gate judges CPU-time ratios (docs/CI.md). The
-# record's context says which policy the case ran under. Before the change a worker inherited
+# Case workers run OpenMP with OMP_WAIT_POLICY=PASSIVE unless the user set it (runners/cli/case_workers.cc): a spinning
+# barrier thread bills the process CPU time while its partner waits for a core, and the single-run gate judges CPU-time
+# ratios (docs/CI.md). The record's context says which policy the case ran under. Before the change a worker inherited
 # the environment as it was and the context had no such field: this test failed.
 import json
 import os
