@@ -149,8 +149,8 @@ def walk(fx, case, pool):
         return case, "door", wrong
     code, err = pool.apply(forked, (args, d)) if args[0] in DOORS else real(args, d)
     code = "timeout" if code == -signal.SIGALRM else code
-    if args[0] in DOORS and case[4] == "empty" and real(args, d)[0] != code:
-        return case, code, f"{args}: exit {code} forked, {real(args, d)} through the binary"
+    if args[0] in DOORS and case[4] == "empty" and (whole := real(args, d))[0] != code:
+        return case, code, f"{args}: exit {code} forked, {whole} through the binary"
     unbuilt = code == 5 and "this tandem was built without" in err  # the sweeps of a build without MPI
     bad = code not in (0, 4) and not unbuilt or "Traceback" in err or (code == 4 and "hint:" not in err)
     return case, code, f"{args}: exit {code}: {err[-600:]}" if bad else ""
