@@ -17,10 +17,10 @@ namespace {
 // Elements per block: a run's scratch (one block per value it keeps to itself) stays in L1/L2. A
 // multiple of 64, so every block but the last starts where a whole-array vector loop starts a full vector.
 constexpr int64_t kBlock = 2048;
-// Element operations (elements × equations) per thread before a run is shared: about 100 µs of work, enough
-// to pay a passive wake-up (OMP_WAIT_POLICY=PASSIVE, the case workers') and, on a busy machine, a helper
-// thread the OS runs late; at 1 << 15 the 2-core machine at load 9 lost up to 2× on the T25 B32 LSTM.
-constexpr int64_t kMinWorkPerThread = int64_t(1) << 18;
+// Element operations (elements × equations) per thread before a run is shared: 50–100 µs of work, enough to pay a
+// passive wake-up (OMP_WAIT_POLICY=PASSIVE, the case workers') and, on a busy machine, a helper thread the OS runs
+// late (1 << 15 lost up to 2× on the T25 B32 LSTM at load 9); 1 << 18 kept the T100 B128 LSTM's gate run on one.
+constexpr int64_t kMinWorkPerThread = int64_t(1) << 17;
 
 // The block kernels by primitive, filled at registration, read-only after.
 std::unordered_map<const Primitive*, BlockKernel>& kernels() {
