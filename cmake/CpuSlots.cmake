@@ -6,6 +6,9 @@
 # runs beside the CPU-bound ones instead of holding one of their cores idle, and the CPU-bound
 # ones never outnumber the cores. A plain `ctest -j N` has
 # no resource spec and ignores RESOURCE_GROUPS.
+# The longest tests carry a COST where they are declared: their seconds in the fresh root's
+# ctest (lab/pages/ci.md). A fresh root has no CTestCostData.txt, so ctest would start tests in
+# declaration order and one long test declared late (readme_commands) ran on alone at the end.
 #
 # tandem_cpu_slots(): call once, after every add_subdirectory. Before CMake 3.28 no directory
 # can set another's test properties, and ctest reads a directory's TEST_INCLUDE_FILES before
@@ -15,7 +18,19 @@
 function(tandem_cpu_slots)
   get_property(waiting GLOBAL PROPERTY TANDEM_WAITING_TESTS)
   set(file ${PROJECT_BINARY_DIR}/cpu_slots.cmake)
-  file(WRITE ${file} "set(_tandem_waiting_tests [==[${waiting}]==])
+  # Tests share the cores, so none spins on one: libgomp's threads (oneDNN's products in every
+  # `tandem` call, the engine's tests) sleep at a barrier instead of spinning after their work, as
+  # the case workers' do (runners/cli/case_workers.cc), and an Open MPI rank waiting on another
+  # yields its core (as the cluster's suites' ranks do; not the cluster's fault tests, whose slow
+  # links flaked with it: runners/cluster/CMakeLists.txt): lab/pages/ci.md has the CPU each saves.
+  # The user's choice stands; a test of the policy sets its own.
+  file(WRITE ${file} "if(NOT DEFINED ENV{OMP_WAIT_POLICY})
+  set(ENV{OMP_WAIT_POLICY} PASSIVE)
+endif()
+if(NOT DEFINED ENV{OMPI_MCA_mpi_yield_when_idle})
+  set(ENV{OMPI_MCA_mpi_yield_when_idle} 1)
+endif()
+set(_tandem_waiting_tests [==[${waiting}]==])
 function(add_test name)
   set(args \"\")
   foreach(i RANGE 1 \${ARGC})
