@@ -8,9 +8,15 @@
 // LSTM's reference is minutes of f64 work per case: this is most of what makes checking a
 // user's program at the user's size take seconds.
 #pragma once
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,7 +37,9 @@ std::string reference_key(const FuzzCase& c, RefVariant variant, uint64_t pertur
 // cache serves the cases of one program and its arguments, as ImportedProgram holds it.
 class ReferenceCache {
  public:
-  // reference_results(c, variant, perturb_seed, nonfinite_forward), computed at the first ask.
+  ~ReferenceCache();  // drops the runs planned and not started, waits for those running
+  // reference_results(c, variant, perturb_seed, nonfinite_forward), computed at the first ask
+  // (or waited for, when a thread of this cache is computing it).
   std::vector<ref::Array> results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
                                   bool* nonfinite_forward = nullptr);
   // The runs of `wanted` (variant, perturbation seed) not computed yet, side by side: at most
@@ -39,18 +47,39 @@ class ReferenceCache {
   // nothing shared but the read-only case), so threading changes no bit; a run that throws
   // makes this throw the first such error in `wanted`'s order, as computing them in turn would.
   void compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted);
+  // Runs to compute ahead, in this order, on a thread per core started at this cache's first
+  // ask, while the caller runs the engine (`tandem check --program` plans its selected cases'
+  // first runs): each computed as results() would compute it, so only when it is ready changes.
+  void plan(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted);
   size_t computed() const { return runs_.size(); }
 
  private:
   struct Runs {
     std::vector<ref::Array> results;
     bool nonfinite_forward = false;
+    std::exception_ptr error;  // what reference_results threw
+  };
+  struct Planned {
+    std::string key;
+    FuzzCase c;
+    RefVariant v;
+    uint64_t seed;
   };
   // reference_results, handed the forward this cache already holds where a vjp's wide or own
-  // run walks the same forward as the plain chain's (fuzz_oracle.h): read only, so safe from
-  // compute's threads.
-  Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) const;
+  // run walks the same forward as the plain chain's (fuzz_oracle.h); an error kept, not thrown.
+  Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed);
+  void start();  // under lock: the planned runs' threads, once
+  // Under lock: whether key is done, after waiting for a thread computing it; else claims it
+  // (taken off the plan) for the caller.
+  bool ready_or_claim(std::unique_lock<std::mutex>& lock, const std::string& key);
+  void store(std::string key, Runs r);  // a claimed run done: kept, its waiters woken
+  void work();                          // a planned-run thread: the plan's runs in order
   std::map<std::string, Runs> runs_;
+  std::mutex mutex_;
+  std::condition_variable stored_;
+  std::deque<Planned> plan_;
+  std::set<std::string> running_;
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace tandem::fuzz

@@ -119,5 +119,29 @@ TEST(ReferenceCache, AVjpRunReusesThePlainForwardWithTheSameBits) {
   EXPECT_THROW(reference_results(vjp, RefVariant::perturbed, 3, nullptr, &outputs), Error);
 }
 
+// Runs planned ahead (computed on the cache's own thread while the caller goes on) are the runs computed when asked,
+// bit for bit, whatever was asked first; a plan never asked for is dropped when the cache goes.
+TEST(ReferenceCache, PlannedRunsAreTheRunsComputedWhenAsked) {
+  const FuzzCase plain = scan_case("BF16_BF16_F32", ChainKind::plain), vjp = scan_case("BF16_BF16_F32", ChainKind::vjp);
+  const std::vector<std::pair<RefVariant, uint64_t>> runs = {{RefVariant::wide, 0}, {RefVariant::own, 0}, {RefVariant::perturbed, 12}};
+  ReferenceCache cache;
+  cache.plan(plain, runs);
+  cache.plan(vjp, runs);
+  cache.plan(plain, runs);  // planned twice: computed once
+  for (const FuzzCase& c : {vjp, plain})
+    for (const auto& [variant, seed] : runs) {
+      bool shared_flag = true, alone_flag = false;
+      const std::vector<ref::Array> shared = cache.results(c, variant, seed, &shared_flag),
+                                    alone = reference_results(c, variant, seed, &alone_flag);
+      ASSERT_EQ(shared.size(), alone.size());
+      for (size_t i = 0; i < shared.size(); ++i) EXPECT_EQ(shared[i].data, alone[i].data);
+      EXPECT_EQ(shared_flag, alone_flag);
+    }
+  EXPECT_EQ(cache.computed(), 6u);
+  ReferenceCache unused;
+  unused.plan(vjp, runs);
+  EXPECT_EQ(unused.results(plain, RefVariant::own, 0)[0].data, cache.results(plain, RefVariant::own, 0)[0].data);  // starts its thread
+}
+
 }  // namespace
 }  // namespace tandem::fuzz
