@@ -2,7 +2,6 @@
 #include "suites/program_fuzz/fuzz_reference_cache.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <utility>
 
@@ -51,11 +50,11 @@ std::string reference_key(const FuzzCase& c, RefVariant v, uint64_t perturb_seed
 }
 
 ReferenceCache::~ReferenceCache() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    plan_.clear();
-  }
-  for (std::thread& t : workers_) t.join();
+  std::unique_lock<std::mutex> lock(mutex_);
+  plan_.clear();
+  std::vector<std::thread> threads = std::move(workers_);
+  lock.unlock();
+  for (std::thread& t : threads) t.join();
 }
 
 ReferenceCache::Runs ReferenceCache::run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) {
@@ -83,45 +82,39 @@ ReferenceCache::Runs ReferenceCache::run(const FuzzCase& c, RefVariant v, uint64
 }
 
 void ReferenceCache::start() {
-  if (workers_.empty() && !plan_.empty())
-    for (unsigned i = 1; i < std::max(2u, std::thread::hardware_concurrency()); ++i) workers_.emplace_back([this] { work(); });
+  for (; active_ + 1 < std::max(2u, std::thread::hardware_concurrency()) && active_ < plan_.size(); ++active_)
+    workers_.emplace_back([this] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (!plan_.empty()) run_first(lock);
+      --active_;
+    });
 }
 
-bool ReferenceCache::ready_or_claim(std::unique_lock<std::mutex>& lock, const std::string& key) {
-  start();
-  stored_.wait(lock, [&] { return !running_.count(key); });
-  if (runs_.count(key)) return true;
-  std::erase_if(plan_, [&](const Planned& p) { return p.key == key; });
-  running_.insert(key);
-  return false;
-}
-
-void ReferenceCache::store(std::string key, Runs r) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  running_.erase(key);
-  runs_.emplace(std::move(key), std::move(r));
+void ReferenceCache::run_first(std::unique_lock<std::mutex>& lock) {
+  Planned p = std::move(plan_.front());
+  plan_.pop_front();
+  if (runs_.count(p.key) || running_.count(p.key)) return;
+  running_.insert(p.key);
+  lock.unlock();
+  Runs r = run(p.c, p.v, p.seed);
+  lock.lock();
+  running_.erase(p.key);
+  runs_.emplace(p.key, std::move(r));
   stored_.notify_all();
 }
 
-void ReferenceCache::work() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (!plan_.empty()) {
-    Planned p = std::move(plan_.front());
-    plan_.pop_front();
-    if (runs_.count(p.key) || running_.count(p.key)) continue;
-    running_.insert(p.key);
-    lock.unlock();
-    store(p.key, run(p.c, p.v, p.seed));
-    lock.lock();
-  }
-}
-
-void ReferenceCache::plan(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted) {
+void ReferenceCache::plan(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted, bool first) {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (const auto& [v, seed] : wanted)
-    if (std::string key = reference_key(c, v, seed);
-        !key.empty() && std::none_of(plan_.begin(), plan_.end(), [&](const Planned& p) { return p.key == key; }))
-      plan_.push_back({std::move(key), c, v, seed});
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    const auto& [v, seed] = first ? wanted[wanted.size() - 1 - i] : wanted[i];  // put first in wanted's order
+    std::string key = reference_key(c, v, seed);
+    if (key.empty() || runs_.count(key) || running_.count(key)) continue;
+    const auto at = std::find_if(plan_.begin(), plan_.end(), [&](const Planned& p) { return p.key == key; });
+    if (first && at != plan_.end()) plan_.erase(at);
+    if (first) plan_.push_front({std::move(key), c, v, seed});
+    else if (at == plan_.end()) plan_.push_back({std::move(key), c, v, seed});
+  }
+  if (first) start();
 }
 
 std::vector<ref::Array> ReferenceCache::results(const FuzzCase& c, RefVariant v, uint64_t perturb_seed,
@@ -129,41 +122,16 @@ std::vector<ref::Array> ReferenceCache::results(const FuzzCase& c, RefVariant v,
   const std::string key = reference_key(c, v, perturb_seed);
   if (key.empty()) return reference_results(c, v, perturb_seed, nonfinite_forward);
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!ready_or_claim(lock, key)) {
-    lock.unlock();
-    store(key, run(c, v, perturb_seed));
-    lock.lock();
+  start();
+  while (!runs_.count(key)) {  // computed here, or waited for by computing the plan's next runs
+    if (!running_.count(key)) plan_.push_front({key, c, v, perturb_seed});
+    if (!plan_.empty()) run_first(lock);
+    else stored_.wait(lock);
   }
   const Runs& r = runs_.at(key);
   if (r.error) std::rethrow_exception(r.error);
   if (nonfinite_forward) *nonfinite_forward = r.nonfinite_forward;
   return r.results;
-}
-
-void ReferenceCache::compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted) {
-  std::vector<std::pair<std::string, std::pair<RefVariant, uint64_t>>> missing;
-  std::unique_lock<std::mutex> lock(mutex_);
-  start();
-  for (const auto& w : wanted) {  // those a planned-run thread computes now are waited for by results()
-    std::string key = reference_key(c, w.first, w.second);
-    const bool listed = std::any_of(missing.begin(), missing.end(), [&](const auto& m) { return m.first == key; });
-    if (!key.empty() && !listed && !runs_.count(key) && !running_.count(key)) {
-      std::erase_if(plan_, [&](const Planned& p) { return p.key == key; });
-      running_.insert(key);
-      missing.emplace_back(std::move(key), w);
-    }
-  }
-  lock.unlock();
-  std::atomic<size_t> next{0};  // at most one thread per core: a run's big dots thread themselves
-  auto each = [&] {
-    for (size_t i; (i = next++) < missing.size();) store(missing[i].first, run(c, missing[i].second.first, missing[i].second.second));
-  };
-  std::vector<std::thread> threads(std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency())));
-  for (std::thread& t : threads) t = std::thread(each);
-  for (std::thread& t : threads) t.join();
-  lock.lock();
-  for (const auto& m : missing)
-    if (runs_.at(m.first).error) std::rethrow_exception(runs_.at(m.first).error);
 }
 
 }  // namespace tandem::fuzz
