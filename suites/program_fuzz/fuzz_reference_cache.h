@@ -49,10 +49,7 @@ class ReferenceCache {
   // read-only case), so threads change no bit; a run's error is thrown where results() asks for it.
   void plan(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted, bool first = false);
   void compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted) { plan(c, wanted, true); }
-  size_t computed() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return runs_.size();
-  }
+  size_t computed() { std::lock_guard<std::mutex> lock(mutex_); return runs_.size(); }
 
  private:
   struct Runs {
@@ -60,12 +57,7 @@ class ReferenceCache {
     bool nonfinite_forward = false;
     std::exception_ptr error;  // what reference_results threw
   };
-  struct Planned {
-    std::string key;
-    FuzzCase c;
-    RefVariant v;
-    uint64_t seed;
-  };
+  struct Planned { std::string key; FuzzCase c; RefVariant v; uint64_t seed; };
   // reference_results, handed the forward this cache already holds where a vjp's wide or own
   // run walks the same forward as the plain chain's (fuzz_oracle.h); an error kept, not thrown.
   Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed);
