@@ -31,22 +31,13 @@ Program by_rounding_model(const Program& p) {
   return r;
 }
 
-const char* variant_name(RefVariant v) {
-  switch (v) {
-    case RefVariant::wide: return "wide";
-    case RefVariant::own: return "own";
-    case RefVariant::perturbed: return "perturbed";
-    case RefVariant::scaled: return "scaled";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::string reference_key(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) {
   if (vmaps(c.chain.kind)) return "";
   const Program seen = by_rounding_model(v == RefVariant::wide ? widen(c.program) : c.program);
-  return cat(variant_name(v), " seed ", perturb_seed, differentiates(c.chain.kind) ? " vjp\n" : " forward\n", to_string(seen));
+  static const char* const kVariant[] = {"wide", "own", "perturbed", "scaled"};  // RefVariant's order
+  return cat(kVariant[int(v)], " seed ", perturb_seed, differentiates(c.chain.kind) ? " vjp\n" : " forward\n", to_string(seen));
 }
 
 ReferenceCache::~ReferenceCache() {
