@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "reference/rounding.h"
+
 namespace tandem::ref {
 namespace {
 
@@ -92,8 +94,10 @@ void round_all(const double* search, const double* neighbour, const double* resu
 double round_to_f8(const std::string& format, double v) { return round_to_f8(format, std::vector<double>{v})[0]; }
 
 std::vector<double> round_to_f8(const std::string& format, std::vector<double> xs) {
-  const Table t(format);
-  round_all(t.search.data(), t.neighbour.data(), t.result.data(), xs.data(), xs.size());
+  round_recurring(format, xs, [&format](std::vector<double>& v) {
+    const Table t(format);
+    round_all(t.search.data(), t.neighbour.data(), t.result.data(), v.data(), v.size());
+  });
   return xs;
 }
 

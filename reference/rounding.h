@@ -1,6 +1,8 @@
 // Rounding an f64 value to each tandem dtype, written from the IEEE 754 definitions
 // (round to nearest, ties to even), directly from f64 -- never through f32.
 #pragma once
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "common/dtype.h"
@@ -14,6 +16,13 @@ namespace tandem::ref {
 double round_to(DType t, double v);
 // round_to(t, v) for each v of xs, in place (the format looked up once: the same bits, faster).
 void round_each(DType t, std::vector<double>& xs);
+// round(xs) for an operand that recurs unchanged (a scan's weights, rounded by a dot preset at
+// every step): a thread keeps its last few large operands and their roundings by `format`, and
+// an operand with the same bits gets that rounding copied. Rounding is a function of the bits
+// alone, so the result is the one round would give.
+void round_recurring(const std::string& format, std::vector<double>& xs,
+                     const std::function<void(std::vector<double>&)>& round);
+void round_each_recurring(DType t, std::vector<double>& xs);  // round_each through round_recurring
 
 // The binary floating-point format behind a float dtype.
 struct FloatFormat {

@@ -239,5 +239,32 @@ TEST(Array, MakeRoundsAndChecksSize) {
   EXPECT_EQ(full({2, 0}, DType::f32, 1.0).numel(), 0);
 }
 
+// The memo of recurring operands: a repeat gets round_each's bits again; the same size with one
+// value changed, or another format, gets its own rounding, never the remembered one.
+TEST(Rounding, RecurringOperandRoundsAsEachTime) {
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> d(-3, 3);
+  std::vector<double> x(5000), want;
+  for (double& v : x) v = d(g);
+  want = x;
+  round_each(DType::bf16, want);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<double> y = x;
+    round_each_recurring(DType::bf16, y);
+    EXPECT_EQ(y, want);
+  }
+  x.back() = 1 + 0x1p-9;  // 1 in bf16 (a quarter of its ulp above)
+  std::vector<double> y = x;
+  round_each_recurring(DType::bf16, y);
+  EXPECT_EQ(y.back(), 1.0);
+  EXPECT_TRUE(std::equal(y.begin(), y.end() - 1, want.begin()));
+  EXPECT_EQ(round_to_f8("e5m2", x), round_to_f8("e5m2", x));
+  EXPECT_NE(round_to_f8("e4m3fn", x), round_to_f8("e5m2", x));
+  std::vector<double> f16 = x;
+  round_each(DType::f16, f16);
+  round_each_recurring(DType::f16, x);
+  EXPECT_EQ(x, f16);
+}
+
 }  // namespace
 }  // namespace tandem::ref

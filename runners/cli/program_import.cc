@@ -244,15 +244,18 @@ void add_program_options(CLI::App& cmd, ProgramSelection& s) {
       ->needs(program);
 }
 
-std::vector<const Case*> imported_program_cases(const ProgramSelection& s) {
+std::vector<const Case*> imported_program_cases(const ProgramSelection& s, const std::string& filter) {
   static std::vector<Case> cases;  // read once: every Case* handed out stays valid
-  static std::string loaded;
-  if (loaded != s.path || cases.empty()) {
-    cases = program_check_cases(load_imported_program(s));
-    loaded = s.path;
+  static std::shared_ptr<ImportedProgram> program;
+  if (!program || program->source != s.path) {
+    program = load_imported_program(s);
+    cases = program_check_cases(program);
   }
   std::vector<const Case*> r;
-  for (const Case& c : cases) r.push_back(&c);
+  const auto matches = name_matcher(filter.empty() ? ".*" : filter, "--filter", "'vjp/policy:dots'");
+  for (const Case& c : cases)
+    if (matches(c.name)) r.push_back(&c);
+  if (!s.time_effects) program_check::plan_references(program, r);
   return r;
 }
 

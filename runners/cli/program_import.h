@@ -37,7 +37,8 @@ void add_program_options(CLI::App& cmd, ProgramSelection& s);
 // PATH and its companions read and checked as --program reads them (bad input: a bad_input
 // Error naming the file); the fuzz target's entry (runners/fuzz/program_json_fuzz.cc).
 std::shared_ptr<ImportedProgram> load_imported_program(const ProgramSelection& s);
-// The imported program's cases (read once; the pointers stay valid for the process).
-std::vector<const Case*> imported_program_cases(const ProgramSelection& s);
+// The imported program's cases that `filter` (a --filter regex; empty: all) selects, read once (the pointers stay
+// valid for the process); under `check`, their reference runs planned (program_check.h).
+std::vector<const Case*> imported_program_cases(const ProgramSelection& s, const std::string& filter);
 
 }  // namespace tandem

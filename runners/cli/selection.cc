@@ -61,12 +61,7 @@ std::vector<const Case*> selected_cases(const Selection& s) {
   if (!s.program.path.empty()) {  // the user's program replaces the suites
     if (!s.suite.empty() || !s.exclude_suite.empty())
       throw_bad_input("--program runs the cases of your program, not a suite's", "leave out --suite / --exclude-suite");
-    auto cases = imported_program_cases(s.program);
-    if (!s.filter.empty()) {
-      auto matches = name_matcher(s.filter, "--filter", "'vjp/policy:dots'");
-      std::erase_if(cases, [&](const Case* c) { return !matches(c->name); });
-    }
-    return cases;
+    return imported_program_cases(s.program, s.filter);
   }
   auto cases = registry().select(s.profile, s.suite, s.filter);
   std::erase_if(cases, [&](const Case* c) { return c->suite == s.exclude_suite; });

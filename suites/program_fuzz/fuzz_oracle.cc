@@ -114,7 +114,7 @@ std::vector<ref::Array> own_eval(const Program& p, std::vector<ref::Array> in, R
         const ReferenceRule& rule = reference_rule(e.prim->name);
         if (r.input_format)
           for (ref::Array& a : args)  // in place: make's rounding without its two copies of the operand
-            ref::round_each(*r.input_format, a.data);
+            ref::round_each_recurring(*r.input_format, a.data);
         std::vector<ref::Array> outs = rule.eval(e, args, ctx);
         // A function of one operand is as accurate as its operand: cos of a large argument
         // moves by u·|x| when x moves by u. Its operand moves by one unit of roundoff too,

@@ -8,9 +8,15 @@
 // LSTM's reference is minutes of f64 work per case: this is most of what makes checking a
 // user's program at the user's size take seconds.
 #pragma once
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,26 +37,39 @@ std::string reference_key(const FuzzCase& c, RefVariant variant, uint64_t pertur
 // cache serves the cases of one program and its arguments, as ImportedProgram holds it.
 class ReferenceCache {
  public:
-  // reference_results(c, variant, perturb_seed, nonfinite_forward), computed at the first ask.
+  ~ReferenceCache();  // drops the runs planned and not started, waits for those running
+  // reference_results(c, variant, perturb_seed, nonfinite_forward), computed at the first ask;
+  // while another thread computes it, this one computes the plan's next runs, then waits.
   std::vector<ref::Array> results(const FuzzCase& c, RefVariant variant, uint64_t perturb_seed = 0,
                                   bool* nonfinite_forward = nullptr);
-  // The runs of `wanted` (variant, perturbation seed) not computed yet, side by side: at most
-  // a thread per core, every run computed exactly as results() computes it (its own random draws,
-  // nothing shared but the read-only case), so threading changes no bit; a run that throws
-  // makes this throw the first such error in `wanted`'s order, as computing them in turn would.
-  void compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted);
-  size_t computed() const { return runs_.size(); }
+  // Runs (variant, perturbation seed) to compute ahead, in plan order (first: before the rest,
+  // now), on cores − 1 threads beside the caller's, which results() joins: `tandem check
+  // --program` plans its selected cases' first runs and the engine runs meanwhile. Every run is
+  // computed exactly as results() alone computes it (its own random draws, nothing shared but the
+  // read-only case), so threads change no bit; a run's error is thrown where results() asks for it.
+  void plan(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted, bool first = false);
+  void compute(const FuzzCase& c, const std::vector<std::pair<RefVariant, uint64_t>>& wanted) { plan(c, wanted, true); }
+  size_t computed() { std::lock_guard<std::mutex> lock(mutex_); return runs_.size(); }
 
  private:
   struct Runs {
     std::vector<ref::Array> results;
     bool nonfinite_forward = false;
+    std::exception_ptr error;  // what reference_results threw
   };
+  struct Planned { std::string key; FuzzCase c; RefVariant v; uint64_t seed; };
   // reference_results, handed the forward this cache already holds where a vjp's wide or own
-  // run walks the same forward as the plain chain's (fuzz_oracle.h): read only, so safe from
-  // compute's threads.
-  Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed) const;
+  // run walks the same forward as the plain chain's (fuzz_oracle.h); an error kept, not thrown.
+  Runs run(const FuzzCase& c, RefVariant v, uint64_t perturb_seed);
+  void start();                                        // under lock: threads for the plan, up to cores − 1
+  void run_first(std::unique_lock<std::mutex>& lock);  // under lock: the plan's first run computed and kept
   std::map<std::string, Runs> runs_;
+  std::mutex mutex_;
+  std::condition_variable stored_;
+  std::deque<Planned> plan_;
+  std::set<std::string> running_;
+  std::vector<std::thread> workers_;
+  size_t active_ = 0;  // workers computing the plan
 };
 
 }  // namespace tandem::fuzz

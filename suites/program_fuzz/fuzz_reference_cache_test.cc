@@ -85,27 +85,12 @@ TEST(ReferenceCache, StagedRunsGiveTheFullVerdict) {
   EXPECT_EQ(cache.computed(), 7u);
 }
 
-// Runs computed side by side (compute) are the runs computed one at a time, bit for bit, each once.
-TEST(ReferenceCache, RunsComputedSideBySideAreTheSequentialRuns) {
-  ReferenceCache cache;
-  const FuzzCase c = scan_case("BF16_BF16_F32", ChainKind::vjp);
-  const std::vector<std::pair<RefVariant, uint64_t>> runs = {
-      {RefVariant::wide, 0}, {RefVariant::own, 0}, {RefVariant::perturbed, 4}, {RefVariant::scaled, 4}, {RefVariant::own, 0}};
-  cache.compute(c, runs);
-  EXPECT_EQ(cache.computed(), 4u);
-  for (const auto& [variant, seed] : runs) {
-    const std::vector<ref::Array> shared = cache.results(c, variant, seed), alone = reference_results(c, variant, seed);
-    ASSERT_EQ(shared.size(), alone.size());
-    for (size_t i = 0; i < shared.size(); ++i) EXPECT_EQ(shared[i].data, alone[i].data);
-  }
-  EXPECT_EQ(cache.computed(), 4u);
-}
-
 // A vjp's wide and own runs take the forward outputs of the plain chain's runs when the cache
 // holds them, and give what they give alone: the same bits and the same nonfinite flag.
 TEST(ReferenceCache, AVjpRunReusesThePlainForwardWithTheSameBits) {
   ReferenceCache cache;
   cache.compute(scan_case("DEFAULT", ChainKind::plain), {{RefVariant::wide, 0}, {RefVariant::own, 0}});
+  for (RefVariant v : {RefVariant::wide, RefVariant::own}) cache.results(scan_case("DEFAULT", ChainKind::plain), v);  // held now
   const FuzzCase vjp = scan_case("DEFAULT", ChainKind::vjp);
   for (RefVariant v : {RefVariant::wide, RefVariant::own}) {
     bool shared_flag = true, alone_flag = true;
@@ -117,6 +102,31 @@ TEST(ReferenceCache, AVjpRunReusesThePlainForwardWithTheSameBits) {
   EXPECT_EQ(cache.computed(), 4u);
   const std::vector<ref::Array> outputs = cache.results(scan_case("DEFAULT", ChainKind::plain), RefVariant::wide);
   EXPECT_THROW(reference_results(vjp, RefVariant::perturbed, 3, nullptr, &outputs), Error);
+}
+
+// Runs planned ahead or put first (compute), computed on the cache's threads while the caller goes on, are the runs
+// computed one at a time, bit for bit, each once, whatever is asked first; a plan never asked for is dropped at the end.
+TEST(ReferenceCache, PlannedRunsAreTheRunsComputedWhenAsked) {
+  const FuzzCase plain = scan_case("BF16_BF16_F32", ChainKind::plain), vjp = scan_case("BF16_BF16_F32", ChainKind::vjp);
+  const std::vector<std::pair<RefVariant, uint64_t>> runs = {
+      {RefVariant::wide, 0}, {RefVariant::own, 0}, {RefVariant::perturbed, 12}, {RefVariant::scaled, 4}, {RefVariant::own, 0}};
+  ReferenceCache cache;
+  cache.plan(plain, runs);
+  cache.compute(vjp, runs);
+  cache.plan(plain, runs);  // planned twice: computed once
+  for (const FuzzCase& c : {vjp, plain})
+    for (const auto& [variant, seed] : runs) {
+      bool shared_flag = true, alone_flag = false;
+      const std::vector<ref::Array> shared = cache.results(c, variant, seed, &shared_flag),
+                                    alone = reference_results(c, variant, seed, &alone_flag);
+      ASSERT_EQ(shared.size(), alone.size());
+      for (size_t i = 0; i < shared.size(); ++i) EXPECT_EQ(shared[i].data, alone[i].data);
+      EXPECT_EQ(shared_flag, alone_flag);
+    }
+  EXPECT_EQ(cache.computed(), 8u);
+  ReferenceCache unused;
+  unused.plan(vjp, runs);
+  EXPECT_EQ(unused.results(plain, RefVariant::own, 0)[0].data, cache.results(plain, RefVariant::own, 0)[0].data);  // starts its thread
 }
 
 }  // namespace

@@ -61,5 +61,10 @@ struct ImportedProgram {
 std::vector<std::string> default_policies(const Program& p);
 
 std::vector<Case> program_check_cases(std::shared_ptr<const ImportedProgram> p);
+namespace program_check {
+// The selected cases' reference runs planned on p's cache: computed on threads while the engine runs (`check` only: a
+// benchmark timed beside them would time the load). What each computes is unchanged (fuzz_reference_cache.h).
+void plan_references(const std::shared_ptr<const ImportedProgram>& p, const std::vector<const Case*>& selected);
+}  // namespace program_check
 
 }  // namespace tandem

@@ -157,6 +157,30 @@ double worst_normwise(const std::vector<Tensor>& got, const std::vector<ref::Arr
 
 }  // namespace
 
+// The first runs each selected case of p asks its reference for, in an order that keeps both
+// cores busy: the vjp's perturbed run (the longest) early, its wide and own runs after the
+// forward's, whose outputs they take (fuzz_reference_cache.h).
+void plan_references(const std::shared_ptr<const ImportedProgram>& p, const std::vector<const Case*>& selected) {
+  using fuzz::RefVariant;
+  const Setup s = make_setup(p);
+  const fuzz::FuzzCase plain = case_of(s, fuzz::ChainKind::plain), vjp = case_of(s, fuzz::ChainKind::vjp);
+  fuzz::ReferenceCache& cache = *p->reference_cache;
+  bool any_vjp = false;
+  for (const Case* c : selected) {
+    const std::string check = c->params.value("check", ""), precision = c->params.value("precision", "");
+    fuzz::FuzzCase f = check == "vjp" ? vjp : plain;
+    if (check == "dot") {
+      f.program = with_dot_precision(p->program, precision);
+      if (!unsupported_precision(f.program, precision, DeviceKind::cpu).empty()) continue;
+      cache.plan(plain, {{RefVariant::wide, 0}});  // the truth its metric reads
+    }
+    if (check == "forward" || check == "hoist" || check == "dot") cache.plan(f, {{RefVariant::wide, 0}, {RefVariant::own, 0}});
+    if (check == "forward" || check == "hoist" || check == "dot" || check == "vjp") cache.plan(f, {{RefVariant::perturbed, s.seed + 1}});
+    any_vjp |= check == "vjp";
+  }
+  if (any_vjp) cache.plan(vjp, {{RefVariant::wide, 0}, {RefVariant::own, 0}});
+}
+
 CaseInstance dot_instance(const Setup& s, const std::string& precision, Device d) {
   auto program = std::make_shared<Program>(with_dot_precision(s.p->program, precision));
   if (std::string why = unsupported_precision(*program, precision, d.kind); !why.empty())
