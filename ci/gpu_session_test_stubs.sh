@@ -30,9 +30,8 @@ stub "$tmp/bin/clock" "s=\$STUB_STATE w=$work base=$base
 started() { [ -f \"\$s/\$1\" ] && grep -qx \"\$(cat \"\$s/\$1\")\" \"\$w/phases_started\" 2>/dev/null; }
 tree_of() { local c; for c in \$(pgrep -P \"\$1\"); do tree_of \"\$c\"; done; echo \"\$1\"; }
 cur=\$(tail -1 \"\$w/phases_started\" 2>/dev/null)  # what \$OUT held as this phase started
-# made aside and linked: two calls at once (the watchdog's and the run's) must not make cp fail (EEXIST) and leave it empty
 [ -z \"\$cur\" ] || [ -f \"\$s/snap_\$cur\" ] || { cp \"\${OUT:-/none}/steps.tsv\" \"\$s/.snap\$\$\" 2>/dev/null || : >\"\$s/.snap\$\$\"
-  ln \"\$s/.snap\$\$\" \"\$s/snap_\$cur\" 2>/dev/null; rm -f \"\$s/.snap\$\$\"; }
+  ln \"\$s/.snap\$\$\" \"\$s/snap_\$cur\" 2>/dev/null; rm -f \"\$s/.snap\$\$\"; }  # aside, then linked: 2 calls at once broke cp
 # past every deadline once a step hung or was killed at its limit (it used up its time), whoever asks and when
 if [ -f \"\$s/hung.pid\" ] || grep -qs 'timed out' \"\${out:-\$w}/steps.tsv\"; then echo \$((base + 990)); exit 0; fi
 if started kill; then kill -KILL \$(tree_of \"\$(cat \"\$s/session.pid\")\" | grep -vx \$\$); kill -KILL \$\$; fi
