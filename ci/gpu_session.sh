@@ -80,7 +80,8 @@ watchdog "$vpid" &
 wpid=$!
 wait "$vpid"
 rc=$?
-if [ -f "$work/.watchdog_fired" ]; then wait "$wpid"; rc=3; else kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null; fi
+wait "$wpid"  # it returns within a poll of the run's end (killed, it would orphan its clock call or cut its pack)
+[ ! -f "$work/.watchdog_fired" ] || rc=3
 
 pack_rc=0; pack || pack_rc=$?
 echo "gpu_session: packed in $(( $(date +%s) - real_start )) s into $dest:"

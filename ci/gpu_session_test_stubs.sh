@@ -3,8 +3,8 @@
 # $STUB_STATE/hung.pid), and otherwise answers as the tool would on a machine without a GPU, at once. The clock
 # (TANDEM_CLOCK) answers from what the run has done: STUB_STATE/cut names a phase inside which the deadline falls (40 s
 # left until its first step is recorded, then none), STUB_STATE/kill one at whose start the whole call is killed, as the
-# device tool kills at its limit; after a hang the time is past the watchdog's. As each phase starts, it keeps what
-# $OUT's steps.tsv held then (STUB_STATE/snap_<phase>).
+# device tool kills at its limit; after a hang (or a step killed at its limit) the time is past the watchdog's. As each
+# phase starts, it keeps what $OUT's steps.tsv held then (STUB_STATE/snap_<phase>).
 preamble='#!/usr/bin/env bash
 name=$(basename "$0"); echo "$name $*" >>"$STUB_LOG"
 if [ -n "${STUB_HANG:-}" ] && grep -qE "$STUB_HANG" <<<"$name $*"; then echo $$ >"$STUB_STATE/hung.pid"; exec sleep 300; fi'
@@ -30,12 +30,11 @@ stub "$tmp/bin/clock" "s=\$STUB_STATE w=$work base=$base
 started() { [ -f \"\$s/\$1\" ] && grep -qx \"\$(cat \"\$s/\$1\")\" \"\$w/phases_started\" 2>/dev/null; }
 tree_of() { local c; for c in \$(pgrep -P \"\$1\"); do tree_of \"\$c\"; done; echo \"\$1\"; }
 cur=\$(tail -1 \"\$w/phases_started\" 2>/dev/null)  # what \$OUT held as this phase started
-[ -z \"\$cur\" ] || [ -f \"\$s/snap_\$cur\" ] || cp \"\${OUT:-/none}/steps.tsv\" \"\$s/snap_\$cur\" 2>/dev/null || : >\"\$s/snap_\$cur\"
-if [ -f \"\$s/hung.pid\" ]; then echo \$((base + 990)); exit 0; fi
+[ -z \"\$cur\" ] || [ -f \"\$s/snap_\$cur\" ] || { cp \"\${OUT:-/none}/steps.tsv\" \"\$s/.snap\$\$\" 2>/dev/null || : >\"\$s/.snap\$\$\"
+  ln \"\$s/.snap\$\$\" \"\$s/snap_\$cur\" 2>/dev/null; rm -f \"\$s/.snap\$\$\"; }  # aside, then linked: 2 calls at once broke cp
+# past every deadline once a step hung or was killed at its limit (it used up its time), whoever asks and when
+if [ -f \"\$s/hung.pid\" ] || grep -qs 'timed out' \"\${out:-\$w}/steps.tsv\"; then echo \$((base + 990)); exit 0; fi
 if started kill; then kill -KILL \$(tree_of \"\$(cat \"\$s/session.pid\")\" | grep -vx \$\$); kill -KILL \$\$; fi
-if started cut; then
-  [ -f \"\$s/n0\" ] || wc -l <\"\$w/steps.tsv\" >\"\$s/n0\"
-  [ \"\$(wc -l <\"\$w/steps.tsv\")\" -le \"\$(cat \"\$s/n0\")\" ] && echo \$((base + 60)) || echo \$((base + 100))
-  exit 0
-fi
+# from the rows alone (no state a late caller could write): 40 s left until the cut phase has a row, then none
+if started cut; then awk -F'\\t' -v p=\"\$(cat \"\$s/cut\")\" -v b=\$base '\$6 == p {n++} END {print b + (n ? 100 : 60)}' \"\$w/steps.tsv\"; exit 0; fi
 echo \$base"
