@@ -117,7 +117,8 @@ void round_recurring(const std::string& format, std::vector<double>& xs,
   // and their error bounds'): 16 kept, at most 2^23 values (64 MB each side).
   thread_local std::list<Seen> seen;  // the most recently used first
   thread_local size_t held = 0;
-  if (xs.size() < 4096) return round(xs);  // small: rounded faster than compared
+  // Small: rounded faster than compared; larger than all that is kept: never held (2 copies of it).
+  if (xs.size() < 4096 || xs.size() > (size_t(1) << 23)) return round(xs);
   for (auto it = seen.begin(); it != seen.end(); ++it)
     if (it->format == format && it->in.size() == xs.size() &&
         std::memcmp(it->in.data(), xs.data(), xs.size() * sizeof(double)) == 0) {
