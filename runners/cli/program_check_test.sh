@@ -66,6 +66,8 @@ rm "$out/badin/inputs/arg_1.npy"
 expect 4 "a missing input file" -- "$tandem" check --program "$out/badin" -o "$out/bad" -q --backend cpu
 expect 4 "in_axes of the wrong count" -- "$tandem" check --program "$out/mlp" --vmap-in-axes 0 -o "$out/bad" -q --backend cpu
 expect 4 "an in_axes entry that is no axis" -- "$tandem" check --program "$out/mlp" --vmap-in-axes 0,x -o "$out/bad" -q --backend cpu
+expect 4 "a bad --filter regex" -- "$tandem" check --program "$out/mlp" --filter '(' -o "$out/bad" -q --backend cpu
+grep -qF "hint: use RE2 syntax (no backreferences or lookaround), e.g. --filter 'vjp/policy:dots'" "$out/stderr" || { echo "FAIL: no hint"; fail=1; }
 expect 4 "an unknown policy" -- "$tandem" check --program "$out/mlp" --policy save_nothing -o "$out/bad" -q --backend cpu
 expect 4 "a program that does not exist" -- "$tandem" check --program "$out/nowhere" -o "$out/bad" -q --backend cpu
 expect 4 "--program with --suite" -- "$tandem" check --program "$out/mlp" --suite dot -o "$out/bad" -q --backend cpu

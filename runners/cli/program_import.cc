@@ -252,7 +252,7 @@ std::vector<const Case*> imported_program_cases(const ProgramSelection& s, const
     cases = program_check_cases(program);
   }
   std::vector<const Case*> r;
-  const auto matches = name_matcher(filter.empty() ? ".*" : filter, "--filter", "'vjp/policy:dots'");
+  const auto matches = name_matcher(filter.empty() ? ".*" : filter, "--filter", "vjp/policy:dots");
   for (const Case& c : cases)
     if (matches(c.name)) r.push_back(&c);
   if (!s.time_effects) program_check::plan_references(program, r);
