@@ -23,9 +23,14 @@ function(tandem_cpu_slots)
   # the case workers' do (runners/cli/case_workers.cc), and an Open MPI rank waiting on another
   # yields its core (as the cluster's suites' ranks do; not the cluster's fault tests, whose slow
   # links flaked with it: runners/cluster/CMakeLists.txt): lab/pages/ci.md has the CPU each saves.
+  # OpenBLAS's threads, started when the library loads, spin for 2^28 cycles (~0.1 s) before they
+  # sleep: a `tandem` call of 30 ms spent as much CPU again on them; at 2^4 they sleep at once.
   # The user's choice stands; a test of the policy sets its own.
   file(WRITE ${file} "if(NOT DEFINED ENV{OMP_WAIT_POLICY})
   set(ENV{OMP_WAIT_POLICY} PASSIVE)
+endif()
+if(NOT DEFINED ENV{OPENBLAS_THREAD_TIMEOUT})
+  set(ENV{OPENBLAS_THREAD_TIMEOUT} 4)
 endif()
 if(NOT DEFINED ENV{OMPI_MCA_mpi_yield_when_idle})
   set(ENV{OMPI_MCA_mpi_yield_when_idle} 1)

@@ -176,11 +176,10 @@ nlohmann::json run_context() {
     if (cuda_backend_built()) {
       c["cuda_runtime"] = cuda_runtime_version();
       c["cuda_driver"] = cuda_driver_version();
-      c["cublas"] = cublas_version();
       c["cudnn"] = cudnn_version();
       int n = cuda_device_count();
       c["gpu_count"] = n;
-      if (n > 0) c["gpu"] = cuda_device_name(0);
+      if (n > 0) c["gpu"] = cuda_device_name(0), c["cublas"] = cublas_version();  // opened only where it can run
     }
     if (std::string driver = nvidia_driver_version(); !driver.empty()) c["gpu_driver"] = driver;
     return c;

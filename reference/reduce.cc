@@ -62,35 +62,24 @@ Array reduce_sum(const Array& x, std::vector<int64_t> axes) {
   return out;
 }
 
-Array reduce_max(const Array& x, std::vector<int64_t> axes) {
-  const Reduction r = plan("reduce_max", x, axes);
-  double init = -std::numeric_limits<double>::infinity();
-  if (x.dtype == DType::i32) init = -2147483648.0;
-  if (x.dtype == DType::pred) init = 0.0;
+// reduce_max (max) or reduce_min: from the dtype's lowest (highest) value; a NaN wins and stays.
+static Array reduce_extreme(const char* name, const Array& x, const std::vector<int64_t>& axes, bool max) {
+  const Reduction r = plan(name, x, axes);
+  double init = (max ? -1 : 1) * std::numeric_limits<double>::infinity();
+  if (x.dtype == DType::i32) init = max ? -2147483648.0 : 2147483647.0;
+  if (x.dtype == DType::pred) init = max ? 0.0 : 1.0;
   Array out{r.out_shape, x.dtype,
             std::vector<double>(static_cast<size_t>(shape_numel(r.out_shape)), init)};
   for_each_into(x, r, [&](int64_t o, double v) {
     double& m = out.data[o];
     if (std::isnan(m)) return;
-    if (std::isnan(v) || v > m) m = v;
+    if (std::isnan(v) || (max ? v > m : v < m)) m = v;
   });
   return out;
 }
 
-Array reduce_min(const Array& x, std::vector<int64_t> axes) {
-  const Reduction r = plan("reduce_min", x, axes);
-  double init = std::numeric_limits<double>::infinity();
-  if (x.dtype == DType::i32) init = 2147483647.0;
-  if (x.dtype == DType::pred) init = 1.0;
-  Array out{r.out_shape, x.dtype,
-            std::vector<double>(static_cast<size_t>(shape_numel(r.out_shape)), init)};
-  for_each_into(x, r, [&](int64_t o, double v) {
-    double& m = out.data[o];
-    if (std::isnan(m)) return;
-    if (std::isnan(v) || v < m) m = v;
-  });
-  return out;
-}
+Array reduce_max(const Array& x, std::vector<int64_t> axes) { return reduce_extreme("reduce_max", x, axes, true); }
+Array reduce_min(const Array& x, std::vector<int64_t> axes) { return reduce_extreme("reduce_min", x, axes, false); }
 
 Array reduce_prod(const Array& x, std::vector<int64_t> axes) {
   const Reduction r = plan("reduce_prod", x, axes);

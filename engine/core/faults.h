@@ -56,7 +56,8 @@ namespace tandem {
   X(crash_vmap_axis_size_one, "crash", "vmap over an axis of size 1 dies with SIGSEGV (a null write in a special case)") \
   X(sticky_vmap_axis_size_one, "crash", "vmap over an axis of size 1 breaks the device context as a CUDA illegal address does: every later call fails") \
   X(perf_dot_extra_10pct, "perf", "the CPU dot kernel does 10% more work (a GEMM over a tenth of its rows twice)") \
-  X(perf_dot_extra_25pct, "perf", "the CPU dot kernel does 25% more work (a GEMM over a quarter of its rows twice)")
+  X(perf_dot_extra_25pct, "perf", "the CPU dot kernel does 25% more work (a GEMM over a quarter of its rows twice)") \
+  X(perf_dot_twice, "perf", "the CPU dot kernel does twice the work (a GEMM over all of its rows twice)")
 
 enum class Fault : int {
   none = 0,

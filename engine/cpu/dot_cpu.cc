@@ -88,8 +88,9 @@ void sgemm_batched(const MatOperand<float>& a, const MatOperand<float>& b, float
   for (int64_t i = 0; i < p.batch; ++i)
     sgemm(a.trans, b.trans, p.m, p.n, k, 1.0f, a.data + i * a.batch_stride(), a.ld(), b.data + i * b.batch_stride(),
           b.ld(), beta, c + i * p.m * p.n, p.n);
-  // Fault (perf): the first 10% / 25% of the rows computed a second time, into scratch.
-  const double extra = fault_on(Fault::perf_dot_extra_10pct) ? 0.10 : fault_on(Fault::perf_dot_extra_25pct) ? 0.25 : 0.0;
+  // Fault (perf): the first 10% / 25% / all of the rows computed a second time, into scratch.
+  const double extra = fault_on(Fault::perf_dot_extra_10pct) ? 0.10 : fault_on(Fault::perf_dot_extra_25pct) ? 0.25
+                       : fault_on(Fault::perf_dot_twice) ? 1.0 : 0.0;
   if (extra == 0.0 || p.m == 0 || p.n == 0) return;
   const int64_t rows = std::max<int64_t>(1, int64_t(std::lround(extra * double(p.m))));
   std::vector<float> scratch(size_t(rows * p.n));

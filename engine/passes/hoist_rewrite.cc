@@ -11,6 +11,7 @@
 #include "engine/core/error.h"
 #include "engine/core/faults.h"
 #include "engine/ir/primitive.h"
+#include "engine/passes/pass_typecheck.h"
 
 namespace tandem::hoist {
 
@@ -204,25 +205,23 @@ ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& 
   for (const Atom& a : p.out_vars)
     if (!a.is_literal()) read.insert(a.var->id);
 
+  // The body's inputs and the scan's, each group (consts, carries, xs) followed by the new ones of its kind.
+  auto splice = [&](auto& dst, const auto& old, const auto& consts, const auto& carries, const auto& xs) {
+    const auto at = [&](size_t i) { return old.begin() + long(i); };
+    dst.insert(dst.end(), at(0), at(x.nc));
+    append(dst, consts);
+    dst.insert(dst.end(), at(x.nc), at(x.nc + x.nk));
+    append(dst, carries);
+    dst.insert(dst.end(), at(x.nc + x.nk), old.end());
+    append(dst, xs);
+  };
   Program nb;
-  auto body_in = [&](size_t from, size_t to) { return std::vector<Var>(body.in_vars.begin() + long(from), body.in_vars.begin() + long(to)); };
-  append(nb.in_vars, body_in(0, x.nc));
-  append(nb.in_vars, x.const_in);
-  append(nb.in_vars, body_in(x.nc, x.nc + x.nk));
-  append(nb.in_vars, x.carry_in);
-  append(nb.in_vars, body_in(x.nc + x.nk, body.in_vars.size()));
-  append(nb.in_vars, x.x_in);
+  splice(nb.in_vars, body.in_vars, x.const_in, x.carry_in, x.x_in);
   nb.eqns = body.eqns;
   append(nb.eqns, x.body_eqns);
   Eqn ns;
   ns.prim = scan.prim;
-  auto scan_in = [&](size_t from, size_t to) { return std::vector<Atom>(scan.in.begin() + long(from), scan.in.begin() + long(to)); };
-  append(ns.in, scan_in(0, x.nc));
-  append(ns.in, x.const_outer);
-  append(ns.in, scan_in(x.nc, x.nc + x.nk));
-  append(ns.in, x.carry_init);
-  append(ns.in, scan_in(x.nc + x.nk, scan.in.size()));
-  append(ns.in, x.x_outer);
+  splice(ns.in, scan.in, x.const_outer, x.carry_init, x.x_outer);
   nb.out_vars.assign(body.out_vars.begin(), body.out_vars.begin() + long(x.nk));
   append(nb.out_vars, x.carry_out);
   ns.out.assign(scan.out.begin(), scan.out.begin() + long(x.nk));
@@ -250,8 +249,10 @@ ScanRewrite rewrite_scan(const Program& p, size_t s, const std::vector<YsPlan>& 
   return r;
 }
 
-void recurse_into_subprograms(Program& p, const std::string& path,
-                              const std::function<bool(Program&, const std::string&)>& level) {
+// The enclosing level goes first: hoisting an outer scan moves work into its body, where an inner scan may take it.
+static void hoist_levels(Program& p, bool recurse, const std::string& path, HoistResult& r, const HoistLevel& level) {
+  level(p, path, r);
+  if (!recurse) return;
   int scan_number = 0;
   for (size_t i = 0; i < p.eqns.size(); ++i) {
     Eqn& e = p.eqns[i];
@@ -261,10 +262,20 @@ void recurse_into_subprograms(Program& p, const std::string& path,
       if (auto* sub = std::get_if<ProgramPtr>(&param)) subs.emplace_back(key, *sub);
     for (auto& [key, sub] : subs) {
       Program inner = *sub;
-      if (level(inner, cat(path, label, "/", key, ": ")))
-        e.params.set(key, std::make_shared<const Program>(std::move(inner)));
+      const int before = r.rewrites;
+      hoist_levels(inner, recurse, cat(path, label, "/", key, ": "), r, level);
+      if (r.rewrites != before) e.params.set(key, std::make_shared<const Program>(std::move(inner)));
     }
   }
+}
+
+HoistResult run_hoist_pass(const Program& program, bool recurse, const std::string& pass, const HoistLevel& level) {
+  HoistResult r;
+  r.program = program;
+  hoist_levels(r.program, recurse, "", r, level);
+  typecheck_after_pass(r.program, pass);
+  r.log = note_strings(r.notes);
+  return r;
 }
 
 }  // namespace tandem::hoist

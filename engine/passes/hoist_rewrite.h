@@ -27,10 +27,12 @@ Var emit(std::vector<Eqn>& eqns, const std::string& prim, std::vector<Atom> in, 
 // Drops equations none of whose outputs are read (scan bodies after their ys were removed).
 Program remove_dead_eqns(const Program& p);
 
-// Runs `level` on each sub-program of p's equations (scan and checkpoint bodies), with the
-// path prefix the passes' notes use ("scan#0/body: "), and stores back each one `level`
-// changed (it returns whether it did). Both hoisting passes recurse this way.
-void recurse_into_subprograms(Program& p, const std::string& path,
-                              const std::function<bool(Program&, const std::string&)>& level);
+// One level of a hoisting pass: rewrites the scans of a program (not of its sub-programs) into the result, its notes
+// under the path prefix given ("scan#0/body: ").
+using HoistLevel = std::function<void(Program&, const std::string&, HoistResult&)>;
+// Runs a hoisting pass on a copy of `program`: `level` on it, then, with `recurse`, on each sub-program of what it left
+// (scan and checkpoint bodies) the same way, storing back each one rewritten; the result is typechecked as `pass` and
+// its notes logged. Both hoisting passes run this way.
+HoistResult run_hoist_pass(const Program& program, bool recurse, const std::string& pass, const HoistLevel& level);
 
 }  // namespace tandem::hoist

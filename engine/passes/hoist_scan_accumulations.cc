@@ -13,14 +13,12 @@
 #include "engine/ir/primitive.h"
 #include "engine/passes/hoist_analysis.h"
 #include "engine/passes/hoist_rewrite.h"
-#include "engine/passes/pass_typecheck.h"
 #include "engine/prims/dot_general.h"
 
 namespace tandem {
 namespace {
 
 using hoist::emit;
-using hoist::recurse_into_subprograms;
 
 // One matched accumulator carry of the scan.
 struct Accumulator {
@@ -222,23 +220,13 @@ void hoist_level(Program& p, const AccumulationHoistOptions& opts, const std::st
     out.notes.insert(out.notes.end(), done.begin(), done.end());
     out.rewrites += int(accs.size());
   }
-  if (!opts.recurse) return;
-  recurse_into_subprograms(p, path, [&](Program& inner, const std::string& where) {
-    int before = out.rewrites;
-    hoist_level(inner, opts, where, out);
-    return out.rewrites != before;
-  });
 }
 
 }  // namespace
 
 HoistResult hoist_scan_accumulations(const Program& program, const AccumulationHoistOptions& options) {
-  HoistResult r;
-  r.program = program;
-  hoist_level(r.program, options, "", r);
-  typecheck_after_pass(r.program, "hoist_scan_accumulations");
-  r.log = note_strings(r.notes);
-  return r;
+  auto level = [&](Program& p, const std::string& path, HoistResult& r) { hoist_level(p, options, path, r); };
+  return hoist::run_hoist_pass(program, options.recurse, "hoist_scan_accumulations", level);
 }
 
 VjpProgram hoist_backward_accumulations(VjpProgram v, const AccumulationHoistOptions& options,

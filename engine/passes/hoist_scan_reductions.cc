@@ -10,7 +10,6 @@
 #include "engine/ir/primitive.h"
 #include "engine/passes/hoist_analysis.h"
 #include "engine/passes/hoist_rewrite.h"
-#include "engine/passes/pass_typecheck.h"
 
 namespace tandem {
 namespace {
@@ -61,23 +60,13 @@ void hoist_level(Program& p, const HoistOptions& opts, const std::string& path, 
     p = std::move(r.program);
     i = r.scan_index;  // equations before it only gained zero-initialised carries
   }
-  if (!opts.recurse) return;
-  hoist::recurse_into_subprograms(p, path, [&](Program& inner, const std::string& where) {
-    int before = out.rewrites;
-    hoist_level(inner, opts, where, out);
-    return out.rewrites != before;
-  });
 }
 
 }  // namespace
 
 HoistResult hoist_scan_reductions(const Program& program, const HoistOptions& options) {
-  HoistResult r;
-  r.program = program;
-  hoist_level(r.program, options, "", r);
-  typecheck_after_pass(r.program, "hoist_scan_reductions");
-  r.log = note_strings(r.notes);
-  return r;
+  auto level = [&](Program& p, const std::string& path, HoistResult& r) { hoist_level(p, options, path, r); };
+  return hoist::run_hoist_pass(program, options.recurse, "hoist_scan_reductions", level);
 }
 
 }  // namespace tandem

@@ -98,6 +98,30 @@ Case input_rounding_case(const InputFormat& f) {
   return c;
 }
 
+// The instance of a case whose lhs [N, 1] = x (dtype in) times rhs [[1]] through p must give want exactly (`why`, the
+// record's reason); a miss names the first wrong input, `wrong`, and how many of x are `counted`.
+CaseInstance times_one(Device dev, const Program& p, DType in, const std::vector<double>& x,
+                       const std::vector<double>& want, const char* why, const char* wrong, const char* counted) {
+  auto prog = std::make_shared<Program>(p);
+  auto args = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
+      Tensor::from_f64(x, {int64_t(x.size()), 1}, in).to(dev), Tensor::from_f64({1.0}, {1, 1}, in).to(dev)});
+  CaseInstance inst;
+  inst.body = [prog, args, dev] { Executor(dev).run(*prog, *args); };
+  inst.check = [prog, args, dev, want, x, why, wrong, counted] {
+    std::vector<double> got = Executor(dev).run(*prog, *args)[0].to(Device::cpu()).to_f64();
+    CompareReport rep = compare(want, got, ErrorSpec{0, 0, 0, why});
+    CaseResult r;
+    r.correctness["out"] = rep.to_json();
+    if (!rep.pass) {
+      r.verdict = Verdict::fail;
+      r.message = cat(wrong, ": ", x[size_t(rep.first_bad)], " gave ", rep.got, ", want ", rep.expected, " (",
+                      rep.bad, " of ", x.size(), " ", counted, ")");
+    }
+    return r;
+  };
+  return inst;
+}
+
 // What a tie case rounds: the preset's inputs (f8 / TF32 / bf16 / f16) and then the result into out.
 struct TieRounding {
   std::string preset;
@@ -150,25 +174,8 @@ Case ties_case(const TieRounding& t) {
       else if (info.storage == DType::bf16 || info.storage == DType::f16) v = ref::round_to(info.storage, v);
       want.push_back(ref::round_to(t.out, v));
     }
-    auto prog = std::make_shared<Program>(p);
-    auto in = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
-        Tensor::from_f64(x, {n, 1}, t.in).to(dev), Tensor::from_f64({1.0}, {1, 1}, t.in).to(dev)});
-    CaseInstance inst;
-    inst.body = [prog, in, dev] { Executor(dev).run(*prog, *in); };
-    inst.check = [prog, in, dev, want, x] {
-      std::vector<double> got = Executor(dev).run(*prog, *in)[0].to(Device::cpu()).to_f64();
-      const ErrorSpec exact{0, 0, 0, "exact: one rounding to nearest, ties to even, of each tie"};
-      CompareReport rep = compare(want, got, exact);
-      CaseResult r;
-      r.correctness["out"] = rep.to_json();
-      if (!rep.pass) {
-        r.verdict = Verdict::fail;
-        r.message = cat("a tie not rounded to even: ", x[size_t(rep.first_bad)], " gave ", rep.got, ", want ",
-                        rep.expected, " (", rep.bad, " of ", x.size(), " ties wrong)");
-      }
-      return r;
-    };
-    return inst;
+    return times_one(dev, p, t.in, x, want, "exact: one rounding to nearest, ties to even, of each tie",
+                     "a tie not rounded to even", "ties wrong");
   };
   return c;
 }
@@ -198,24 +205,8 @@ Case split_ties_case(const char* preset, const ref::FloatFormat& part) {
     const int64_t n = int64_t(x.size());
     Builder b;
     Value lhs = b.input({n, 1}, DType::f32), rhs = b.input({1, 1}, DType::f32);
-    auto prog = std::make_shared<Program>(b.build({dot_general(lhs, rhs, DotDims{{1}, {0}, {}, {}}, preset)}));
-    auto in = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
-        Tensor::from_f64(x, {n, 1}, DType::f32).to(dev), Tensor::from_f64({1.0}, {1, 1}, DType::f32).to(dev)});
-    CaseInstance inst;
-    inst.body = [prog, in, dev] { Executor(dev).run(*prog, *in); };
-    inst.check = [prog, in, dev, want, x] {
-      std::vector<double> got = Executor(dev).run(*prog, *in)[0].to(Device::cpu()).to_f64();
-      CompareReport rep = compare(want, got, ErrorSpec{0, 0, 0, "exact: H + the last part's tie to even"});
-      CaseResult r;
-      r.correctness["out"] = rep.to_json();
-      if (!rep.pass) {
-        r.verdict = Verdict::fail;
-        r.message = cat("a split part rounded wrong: ", x[size_t(rep.first_bad)], " gave ", rep.got, ", want ",
-                        rep.expected, " (", rep.bad, " of ", x.size(), " wrong)");
-      }
-      return r;
-    };
-    return inst;
+    return times_one(dev, b.build({dot_general(lhs, rhs, DotDims{{1}, {0}, {}, {}}, preset)}), DType::f32, x, want,
+                     "exact: H + the last part's tie to even", "a split part rounded wrong", "wrong");
   };
   return c;
 }

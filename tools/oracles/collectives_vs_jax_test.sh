@@ -6,22 +6,14 @@ set -uo pipefail
 tandem=${1:?usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR}
 mpiexec=${2:?usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR}
 src=${3:?usage: collectives_vs_jax_test.sh TANDEM MPIEXEC SOURCE_DIR}
-if ! python3 -c 'import jax' 2>/dev/null; then
-  echo "SKIP: JAX is not installed for the python3 on PATH (python3 -m pip install jax)"
-  exit 77
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/jax_test_common.sh"  # SKIP without JAX (python3 on PATH), $work, fail
 for np in 4 2; do
-  if ! timeout 300 "$mpiexec" -np "$np" --oversubscribe --allow-run-as-root \
-      "$tandem" collectives-dump --out "$work/np$np" > "$work/dump$np.log" 2>&1; then
-    cat "$work/dump$np.log" >&2
-    echo "FAIL: tandem collectives-dump at $np ranks exited non-zero" >&2
-    exit 1
-  fi
+  timeout 300 "$mpiexec" -np "$np" --oversubscribe --allow-run-as-root \
+    "$tandem" collectives-dump --out "$work/np$np" > "$work/dump$np.log" 2>&1 \
+    || { cat "$work/dump$np.log" >&2; fail "tandem collectives-dump at $np ranks exited non-zero"; }
   leftovers=$(find "$work/np$np" -name '*.tmp*' | head -3)
-  [[ -z $leftovers ]] || { echo "FAIL: temporary files left in the dump: $leftovers" >&2; exit 1; }
-  python3 "$src/tools/oracles/collectives_vs_jax.py" "$work/np$np" 2>&1 | grep -v -i 'warning'
+  [[ -z $leftovers ]] || fail "temporary files left in the dump: $leftovers"
+  "$python" "$src/tools/oracles/collectives_vs_jax.py" "$work/np$np" 2>&1 | grep -v -i 'warning'
   rc=${PIPESTATUS[0]}
   [[ $rc == 0 ]] || exit "$rc"
 done

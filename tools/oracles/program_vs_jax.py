@@ -177,6 +177,17 @@ def interpret(prog, args, wide):
     return [read(a) for a in prog["outvars"]]
 
 
+def of_wrt(prog, args, wrt, wide):
+    """The program as a function of its inputs at positions wrt (what jax.vjp differentiates), the
+    others fixed at args; it returns the tuple of the program's outputs."""
+    def f(*diff):
+        full = list(args)
+        for i, d in zip(wrt, diff):
+            full[i] = d
+        return tuple(interpret(prog, full, wide))
+    return f
+
+
 def run_jax(prog, meta, arrays, cts, wide):
     """The item's results in JAX: outputs, then (differentiated) the wrt inputs' cotangents."""
     n_in = len(arrays)
@@ -186,14 +197,7 @@ def run_jax(prog, meta, arrays, cts, wide):
         primal, ct = list(args[:n_in]), list(args[n_in:])
         if not meta["differentiate"]:
             return tuple(interpret(prog, primal, wide))
-
-        def h(*diff):
-            full = list(primal)
-            for i, d in zip(wrt, diff):
-                full[i] = d
-            return tuple(interpret(prog, full, wide))
-
-        outs, pullback = jax.vjp(h, *[primal[i] for i in wrt])
+        outs, pullback = jax.vjp(of_wrt(prog, primal, wrt, wide), *[primal[i] for i in wrt])
         return tuple(outs) + tuple(pullback(tuple(ct)))
 
     if "vmap" in meta:

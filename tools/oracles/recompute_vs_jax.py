@@ -60,14 +60,7 @@ def backward_counts(d):
     cts = [jnp.asarray(np.load(os.path.join(d, f"ct_{i}.npy")), pj.dtype_of(t, False))
            for i, t in enumerate(meta["output_cts"])]
     wrt = [i for i, w in enumerate(meta["wrt"]) if w]
-
-    def f(*diff):
-        full = list(arrays)
-        for i, x in zip(wrt, diff):
-            full[i] = x
-        return tuple(pj.interpret(prog, full, False))
-
-    _, pullback = jax.vjp(f, *[arrays[i] for i in wrt])
+    _, pullback = jax.vjp(pj.of_wrt(prog, arrays, wrt, False), *[arrays[i] for i in wrt])
     return applications(jax.make_jaxpr(pullback)(tuple(cts)).jaxpr)
 
 

@@ -45,15 +45,7 @@ KNOWN = {  # the models whose saved elementwise values differ (sin_chain's and d
 def jax_types(prog, meta, arrays):
     """JAX's saved residuals of the item's forward program, as type strings."""
     wrt = [i for i, w in enumerate(meta["wrt"]) if w]
-
-    def f(*diff):
-        full = list(arrays)
-        for i, d in zip(wrt, diff):
-            full[i] = d
-        outs = pj.interpret(prog, full, False)
-        return outs[0] if len(outs) == 1 else tuple(outs)
-
-    res = saved_residuals(f, *[arrays[i] for i in wrt])
+    res = saved_residuals(pj.of_wrt(prog, arrays, wrt, False), *[arrays[i] for i in wrt])
     return [a.str_short(short_dtypes=True) for a, src in res if not src.startswith("from a literal")]
 
 
