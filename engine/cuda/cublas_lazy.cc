@@ -7,6 +7,7 @@
 #include <cublas_v2.h>
 #include <dlfcn.h>
 
+#include <atomic>
 #include <string>
 
 #include "engine/core/error.h"
@@ -23,17 +24,19 @@ void* cublas_library() {
   return handle;
 }
 
-// The library's function of this name and type, or nullptr when the library or the symbol is missing.
+// The library's function of this name, resolved once into its entry point's slot (dlsym takes the loader's lock: not
+// on every GEMM); nullptr when the library or the symbol is missing.
 template <class F>
-F find(const char* name) {
-  void* lib = cublas_library();
-  return lib ? reinterpret_cast<F>(dlsym(lib, name)) : nullptr;
+F find(std::atomic<void*>& slot, const char* name) {
+  void* f = slot.load(std::memory_order_acquire);
+  if (!f && cublas_library()) slot.store(f = dlsym(cublas_library(), name), std::memory_order_release);
+  return reinterpret_cast<F>(f);
 }
 
 // Calls the library's function of this name with the forwarding definition's own parameter types (the header's).
 template <class R, class... A>
-R call(const char* name, A... args) {
-  if (auto f = find<R (*)(A...)>(name)) return f(args...);
+R call(std::atomic<void*>& slot, const char* name, A... args) {
+  if (auto f = find<R (*)(A...)>(slot, name)) return f(args...);
   throw Error(ErrorKind::internal, cat("cuBLAS: ", name, " not found (libcublas.so.", CUBLAS_VER_MAJOR, ")"),
               cat("the CUDA backend opens cuBLAS on first use; put its directory (built against ", TANDEM_CUBLAS_DIR,
                   ") on LD_LIBRARY_PATH"));
@@ -47,20 +50,26 @@ using tandem::find;
 
 extern "C" {  // a definition whose parameters differ from the header's declaration is a compile error
 
-cublasStatus_t cublasCreate_v2(cublasHandle_t* handle) { return call<cublasStatus_t>("cublasCreate_v2", handle); }
+cublasStatus_t cublasCreate_v2(cublasHandle_t* handle) {
+  static std::atomic<void*> slot;
+  return call<cublasStatus_t>(slot, "cublasCreate_v2", handle);
+}
 
 cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode) {
-  return call<cublasStatus_t>("cublasSetMathMode", handle, mode);
+  static std::atomic<void*> slot;
+  return call<cublasStatus_t>(slot, "cublasSetMathMode", handle, mode);
 }
 
 // Never throws: the records' context asks for the version of whatever is installed (cuda_info.h).
 cublasStatus_t cublasGetProperty(libraryPropertyType type, int* value) {
-  auto f = find<cublasStatus_t (*)(libraryPropertyType, int*)>("cublasGetProperty");
+  static std::atomic<void*> slot;
+  auto f = find<cublasStatus_t (*)(libraryPropertyType, int*)>(slot, "cublasGetProperty");
   return f ? f(type, value) : CUBLAS_STATUS_NOT_INITIALIZED;
 }
 
 const char* cublasGetStatusString(cublasStatus_t status) {
-  auto f = find<const char* (*)(cublasStatus_t)>("cublasGetStatusString");
+  static std::atomic<void*> slot;
+  auto f = find<const char* (*)(cublasStatus_t)>(slot, "cublasGetStatusString");
   return f ? f(status) : "cuBLAS status (libcublas could not be opened)";
 }
 
@@ -68,7 +77,8 @@ cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperat
                             const void* alpha, const void* a, cudaDataType at, int lda, const void* b, cudaDataType bt,
                             int ldb, const void* beta, void* c, cudaDataType ct, int ldc, cublasComputeType_t compute,
                             cublasGemmAlgo_t algo) {
-  return call<cublasStatus_t>("cublasGemmEx", h, ta, tb, m, n, k, alpha, a, at, lda, b, bt, ldb, beta, c, ct, ldc,
+  static std::atomic<void*> slot;
+  return call<cublasStatus_t>(slot, "cublasGemmEx", h, ta, tb, m, n, k, alpha, a, at, lda, b, bt, ldb, beta, c, ct, ldc,
                               compute, algo);
 }
 
@@ -77,8 +87,9 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta
                                           long long int sa, const void* b, cudaDataType bt, int ldb, long long int sb,
                                           const void* beta, void* c, cudaDataType ct, int ldc, long long int sc,
                                           int batches, cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  return call<cublasStatus_t>("cublasGemmStridedBatchedEx", h, ta, tb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb, sb,
-                              beta, c, ct, ldc, sc, batches, compute, algo);
+  static std::atomic<void*> slot;
+  return call<cublasStatus_t>(slot, "cublasGemmStridedBatchedEx", h, ta, tb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb,
+                              sb, beta, c, ct, ldc, sc, batches, compute, algo);
 }
 
 }  // extern "C"
